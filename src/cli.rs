@@ -1,0 +1,280 @@
+//! The `fuda` command line.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use clap::{Parser, Subcommand};
+
+use crate::data::{Data, DataError, DataErrors, load};
+use crate::engine::log::Entry;
+use crate::engine::{AgentKind, Game, GameConfig, Outcome};
+use crate::suggest::{did_you_mean, suggest};
+use crate::value::DefId;
+
+#[derive(Parser)]
+#[command(name = "fuda", version, about = "A declarative card-game engine: rules and cards are data")]
+struct Cli {
+    /// Data directory holding rules/ and cards/ (default: the repository's).
+    #[arg(long, global = true, value_name = "DIR")]
+    data: Option<PathBuf>,
+    #[command(subcommand)]
+    cmd: Cmd,
+}
+
+#[derive(clap::Args, Clone)]
+pub struct GameArgs {
+    /// The game (a file rules/<game>.yaml).
+    pub game: String,
+    /// Number of players (default: the rules' default).
+    #[arg(long)]
+    pub players: Option<u8>,
+    /// Seed of the game's random number generator.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Agents per seat, comma-separated: first, random, human, or a bot from the rules.
+    #[arg(long, value_delimiter = ',')]
+    pub agents: Vec<String>,
+    /// Cards for the rules' `kingdom` option (comma-separated ids).
+    #[arg(long, value_delimiter = ',')]
+    pub kingdom: Vec<String>,
+    /// Cards for the rules' `decks` option (comma-separated ids).
+    #[arg(long, value_delimiter = ',')]
+    pub decks: Vec<String>,
+    /// Any rules option: --set name=id1,id2
+    #[arg(long = "set", value_name = "NAME=IDS")]
+    pub set: Vec<String>,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// Play one game and print its transcript.
+    Run {
+        #[command(flatten)]
+        game: GameArgs,
+        /// JSON lines; the last line is the result.
+        #[arg(long)]
+        json: bool,
+        /// Show the transcript as player N (from 1) may see it.
+        #[arg(long)]
+        view: Option<u8>,
+    },
+    /// Validate rules, cards and scripts of one game or all.
+    Check { game: Option<String> },
+    /// Run a scenario file and print its transcript.
+    Scenario {
+        file: PathBuf,
+        /// The transcript as player N sees it.
+        #[arg(long)]
+        view: Option<u8>,
+    },
+    /// Play many games and report win rates and speed.
+    Sim {
+        #[command(flatten)]
+        game: GameArgs,
+        #[arg(long, default_value_t = 100)]
+        games: u64,
+        /// Worker threads.
+        #[arg(long, default_value_t = 1)]
+        jobs: usize,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Play against bots in the terminal (you are player 1).
+    Play {
+        #[command(flatten)]
+        game: GameArgs,
+    },
+}
+
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let dir = data_dir(cli.data.as_deref());
+    match cli.cmd {
+        Cmd::Run { game, json, view } => run(&dir, &game, json, view),
+        Cmd::Check { game } => check(&dir, game.as_deref()),
+        Cmd::Scenario { file, view } => match crate::scenario::run_file(&dir, &file) {
+            Ok(r) => {
+                print!("{}", r.render(view.map(|v| v.saturating_sub(1))));
+                if r.failures.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(1) }
+            }
+            Err(e) => report(e),
+        },
+        Cmd::Sim { game, games, jobs, json } => crate::sim::sim(&dir, &game, games, jobs, json),
+        Cmd::Play { mut game } => {
+            if game.agents.is_empty() {
+                game.agents = vec!["human".into(), "random".into()];
+            }
+            run(&dir, &game, false, Some(1))
+        }
+    }
+}
+
+/// `--data`, else the current directory if it holds rules/, else the repository.
+pub fn data_dir(arg: Option<&Path>) -> PathBuf {
+    match arg {
+        Some(p) => p.to_path_buf(),
+        None if Path::new("rules").is_dir() => PathBuf::from("."),
+        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")),
+    }
+}
+
+pub fn report(e: DataErrors) -> ExitCode {
+    for err in e.errors {
+        eprintln!("{:?}", miette::Report::new(err));
+    }
+    ExitCode::from(1)
+}
+
+fn check(dir: &Path, game: Option<&str>) -> ExitCode {
+    let games = match game {
+        Some(g) => vec![g.to_string()],
+        None => load::list_games(dir),
+    };
+    let mut bad = false;
+    for g in games {
+        match load::load_game(dir, &g) {
+            Ok(d) => println!("{g}: ok ({} cards, {} verbs, {} abilities)", d.defs.len(), d.verbs.len(), d.triggers.len()),
+            Err(e) => {
+                bad = true;
+                eprintln!("{g}: {} error(s)", e.errors.len());
+                report(e);
+            }
+        }
+    }
+    if bad { ExitCode::from(1) } else { ExitCode::SUCCESS }
+}
+
+/// Loads a game and turns command-line choices into a game configuration.
+pub fn prepare(dir: &Path, a: &GameArgs, logging: bool) -> Result<(Arc<Data>, GameConfig), DataErrors> {
+    let data = Arc::new(load::load_game(dir, &a.game)?);
+    let one = |e: DataError| DataErrors { errors: vec![e] };
+    let players = a.players.unwrap_or(data.players.2);
+    if players < data.players.0 || players > data.players.1 {
+        return Err(one(DataError::plain(
+            format!("{} is for {} to {} players, not {players}", data.game, data.players.0, data.players.1),
+            None,
+        )));
+    }
+    let mut agents = Vec::new();
+    for name in &a.agents {
+        match AgentKind::parse(name, &data) {
+            Some(k) => agents.push(k),
+            None => {
+                let known: Vec<&str> =
+                    ["first", "random", "human"].into_iter().chain(data.bots.iter().map(|(n, _)| n.as_str())).collect();
+                let help = did_you_mean(suggest(name, known.iter().copied())).or_else(|| Some(format!("agents: {}", known.join(", "))));
+                return Err(one(DataError::plain(format!("unknown agent \"{name}\""), help)));
+            }
+        }
+    }
+    // Seats without a named agent take the last one named (all random if none).
+    let last = agents.last().cloned().unwrap_or_else(|| AgentKind::parse("random", &data).unwrap_or(AgentKind::First));
+    agents.resize(players as usize, last);
+    let mut sets: Vec<(String, Vec<String>)> = Vec::new();
+    if !a.kingdom.is_empty() {
+        sets.push(("kingdom".into(), a.kingdom.clone()));
+    }
+    if !a.decks.is_empty() {
+        sets.push(("decks".into(), a.decks.clone()));
+    }
+    for s in &a.set {
+        let Some((k, v)) = s.split_once('=') else {
+            return Err(one(DataError::plain(format!("--set wants NAME=IDS, got \"{s}\""), None)));
+        };
+        sets.push((k.to_string(), v.split(',').map(|x| x.trim().to_string()).filter(|x| !x.is_empty()).collect()));
+    }
+    let options = resolve_options(&data, sets)?;
+    Ok((data, GameConfig { players, seed: a.seed, agents, options, logging }))
+}
+
+pub fn resolve_options(data: &Data, sets: Vec<(String, Vec<String>)>) -> Result<HashMap<String, Vec<DefId>>, DataErrors> {
+    let mut errors = Vec::new();
+    let mut options = HashMap::new();
+    for (k, ids) in sets {
+        if !data.options.contains(&k) {
+            let help = did_you_mean(suggest(&k, data.options.iter().map(|s| s.as_str())))
+                .or_else(|| Some(format!("options of {}: {}", data.game, data.options.join(", "))));
+            errors.push(DataError::plain(format!("{} has no option \"{k}\"", data.game), help));
+            continue;
+        }
+        let mut defs = Vec::new();
+        for id in ids {
+            match data.names.def(&id) {
+                Some(d) => defs.push(d),
+                None => {
+                    let help = did_you_mean(suggest(&id, data.names.defs.iter().map(|s| s.as_str())));
+                    errors.push(DataError::plain(format!("unknown card \"{id}\" in option {k}"), help));
+                }
+            }
+        }
+        options.insert(k, defs);
+    }
+    if errors.is_empty() { Ok(options) } else { Err(DataErrors { errors }) }
+}
+
+fn run(dir: &Path, a: &GameArgs, json: bool, view: Option<u8>) -> ExitCode {
+    let (data, cfg) = match prepare(dir, a, true) {
+        Ok(x) => x,
+        Err(e) => return report(e),
+    };
+    if let Some(v) = view
+        && (v == 0 || v > cfg.players)
+    {
+        eprintln!("error: --view {v}: there are {} players", cfg.players);
+        return ExitCode::from(2);
+    }
+    let mut game = Game::new(data.clone(), cfg);
+    let outcome = game.play();
+    let viewer = view.map(|v| v - 1);
+    print_log(&game, &game.log, viewer, json);
+    match outcome {
+        Ok(o) => {
+            print_outcome(&o, json);
+            ExitCode::SUCCESS
+        }
+        Err(f) => crate::report::flow(&data, f),
+    }
+}
+
+pub fn print_log(game: &Game, log: &[Entry], viewer: Option<u8>, json: bool) {
+    use std::io::Write;
+    let out = std::io::stdout();
+    let mut out = std::io::BufWriter::new(out.lock());
+    for e in log {
+        if let Some(line) = e.render(&game.data, viewer) {
+            if json {
+                let v = serde_json::json!({ "kind": e.kind(), "text": line });
+                let _ = writeln!(out, "{v}");
+            } else {
+                let _ = writeln!(out, "{line}");
+            }
+        }
+    }
+}
+
+pub fn print_outcome(o: &Outcome, json: bool) {
+    let winners: Vec<u8> = o.winners.iter().map(|w| w + 1).collect();
+    if json {
+        let v = serde_json::json!({
+            "result": true,
+            "winner": winners,
+            "scores": o.scores,
+            "turns": o.turns,
+            "turns_taken": o.turns_taken,
+            "limit_reached": o.limit,
+        });
+        println!("{v}");
+    } else {
+        println!("{}", outcome_line(o));
+    }
+}
+
+pub fn outcome_line(o: &Outcome) -> String {
+    let winners: Vec<String> = o.winners.iter().map(|w| format!("P{}", w + 1)).collect();
+    let scores: Vec<String> = o.scores.iter().enumerate().map(|(i, s)| format!("P{} {s}", i + 1)).collect();
+    let who = if winners.len() > 1 { format!("shared win: {}", winners.join(", ")) } else { format!("winner: {}", winners.join("")) };
+    let limit = if o.limit { " (turn limit reached)" } else { "" };
+    format!("result — {who}; scores: {}; turns: {}{limit}", scores.join(", "), o.turns)
+}

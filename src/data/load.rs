@@ -1,0 +1,576 @@
+//! Reads a game's rules and cards from a data directory and compiles them.
+//! Every problem found is collected, so `fuda check` reports them all at once.
+
+use std::path::{Path, PathBuf};
+
+use serde::de::DeserializeOwned;
+
+use super::schema::*;
+use super::*;
+use crate::data::locate::{code_origin, find_key, find_word};
+use crate::lang::compile::{CompileError, Context, compile_code, compile_expr};
+use crate::lang::ir::{Code, Expr, Stmt};
+use crate::lang::names::find;
+use crate::suggest::{did_you_mean, suggest};
+
+/// The games whose rules files are in `data/rules/`.
+pub fn list_games(data_dir: &Path) -> Vec<String> {
+    let mut games: Vec<String> = std::fs::read_dir(data_dir.join("rules"))
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| {
+            let p = e.path();
+            (p.extension()? == "yaml").then(|| p.file_stem()?.to_str().map(str::to_string))?
+        })
+        .collect();
+    games.sort();
+    games
+}
+
+/// Loads and compiles one game.
+pub fn load_game(data_dir: &Path, game: &str) -> Result<Data, DataErrors> {
+    let mut l = Loader::default();
+    let rules_path = data_dir.join("rules").join(format!("{game}.yaml"));
+    let Some((rules_file, rules)) = l.read_yaml::<RawRules>(&rules_path) else {
+        if !rules_path.exists() {
+            let games = list_games(data_dir);
+            let help = did_you_mean(suggest(game, games.iter().map(|s| s.as_str())))
+                .or_else(|| Some(format!("games in {}: {}", data_dir.display(), games.join(", "))));
+            l.errs.push(DataError::plain(format!("unknown game `{game}`: no {}", rules_path.display()), help));
+        }
+        return Err(DataErrors { errors: l.errs });
+    };
+    let card_dir = data_dir.join("cards").join(rules.cards.as_deref().unwrap_or(game));
+    let cards = l.read_cards(&card_dir);
+    let data = l.build(data_dir, rules_file, rules, cards);
+    match data {
+        Some(d) if l.errs.is_empty() => Ok(d),
+        _ => Err(DataErrors { errors: l.errs }),
+    }
+}
+
+#[derive(Default)]
+struct Loader {
+    sources: Sources,
+    errs: Vec<DataError>,
+    names: Names,
+    scripts: Option<crate::script::Scripts>,
+}
+
+/// A card as read, with where it came from.
+struct CardSrc {
+    raw: RawCard,
+    file: u32,
+    at: usize,
+}
+
+impl Loader {
+    fn read_file(&mut self, path: &Path) -> Option<u32> {
+        match std::fs::read_to_string(path) {
+            Ok(text) => Some(self.sources.add(path.display().to_string(), text)),
+            Err(e) => {
+                self.errs.push(DataError::plain(format!("cannot read {}: {e}", path.display()), None));
+                None
+            }
+        }
+    }
+
+    fn read_yaml<T: DeserializeOwned>(&mut self, path: &Path) -> Option<(u32, T)> {
+        let file = self.read_file(path)?;
+        let v = self.parse_yaml(file)?;
+        Some((file, v))
+    }
+
+    fn parse_yaml<T: DeserializeOwned>(&mut self, file: u32) -> Option<T> {
+        match serde_norway::from_str::<T>(self.sources.text(file)) {
+            Ok(v) => Some(v),
+            Err(e) => {
+                self.errs.push(self.yaml_error(file, &e));
+                None
+            }
+        }
+    }
+
+    fn yaml_error(&self, file: u32, e: &serde_norway::Error) -> DataError {
+        let text = self.sources.text(file);
+        let raw = e.to_string();
+        let message = raw.split(" at line ").next().unwrap_or(&raw).to_string();
+        let off = e.location().map(|l| l.index()).unwrap_or(0);
+        let mut help = None;
+        if let Some(rest) = message.strip_prefix("unknown field `") {
+            let field = rest.split('`').next().unwrap_or("");
+            let expected: Vec<&str> = rest.split("expected ").nth(1).unwrap_or("").split('`').skip(1).step_by(2).collect();
+            help = did_you_mean(suggest(field, expected.iter().copied()))
+                .or_else(|| Some(format!("known fields: {}", expected.join(", "))));
+        }
+        let end = text[off..].find(['\n', ':']).map(|i| off + i).unwrap_or(off);
+        self.sources.error(file, off as u32, end.max(off) as u32, message, help)
+    }
+
+    fn read_cards(&mut self, dir: &Path) -> Vec<CardSrc> {
+        let mut files = Vec::new();
+        collect_yaml(dir, &mut files);
+        files.sort();
+        let mut out = Vec::new();
+        for path in files {
+            let Some(file) = self.read_file(&path) else { continue };
+            let text = self.sources.text(file);
+            let is_list = text
+                .lines()
+                .map(str::trim_start)
+                .find(|l| !l.is_empty() && !l.starts_with('#') && *l != "---")
+                .is_some_and(|l| l.starts_with('-'));
+            let cards: Vec<RawCard> = if is_list {
+                self.parse_yaml(file).unwrap_or_default()
+            } else {
+                self.parse_yaml::<RawCard>(file).into_iter().collect()
+            };
+            let mut from = 0;
+            for raw in cards {
+                let at = find_key(self.sources.text(file), "id", &raw.id, from).unwrap_or(from);
+                from = at + 1;
+                out.push(CardSrc { raw, file, at });
+            }
+        }
+        out
+    }
+
+    /// An error at the first whole-word occurrence of `needle` after `from`.
+    fn err_at(&mut self, file: u32, needle: &str, from: usize, message: String, help: Option<String>) {
+        let text = self.sources.text(file);
+        let (a, b) = find_word(text, needle, from)
+            .or_else(|| text.get(from..).and_then(|t| t.find(needle)).map(|i| (from + i, from + i + needle.len())))
+            .unwrap_or((from, from));
+        self.errs.push(self.sources.error(file, a as u32, b as u32, message, help));
+    }
+
+    fn unknown(&mut self, file: u32, from: usize, what: &str, name: &str, table: &[String]) {
+        let help = did_you_mean(suggest(name, table.iter().map(|s| s.as_str())));
+        self.err_at(file, name, from, format!("unknown {what} \"{name}\""), help);
+    }
+
+    fn code(&mut self, file: u32, from: usize, text: &str, ctx: &Context, expr: bool) -> Code {
+        let origin = code_origin(self.sources.text(file), text, from, file);
+        let r = if expr {
+            compile_expr(text, &self.names, &origin, ctx)
+        } else {
+            compile_code(text, &self.names, &origin, ctx)
+        };
+        r.unwrap_or_else(|e| {
+            self.compile_error(file, e);
+            Code::default()
+        })
+    }
+
+    fn compile_error(&mut self, file: u32, e: CompileError) {
+        self.errs.push(self.sources.error(file, e.start, e.end, e.message, e.help));
+    }
+
+    fn rhai(&mut self, file: u32, from: usize, text: &str, params: &[&str]) -> Code {
+        let origin = code_origin(self.sources.text(file), text, from, file);
+        let Some(scripts) = self.scripts.as_mut() else { return Code::default() };
+        match scripts.compile_snippet(text, origin, params) {
+            Ok(id) => Code {
+                stmts: vec![Stmt::Return(Some(Expr::Rhai(id)))],
+                slots: 0,
+                span: Default::default(),
+            },
+            Err(e) => {
+                self.compile_error(file, e);
+                Code::default()
+            }
+        }
+    }
+
+    fn build(&mut self, data_dir: &Path, rf: u32, r: RawRules, cards: Vec<CardSrc>) -> Option<Data> {
+        // 1. Name tables.
+        let n = &mut self.names;
+        n.tags = r.tags.clone();
+        n.props = r.properties.keys().cloned().collect();
+        n.counters = r.counters.keys().cloned().collect();
+        n.globals = r.globals.keys().cloned().collect();
+        n.zones = r.zones.keys().cloned().collect();
+        n.effects = r.effects.clone();
+        n.windows = r.windows.keys().cloned().collect();
+        n.verbs = r.verbs.iter().map(|(k, v)| (k.clone(), v.params.clone())).collect();
+        n.events = r.events.clone();
+        for builtin in ["turn_start", "turn_end"] {
+            n.events.push(builtin.into());
+        }
+        for p in &r.turn.phases {
+            n.events.push(format!("{}_start", p.name));
+            n.events.push(format!("{}_end", p.name));
+        }
+        let (ntags, nzones) = (n.tags.len(), n.zones.len());
+        if ntags > 64 || nzones > 64 {
+            self.err_at(rf, "tags", 0, format!("{ntags} tags and {nzones} zones declared; at most 64 of each are supported"), None);
+        }
+        for (i, c) in cards.iter().enumerate() {
+            if let Some(prev) = self.names.def_index.insert(c.raw.id.clone(), i as u16) {
+                let first = &cards[prev as usize];
+                let help = Some(format!("first defined in {}", self.sources.path(first.file)));
+                self.err_at(c.file, &c.raw.id, c.at, format!("duplicate card id \"{}\"", c.raw.id), help);
+            }
+            self.names.defs.push(c.raw.id.clone());
+        }
+
+        // 2. Scripts: rules-level Rhai files define functions callable from card text.
+        let mut scripts = crate::script::Scripts::new(&self.names);
+        for s in &r.scripts {
+            let path = data_dir.join("rules").join(s);
+            let Some(file) = self.read_file(&path) else { continue };
+            let text = self.sources.text(file).to_string();
+            if let Err(e) = scripts.compile_file(&text, file) {
+                self.compile_error(file, e);
+            }
+        }
+        self.names.scripts = scripts.fns.clone();
+        self.scripts = Some(scripts);
+
+        // 3. Rules code.
+        let none = Context::default();
+        let with_it = Context { params: vec!["it".into()] };
+        let rtext = self.sources.text(rf).to_string();
+        let at = |key: &str| rtext.find(&format!("\n{key}:")).unwrap_or(0);
+
+        let zones = r
+            .zones
+            .iter()
+            .map(|(name, z)| {
+                let shared = match z.per.as_str() {
+                    "shared" => true,
+                    "player" => false,
+                    other => {
+                        self.err_at(rf, other, at("zones"), format!("zone `per` must be `player` or `shared`, not `{other}`"), None);
+                        false
+                    }
+                };
+                ZoneDecl {
+                    name: name.clone(),
+                    shared,
+                    contents: z.contents,
+                    size: z.size.unwrap_or(if z.contents == Visibility::Hidden { Visibility::Public } else { z.contents }),
+                    top: z.top,
+                    piles: z.piles,
+                }
+            })
+            .collect();
+
+        let verbs = r
+            .verbs
+            .iter()
+            .map(|(name, v)| {
+                let from = find_key(&rtext, name, "", 0).unwrap_or_else(|| rtext.find(&format!(" {name}:")).unwrap_or(0));
+                self.code(rf, from, &v.body, &Context { params: v.params.clone() }, false)
+            })
+            .collect();
+
+        let moves: Vec<MoveDecl> = r
+            .moves
+            .iter()
+            .map(|(name, m)| {
+                let from = rtext.find(&format!(" {name}:")).unwrap_or(0);
+                MoveDecl {
+                    name: name.clone(),
+                    label: m.label.clone(),
+                    pick: m.pick.as_ref().map(|p| self.code(rf, from, p, &none, true)),
+                    cond: m.cond.as_ref().map(|c| self.code(rf, from, c, &none, true)),
+                    body: self.code(rf, from, &m.body, &with_it, false),
+                }
+            })
+            .collect();
+        let move_names: Vec<String> = r.moves.keys().cloned().collect();
+
+        let windows = r
+            .windows
+            .iter()
+            .map(|(name, w)| {
+                let from = rtext.find(&format!(" {name}:")).unwrap_or(0);
+                let moves = w
+                    .moves
+                    .iter()
+                    .filter_map(|m| {
+                        let id = find(&move_names, m);
+                        if id.is_none() {
+                            self.unknown(rf, from, "move", m, &move_names);
+                        }
+                        id
+                    })
+                    .collect();
+                let all_players = match w.players.as_str() {
+                    "all" => true,
+                    "active" => false,
+                    other => {
+                        self.err_at(rf, other, from, format!("window `players` must be `active` or `all`, not `{other}`"), None);
+                        false
+                    }
+                };
+                WindowDecl { name: name.clone(), all_players, moves, stack: w.stack }
+            })
+            .collect();
+
+        let setup = self.code(rf, at("setup"), &r.setup, &none, false);
+        let turn_at = at("turn");
+        let phases = r
+            .turn
+            .phases
+            .iter()
+            .map(|p| {
+                let from = find_key(&rtext, "name", &p.name, turn_at).unwrap_or(turn_at);
+                PhaseDecl {
+                    name: p.name.clone(),
+                    body: self.code(rf, from, &p.body, &none, false),
+                    start_event: find(&self.names.events, &format!("{}_start", p.name)).unwrap_or(0),
+                    end_event: find(&self.names.events, &format!("{}_end", p.name)).unwrap_or(0),
+                }
+            })
+            .collect();
+        let turn = TurnDecl {
+            start: r.turn.start.as_ref().map(|c| self.code(rf, turn_at, c, &none, false)),
+            phases,
+            end: r.turn.end.as_ref().map(|c| self.code(rf, turn_at, c, &none, false)),
+            next: r.turn.next.as_ref().map(|c| self.code(rf, turn_at, c, &none, true)),
+            start_event: find(&self.names.events, "turn_start").unwrap_or(0),
+            end_event: find(&self.names.events, "turn_end").unwrap_or(0),
+        };
+        let end_always = match r.end.check.as_str() {
+            "always" => true,
+            "turn_end" => false,
+            other => {
+                self.err_at(rf, other, at("end"), format!("`end.check` must be `turn_end` or `always`, not `{other}`"), None);
+                false
+            }
+        };
+        let end_if = self.code(rf, at("end"), &r.end.cond, &none, true);
+        let score = self.code(rf, at("score"), &r.score, &none, true);
+        let tiebreak = r.tiebreak.as_ref().map(|t| self.code(rf, at("tiebreak"), t, &none, true));
+
+        let mut triggers = Vec::new();
+        let trig_at = at("triggers");
+        for t in &r.triggers {
+            let from = find_key(&rtext, "on", &t.on, trig_at).unwrap_or(trig_at);
+            if let Some(t) = self.trigger(rf, from, t, None) {
+                triggers.push(t);
+            }
+        }
+
+        let bots = r
+            .bots
+            .iter()
+            .map(|(name, rules)| {
+                let from = rtext.find(&format!(" {name}:")).unwrap_or(0);
+                let rules = rules
+                    .iter()
+                    .map(|b| BotRule {
+                        when: b.when.clone(),
+                        choose: self.code(rf, from, &b.choose, &with_it, true),
+                        cond: b.cond.as_ref().map(|c| self.code(rf, from, c, &with_it, true)),
+                    })
+                    .collect();
+                (name.clone(), rules)
+            })
+            .collect();
+
+        // 4. Cards.
+        let prop_defaults: Vec<i64> = r.properties.values().copied().collect();
+        let mut defs = Vec::with_capacity(cards.len());
+        for (i, c) in cards.iter().enumerate() {
+            let (file, at) = (c.file, c.at);
+            let mut tags = 0u64;
+            for t in &c.raw.tags {
+                match find(&self.names.tags, t) {
+                    Some(id) => tags |= 1 << id,
+                    None => {
+                        let table = self.names.tags.clone();
+                        self.unknown(file, at, "tag", t, &table);
+                    }
+                }
+            }
+            let mut props = prop_defaults.clone();
+            for (k, v) in &c.raw.props {
+                match find(&self.names.props, k) {
+                    Some(id) => props[id as usize] = *v,
+                    None => {
+                        let table = self.names.props.clone();
+                        self.unknown(file, at, "property", k, &table);
+                    }
+                }
+            }
+            let mut effects: Vec<Option<Code>> = vec![None; self.names.effects.len()];
+            for (k, text) in &c.raw.effects {
+                let code = self.code(file, at, text, &none, false);
+                self.set_effect(&mut effects, file, at, k, code);
+            }
+            for (k, text) in &c.raw.rhai {
+                let code = self.rhai(file, at, text, &[]);
+                self.set_effect(&mut effects, file, at, k, code);
+            }
+            for a in &c.raw.abilities {
+                let from = find_key(self.sources.text(file), "on", &a.on, at).unwrap_or(at);
+                if let Some(t) = self.trigger(file, from, a, Some(i as u16)) {
+                    triggers.push(t);
+                }
+            }
+            defs.push(CardDef {
+                id: c.raw.id.clone(),
+                name: c.raw.name.clone().unwrap_or_else(|| c.raw.id.clone()),
+                text: c.raw.text.clone().unwrap_or_default(),
+                tags,
+                props,
+                effects,
+                file,
+            });
+        }
+
+        let index = build_index(&triggers, self.names.events.len());
+        let counters = r
+            .counters
+            .iter()
+            .map(|(k, c)| CounterDecl { name: k.clone(), start: c.start, visible: c.visible })
+            .collect();
+        let scripts = self.scripts.take()?;
+        if r.players.min == 0 || r.players.min > r.players.max {
+            self.err_at(rf, "players", 0, "`players` needs 1 <= min <= max".into(), None);
+        }
+        Some(Data {
+            game: r.name.clone(),
+            title: r.title.clone().unwrap_or_else(|| r.name.clone()),
+            names: std::mem::take(&mut self.names),
+            players: (r.players.min, r.players.max, r.players.default.unwrap_or(r.players.min)),
+            prop_defaults,
+            counters,
+            globals_start: r.globals.values().copied().collect(),
+            zones,
+            options: r.options.keys().cloned().collect(),
+            verbs,
+            windows,
+            moves,
+            setup,
+            turn,
+            end_always,
+            end_if,
+            score,
+            tiebreak,
+            max_turns: r.max_turns,
+            triggers,
+            index,
+            defs,
+            bots,
+            scripts,
+            sources: std::mem::take(&mut self.sources),
+        })
+    }
+
+    fn set_effect(&mut self, effects: &mut [Option<Code>], file: u32, at: usize, k: &str, code: Code) {
+        match find(&self.names.effects, k) {
+            Some(id) => effects[id as usize] = Some(code),
+            None => {
+                let table = self.names.effects.clone();
+                self.unknown(file, at, "effect", k, &table);
+            }
+        }
+    }
+
+    fn trigger(&mut self, file: u32, from: usize, t: &RawTrigger, def: Option<u16>) -> Option<Trigger> {
+        let (would, name) = match t.on.strip_prefix("would ") {
+            Some(rest) => (true, rest.trim()),
+            None => (false, t.on.trim()),
+        };
+        let Some(event) = find(&self.names.events, name) else {
+            let table = self.names.events.clone();
+            self.unknown(file, from, "event", name, &table);
+            return None;
+        };
+        let zone = match &t.zone {
+            Some(z) => match find(&self.names.zones, z) {
+                Some(id) => Some(id),
+                None => {
+                    let table = self.names.zones.clone();
+                    self.unknown(file, from, "zone", z, &table);
+                    return None;
+                }
+            },
+            None => None,
+        };
+        if def.is_some() && zone.is_none() && !t.self_only {
+            self.err_at(
+                file,
+                "on",
+                from,
+                format!("the ability on `{}` needs `zone:` (where the card must be) or `self: true`", t.on),
+                None,
+            );
+            return None;
+        }
+        let queued = match t.timing.as_deref() {
+            None | Some("now") => false,
+            Some("queued") => true,
+            Some(other) => {
+                self.err_at(file, other, from, format!("`timing` must be `now` or `queued`, not `{other}`"), None);
+                false
+            }
+        };
+        let none = Context::default();
+        let cond = t.cond.as_ref().map(|c| self.code(file, from, c, &none, true));
+        let body = match (&t.body, &t.rhai) {
+            (Some(b), None) => self.code(file, from, b, &none, false),
+            (None, Some(r)) => self.rhai(file, from, r, &[]),
+            _ => {
+                self.err_at(file, "on", from, "an ability needs exactly one of `do:` or `rhai:`".into(), None);
+                return None;
+            }
+        };
+        Some(Trigger {
+            def,
+            event,
+            would,
+            zone,
+            self_only: t.self_only,
+            cond,
+            optional: t.optional,
+            prompt: t.prompt.clone().unwrap_or_else(|| t.on.clone()),
+            queued,
+            body,
+        })
+    }
+}
+
+fn collect_yaml(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(rd) = std::fs::read_dir(dir) else { return };
+    for e in rd.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            collect_yaml(&p, out);
+        } else if p.extension().is_some_and(|x| x == "yaml" || x == "yml") {
+            out.push(p);
+        }
+    }
+}
+
+fn build_index(triggers: &[Trigger], events: usize) -> TriggerIndex {
+    let mut slots = vec![EventSlot::default(); events * 2];
+    for (i, t) in triggers.iter().enumerate() {
+        let slot = &mut slots[t.event as usize * 2 + t.would as usize];
+        let i = i as u32;
+        if t.def.is_none() {
+            slot.rules.push(i);
+        } else if t.self_only {
+            slot.self_only.push(i);
+        } else if let Some(z) = t.zone {
+            match slot.zoned.iter_mut().find(|(zz, _)| *zz == z) {
+                Some((_, v)) => v.push(i),
+                None => slot.zoned.push((z, vec![i])),
+            }
+        }
+    }
+    TriggerIndex { slots }
+}
+
+/// Line and column (1-based) of a byte offset, for messages outside miette.
+pub fn line_col(text: &str, off: usize) -> (usize, usize) {
+    let before = &text[..off.min(text.len())];
+    let line = before.matches('\n').count() + 1;
+    let col = before.rfind('\n').map(|i| off - i).unwrap_or(off + 1);
+    (line, col)
+}

@@ -1,0 +1,155 @@
+//! A game as data: rules and cards, loaded from YAML and compiled once.
+
+pub mod diag;
+pub mod load;
+pub mod locate;
+pub mod schema;
+
+use crate::lang::ir::Code;
+use crate::lang::names::Names;
+use crate::script::Scripts;
+use crate::value::DefId;
+pub use diag::{DataError, DataErrors, Sources};
+pub use schema::Visibility;
+
+/// A loaded, compiled game.
+pub struct Data {
+    pub game: String,
+    pub title: String,
+    pub names: Names,
+    pub players: (u8, u8, u8),
+    pub prop_defaults: Vec<i64>,
+    pub counters: Vec<CounterDecl>,
+    pub globals_start: Vec<i64>,
+    pub zones: Vec<ZoneDecl>,
+    pub options: Vec<String>,
+    pub verbs: Vec<Code>,
+    pub windows: Vec<WindowDecl>,
+    pub moves: Vec<MoveDecl>,
+    pub setup: Code,
+    pub turn: TurnDecl,
+    pub end_always: bool,
+    pub end_if: Code,
+    pub score: Code,
+    pub tiebreak: Option<Code>,
+    pub max_turns: u32,
+    pub triggers: Vec<Trigger>,
+    pub index: TriggerIndex,
+    pub defs: Vec<CardDef>,
+    pub bots: Vec<(String, Vec<BotRule>)>,
+    pub scripts: Scripts,
+    pub sources: Sources,
+}
+
+pub struct CounterDecl {
+    pub name: String,
+    pub start: i64,
+    pub visible: Visibility,
+}
+
+pub struct ZoneDecl {
+    pub name: String,
+    pub shared: bool,
+    pub contents: Visibility,
+    pub size: Visibility,
+    pub top: bool,
+    pub piles: bool,
+}
+
+pub struct WindowDecl {
+    pub name: String,
+    pub all_players: bool,
+    pub moves: Vec<u16>,
+    pub stack: bool,
+}
+
+pub struct MoveDecl {
+    pub name: String,
+    pub label: String,
+    pub pick: Option<Code>,
+    pub cond: Option<Code>,
+    pub body: Code,
+}
+
+pub struct PhaseDecl {
+    pub name: String,
+    pub body: Code,
+    pub start_event: u16,
+    pub end_event: u16,
+}
+
+pub struct TurnDecl {
+    pub start: Option<Code>,
+    pub phases: Vec<PhaseDecl>,
+    pub end: Option<Code>,
+    pub next: Option<Code>,
+    pub start_event: u16,
+    pub end_event: u16,
+}
+
+pub struct CardDef {
+    pub id: String,
+    pub name: String,
+    pub text: String,
+    pub tags: u64,
+    pub props: Vec<i64>,
+    /// Indexed by the rules' effect names.
+    pub effects: Vec<Option<Code>>,
+    pub file: u32,
+}
+
+/// An ability that waits for an event: a card's, or the rules' own.
+pub struct Trigger {
+    pub def: Option<DefId>,
+    pub event: u16,
+    pub would: bool,
+    pub zone: Option<u16>,
+    pub self_only: bool,
+    pub cond: Option<Code>,
+    pub optional: bool,
+    pub prompt: String,
+    pub queued: bool,
+    pub body: Code,
+}
+
+/// Triggers by event, so an event only looks at abilities that wait for it.
+#[derive(Default)]
+pub struct TriggerIndex {
+    /// Indexed by `event * 2 + would`.
+    pub slots: Vec<EventSlot>,
+}
+
+#[derive(Default, Clone)]
+pub struct EventSlot {
+    pub rules: Vec<u32>,
+    pub self_only: Vec<u32>,
+    /// Card abilities live in a zone, grouped by that zone.
+    pub zoned: Vec<(u16, Vec<u32>)>,
+}
+
+impl TriggerIndex {
+    pub fn slot(&self, event: u16, would: bool) -> Option<&EventSlot> {
+        self.slots.get(event as usize * 2 + would as usize)
+    }
+}
+
+pub struct BotRule {
+    pub when: Option<String>,
+    pub choose: Code,
+    pub cond: Option<Code>,
+}
+
+impl Data {
+    pub fn def_name(&self, d: DefId) -> &str {
+        self.defs.get(d as usize).map(|d| d.name.as_str()).unwrap_or("?")
+    }
+    pub fn event_name(&self, e: u16) -> &str {
+        self.names.events.get(e as usize).map(|s| s.as_str()).unwrap_or("?")
+    }
+    pub fn zone_shared(&self, z: u16) -> bool {
+        self.zones[z as usize].shared
+    }
+    pub fn bot(&self, name: &str) -> Option<usize> {
+        self.bots.iter().position(|(n, _)| n == name)
+    }
+}

@@ -1,0 +1,231 @@
+//! The YAML shapes of rules and card files, as written by their authors.
+//! Unknown fields are errors, so typos are caught at load time.
+
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawRules {
+    pub name: String,
+    #[serde(default)]
+    pub title: Option<String>,
+    pub players: RawPlayers,
+    /// Folder under `cards/` holding this game's cards (default: the game's name).
+    #[serde(default)]
+    pub cards: Option<String>,
+    #[serde(default)]
+    pub tags: Vec<String>,
+    #[serde(default)]
+    pub properties: BTreeMap<String, i64>,
+    #[serde(default)]
+    pub counters: BTreeMap<String, RawCounter>,
+    #[serde(default)]
+    pub globals: BTreeMap<String, i64>,
+    pub zones: BTreeMap<String, RawZone>,
+    #[serde(default)]
+    pub events: Vec<String>,
+    #[serde(default)]
+    pub effects: Vec<String>,
+    #[serde(default)]
+    pub options: BTreeMap<String, String>,
+    #[serde(default)]
+    pub verbs: BTreeMap<String, RawVerb>,
+    #[serde(default)]
+    pub windows: BTreeMap<String, RawWindow>,
+    #[serde(default)]
+    pub moves: BTreeMap<String, RawMove>,
+    pub setup: String,
+    pub turn: RawTurn,
+    pub end: RawEnd,
+    pub score: String,
+    #[serde(default)]
+    pub tiebreak: Option<String>,
+    #[serde(default = "default_max_turns")]
+    pub max_turns: u32,
+    #[serde(default)]
+    pub triggers: Vec<RawTrigger>,
+    #[serde(default)]
+    pub bots: BTreeMap<String, Vec<RawBotRule>>,
+    #[serde(default)]
+    pub scripts: Vec<String>,
+}
+
+fn default_max_turns() -> u32 {
+    400
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawPlayers {
+    pub min: u8,
+    pub max: u8,
+    #[serde(default)]
+    pub default: Option<u8>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawCounter {
+    #[serde(default)]
+    pub start: i64,
+    #[serde(default)]
+    pub visible: Visibility,
+}
+
+#[derive(Debug, Deserialize, Clone, Copy, PartialEq, Eq, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum Visibility {
+    #[default]
+    Public,
+    Owner,
+    Hidden,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawZone {
+    /// `player` (one per player) or `shared`.
+    #[serde(default = "default_per")]
+    pub per: String,
+    #[serde(default)]
+    pub contents: Visibility,
+    #[serde(default)]
+    pub size: Option<Visibility>,
+    /// Whether the top card is public even when the contents are not.
+    #[serde(default)]
+    pub top: bool,
+    /// A shared row of piles, one per card id (a market, a supply).
+    #[serde(default)]
+    pub piles: bool,
+}
+
+fn default_per() -> String {
+    "player".into()
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawVerb {
+    #[serde(default)]
+    pub params: Vec<String>,
+    #[serde(rename = "do")]
+    pub body: String,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawWindow {
+    /// `active` (only the active player acts) or `all` (players alternate).
+    #[serde(default = "default_window_players")]
+    pub players: String,
+    pub moves: Vec<String>,
+    /// Moves' `stack(...)` effects wait on a stack until everyone passes.
+    #[serde(default)]
+    pub stack: bool,
+}
+
+fn default_window_players() -> String {
+    "active".into()
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawMove {
+    pub label: String,
+    #[serde(default)]
+    pub pick: Option<String>,
+    #[serde(rename = "if", default)]
+    pub cond: Option<String>,
+    #[serde(rename = "do")]
+    pub body: String,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawTurn {
+    #[serde(default)]
+    pub start: Option<String>,
+    pub phases: Vec<RawPhase>,
+    #[serde(default)]
+    pub end: Option<String>,
+    /// Who plays next; default: the next player clockwise.
+    #[serde(default)]
+    pub next: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawPhase {
+    pub name: String,
+    #[serde(rename = "do", default)]
+    pub body: String,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawEnd {
+    /// `turn_end` (checked when a turn ends) or `always` (after every action).
+    #[serde(default = "default_check")]
+    pub check: String,
+    #[serde(rename = "if")]
+    pub cond: String,
+}
+
+fn default_check() -> String {
+    "turn_end".into()
+}
+
+#[derive(Debug, Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub struct RawTrigger {
+    pub on: String,
+    #[serde(default)]
+    pub zone: Option<String>,
+    #[serde(rename = "self", default)]
+    pub self_only: bool,
+    #[serde(rename = "if", default)]
+    pub cond: Option<String>,
+    #[serde(default)]
+    pub optional: bool,
+    #[serde(default)]
+    pub prompt: Option<String>,
+    #[serde(rename = "do", default)]
+    pub body: Option<String>,
+    #[serde(default)]
+    pub rhai: Option<String>,
+    /// `now` (resolve as soon as the event happens) or `queued` (at the next check point).
+    #[serde(default)]
+    pub timing: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawBotRule {
+    #[serde(default)]
+    pub when: Option<String>,
+    pub choose: String,
+    #[serde(rename = "if", default)]
+    pub cond: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawCard {
+    pub id: String,
+    #[serde(default)]
+    pub name: Option<String>,
+    #[serde(default)]
+    pub text: Option<String>,
+    #[serde(default)]
+    pub tags: Vec<String>,
+    #[serde(default)]
+    pub props: BTreeMap<String, i64>,
+    #[serde(default)]
+    pub effects: BTreeMap<String, String>,
+    #[serde(default)]
+    pub rhai: BTreeMap<String, String>,
+    #[serde(default)]
+    pub abilities: Vec<RawTrigger>,
+}

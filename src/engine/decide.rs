@@ -1,0 +1,206 @@
+//! Decisions: every choice goes through [`Game::decide`], which asks the seat's
+//! agent with the legal options. Agents: first, random, scripted, data bots, human.
+
+use std::io::{BufRead, Write};
+
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+use super::log::Entry;
+use super::state::below;
+use super::{Flow, Game, Res};
+use crate::value::{PlayerId, Value};
+
+/// One option of a decision.
+#[derive(Debug, Clone)]
+pub struct Choice {
+    /// What a person reads (display names).
+    pub label: String,
+    /// What a script writes (card ids).
+    pub key: String,
+    pub value: Value,
+    /// The window move this option makes, if any.
+    pub mv: Option<u16>,
+}
+
+#[derive(Clone)]
+pub enum AgentKind {
+    First,
+    Random(Box<ChaCha8Rng>),
+    Scripted,
+    /// A bot written as data in the rules, by index.
+    Bot(usize),
+    Human,
+}
+
+impl AgentKind {
+    /// Parses an agent name: first, random, scripted, human, or a rules bot.
+    pub fn parse(name: &str, data: &crate::data::Data) -> Option<AgentKind> {
+        Some(match name {
+            "first" => AgentKind::First,
+            "random" => AgentKind::Random(Box::new(ChaCha8Rng::seed_from_u64(0))),
+            "scripted" => AgentKind::Scripted,
+            "human" => AgentKind::Human,
+            other => AgentKind::Bot(data.bot(other)?),
+        })
+    }
+
+    /// Random agents get their own stream, derived from the game seed and seat.
+    pub fn seed(&mut self, seed: u64, seat: usize) {
+        if let AgentKind::Random(rng) = self {
+            **rng = ChaCha8Rng::seed_from_u64(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ (seat as u64 + 1));
+        }
+    }
+}
+
+impl Game {
+    /// Asks `player` to pick between `min` and `max` options.
+    #[allow(clippy::too_many_arguments)]
+    pub fn decide(
+        &mut self,
+        player: PlayerId,
+        kind: &str,
+        prompt: &str,
+        options: Vec<Choice>,
+        min: usize,
+        max: usize,
+        public: bool,
+    ) -> Res<Vec<usize>> {
+        let n = options.len();
+        let (min, max) = (min.min(n), max.min(n));
+        let agent = self.agents[player as usize].clone();
+        let picked: Vec<usize> = match agent {
+            AgentKind::First => (0..min.max(1).min(max)).collect(),
+            AgentKind::Random(mut rng) => {
+                let k = min + below(&mut *rng, max - min + 1);
+                let mut pool: Vec<usize> = (0..n).collect();
+                let mut out: Vec<usize> = (0..k).map(|_| pool.remove(below(&mut *rng, pool.len()))).collect();
+                out.sort_unstable();
+                self.agents[player as usize] = AgentKind::Random(rng);
+                out
+            }
+            AgentKind::Scripted => self.scripted(player, prompt, &options, min, max)?,
+            AgentKind::Bot(b) => self.bot_decide(b, player, kind, &options, min, max)?,
+            AgentKind::Human => human(self, player, prompt, &options, min, max),
+        };
+        if self.logging && !(public && options.len() == 1) {
+            let label = if picked.is_empty() {
+                "nothing".to_string()
+            } else {
+                picked.iter().map(|&i| options[i].label.as_str()).collect::<Vec<_>>().join(", ")
+            };
+            if !(public && label == "pass") {
+                self.push(Entry::Choice { player, prompt: prompt.to_string(), label, public });
+            }
+        }
+        self.decisions.push(picked.clone());
+        Ok(picked)
+    }
+
+    fn scripted(&mut self, player: PlayerId, prompt: &str, options: &[Choice], min: usize, max: usize) -> Res<Vec<usize>> {
+        let Some(answer) = self.script.pop_front() else {
+            self.push(Entry::Text { text: format!("(no scripted answer for {} — {prompt}; the scenario stops here)", super::log::pname(player)) });
+            return Err(Flow::OutOfDecisions);
+        };
+        let mut out = Vec::new();
+        let parts: Vec<&str> = if answer.trim().is_empty() { Vec::new() } else { answer.split(',').map(str::trim).collect() };
+        for part in parts {
+            let found = (0..options.len()).filter(|i| !out.contains(i)).find(|&i| {
+                let o = &options[i];
+                o.label == part || o.key == part || o.label.ends_with(&format!(" {part}")) || o.key.ends_with(&format!(" {part}"))
+            });
+            let found = found.or_else(|| part.strip_prefix('#').and_then(|n| n.parse::<usize>().ok()).filter(|&i| i < options.len()));
+            match found {
+                Some(i) => out.push(i),
+                None => {
+                    let list = options.iter().map(|o| o.key.as_str()).collect::<Vec<_>>().join(" | ");
+                    return self.err(
+                        Default::default(),
+                        format!("scripted answer \"{part}\" matches no option of {} ({prompt}); options: {list}", super::log::pname(player)),
+                    );
+                }
+            }
+        }
+        if out.len() < min || out.len() > max {
+            return self.err(
+                Default::default(),
+                format!("scripted answer \"{answer}\" picks {} option(s); {prompt} needs {min} to {max}", out.len()),
+            );
+        }
+        Ok(out)
+    }
+
+    /// A data bot: the first rule whose condition holds and which matches an
+    /// option picks it; otherwise the first option (or nothing, if allowed).
+    fn bot_decide(&mut self, b: usize, player: PlayerId, kind: &str, options: &[Choice], min: usize, max: usize) -> Res<Vec<usize>> {
+        let data = self.data.clone();
+        let saved = self.viewer.replace(player);
+        let r = (|| {
+            let mut out = Vec::new();
+            for rule in &data.bots[b].1 {
+                if rule.when.as_deref().is_some_and(|w| w != kind) {
+                    continue;
+                }
+                for (i, o) in options.iter().enumerate() {
+                    if out.len() >= max || out.contains(&i) {
+                        continue;
+                    }
+                    let args = vec![o.value.clone()];
+                    if let Some(c) = &rule.cond
+                        && !self.exec_code_with(c, None, player, args.clone(), o.mv)?.truthy()
+                    {
+                        continue;
+                    }
+                    let hit = self.exec_code_with(&rule.choose, None, player, args, o.mv)?;
+                    let hit = match hit {
+                        Value::Str(s) => *s == *o.key || *s == *o.label,
+                        v => v.truthy(),
+                    };
+                    if hit {
+                        out.push(i);
+                        if max == 1 {
+                            return Ok(out);
+                        }
+                    }
+                }
+            }
+            let mut i = 0;
+            while out.len() < min {
+                if !out.contains(&i) {
+                    out.push(i);
+                }
+                i += 1;
+            }
+            Ok(out)
+        })();
+        self.viewer = saved;
+        r
+    }
+}
+
+fn human(game: &Game, player: PlayerId, prompt: &str, options: &[Choice], min: usize, max: usize) -> Vec<usize> {
+    let view = game.view(player);
+    let mut err = std::io::stderr();
+    let _ = writeln!(err, "\n{}", view.render(&game.data));
+    let _ = writeln!(err, "{} — {prompt} (choose {min} to {max}, numbers separated by spaces):", super::log::pname(player));
+    for (i, o) in options.iter().enumerate() {
+        let _ = writeln!(err, "  {i}: {}", o.label);
+    }
+    let stdin = std::io::stdin();
+    loop {
+        let _ = write!(err, "> ");
+        let _ = err.flush();
+        let mut line = String::new();
+        if stdin.lock().read_line(&mut line).unwrap_or(0) == 0 {
+            return (0..min).collect();
+        }
+        let picked: Option<Vec<usize>> = line.split_whitespace().map(|t| t.parse().ok().filter(|&i| i < options.len())).collect();
+        if let Some(p) = picked
+            && p.len() >= min
+            && p.len() <= max
+        {
+            return p;
+        }
+        let _ = writeln!(err, "please enter {min} to {max} option numbers");
+    }
+}

@@ -1,0 +1,177 @@
+//! Event dispatch: finds the abilities waiting for an event through the trigger
+//! index, orders them (active player first, each player orders its own) and
+//! resolves them now or queues them for the next check point.
+
+use super::log::Entry;
+use super::state::{Event, Pending};
+use super::{Game, Res};
+use crate::value::{ObjId, PlayerId};
+
+impl Game {
+    pub fn has_listeners(&self, event: u16, would: bool) -> bool {
+        self.data
+            .index
+            .slot(event, would)
+            .is_some_and(|s| !s.rules.is_empty() || !s.self_only.is_empty() || !s.zoned.is_empty())
+    }
+
+    /// Handles one event and returns it as the abilities left it (a `would`
+    /// event may come back prevented or changed).
+    pub fn dispatch(&mut self, ev: Event) -> Res<Event> {
+        let data = self.data.clone();
+        let Some(slot) = data.index.slot(ev.name, ev.would) else { return Ok(ev) };
+        let default_me = ev.player.unwrap_or(self.st.active);
+        let mut found: Vec<(u32, Option<ObjId>, PlayerId)> = Vec::new();
+        for &t in &slot.rules {
+            found.push((t, None, default_me));
+        }
+        if let Some(c) = ev.card {
+            let def = self.st.objs[c as usize].def;
+            for &t in &slot.self_only {
+                if data.triggers[t as usize].def == Some(def) {
+                    found.push((t, Some(c), self.st.objs[c as usize].owner));
+                }
+            }
+        }
+        for (zone, list) in &slot.zoned {
+            let owners = if self.st.shared(*zone) { 1 } else { self.st.nplayers };
+            for p in self.turn_order(self.st.active, true).into_iter().filter(|&p| p < owners) {
+                let inst = self.st.inst(crate::value::ZoneRef { zone: *zone, owner: p });
+                for &c in &self.st.zones[inst].cards {
+                    let def = self.st.objs[c as usize].def;
+                    for &t in list {
+                        if data.triggers[t as usize].def == Some(def) {
+                            found.push((t, Some(c), self.st.objs[c as usize].owner));
+                        }
+                    }
+                }
+            }
+        }
+        self.st.events.push(ev);
+        let r = self.handle_found(found);
+        let ev = self.st.events.pop().expect("event pushed above");
+        r.map(|_| ev)
+    }
+
+    fn handle_found(&mut self, found: Vec<(u32, Option<ObjId>, PlayerId)>) -> Res<()> {
+        let data = self.data.clone();
+        // Keep those whose condition holds now.
+        let mut live = Vec::with_capacity(found.len());
+        for (t, this, me) in found {
+            if self.condition(t, this, me)? {
+                live.push((t, this, me));
+            }
+        }
+        if live.is_empty() {
+            return Ok(());
+        }
+        let ordered = self.order_triggers(live)?;
+        for (t, this, me) in ordered {
+            let trig = &data.triggers[t as usize];
+            if trig.queued {
+                let event = self.st.events.last().cloned().expect("dispatch pushed the event");
+                self.st.pending.push(Pending { trigger: t, this, me, event });
+            } else {
+                self.resolve_trigger(t, this, me, true)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn condition(&mut self, t: u32, this: Option<ObjId>, me: PlayerId) -> Res<bool> {
+        let data = self.data.clone();
+        match &data.triggers[t as usize].cond {
+            Some(c) => Ok(self.exec_code(c, this, me, Vec::new())?.truthy()),
+            None => Ok(true),
+        }
+    }
+
+    /// Resolves one ability; rechecks that it still applies (a reaction's card
+    /// may have left the zone since) and asks first if it is optional.
+    fn resolve_trigger(&mut self, t: u32, this: Option<ObjId>, me: PlayerId, recheck: bool) -> Res<()> {
+        let data = self.data.clone();
+        let trig = &data.triggers[t as usize];
+        if recheck {
+            if let (Some(c), Some(z)) = (this, trig.zone)
+                && self.st.zone_of(c).zone != z
+            {
+                return Ok(());
+            }
+            if !self.condition(t, this, me)? {
+                return Ok(());
+            }
+        }
+        if trig.optional {
+            let prompt = match this {
+                Some(c) => format!("use {}: {}", self.data.def_name(self.st.objs[c as usize].def), trig.prompt),
+                None => trig.prompt.clone(),
+            };
+            let opts = vec![super::decide::Choice::text("yes"), super::decide::Choice::text("no")];
+            if self.decide(me, &trig.prompt, &prompt, opts, 1, 1, false)? != [0] {
+                return Ok(());
+            }
+        }
+        let def = this.map(|c| self.st.objs[c as usize].def);
+        self.push(Entry::Trigger { player: me, def, prompt: trig.prompt.clone() });
+        self.exec_code(&trig.body, this, me, Vec::new())?;
+        Ok(())
+    }
+
+    /// Active player's abilities first, then clockwise; a player with several
+    /// different abilities picks their order.
+    fn order_triggers(&mut self, live: Vec<(u32, Option<ObjId>, PlayerId)>) -> Res<Vec<(u32, Option<ObjId>, PlayerId)>> {
+        if live.len() == 1 {
+            return Ok(live);
+        }
+        let mut out = Vec::with_capacity(live.len());
+        for p in self.turn_order(self.st.active, true) {
+            let mut mine: Vec<_> = live.iter().copied().filter(|(_, _, me)| *me == p).collect();
+            while mine.len() > 1 {
+                let same = mine.iter().all(|(t, c, _)| {
+                    *t == mine[0].0 && c.map(|c| self.st.objs[c as usize].def) == mine[0].1.map(|c| self.st.objs[c as usize].def)
+                });
+                if same {
+                    break;
+                }
+                let opts = mine
+                    .iter()
+                    .map(|(t, c, _)| {
+                        let trig = &self.data.triggers[*t as usize];
+                        let label = match c {
+                            Some(c) => format!("{}: {}", self.data.def_name(self.st.objs[*c as usize].def), trig.prompt),
+                            None => trig.prompt.clone(),
+                        };
+                        super::decide::Choice::text(&label)
+                    })
+                    .collect();
+                let pick = self.decide(p, "order triggers", "which ability resolves next", opts, 1, 1, false)?;
+                out.push(mine.remove(pick.first().copied().unwrap_or(0)));
+            }
+            out.extend(mine);
+        }
+        // Rules' own abilities for players who have lost, or none: keep them too.
+        for x in live {
+            if !out.iter().any(|y| y.0 == x.0 && y.1 == x.1 && y.2 == x.2) {
+                out.push(x);
+            }
+        }
+        Ok(out)
+    }
+
+    /// A check point: resolves queued abilities in order, including any they queue.
+    pub fn resolve_pending(&mut self) -> Res<()> {
+        while !self.st.pending.is_empty() {
+            let batch = std::mem::take(&mut self.st.pending);
+            let live = batch.iter().map(|p| (p.trigger, p.this, p.me)).collect();
+            let ordered = self.order_triggers(live)?;
+            for (t, this, me) in ordered {
+                let Some(p) = batch.iter().find(|p| p.trigger == t && p.this == this && p.me == me) else { continue };
+                self.st.events.push(p.event.clone());
+                let r = self.resolve_trigger(t, this, me, false);
+                self.st.events.pop();
+                r?;
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,439 @@
+//! The tree-walking interpreter for compiled effect code.
+
+use std::sync::Arc;
+
+use super::log::Entry;
+use super::{Flow, Game, Res};
+use crate::lang::ir::*;
+use crate::value::{ObjId, PlayerId, Value, ZoneRef};
+
+/// The variables of one running piece of code.
+pub struct Frame {
+    pub this: Option<ObjId>,
+    pub me: PlayerId,
+    pub slots: Vec<Value>,
+    pub span: Span,
+    pub move_name: Option<u16>,
+}
+
+impl Game {
+    /// Runs code with `this`, `me` and arguments bound; returns what it returns.
+    pub fn exec_code(&mut self, code: &Code, this: Option<ObjId>, me: PlayerId, args: Vec<Value>) -> Res<Value> {
+        self.exec_code_with(code, this, me, args, None)
+    }
+
+    pub fn exec_code_with(
+        &mut self,
+        code: &Code,
+        this: Option<ObjId>,
+        me: PlayerId,
+        mut args: Vec<Value>,
+        move_name: Option<u16>,
+    ) -> Res<Value> {
+        self.depth += 1;
+        if self.depth > 200 {
+            self.depth -= 1;
+            return self.err(code.span, "effects nested more than 200 deep (a verb or trigger that calls itself?)");
+        }
+        args.resize(code.slots as usize, Value::None);
+        let mut f = Frame { this, me, slots: args, span: code.span, move_name };
+        let saved = self.current_card;
+        if let Some(c) = this {
+            self.current_card = Some(self.st.objs[c as usize].def);
+        }
+        let r = self.block(&code.stmts, &mut f);
+        self.current_card = saved;
+        self.depth -= 1;
+        match r {
+            Ok(()) => Ok(Value::None),
+            Err(Flow::Return(v)) => Ok(v),
+            Err(e) => Err(e),
+        }
+    }
+
+    pub fn block(&mut self, stmts: &[Stmt], f: &mut Frame) -> Res<()> {
+        for s in stmts {
+            self.stmt(s, f)?;
+        }
+        Ok(())
+    }
+
+    fn stmt(&mut self, s: &Stmt, f: &mut Frame) -> Res<()> {
+        match s {
+            Stmt::Expr(e) => {
+                self.eval(e, f)?;
+            }
+            Stmt::Let(slot, e) => {
+                let v = self.eval(e, f)?;
+                f.slots[*slot as usize] = v;
+            }
+            Stmt::Assign(place, op, e, span) => {
+                f.span = *span;
+                let v = self.eval(e, f)?;
+                self.assign(place, *op, v, f)?;
+            }
+            Stmt::If(c, a, b) => {
+                if self.eval(c, f)?.truthy() {
+                    self.block(a, f)?;
+                } else {
+                    self.block(b, f)?;
+                }
+            }
+            Stmt::Repeat(n, body) => {
+                let n = self.eval(n, f)?;
+                let n = self.int(&n, f.span)?;
+                for _ in 0..n.max(0) {
+                    self.block(body, f)?;
+                }
+            }
+            Stmt::For(slot, list, body) => {
+                let list = self.eval(list, f)?;
+                for item in self.items(&list, f.span)?.iter() {
+                    f.slots[*slot as usize] = item.clone();
+                    self.block(body, f)?;
+                }
+            }
+            Stmt::Return(e) => {
+                let v = match e {
+                    Some(e) => self.eval(e, f)?,
+                    None => Value::None,
+                };
+                return Err(Flow::Return(v));
+            }
+        }
+        Ok(())
+    }
+
+    fn assign(&mut self, place: &Place, op: AssignOp, v: Value, f: &mut Frame) -> Res<()> {
+        let span = f.span;
+        let combine = |g: &Game, old: &Value, v: Value| -> Res<Value> {
+            match op {
+                AssignOp::Set => Ok(v),
+                AssignOp::Add => Ok(Value::Int(g.int(old, span)? + g.int(&v, span)?)),
+                AssignOp::Sub => Ok(Value::Int(g.int(old, span)? - g.int(&v, span)?)),
+            }
+        };
+        match place {
+            Place::Local(s) => {
+                let new = combine(self, &f.slots[*s as usize], v)?;
+                f.slots[*s as usize] = new;
+            }
+            Place::Global(g) => {
+                let old = self.st.globals[*g as usize];
+                let new = self.int(&combine(self, &Value::Int(old), v)?, f.span)?;
+                self.st.globals[*g as usize] = new;
+                if old != new {
+                    self.push(Entry::Global { counter: *g, old, new });
+                }
+            }
+            Place::Field(base, field) => {
+                let base = self.eval(base, f)?;
+                let old = self.field(&base, field, f)?;
+                let new = combine(self, &old, v)?;
+                self.set_field(&base, field, new, f)?;
+            }
+        }
+        Ok(())
+    }
+
+    pub fn set_field(&mut self, base: &Value, field: &Field, new: Value, f: &Frame) -> Res<()> {
+        match (base, field) {
+            (Value::Player(p), Field { counter: Some(c), .. }) => {
+                let new = self.int(&new, f.span)?;
+                let old = self.st.counter(*p, *c);
+                *self.st.counter_mut(*p, *c) = new;
+                if old != new {
+                    self.push(Entry::Counter { player: *p, counter: *c, old, new });
+                }
+                Ok(())
+            }
+            (Value::Event(i), Field { special: Some(Special::Amount), .. }) => {
+                let new = self.int(&new, f.span)?;
+                self.st.events[*i].amount = new;
+                Ok(())
+            }
+            (Value::Event(i), Field { special: Some(Special::To), .. }) => match new {
+                Value::Zone(z) => {
+                    self.st.events[*i].to = Some(z);
+                    Ok(())
+                }
+                other => self.err(f.span, format!("event.to must be a zone, not {}", other.kind())),
+            },
+            (Value::Event(i), Field { special: Some(Special::Target), .. }) => {
+                self.st.events[*i].target = new;
+                Ok(())
+            }
+            (b, _) => self.err(f.span, format!("cannot assign to this field of {}", b.kind())),
+        }
+    }
+
+    pub fn eval(&mut self, e: &Expr, f: &mut Frame) -> Res<Value> {
+        Ok(match e {
+            Expr::None => Value::None,
+            Expr::Int(i) => Value::Int(*i),
+            Expr::Bool(b) => Value::Bool(*b),
+            Expr::Str(s) => Value::Str(s.clone()),
+            Expr::Def(d) => Value::Def(*d),
+            Expr::List(items) => {
+                let mut out = Vec::with_capacity(items.len());
+                for i in items {
+                    out.push(self.eval(i, f)?);
+                }
+                Value::list(out)
+            }
+            Expr::Local(s) => f.slots[*s as usize].clone(),
+            Expr::This => f.this.map(Value::Card).unwrap_or(Value::None),
+            Expr::Me => Value::Player(f.me),
+            Expr::Active => Value::Player(self.st.active),
+            Expr::Event => match self.st.events.len() {
+                0 => Value::None,
+                n => Value::Event(n - 1),
+            },
+            Expr::MoveName => match f.move_name {
+                Some(m) => Value::Str(Arc::from(self.data.moves[m as usize].name.as_str())),
+                None => Value::None,
+            },
+            Expr::Global(g) => Value::Int(self.st.globals[*g as usize]),
+            Expr::Zone(z, owner) => {
+                let owner = match owner {
+                    Some(o) => {
+                        let o = self.eval(o, f)?;
+                        self.player(&o, f.span)?
+                    }
+                    None => f.me,
+                };
+                Value::Zone(ZoneRef { zone: *z, owner: if self.st.shared(*z) { 0 } else { owner } })
+            }
+            Expr::Field(base, field) => {
+                let b = self.eval(base, f)?;
+                self.field(&b, field, f)?
+            }
+            Expr::Is(x, tag, negate) => {
+                let v = self.eval(x, f)?;
+                let tags = match v {
+                    Value::Card(c) => self.st.tags(&self.data, c),
+                    Value::Def(d) => self.data.defs[d as usize].tags,
+                    Value::None => 0,
+                    other => return self.err(f.span, format!("`is` needs a card, not {}", other.kind())),
+                };
+                Value::Bool((tags & (1 << tag) != 0) != *negate)
+            }
+            Expr::Not(x) => Value::Bool(!self.eval(x, f)?.truthy()),
+            Expr::Neg(x) => {
+                let v = self.eval(x, f)?;
+                Value::Int(-self.int(&v, f.span)?)
+            }
+            Expr::And(a, b) => Value::Bool(self.eval(a, f)?.truthy() && self.eval(b, f)?.truthy()),
+            Expr::Or(a, b) => Value::Bool(self.eval(a, f)?.truthy() || self.eval(b, f)?.truthy()),
+            Expr::Bin(op, a, b, span) => {
+                let a = self.eval(a, f)?;
+                let b = self.eval(b, f)?;
+                self.binop(*op, a, b, *span)?
+            }
+            Expr::Where(list, slot, cond) => {
+                let list = self.eval(list, f)?;
+                let items = self.items(&list, f.span)?;
+                let mut out = Vec::new();
+                for item in items.iter() {
+                    f.slots[*slot as usize] = item.clone();
+                    if self.eval(cond, f)?.truthy() {
+                        out.push(item.clone());
+                    }
+                }
+                Value::list(out)
+            }
+            Expr::Sum(list, slot, body) => {
+                let list = self.eval(list, f)?;
+                let mut total = 0;
+                for item in self.items(&list, f.span)?.iter() {
+                    f.slots[*slot as usize] = item.clone();
+                    let v = self.eval(body, f)?;
+                    total += self.int(&v, f.span)?;
+                }
+                Value::Int(total)
+            }
+            Expr::Any(list, slot, body) => {
+                let list = self.eval(list, f)?;
+                let mut found = false;
+                for item in self.items(&list, f.span)?.iter() {
+                    f.slots[*slot as usize] = item.clone();
+                    if self.eval(body, f)?.truthy() {
+                        found = true;
+                        break;
+                    }
+                }
+                Value::Bool(found)
+            }
+            Expr::Call(b, args, span) => {
+                let mut vals = Vec::with_capacity(args.len());
+                for a in args {
+                    vals.push(self.eval(a, f)?);
+                }
+                f.span = *span;
+                self.call(*b, vals, f)?
+            }
+            Expr::Verb(v, args, span) => {
+                let mut vals = Vec::with_capacity(args.len());
+                for a in args {
+                    vals.push(self.eval(a, f)?);
+                }
+                f.span = *span;
+                let data = self.data.clone();
+                self.exec_code(&data.verbs[*v as usize], f.this, f.me, vals)?
+            }
+            Expr::Script(s, args, span) => {
+                let mut vals = Vec::with_capacity(args.len());
+                for a in args {
+                    vals.push(self.eval(a, f)?);
+                }
+                f.span = *span;
+                crate::script::call_fn(self, *s, vals, f.this, f.me, *span)?
+            }
+            Expr::Rhai(id) => crate::script::run_snippet(self, *id, f.this, f.me)?,
+        })
+    }
+
+    pub fn int(&self, v: &Value, span: Span) -> Res<i64> {
+        match v {
+            Value::Int(i) => Ok(*i),
+            Value::Bool(b) => Ok(*b as i64),
+            Value::None => Ok(0),
+            other => self.err(span, format!("expected a number, found {}", other.kind())),
+        }
+    }
+
+    pub fn player(&self, v: &Value, span: Span) -> Res<PlayerId> {
+        match v {
+            Value::Player(p) => Ok(*p),
+            other => self.err(span, format!("expected a player, found {}", other.kind())),
+        }
+    }
+
+    /// The items of a list-like value: a list, a zone's cards, one card.
+    pub fn items(&self, v: &Value, span: Span) -> Res<Arc<Vec<Value>>> {
+        Ok(match v {
+            Value::List(l) => l.clone(),
+            Value::Zone(z) => {
+                self.check_visible(*z, span)?;
+                let cards = self.st.cards(*z).into_iter().map(Value::Card);
+                // Ordered zones list their top card first; pile rows keep their order.
+                if self.st.pile_zones & (1 << z.zone) != 0 { Arc::new(cards.collect()) } else { Arc::new(cards.rev().collect()) }
+            }
+            Value::None => Arc::new(Vec::new()),
+            Value::Card(_) | Value::Player(_) | Value::Def(_) => Arc::new(vec![v.clone()]),
+            other => return self.err(span, format!("expected a list, found {}", other.kind())),
+        })
+    }
+
+    /// Bots decide from what their seat may see.
+    pub fn check_visible(&self, z: ZoneRef, span: Span) -> Res<()> {
+        if let Some(v) = self.viewer
+            && !super::log::sees_contents(&self.data, z, Some(v))
+        {
+            return self.err(span, format!("{} is hidden from {}", super::log::zone_label(&self.data, z), super::log::pname(v)));
+        }
+        Ok(())
+    }
+
+    pub fn field(&self, base: &Value, field: &Field, f: &Frame) -> Res<Value> {
+        let sp = field.special;
+        Ok(match base {
+            Value::Player(p) => match (field.counter, sp) {
+                (Some(c), _) => Value::Int(self.st.counter(*p, c)),
+                (_, Some(Special::Index)) => Value::Int(*p as i64 + 1),
+                (_, Some(Special::Turns)) => Value::Int(self.st.turns_taken[*p as usize] as i64),
+                (_, Some(Special::Name)) => Value::Str(Arc::from(super::log::pname(*p))),
+                _ => return self.err(f.span, "players have counters, `index`, `turns` and `name`"),
+            },
+            Value::Card(c) => match (field.prop, sp) {
+                (Some(pr), _) => Value::Int(self.st.prop(&self.data, *c, pr)),
+                (_, Some(Special::Id)) => Value::Def(self.st.objs[*c as usize].def),
+                (_, Some(Special::Name)) => Value::Str(Arc::from(self.data.def_name(self.st.objs[*c as usize].def))),
+                (_, Some(Special::Owner)) => Value::Player(self.st.objs[*c as usize].owner),
+                (_, Some(Special::Zone)) => Value::Zone(self.st.zone_of(*c)),
+                _ => return self.err(f.span, "cards have properties, `id`, `name`, `owner` and `zone`"),
+            },
+            Value::Def(d) => match (field.prop, sp) {
+                (Some(pr), _) => Value::Int(self.data.defs[*d as usize].props[pr as usize]),
+                (_, Some(Special::Id)) => Value::Def(*d),
+                (_, Some(Special::Name)) => Value::Str(Arc::from(self.data.def_name(*d))),
+                _ => return self.err(f.span, "card ids have properties, `id` and `name`"),
+            },
+            Value::Event(i) => {
+                let e = &self.st.events[*i];
+                match sp {
+                    Some(Special::Card) => e.card.map(Value::Card).unwrap_or(Value::None),
+                    Some(Special::Player) => e.player.map(Value::Player).unwrap_or(Value::None),
+                    Some(Special::From) => e.from.map(Value::Zone).unwrap_or(Value::None),
+                    Some(Special::To) => e.to.map(Value::Zone).unwrap_or(Value::None),
+                    Some(Special::Amount) => Value::Int(e.amount),
+                    Some(Special::Source) => e.source.map(Value::Card).unwrap_or(Value::None),
+                    Some(Special::Target) => e.target.clone(),
+                    Some(Special::Name) | Some(Special::Cause) => Value::Str(Arc::from(self.data.event_name(e.name))),
+                    _ => return self.err(f.span, "events have card, player, from, to, amount, source, target, name"),
+                }
+            }
+            Value::None => Value::None,
+            other => return self.err(f.span, format!("{} has no fields", other.kind())),
+        })
+    }
+
+    fn binop(&self, op: BinOp, a: Value, b: Value, span: Span) -> Res<Value> {
+        use BinOp::*;
+        Ok(match op {
+            Eq => Value::Bool(self.equal(&a, &b)),
+            Ne => Value::Bool(!self.equal(&a, &b)),
+            Add => match (&a, &b) {
+                (Value::List(x), Value::List(y)) => Value::list(x.iter().chain(y.iter()).cloned().collect()),
+                (Value::Str(_), _) | (_, Value::Str(_)) => Value::Str(Arc::from(format!("{}{}", self.show(&a), self.show(&b)))),
+                _ => Value::Int(self.int(&a, span)?.saturating_add(self.int(&b, span)?)),
+            },
+            _ => {
+                let (x, y) = (self.int(&a, span)?, self.int(&b, span)?);
+                match op {
+                    Sub => Value::Int(x.saturating_sub(y)),
+                    Mul => Value::Int(x.saturating_mul(y)),
+                    Div | Rem if y == 0 => return self.err(span, "division by zero"),
+                    Div => Value::Int(x.div_euclid(y)),
+                    Rem => Value::Int(x.rem_euclid(y)),
+                    Lt => Value::Bool(x < y),
+                    Le => Value::Bool(x <= y),
+                    Gt => Value::Bool(x > y),
+                    _ => Value::Bool(x >= y),
+                }
+            }
+        })
+    }
+
+    pub fn equal(&self, a: &Value, b: &Value) -> bool {
+        match (a, b) {
+            (Value::None, Value::None) => true,
+            (Value::Int(x), Value::Int(y)) => x == y,
+            (Value::Bool(x), Value::Bool(y)) => x == y,
+            (Value::Str(x), Value::Str(y)) => x == y,
+            (Value::Card(x), Value::Card(y)) => x == y,
+            (Value::Def(x), Value::Def(y)) => x == y,
+            (Value::Card(c), Value::Def(d)) | (Value::Def(d), Value::Card(c)) => self.st.objs[*c as usize].def == *d,
+            (Value::Player(x), Value::Player(y)) => x == y,
+            (Value::Zone(x), Value::Zone(y)) => x == y,
+            (Value::List(x), Value::List(y)) => x.len() == y.len() && x.iter().zip(y.iter()).all(|(a, b)| self.equal(a, b)),
+            _ => false,
+        }
+    }
+
+    /// A value as transcript text.
+    pub fn show(&self, v: &Value) -> String {
+        match v {
+            Value::None => "none".into(),
+            Value::Int(i) => i.to_string(),
+            Value::Bool(b) => b.to_string(),
+            Value::Str(s) => s.to_string(),
+            Value::Card(c) => self.data.def_name(self.st.objs[*c as usize].def).to_string(),
+            Value::Def(d) => self.data.def_name(*d).to_string(),
+            Value::Player(p) => super::log::pname(*p),
+            Value::Zone(z) => super::log::zone_label(&self.data, *z),
+            Value::Event(i) => self.data.event_name(self.st.events[*i].name).to_string(),
+            Value::List(l) => l.iter().map(|v| self.show(v)).collect::<Vec<_>>().join(", "),
+        }
+    }
+}

@@ -1,0 +1,191 @@
+//! The kernel: runs a loaded game. It knows zones, counters, events, triggers,
+//! phases, windows and decisions — never a particular game.
+
+pub mod decide;
+pub mod events;
+pub mod exec;
+pub mod log;
+pub mod ops;
+pub mod state;
+pub mod turn;
+pub mod view;
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::Arc;
+
+use crate::data::Data;
+use crate::lang::ir::Span;
+use crate::value::{DefId, PlayerId, Value};
+pub use decide::AgentKind;
+use log::Entry;
+use state::State;
+
+/// Why evaluation stopped early. Not all are errors: `Return` carries a value
+/// out of a verb, `EndTurn` jumps to the end of the turn.
+#[derive(Debug)]
+pub enum Flow {
+    Return(Value),
+    EndTurn,
+    EndGame,
+    /// A scripted agent has no more answers: a scenario ends here.
+    OutOfDecisions,
+    Error(Box<RunError>),
+}
+
+/// An error while running card or rules code.
+#[derive(Debug, Clone)]
+pub struct RunError {
+    pub message: String,
+    pub span: Span,
+    /// The card whose code was running, if any.
+    pub card: Option<String>,
+}
+
+pub type Res<T> = Result<T, Flow>;
+
+/// How a game ended.
+#[derive(Debug, Clone)]
+pub struct Outcome {
+    pub winners: Vec<PlayerId>,
+    pub scores: Vec<i64>,
+    pub turns: u32,
+    pub turns_taken: Vec<u32>,
+    /// The game hit the rules' turn limit.
+    pub limit: bool,
+}
+
+/// One game in progress.
+pub struct Game {
+    pub data: Arc<Data>,
+    pub st: State,
+    pub agents: Vec<AgentKind>,
+    /// Answers for scripted agents, shared by every scripted seat in turn order.
+    pub script: VecDeque<String>,
+    pub log: Vec<Entry>,
+    pub logging: bool,
+    pub options: HashMap<String, Vec<DefId>>,
+    /// While a bot weighs options, code may read only what this player sees.
+    pub viewer: Option<PlayerId>,
+    /// Every decision taken, as chosen indices (a game is seed + these).
+    pub decisions: Vec<Vec<usize>>,
+    pub(crate) current_card: Option<DefId>,
+    pub(crate) depth: u32,
+}
+
+pub struct GameConfig {
+    pub players: u8,
+    pub seed: u64,
+    pub agents: Vec<AgentKind>,
+    pub options: HashMap<String, Vec<DefId>>,
+    pub logging: bool,
+}
+
+impl Game {
+    pub fn new(data: Arc<Data>, cfg: GameConfig) -> Game {
+        let st = State::new(&data, cfg.players, cfg.seed);
+        let mut agents = cfg.agents;
+        agents.resize(cfg.players as usize, AgentKind::First);
+        for (i, a) in agents.iter_mut().enumerate() {
+            a.seed(cfg.seed, i);
+        }
+        Game {
+            data,
+            st,
+            agents,
+            script: VecDeque::new(),
+            log: Vec::new(),
+            logging: cfg.logging,
+            options: cfg.options,
+            viewer: None,
+            decisions: Vec::new(),
+            current_card: None,
+            depth: 0,
+        }
+    }
+
+    pub fn push(&mut self, e: Entry) {
+        if self.logging {
+            self.log.push(e);
+        }
+    }
+
+    /// Runs the rules' setup, then turns until the game ends.
+    pub fn play(&mut self) -> Result<Outcome, Flow> {
+        let data = self.data.clone();
+        match self.exec_code(&data.setup, None, 0, Vec::new()) {
+            Ok(_) | Err(Flow::EndGame) => {}
+            Err(e) => return Err(e),
+        }
+        self.play_from_turn_start()
+    }
+
+    /// Plays turns from the start of the active player's next turn.
+    pub fn play_from_turn_start(&mut self) -> Result<Outcome, Flow> {
+        self.play_turns(None, u32::MAX)
+    }
+
+    /// Plays turns; the first one may start at a given phase. Stops after
+    /// `max_turns` turns (for scenarios) or when the game ends.
+    pub fn play_turns(&mut self, mut start_phase: Option<u16>, max_turns: u32) -> Result<Outcome, Flow> {
+        let mut played = 0;
+        while !self.over() {
+            if self.st.turn >= self.data.max_turns || played >= max_turns {
+                return self.finish(self.st.turn >= self.data.max_turns);
+            }
+            match self.turn(start_phase.take()) {
+                Ok(()) => {}
+                Err(Flow::EndGame) => break,
+                Err(e) => return Err(e),
+            }
+            played += 1;
+            if self.over() {
+                break;
+            }
+            if self.end_condition()? {
+                break;
+            }
+            self.advance_player()?;
+        }
+        self.finish(false)
+    }
+
+    pub fn over(&self) -> bool {
+        let alive = self.st.lost.iter().filter(|l| !**l).count();
+        alive <= 1 && self.st.nplayers > 1 || alive == 0
+    }
+
+    fn end_condition(&mut self) -> Res<bool> {
+        let data = self.data.clone();
+        let v = self.exec_code(&data.end_if, None, self.st.active, Vec::new())?;
+        Ok(v.truthy())
+    }
+
+    /// Scores every player and picks the winners.
+    pub fn finish(&mut self, limit: bool) -> Result<Outcome, Flow> {
+        let data = self.data.clone();
+        let n = self.st.nplayers;
+        let mut scores = Vec::with_capacity(n as usize);
+        let mut keys = Vec::with_capacity(n as usize);
+        for p in 0..n {
+            let s = self.exec_code(&data.score, None, p, Vec::new())?;
+            let s = self.int(&s, data.score.span)?;
+            let t = match &data.tiebreak {
+                Some(t) => {
+                    let v = self.exec_code(t, None, p, Vec::new())?;
+                    self.int(&v, t.span)?
+                }
+                None => 0,
+            };
+            scores.push(s);
+            keys.push((!self.st.lost[p as usize], s, t));
+        }
+        let best = keys.iter().copied().max().unwrap_or((true, 0, 0));
+        let winners = (0..n).filter(|&p| keys[p as usize] == best).collect();
+        Ok(Outcome { winners, scores, turns: self.st.turn, turns_taken: self.st.turns_taken.clone(), limit })
+    }
+
+    pub(crate) fn err<T>(&self, span: Span, message: impl Into<String>) -> Res<T> {
+        let card = self.current_card.map(|d| self.data.defs[d as usize].id.clone());
+        Err(Flow::Error(Box::new(RunError { message: message.into(), span, card })))
+    }
+}

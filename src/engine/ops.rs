@@ -1,0 +1,564 @@
+//! The kernel operations behind [`Builtin`]: moves, shuffles, decisions, events.
+
+use std::sync::Arc;
+
+use super::decide::Choice;
+use super::exec::Frame;
+use super::log::Entry;
+use super::state::{Event, Modifier, StackItem, Until};
+use super::{Flow, Game, Res};
+use crate::lang::builtins::Builtin;
+use crate::lang::ir::{Field, Special};
+use crate::value::{ObjId, PlayerId, Value, ZoneRef};
+
+impl Game {
+    pub fn call(&mut self, b: Builtin, mut a: Vec<Value>, f: &mut Frame) -> Res<Value> {
+        let sp = f.span;
+        Ok(match b {
+            Builtin::Move | Builtin::MoveAll => {
+                let cards = self.cards_of(&a[0], f)?;
+                let to = self.zone_arg(&a[1], f)?;
+                let cause = match a.get(2) {
+                    Some(Value::Int(e)) => Some(*e as u16),
+                    _ => None,
+                };
+                let bottom = matches!(a.get(3), Some(Value::Str(s)) if &**s == "bottom");
+                let moved = self.move_cards(&cards, to, cause, bottom, b == Builtin::MoveAll, f)?;
+                Value::list(moved.into_iter().map(Value::Card).collect())
+            }
+            Builtin::Shuffle => {
+                let z = self.zone_arg(&a[0], f)?;
+                self.st.shuffle(z);
+                self.push(Entry::Shuffle { zone: z, size: self.st.size(z) });
+                Value::None
+            }
+            Builtin::Top | Builtin::Bottom => {
+                let z = self.zone_arg(&a[0], f)?;
+                let cards = &self.st.zones[self.st.inst(z)].cards;
+                match (b, a.get(1)) {
+                    (Builtin::Bottom, _) => cards.first().map(|&c| Value::Card(c)).unwrap_or(Value::None),
+                    (_, None) => cards.last().map(|&c| Value::Card(c)).unwrap_or(Value::None),
+                    (_, Some(n)) => {
+                        let n = self.int(n, sp)?.max(0) as usize;
+                        Value::list(cards.iter().rev().take(n).map(|&c| Value::Card(c)).collect())
+                    }
+                }
+            }
+            Builtin::Count | Builtin::Empty => {
+                let n = match &a[0] {
+                    Value::Zone(z) => {
+                        if let Some(v) = self.viewer
+                            && !super::log::sees_size(&self.data, *z, Some(v))
+                        {
+                            return self.err(sp, format!("the size of {} is hidden", super::log::zone_label(&self.data, *z)));
+                        }
+                        self.st.size(*z)
+                    }
+                    other => self.items(other, sp)?.len(),
+                };
+                if b == Builtin::Count { Value::Int(n as i64) } else { Value::Bool(n == 0) }
+            }
+            Builtin::First => self.items(&a[0], sp)?.first().cloned().unwrap_or(Value::None),
+            Builtin::Contains => {
+                let items = self.items(&a[0], sp)?;
+                Value::Bool(items.iter().any(|x| self.equal(x, &a[1])))
+            }
+            Builtin::Pile | Builtin::PileCount => {
+                let z = self.zone_arg(&a[0], f)?;
+                let d = self.def_arg(&a[1], f)?;
+                let zi = &self.st.zones[self.st.inst(z)];
+                let pile = zi.piles.iter().find(|(pd, _)| *pd == d).map(|(_, p)| p.as_slice()).unwrap_or(&[]);
+                if b == Builtin::Pile {
+                    pile.last().map(|&c| Value::Card(c)).unwrap_or(Value::None)
+                } else {
+                    Value::Int(pile.len() as i64)
+                }
+            }
+            Builtin::EmptyPiles => {
+                let z = self.zone_arg(&a[0], f)?;
+                let zi = &self.st.zones[self.st.inst(z)];
+                Value::Int(zi.piles.iter().filter(|(_, p)| p.is_empty()).count() as i64)
+            }
+            Builtin::Choose | Builtin::ChooseOne | Builtin::May | Builtin::ChooseOption | Builtin::Order => {
+                let who = match a.first() {
+                    Some(Value::Player(p)) if b != Builtin::May || a.len() == 2 => {
+                        let p = *p;
+                        a.remove(0);
+                        p
+                    }
+                    _ => f.me,
+                };
+                self.choose_builtin(b, who, a, f)?
+            }
+            Builtin::Reveal | Builtin::Look => {
+                let cards = self.cards_of(&a[0], f)?;
+                if !cards.is_empty() {
+                    let defs = cards.iter().map(|&c| self.st.objs[c as usize].def).collect();
+                    self.push(Entry::Show { player: f.me, cards: defs, private: b == Builtin::Look });
+                }
+                Value::list(cards.into_iter().map(Value::Card).collect())
+            }
+            Builtin::Emit => {
+                let name = self.int(&a[0], sp)? as u16;
+                let mut ev = Event::new(name);
+                ev.card = match a.get(1) {
+                    Some(Value::Card(c)) => Some(*c),
+                    _ => None,
+                };
+                ev.player = Some(match a.get(2) {
+                    Some(Value::Player(p)) => *p,
+                    _ => f.me,
+                });
+                ev.amount = match a.get(3) {
+                    Some(v) => self.int(v, sp)?,
+                    None => 0,
+                };
+                ev.source = f.this;
+                // The event as it happened: its amount (possibly changed by `would`
+                // abilities) when one was given, else whether it happened.
+                match self.emit(ev, f)? {
+                    Some(ev) if a.len() >= 4 => Value::Int(ev.amount),
+                    Some(_) => Value::Bool(true),
+                    None if a.len() >= 4 => Value::Int(0),
+                    None => Value::Bool(false),
+                }
+            }
+            Builtin::Prevent => {
+                match self.st.events.last_mut() {
+                    Some(e) if e.would => e.prevented = true,
+                    _ => return self.err(sp, "prevent() works only while a `would` event is being handled"),
+                }
+                Value::None
+            }
+            Builtin::Run | Builtin::Stack => {
+                let Value::Card(c) = a[0] else {
+                    return match a[0] {
+                        Value::None => Ok(Value::None),
+                        ref other => self.err(sp, format!("{} needs a card, not {}", b.name(), other.kind())),
+                    };
+                };
+                let effect = self.int(&a[1], sp)? as u16;
+                let me = match a.get(2) {
+                    Some(p) => self.player(p, sp)?,
+                    None => f.me,
+                };
+                if b == Builtin::Stack {
+                    let def = self.st.objs[c as usize].def;
+                    self.st.stack.push(StackItem { card: c, effect, me });
+                    self.push(Entry::Stack { player: me, def, push: true });
+                    Value::None
+                } else {
+                    self.run_effect(c, effect, me)?
+                }
+            }
+            Builtin::Players => Value::list(self.turn_order(self.st.active, true).into_iter().map(Value::Player).collect()),
+            Builtin::Others => Value::list(self.turn_order(f.me, false).into_iter().map(Value::Player).collect()),
+            Builtin::NextPlayer => {
+                let p = self.player(&a[0], sp)?;
+                Value::Player(self.next_alive(p))
+            }
+            Builtin::Player => {
+                let n = self.int(&a[0], sp)?;
+                if n < 1 || n > self.st.nplayers as i64 {
+                    return self.err(sp, format!("there is no player {n} in a {}-player game", self.st.nplayers));
+                }
+                Value::Player((n - 1) as PlayerId)
+            }
+            Builtin::Create => {
+                let d = self.def_arg(&a[0], f)?;
+                let z = self.zone_arg(&a[1], f)?;
+                let n = match a.get(2) {
+                    Some(v) => self.int(v, sp)?,
+                    None => 1,
+                };
+                if !(0..=100_000).contains(&n) {
+                    return self.err(sp, format!("create: {n} cards is out of range"));
+                }
+                let made: Vec<Value> = (0..n).map(|_| Value::Card(self.st.new_obj(d, z))).collect();
+                if n > 0 {
+                    self.push(Entry::Created { def: d, n: n as usize, to: z });
+                }
+                Value::list(made)
+            }
+            Builtin::Mark | Builtin::Unmark => {
+                let tag = self.int(&a[1], sp)?;
+                for c in self.cards_of(&a[0], f)? {
+                    let m = &mut self.st.objs[c as usize].marks;
+                    if b == Builtin::Mark { *m |= 1 << tag } else { *m &= !(1 << tag) }
+                }
+                Value::None
+            }
+            Builtin::Modify => {
+                let prop = self.int(&a[1], sp)? as u16;
+                let delta = self.int(&a[2], sp)?;
+                let until = match a.get(3) {
+                    None => Until::Forever,
+                    Some(Value::Str(s)) => match &**s {
+                        "forever" => Until::Forever,
+                        "turn" => Until::EndOfTurn,
+                        "phase" => Until::EndOfPhase(self.st.phase.unwrap_or(0)),
+                        name => match self.data.turn.phases.iter().position(|p| p.name == name) {
+                            Some(i) => Until::EndOfPhase(i as u16),
+                            None => return self.err(sp, format!("modify: unknown duration \"{name}\" (turn, phase, forever or a phase name)")),
+                        },
+                    },
+                    Some(other) => return self.err(sp, format!("modify: the duration must be a string, not {}", other.kind())),
+                };
+                for c in self.cards_of(&a[0], f)? {
+                    self.st.mods.push(Modifier { obj: c, prop, delta, until });
+                    self.push(Entry::Modify { def: self.st.objs[c as usize].def, prop, delta });
+                }
+                Value::None
+            }
+            Builtin::EndTurn => {
+                self.st.end_turn = true;
+                return Err(Flow::EndTurn);
+            }
+            Builtin::RepeatPhase => {
+                self.st.repeat_phase = true;
+                Value::None
+            }
+            Builtin::Log => {
+                let text = self.show(&a[0]);
+                self.push(Entry::Text { text });
+                Value::None
+            }
+            Builtin::Option => {
+                let name = self.show(&a[0]);
+                match self.options.get(&name) {
+                    Some(defs) => Value::list(defs.iter().map(|&d| Value::Def(d)).collect()),
+                    None => Value::None,
+                }
+            }
+            Builtin::Defs => {
+                let tag = self.int(&a[0], sp)?;
+                Value::list(
+                    self.data
+                        .defs
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, d)| d.tags & (1 << tag) != 0)
+                        .map(|(i, _)| Value::Def(i as u16))
+                        .collect(),
+                )
+            }
+            Builtin::RandomPick => {
+                let mut items: Vec<Value> = self.items(&a[0], sp)?.to_vec();
+                let n = (self.int(&a[1], sp)?.max(0) as usize).min(items.len());
+                let mut out = Vec::with_capacity(n);
+                for _ in 0..n {
+                    let i = self.st.below(items.len());
+                    out.push(items.remove(i));
+                }
+                Value::list(out)
+            }
+            Builtin::Random => {
+                let (lo, hi) = (self.int(&a[0], sp)?, self.int(&a[1], sp)?);
+                if hi < lo {
+                    return self.err(sp, "random(lo, hi) needs lo <= hi");
+                }
+                Value::Int(lo + self.st.below((hi - lo + 1) as usize) as i64)
+            }
+            Builtin::Sum | Builtin::Any => unreachable!("compiled as special forms"),
+            Builtin::Min | Builtin::Max => {
+                let (x, y) = (self.int(&a[0], sp)?, self.int(&a[1], sp)?);
+                Value::Int(if b == Builtin::Min { x.min(y) } else { x.max(y) })
+            }
+            Builtin::Window => {
+                let w = self.int(&a[0], sp)? as u16;
+                self.window(w)?;
+                Value::None
+            }
+            Builtin::ResolveTriggers => {
+                self.resolve_pending()?;
+                Value::None
+            }
+            Builtin::Lose => {
+                let p = self.player(&a[0], sp)?;
+                if !self.st.lost[p as usize] {
+                    self.st.lost[p as usize] = true;
+                    self.push(Entry::Lose { player: p });
+                }
+                if self.over() {
+                    return Err(Flow::EndGame);
+                }
+                Value::None
+            }
+            Builtin::Get | Builtin::Set => {
+                let name = self.show(&a[1]);
+                let field = self.field_by_name(&name, sp)?;
+                if b == Builtin::Get {
+                    self.field(&a[0], &field, f)?
+                } else {
+                    let v = a.pop().unwrap_or_default();
+                    self.set_field(&a[0], &field, v, f)?;
+                    Value::None
+                }
+            }
+            Builtin::ZoneOf => {
+                let z = self.int(&a[0], sp)? as u16;
+                let owner = match a.get(1) {
+                    Some(p) => self.player(p, sp)?,
+                    None => f.me,
+                };
+                Value::Zone(ZoneRef { zone: z, owner: if self.st.shared(z) { 0 } else { owner } })
+            }
+        })
+    }
+
+    fn field_by_name(&self, name: &str, sp: crate::lang::ir::Span) -> Res<Field> {
+        let n = &self.data.names;
+        let f = Field {
+            name: 0,
+            counter: crate::lang::names::find(&n.counters, name),
+            prop: crate::lang::names::find(&n.props, name),
+            special: Special::parse(name),
+        };
+        if f.counter.is_none() && f.prop.is_none() && f.special.is_none() {
+            return self.err(sp, format!("unknown field \"{name}\""));
+        }
+        Ok(f)
+    }
+
+    pub fn run_effect(&mut self, c: ObjId, effect: u16, me: PlayerId) -> Res<Value> {
+        let data = self.data.clone();
+        let def = &data.defs[self.st.objs[c as usize].def as usize];
+        match def.effects.get(effect as usize).and_then(|e| e.as_ref()) {
+            Some(code) => self.exec_code(code, Some(c), me, Vec::new()),
+            None => Ok(Value::None),
+        }
+    }
+
+    /// Players from `from` clockwise: including `from` or starting after it.
+    pub fn turn_order(&self, from: PlayerId, include: bool) -> Vec<PlayerId> {
+        let n = self.st.nplayers;
+        (0..n)
+            .map(|i| (from + i) % n)
+            .filter(|&p| (include || p != from) && !self.st.lost[p as usize])
+            .collect()
+    }
+
+    pub fn next_alive(&self, p: PlayerId) -> PlayerId {
+        let n = self.st.nplayers;
+        (1..=n).map(|i| (p + i) % n).find(|&q| !self.st.lost[q as usize]).unwrap_or(p)
+    }
+
+    pub fn cards_of(&self, v: &Value, f: &Frame) -> Res<Vec<ObjId>> {
+        match v {
+            Value::Card(c) => Ok(vec![*c]),
+            Value::None => Ok(Vec::new()),
+            Value::Zone(z) => {
+                let mut cards = self.st.cards(*z);
+                if self.st.pile_zones & (1 << z.zone) == 0 {
+                    cards.reverse();
+                }
+                Ok(cards)
+            }
+            Value::List(l) => {
+                let mut out = Vec::with_capacity(l.len());
+                for x in l.iter() {
+                    match x {
+                        Value::Card(c) => out.push(*c),
+                        Value::None => {}
+                        other => return self.err(f.span, format!("expected cards, found {} in the list", other.kind())),
+                    }
+                }
+                Ok(out)
+            }
+            other => self.err(f.span, format!("expected cards, found {}", other.kind())),
+        }
+    }
+
+    fn zone_arg(&self, v: &Value, f: &Frame) -> Res<ZoneRef> {
+        match v {
+            Value::Zone(z) => Ok(*z),
+            other => self.err(f.span, format!("expected a zone, found {}", other.kind())),
+        }
+    }
+
+    fn def_arg(&self, v: &Value, f: &Frame) -> Res<u16> {
+        match v {
+            Value::Def(d) => Ok(*d),
+            Value::Card(c) => Ok(self.st.objs[*c as usize].def),
+            other => self.err(f.span, format!("expected a card id like @name, found {}", other.kind())),
+        }
+    }
+
+    /// Moves cards one at a time (or together), with `would` and after events.
+    pub fn move_cards(
+        &mut self,
+        cards: &[ObjId],
+        to: ZoneRef,
+        cause: Option<u16>,
+        bottom: bool,
+        together: bool,
+        f: &Frame,
+    ) -> Res<Vec<ObjId>> {
+        let mut moved = Vec::with_capacity(cards.len());
+        let mut batch: Vec<(ObjId, ZoneRef, ZoneRef)> = Vec::new();
+        for &c in cards {
+            let from = self.st.zone_of(c);
+            let player = if !self.st.shared(to.zone) {
+                to.owner
+            } else if !self.st.shared(from.zone) {
+                from.owner
+            } else {
+                f.me
+            };
+            let mut dest = to;
+            if let Some(cause) = cause
+                && self.has_listeners(cause, true)
+            {
+                let mut ev = Event::new(cause);
+                ev.would = true;
+                ev.card = Some(c);
+                ev.player = Some(player);
+                ev.from = Some(from);
+                ev.to = Some(to);
+                ev.source = f.this;
+                let ev = self.dispatch(ev)?;
+                if ev.prevented {
+                    let def = self.st.objs[c as usize].def;
+                    self.push(Entry::Prevented { name: cause, card: Some(def) });
+                    continue;
+                }
+                dest = ev.to.unwrap_or(to);
+            }
+            // A card that left its zone meanwhile (a reaction moved it) stays put.
+            if self.st.zone_of(c) != from {
+                continue;
+            }
+            self.st.relocate(c, dest, bottom);
+            moved.push(c);
+            if together {
+                batch.push((c, from, dest));
+            } else {
+                self.after_move(&[(c, from, dest)], cause, player, f)?;
+            }
+        }
+        if together && !batch.is_empty() {
+            let player = batch[0].2.owner;
+            self.after_move(&batch, cause, player, f)?;
+        }
+        Ok(moved)
+    }
+
+    fn after_move(&mut self, batch: &[(ObjId, ZoneRef, ZoneRef)], cause: Option<u16>, player: PlayerId, f: &Frame) -> Res<()> {
+        if self.logging {
+            let (_, from, to) = batch[0];
+            let cards = batch.iter().map(|(c, _, _)| self.st.objs[*c as usize].def).collect();
+            let player = Some(player);
+            self.push(Entry::Move { cause, player, cards, from, to });
+        }
+        let Some(cause) = cause else { return Ok(()) };
+        if !self.has_listeners(cause, false) {
+            return Ok(());
+        }
+        for &(c, from, to) in batch {
+            let mut ev = Event::new(cause);
+            ev.card = Some(c);
+            ev.player = Some(if !self.st.shared(to.zone) { to.owner } else { from.owner });
+            ev.from = Some(from);
+            ev.to = Some(to);
+            ev.source = f.this;
+            self.dispatch(ev)?;
+        }
+        Ok(())
+    }
+
+    /// Raises a rules event: `would` first (it may be prevented or changed), then
+    /// the event itself. Returns the event as it happened, or None if prevented.
+    pub fn emit(&mut self, mut ev: Event, _f: &Frame) -> Res<Option<Event>> {
+        if self.has_listeners(ev.name, true) {
+            ev.would = true;
+            ev = self.dispatch(ev)?;
+            if ev.prevented {
+                let card = ev.card.map(|c| self.st.objs[c as usize].def);
+                self.push(Entry::Prevented { name: ev.name, card });
+                return Ok(None);
+            }
+            ev.would = false;
+        }
+        if self.logging {
+            let card = ev.card.map(|c| self.st.objs[c as usize].def);
+            let visible = ev.card.is_some_and(|c| {
+                let z = self.st.zone_of(c);
+                self.data.zones[z.zone as usize].contents == crate::data::Visibility::Public
+            });
+            self.push(Entry::Event { name: ev.name, player: ev.player, card, visible });
+        }
+        if self.has_listeners(ev.name, false) {
+            ev = self.dispatch(ev)?;
+        }
+        Ok(Some(ev))
+    }
+
+    fn choose_builtin(&mut self, b: Builtin, who: PlayerId, a: Vec<Value>, f: &mut Frame) -> Res<Value> {
+        let sp = f.span;
+        let prompt_at = |i: usize| a.get(i).map(|v| self.show(v)).unwrap_or_else(|| b.name().to_string());
+        match b {
+            Builtin::May => {
+                let prompt = prompt_at(0);
+                let opts = vec![Choice::text("yes"), Choice::text("no")];
+                let r = self.decide(who, &prompt, &prompt, opts, 1, 1, false)?;
+                Ok(Value::Bool(r.first() == Some(&0)))
+            }
+            Builtin::ChooseOption => {
+                let items = self.items(&a[0], sp)?;
+                let prompt = prompt_at(1);
+                let opts: Vec<Choice> = items.iter().map(|v| Choice::text(&self.show(v))).collect();
+                if opts.is_empty() {
+                    return Ok(Value::None);
+                }
+                let r = self.decide(who, &prompt, &prompt, opts, 1, 1, false)?;
+                Ok(r.first().map(|&i| items[i].clone()).unwrap_or(Value::None))
+            }
+            _ => {
+                let items = self.items(&a[0], sp)?;
+                let (min, max, prompt) = match b {
+                    Builtin::Choose => {
+                        let min = self.int(&a[1], sp)?.max(0) as usize;
+                        let max = self.int(&a[2], sp)?.max(0) as usize;
+                        (min.min(items.len()), max.min(items.len()), prompt_at(3))
+                    }
+                    Builtin::Order => (items.len(), items.len(), prompt_at(1)),
+                    _ => (1.min(items.len()), 1.min(items.len()), prompt_at(1)),
+                };
+                if max == 0 {
+                    return Ok(if b == Builtin::ChooseOne { Value::None } else { Value::list(Vec::new()) });
+                }
+                let opts: Vec<Choice> = items.iter().map(|v| self.choice_of(v)).collect();
+                let r = self.decide(who, &prompt, &prompt, opts, min, max.max(min), false)?;
+                let picked: Vec<Value> = r.iter().map(|&i| items[i].clone()).collect();
+                Ok(if b == Builtin::ChooseOne {
+                    picked.into_iter().next().unwrap_or(Value::None)
+                } else {
+                    Value::list(picked)
+                })
+            }
+        }
+    }
+
+    pub fn choice_of(&self, v: &Value) -> Choice {
+        match v {
+            Value::Card(c) => {
+                let d = &self.data.defs[self.st.objs[*c as usize].def as usize];
+                Choice { label: d.name.clone(), key: d.id.clone(), value: v.clone(), mv: None }
+            }
+            Value::Def(d) => {
+                let d2 = &self.data.defs[*d as usize];
+                Choice { label: d2.name.clone(), key: d2.id.clone(), value: v.clone(), mv: None }
+            }
+            other => {
+                let s = self.show(other);
+                Choice { label: s.clone(), key: s, value: other.clone(), mv: None }
+            }
+        }
+    }
+}
+
+impl Choice {
+    pub fn text(s: &str) -> Choice {
+        Choice { label: s.to_string(), key: s.to_string(), value: Value::Str(Arc::from(s)), mv: None }
+    }
+}

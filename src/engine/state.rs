@@ -1,0 +1,305 @@
+//! The game state: card objects in zones, counters, the RNG. Plain data of small
+//! ids, cheap to clone (a bot can copy it to look ahead).
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use crate::data::Data;
+use crate::value::{DefId, ObjId, PlayerId, Value, ZoneRef};
+
+/// A card instance.
+#[derive(Debug, Clone)]
+pub struct Obj {
+    pub def: DefId,
+    pub owner: PlayerId,
+    /// Index of the zone instance holding it.
+    pub zone: u32,
+    /// Tags given at run time (`mark`), on top of the definition's tags.
+    pub marks: u64,
+}
+
+/// One zone for one owner. Ordered: the last card is the top.
+#[derive(Debug, Clone, Default)]
+pub struct ZoneInst {
+    pub cards: Vec<ObjId>,
+    /// For pile zones: one pile per card definition, in the order they were made.
+    pub piles: Vec<(DefId, Vec<ObjId>)>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Until {
+    Forever,
+    EndOfTurn,
+    EndOfPhase(u16),
+}
+
+/// A change to a card's property (`modify`), lasting until a timing point.
+#[derive(Debug, Clone)]
+pub struct Modifier {
+    pub obj: ObjId,
+    pub prop: u16,
+    pub delta: i64,
+    pub until: Until,
+}
+
+/// Something that happened or is about to happen (`would`).
+#[derive(Debug, Clone)]
+pub struct Event {
+    pub name: u16,
+    pub would: bool,
+    pub card: Option<ObjId>,
+    pub player: Option<PlayerId>,
+    pub from: Option<ZoneRef>,
+    pub to: Option<ZoneRef>,
+    pub amount: i64,
+    pub source: Option<ObjId>,
+    pub target: Value,
+    pub prevented: bool,
+}
+
+impl Event {
+    pub fn new(name: u16) -> Event {
+        Event {
+            name,
+            would: false,
+            card: None,
+            player: None,
+            from: None,
+            to: None,
+            amount: 0,
+            source: None,
+            target: Value::None,
+            prevented: false,
+        }
+    }
+}
+
+/// A triggered ability waiting for a check point.
+#[derive(Debug, Clone)]
+pub struct Pending {
+    pub trigger: u32,
+    pub this: Option<ObjId>,
+    pub me: PlayerId,
+    pub event: Event,
+}
+
+/// A card effect waiting on the stack of a priority window.
+#[derive(Debug, Clone)]
+pub struct StackItem {
+    pub card: ObjId,
+    pub effect: u16,
+    pub me: PlayerId,
+}
+
+#[derive(Clone)]
+pub struct State {
+    pub nplayers: u8,
+    pub objs: Vec<Obj>,
+    pub zones: Vec<ZoneInst>,
+    /// First instance of each declared zone.
+    pub zone_base: Vec<u32>,
+    /// The declared zone and owner of each instance.
+    pub inst_ref: Vec<ZoneRef>,
+    pub ncounters: usize,
+    pub counters: Vec<i64>,
+    pub globals: Vec<i64>,
+    pub mods: Vec<Modifier>,
+    pub active: PlayerId,
+    pub turn: u32,
+    pub turns_taken: Vec<u32>,
+    pub phase: Option<u16>,
+    pub rng: ChaCha8Rng,
+    pub lost: Vec<bool>,
+    pub events: Vec<Event>,
+    pub pending: Vec<Pending>,
+    pub stack: Vec<StackItem>,
+    pub end_turn: bool,
+    pub repeat_phase: bool,
+    /// Bit per declared zone: a row of piles.
+    pub pile_zones: u64,
+    /// Bit per declared zone: one instance shared by all players.
+    pub shared_zones: u64,
+}
+
+impl State {
+    pub fn new(data: &Data, nplayers: u8, seed: u64) -> State {
+        let mut zone_base = Vec::with_capacity(data.zones.len());
+        let mut inst_ref = Vec::new();
+        for (z, decl) in data.zones.iter().enumerate() {
+            zone_base.push(inst_ref.len() as u32);
+            let owners = if decl.shared { 1 } else { nplayers };
+            for owner in 0..owners {
+                inst_ref.push(ZoneRef { zone: z as u16, owner });
+            }
+        }
+        let n = nplayers as usize;
+        let mut counters = Vec::with_capacity(n * data.counters.len());
+        for _ in 0..n {
+            counters.extend(data.counters.iter().map(|c| c.start));
+        }
+        State {
+            nplayers,
+            objs: Vec::new(),
+            zones: vec![ZoneInst::default(); inst_ref.len()],
+            zone_base,
+            inst_ref,
+            ncounters: data.counters.len(),
+            counters,
+            globals: data.globals_start.clone(),
+            mods: Vec::new(),
+            active: 0,
+            turn: 0,
+            turns_taken: vec![0; n],
+            phase: None,
+            rng: ChaCha8Rng::seed_from_u64(seed),
+            lost: vec![false; n],
+            events: Vec::new(),
+            pending: Vec::new(),
+            stack: Vec::new(),
+            end_turn: false,
+            repeat_phase: false,
+            pile_zones: bits(data.zones.iter().map(|z| z.piles)),
+            shared_zones: bits(data.zones.iter().map(|z| z.shared)),
+        }
+    }
+
+    pub fn inst(&self, z: ZoneRef) -> usize {
+        let base = self.zone_base[z.zone as usize] as usize;
+        if self.shared(z.zone) { base } else { base + z.owner as usize }
+    }
+
+    pub fn shared(&self, z: u16) -> bool {
+        self.shared_zones & (1 << z) != 0
+    }
+
+    pub fn zone_of(&self, c: ObjId) -> ZoneRef {
+        self.inst_ref[self.objs[c as usize].zone as usize]
+    }
+
+    pub fn counter(&self, p: PlayerId, c: u16) -> i64 {
+        self.counters[p as usize * self.ncounters + c as usize]
+    }
+
+    pub fn counter_mut(&mut self, p: PlayerId, c: u16) -> &mut i64 {
+        &mut self.counters[p as usize * self.ncounters + c as usize]
+    }
+
+    /// The cards of a zone, bottom first; for pile zones, the top card of each
+    /// non-empty pile.
+    pub fn cards(&self, z: ZoneRef) -> Vec<ObjId> {
+        let zi = &self.zones[self.inst(z)];
+        if zi.piles.is_empty() {
+            zi.cards.clone()
+        } else {
+            zi.piles.iter().filter_map(|(_, p)| p.last().copied()).collect()
+        }
+    }
+
+    pub fn size(&self, z: ZoneRef) -> usize {
+        let zi = &self.zones[self.inst(z)];
+        zi.cards.len() + zi.piles.iter().map(|(_, p)| p.len()).sum::<usize>()
+    }
+
+    pub fn new_obj(&mut self, def: DefId, z: ZoneRef) -> ObjId {
+        let id = self.objs.len() as ObjId;
+        let inst = self.inst(z);
+        self.objs.push(Obj { def, owner: z.owner, zone: inst as u32, marks: 0 });
+        self.put(id, inst, false);
+        id
+    }
+
+    fn take(&mut self, c: ObjId) {
+        let o = &self.objs[c as usize];
+        let (inst, def) = (o.zone as usize, o.def);
+        let zi = &mut self.zones[inst];
+        if let Some(i) = zi.cards.iter().rposition(|&x| x == c) {
+            zi.cards.remove(i);
+        } else if let Some((_, pile)) = zi.piles.iter_mut().find(|(d, _)| *d == def)
+            && let Some(i) = pile.iter().rposition(|&x| x == c)
+        {
+            pile.remove(i);
+        }
+    }
+
+    fn put(&mut self, c: ObjId, inst: usize, bottom: bool) {
+        let def = self.objs[c as usize].def;
+        let pile_zone = self.inst_ref[inst];
+        self.objs[c as usize].zone = inst as u32;
+        let piles = self.piles_zone(pile_zone.zone);
+        let zi = &mut self.zones[inst];
+        if piles {
+            match zi.piles.iter_mut().find(|(d, _)| *d == def) {
+                Some((_, p)) if bottom => p.insert(0, c),
+                Some((_, p)) => p.push(c),
+                None => zi.piles.push((def, vec![c])),
+            }
+        } else if bottom {
+            zi.cards.insert(0, c);
+        } else {
+            zi.cards.push(c);
+        }
+    }
+
+    fn piles_zone(&self, z: u16) -> bool {
+        self.pile_zones & (1 << z) != 0
+    }
+
+    /// Moves a card to the top (or bottom) of a zone.
+    pub fn relocate(&mut self, c: ObjId, to: ZoneRef, bottom: bool) {
+        self.take(c);
+        let inst = self.inst(to);
+        // A card that enters a player's zone becomes that player's card.
+        if !self.shared(to.zone) {
+            self.objs[c as usize].owner = to.owner;
+        }
+        self.put(c, inst, bottom);
+    }
+
+    /// A number in `0..n` from the game's RNG (unbiased, stable across versions).
+    pub fn below(&mut self, n: usize) -> usize {
+        below(&mut self.rng, n)
+    }
+
+    pub fn shuffle(&mut self, z: ZoneRef) {
+        let inst = self.inst(z);
+        let mut cards = std::mem::take(&mut self.zones[inst].cards);
+        for i in (1..cards.len()).rev() {
+            let j = self.below(i + 1);
+            cards.swap(i, j);
+        }
+        self.zones[inst].cards = cards;
+    }
+
+    pub fn prop(&self, data: &Data, c: ObjId, prop: u16) -> i64 {
+        let base = data.defs[self.objs[c as usize].def as usize].props[prop as usize];
+        if self.mods.is_empty() {
+            return base;
+        }
+        base + self.mods.iter().filter(|m| m.obj == c && m.prop == prop).map(|m| m.delta).sum::<i64>()
+    }
+
+    pub fn tags(&self, data: &Data, c: ObjId) -> u64 {
+        let o = &self.objs[c as usize];
+        data.defs[o.def as usize].tags | o.marks
+    }
+}
+
+fn bits(flags: impl Iterator<Item = bool>) -> u64 {
+    flags.enumerate().fold(0, |acc, (i, f)| if f { acc | 1 << i } else { acc })
+}
+
+/// Lemire's nearly-divisionless method, with rejection, on the raw u64 stream.
+pub fn below(rng: &mut impl Rng, n: usize) -> usize {
+    if n <= 1 {
+        return 0;
+    }
+    let n = n as u64;
+    loop {
+        let x = rng.next_u64();
+        let m = (x as u128) * (n as u128);
+        let lo = m as u64;
+        if lo >= n.wrapping_neg() % n {
+            return (m >> 64) as usize;
+        }
+    }
+}

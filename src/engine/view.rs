@@ -1,0 +1,102 @@
+//! A player's view of the game: built from each zone's visibility rule, it holds
+//! nothing that player may not see. Agents and `--view` read only this.
+
+use serde::Serialize;
+
+use super::Game;
+use super::log::{pname, sees_contents, sees_size, zone_label};
+use crate::data::{Data, Visibility};
+use crate::value::{PlayerId, ZoneRef};
+
+#[derive(Debug, Serialize)]
+pub struct View {
+    pub player: u8,
+    pub active: u8,
+    pub turn: u32,
+    pub phase: Option<String>,
+    pub counters: Vec<(String, String, i64)>,
+    pub zones: Vec<ZoneView>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct ZoneView {
+    pub zone: String,
+    pub size: Option<usize>,
+    pub cards: Option<Vec<String>>,
+    pub top: Option<String>,
+    pub piles: Option<Vec<(String, usize)>>,
+}
+
+impl Game {
+    pub fn view(&self, me: PlayerId) -> View {
+        let d = &self.data;
+        let v = Some(me);
+        let mut counters = Vec::new();
+        for p in 0..self.st.nplayers {
+            for (i, c) in d.counters.iter().enumerate() {
+                let ok = match c.visible {
+                    Visibility::Public => true,
+                    Visibility::Owner => p == me,
+                    Visibility::Hidden => false,
+                };
+                if ok {
+                    counters.push((pname(p), c.name.clone(), self.st.counter(p, i as u16)));
+                }
+            }
+        }
+        let mut zones = Vec::new();
+        for r in &self.st.inst_ref {
+            let z = ZoneRef { zone: r.zone, owner: r.owner };
+            let decl = &d.zones[z.zone as usize];
+            let inst = &self.st.zones[self.st.inst(z)];
+            let see = sees_contents(d, z, v);
+            let name = |c: &u32| d.def_name(self.st.objs[*c as usize].def).to_string();
+            zones.push(ZoneView {
+                zone: zone_label(d, z),
+                size: sees_size(d, z, v).then(|| self.st.size(z)),
+                cards: (see && !decl.piles).then(|| inst.cards.iter().rev().map(name).collect()),
+                top: (decl.top || see).then(|| inst.cards.last().map(name)).flatten(),
+                piles: (see && decl.piles).then(|| {
+                    inst.piles.iter().map(|(def, p)| (d.defs[*def as usize].id.clone(), p.len())).collect()
+                }),
+            });
+        }
+        View {
+            player: me + 1,
+            active: self.st.active + 1,
+            turn: self.st.turn,
+            phase: self.st.phase.map(|p| d.turn.phases[p as usize].name.clone()),
+            counters,
+            zones,
+        }
+    }
+}
+
+impl View {
+    pub fn render(&self, _data: &Data) -> String {
+        let mut s = format!("view of P{} — turn {}, P{} active", self.player, self.turn, self.active);
+        if let Some(p) = &self.phase {
+            s += &format!(", {p} phase");
+        }
+        s += "\n";
+        let counters: Vec<String> = self.counters.iter().map(|(p, c, v)| format!("{p}.{c}={v}")).collect();
+        s += &format!("  counters: {}\n", counters.join(" "));
+        for z in &self.zones {
+            s += &format!("  {}", z.zone);
+            if let Some(n) = z.size {
+                s += &format!(" [{n}]");
+            }
+            if let Some(c) = &z.cards {
+                s += &format!(": {}", c.join(", "));
+            } else if let Some(t) = &z.top {
+                s += &format!(" top: {t}");
+            }
+            if let Some(p) = &z.piles {
+                let ps: Vec<String> = p.iter().map(|(id, n)| format!("{id}×{n}")).collect();
+                s += &format!(": {}", ps.join(" "));
+            }
+            s += "\n";
+        }
+        s
+    }
+}

@@ -1,0 +1,565 @@
+//! Parses effect code with the pest grammar and resolves every name against the
+//! game's tables, producing [`Code`]. Runs once per piece of code, at load time.
+
+use std::sync::Arc;
+
+use pest::Parser;
+use pest::iterators::Pair;
+
+use crate::lang::builtins::Builtin;
+use crate::lang::ir::*;
+use crate::lang::names::{Names, find};
+use crate::suggest::{did_you_mean, suggest};
+
+#[derive(pest_derive::Parser)]
+#[grammar = "../grammar/effect.pest"]
+struct EffectParser;
+
+/// A compile error with a position in the file the code came from.
+#[derive(Debug, Clone)]
+pub struct CompileError {
+    pub message: String,
+    pub start: u32,
+    pub end: u32,
+    pub help: Option<String>,
+}
+
+/// Maps offsets inside a code string to offsets in its file, line by line (code
+/// in YAML block scalars is indented, so each line has its own shift).
+#[derive(Debug, Clone, Default)]
+pub struct Origin {
+    pub file: u32,
+    /// (offset of a line in the code, offset of the same line in the file)
+    pub lines: Vec<(u32, u32)>,
+}
+
+impl Origin {
+    pub fn identity(file: u32) -> Origin {
+        Origin { file, lines: vec![(0, 0)] }
+    }
+    pub fn map(&self, off: usize) -> u32 {
+        let off = off as u32;
+        let i = self.lines.partition_point(|(c, _)| *c <= off);
+        match i.checked_sub(1).and_then(|i| self.lines.get(i)) {
+            Some((c, f)) => f + (off - c),
+            None => off,
+        }
+    }
+}
+
+/// What the code may refer to besides the game's tables.
+#[derive(Debug, Clone, Default)]
+pub struct Context {
+    /// Parameter names, bound to the first slots.
+    pub params: Vec<String>,
+}
+
+pub fn compile_code(
+    text: &str,
+    names: &Names,
+    origin: &Origin,
+    ctx: &Context,
+) -> Result<Code, CompileError> {
+    let mut c = Compiler::new(names, origin, ctx);
+    let pair = parse(text, Rule::program, origin)?;
+    let stmts_pair = pair.into_inner().find(|p| p.as_rule() == Rule::stmts);
+    let stmts = match stmts_pair {
+        Some(p) => c.stmts(p)?,
+        None => Vec::new(),
+    };
+    Ok(Code { stmts, slots: c.max_slot, span: c.span_of_text(text) })
+}
+
+/// Compiles a single expression into code that returns its value.
+pub fn compile_expr(
+    text: &str,
+    names: &Names,
+    origin: &Origin,
+    ctx: &Context,
+) -> Result<Code, CompileError> {
+    let mut c = Compiler::new(names, origin, ctx);
+    let pair = parse(text, Rule::expr_only, origin)?;
+    let e = pair
+        .into_inner()
+        .find(|p| p.as_rule() == Rule::expr)
+        .map(|p| c.expr(p))
+        .transpose()?
+        .unwrap_or(Expr::None);
+    Ok(Code { stmts: vec![Stmt::Return(Some(e))], slots: c.max_slot, span: c.span_of_text(text) })
+}
+
+fn parse<'i>(text: &'i str, rule: Rule, origin: &Origin) -> Result<Pair<'i, Rule>, CompileError> {
+    match EffectParser::parse(rule, text) {
+        Ok(mut pairs) => pairs.next().ok_or_else(|| CompileError {
+            message: "empty code".into(),
+            start: origin.map(0),
+            end: origin.map(0),
+            help: None,
+        }),
+        Err(e) => {
+            let (start, end) = match e.location {
+                pest::error::InputLocation::Pos(p) => (p, p),
+                pest::error::InputLocation::Span((a, b)) => (a, b),
+            };
+            let message = match &e.variant {
+                pest::error::ErrorVariant::ParsingError { positives, .. } => {
+                    let mut want: Vec<String> = positives.iter().filter_map(|r| describe(*r)).collect();
+                    want.sort();
+                    want.dedup();
+                    if want.is_empty() {
+                        "syntax error in card text".to_string()
+                    } else {
+                        format!("syntax error in card text: expected {}", want.join(", "))
+                    }
+                }
+                pest::error::ErrorVariant::CustomError { message } => message.clone(),
+            };
+            Err(CompileError { message, start: origin.map(start), end: origin.map(end), help: None })
+        }
+    }
+}
+
+fn describe(r: Rule) -> Option<String> {
+    Some(
+        match r {
+            Rule::expr | Rule::or_expr | Rule::cmp_expr | Rule::sum_expr | Rule::unary => "an expression",
+            Rule::ident => "a name",
+            Rule::int => "a number",
+            Rule::block => "`{`",
+            Rule::cmp_op => "a comparison",
+            Rule::add_op | Rule::mul_op => "an operator",
+            Rule::assign_op => "`=`",
+            Rule::EOI => "end of code",
+            Rule::field => "`.field`",
+            Rule::stmts | Rule::if_stmt | Rule::let_stmt | Rule::for_stmt => "a statement",
+            _ => return None,
+        }
+        .to_string(),
+    )
+}
+
+struct Compiler<'a> {
+    names: &'a Names,
+    origin: &'a Origin,
+    locals: Vec<(String, u16)>,
+    next_slot: u16,
+    max_slot: u16,
+}
+
+type R<T> = Result<T, CompileError>;
+
+impl<'a> Compiler<'a> {
+    fn new(names: &'a Names, origin: &'a Origin, ctx: &Context) -> Self {
+        let mut c = Compiler { names, origin, locals: Vec::new(), next_slot: 0, max_slot: 0 };
+        for p in &ctx.params {
+            c.bind(p);
+        }
+        c
+    }
+
+    fn span_of_text(&self, text: &str) -> Span {
+        Span { file: self.origin.file, start: self.origin.map(0), end: self.origin.map(text.len()) }
+    }
+
+    fn span(&self, p: &Pair<Rule>) -> Span {
+        let s = p.as_span();
+        Span { file: self.origin.file, start: self.origin.map(s.start()), end: self.origin.map(s.end()) }
+    }
+
+    fn err(&self, p: &Pair<Rule>, message: impl Into<String>, help: Option<String>) -> CompileError {
+        let s = self.span(p);
+        CompileError { message: message.into(), start: s.start, end: s.end, help }
+    }
+
+    fn bind(&mut self, name: &str) -> u16 {
+        let slot = self.next_slot;
+        self.next_slot += 1;
+        self.max_slot = self.max_slot.max(self.next_slot);
+        self.locals.push((name.to_string(), slot));
+        slot
+    }
+
+    fn scope<T>(&mut self, f: impl FnOnce(&mut Self) -> R<T>) -> R<T> {
+        let (n, s) = (self.locals.len(), self.next_slot);
+        let r = f(self);
+        self.locals.truncate(n);
+        self.next_slot = s;
+        r
+    }
+
+    fn local(&self, name: &str) -> Option<u16> {
+        self.locals.iter().rev().find(|(n, _)| n == name).map(|(_, s)| *s)
+    }
+
+    fn stmts(&mut self, p: Pair<Rule>) -> R<Vec<Stmt>> {
+        p.into_inner().map(|s| self.stmt(s)).collect()
+    }
+
+    fn block(&mut self, p: Pair<Rule>) -> R<Vec<Stmt>> {
+        self.scope(|c| match p.into_inner().next() {
+            Some(s) => c.stmts(s),
+            None => Ok(Vec::new()),
+        })
+    }
+
+    fn stmt(&mut self, p: Pair<Rule>) -> R<Stmt> {
+        match p.as_rule() {
+            Rule::if_stmt => {
+                let mut it = p.into_inner();
+                let cond = self.expr(next(&mut it))?;
+                let then = self.block(next(&mut it))?;
+                let els = match it.next() {
+                    Some(e) if e.as_rule() == Rule::block => self.block(e)?,
+                    Some(e) => vec![self.stmt(e)?],
+                    None => Vec::new(),
+                };
+                Ok(Stmt::If(cond, then, els))
+            }
+            Rule::repeat_stmt => {
+                let mut it = p.into_inner();
+                let n = self.expr(next(&mut it))?;
+                Ok(Stmt::Repeat(n, self.block(next(&mut it))?))
+            }
+            Rule::for_stmt => {
+                let mut it = p.into_inner();
+                let name = next(&mut it).as_str().to_string();
+                let list = self.expr(next(&mut it))?;
+                let body = next(&mut it);
+                self.scope(|c| {
+                    let slot = c.bind(&name);
+                    Ok(Stmt::For(slot, list, c.block(body)?))
+                })
+            }
+            Rule::let_stmt => {
+                let mut it = p.into_inner();
+                let name = next(&mut it).as_str().to_string();
+                let e = self.expr(next(&mut it))?;
+                let slot = self.bind(&name);
+                Ok(Stmt::Let(slot, e))
+            }
+            Rule::return_stmt => Ok(Stmt::Return(p.into_inner().next().map(|e| self.expr(e)).transpose()?)),
+            Rule::assign_stmt => {
+                let span = self.span(&p);
+                let mut it = p.into_inner();
+                let place = self.place(next(&mut it))?;
+                let op = match next(&mut it).as_str() {
+                    "+=" => AssignOp::Add,
+                    "-=" => AssignOp::Sub,
+                    _ => AssignOp::Set,
+                };
+                Ok(Stmt::Assign(place, op, self.expr(next(&mut it))?, span))
+            }
+            Rule::expr => Ok(Stmt::Expr(self.expr(p)?)),
+            r => Err(self.err(&p, format!("unexpected {r:?}"), None)),
+        }
+    }
+
+    fn place(&mut self, p: Pair<Rule>) -> R<Place> {
+        let pf = next(&mut p.clone().into_inner());
+        let e = self.postfix(pf.clone())?;
+        match e {
+            Expr::Local(s) => Ok(Place::Local(s)),
+            Expr::Global(g) => Ok(Place::Global(g)),
+            Expr::Field(base, f) => Ok(Place::Field(base, f)),
+            _ => Err(self.err(&p, "cannot assign to this", Some("assign to a counter (`actions += 1`), a variable, or `event.amount`".into()))),
+        }
+    }
+
+    pub fn expr(&mut self, p: Pair<Rule>) -> R<Expr> {
+        match p.as_rule() {
+            Rule::expr => {
+                let mut it = p.into_inner();
+                let list = self.expr(next(&mut it))?;
+                match it.next() {
+                    None => Ok(list),
+                    Some(cond) => self.scope(|c| {
+                        let slot = c.bind("it");
+                        Ok(Expr::Where(Box::new(list), slot, Box::new(c.expr(cond)?)))
+                    }),
+                }
+            }
+            Rule::or_expr => self.fold_logic(p, false),
+            Rule::and_expr => self.fold_logic(p, true),
+            Rule::not_expr => {
+                let mut nots = 0;
+                let mut inner = None;
+                for c in p.into_inner() {
+                    if c.as_rule() == Rule::kw_not {
+                        nots += 1;
+                    } else {
+                        inner = Some(c);
+                    }
+                }
+                let mut e = self.expr(inner.expect("grammar: not_expr has an operand"))?;
+                for _ in 0..nots {
+                    e = Expr::Not(Box::new(e));
+                }
+                Ok(e)
+            }
+            Rule::cmp_expr => {
+                let mut it = p.into_inner();
+                let lhs = self.expr(next(&mut it))?;
+                let Some(op) = it.next() else { return Ok(lhs) };
+                match op.as_rule() {
+                    Rule::is_op => {
+                        let negate = op.into_inner().next().is_some();
+                        let tag = next(&mut it);
+                        let id = find(&self.names.tags, tag.as_str()).ok_or_else(|| {
+                            self.err(
+                                &tag,
+                                format!("unknown tag `{}`", tag.as_str()),
+                                did_you_mean(suggest(tag.as_str(), self.names.tags.iter().map(|s| s.as_str()))),
+                            )
+                        })?;
+                        Ok(Expr::Is(Box::new(lhs), id, negate))
+                    }
+                    _ => {
+                        let span = self.span(&op);
+                        let bop = match op.as_str() {
+                            "==" => BinOp::Eq,
+                            "!=" => BinOp::Ne,
+                            "<" => BinOp::Lt,
+                            "<=" => BinOp::Le,
+                            ">" => BinOp::Gt,
+                            _ => BinOp::Ge,
+                        };
+                        let rhs = self.expr(next(&mut it))?;
+                        Ok(Expr::Bin(bop, Box::new(lhs), Box::new(rhs), span))
+                    }
+                }
+            }
+            Rule::sum_expr | Rule::prod_expr => {
+                let mut it = p.into_inner();
+                let mut lhs = self.expr(next(&mut it))?;
+                while let Some(op) = it.next() {
+                    let span = self.span(&op);
+                    let bop = match op.as_str() {
+                        "+" => BinOp::Add,
+                        "-" => BinOp::Sub,
+                        "*" => BinOp::Mul,
+                        "/" => BinOp::Div,
+                        _ => BinOp::Rem,
+                    };
+                    let rhs = self.expr(next(&mut it))?;
+                    lhs = Expr::Bin(bop, Box::new(lhs), Box::new(rhs), span);
+                }
+                Ok(lhs)
+            }
+            Rule::unary => {
+                let mut negs = 0;
+                let mut inner = None;
+                for c in p.into_inner() {
+                    if c.as_rule() == Rule::neg {
+                        negs += 1;
+                    } else {
+                        inner = Some(c);
+                    }
+                }
+                let mut e = self.postfix(inner.expect("grammar: unary has an operand"))?;
+                for _ in 0..negs {
+                    e = match e {
+                        Expr::Int(i) => Expr::Int(-i),
+                        e => Expr::Neg(Box::new(e)),
+                    };
+                }
+                Ok(e)
+            }
+            Rule::postfix => self.postfix(p),
+            _ => self.primary(p),
+        }
+    }
+
+    fn fold_logic(&mut self, p: Pair<Rule>, and: bool) -> R<Expr> {
+        let mut it = p.into_inner();
+        let mut lhs = self.expr(next(&mut it))?;
+        for rhs in it {
+            let rhs = self.expr(rhs)?;
+            lhs = if and { Expr::And(Box::new(lhs), Box::new(rhs)) } else { Expr::Or(Box::new(lhs), Box::new(rhs)) };
+        }
+        Ok(lhs)
+    }
+
+    fn postfix(&mut self, p: Pair<Rule>) -> R<Expr> {
+        let mut it = p.into_inner();
+        let mut e = self.primary(next(&mut it))?;
+        for f in it {
+            let name = next(&mut f.clone().into_inner());
+            e = Expr::Field(Box::new(e), self.field(&name)?);
+        }
+        Ok(e)
+    }
+
+    fn field(&self, p: &Pair<Rule>) -> R<Field> {
+        let n = p.as_str();
+        let f = Field {
+            name: 0,
+            counter: find(&self.names.counters, n),
+            prop: find(&self.names.props, n),
+            special: Special::parse(n),
+        };
+        if f.counter.is_none() && f.prop.is_none() && f.special.is_none() {
+            let all = self.names.counters.iter().chain(self.names.props.iter()).map(|s| s.as_str()).chain([
+                "id", "name", "owner", "zone", "index", "turns", "card", "player", "from", "to", "cause", "amount",
+                "source", "target",
+            ]);
+            return Err(self.err(p, format!("unknown field `{n}`"), did_you_mean(suggest(n, all))));
+        }
+        Ok(f)
+    }
+
+    fn primary(&mut self, p: Pair<Rule>) -> R<Expr> {
+        match p.as_rule() {
+            Rule::int => p
+                .as_str()
+                .parse()
+                .map(Expr::Int)
+                .map_err(|_| self.err(&p, "number too large", None)),
+            Rule::string => Ok(Expr::Str(Arc::from(p.into_inner().next().map(|s| s.as_str()).unwrap_or("")))),
+            Rule::card_ref => {
+                let id = next(&mut p.clone().into_inner());
+                let name = id.as_str();
+                self.names.def(name).map(Expr::Def).ok_or_else(|| {
+                    self.err(
+                        &id,
+                        format!("unknown card `{name}`"),
+                        did_you_mean(suggest(name, self.names.defs.iter().map(|s| s.as_str()))),
+                    )
+                })
+            }
+            Rule::list => Ok(Expr::List(p.into_inner().map(|e| self.expr(e)).collect::<R<_>>()?)),
+            Rule::var => self.var(&next(&mut p.into_inner())),
+            Rule::call => self.call(p),
+            _ => self.expr(p),
+        }
+    }
+
+    fn var(&self, p: &Pair<Rule>) -> R<Expr> {
+        let n = p.as_str();
+        if let Some(s) = self.local(n) {
+            return Ok(Expr::Local(s));
+        }
+        let n_names = self.names;
+        Ok(match n {
+            "this" => Expr::This,
+            "me" => Expr::Me,
+            "active" => Expr::Active,
+            "event" => Expr::Event,
+            "move" => Expr::MoveName,
+            "true" => Expr::Bool(true),
+            "false" => Expr::Bool(false),
+            "none" => Expr::None,
+            _ => {
+                if let Some(c) = find(&n_names.counters, n) {
+                    Expr::Field(Box::new(Expr::Me), Field { name: 0, counter: Some(c), prop: None, special: None })
+                } else if let Some(g) = find(&n_names.globals, n) {
+                    Expr::Global(g)
+                } else if let Some(z) = find(&n_names.zones, n) {
+                    Expr::Zone(z, None)
+                } else {
+                    let locals = self.locals.iter().map(|(n, _)| n.as_str());
+                    let all = locals
+                        .chain(n_names.counters.iter().map(|s| s.as_str()))
+                        .chain(n_names.globals.iter().map(|s| s.as_str()))
+                        .chain(n_names.zones.iter().map(|s| s.as_str()))
+                        .chain(["this", "me", "active", "event", "true", "false", "none"]);
+                    let mut help = did_you_mean(suggest(n, all));
+                    if help.is_none() && n == "it" {
+                        help = Some("`it` exists only inside `where`, `sum`, `any` and in moves".into());
+                    }
+                    return Err(self.err(p, format!("unknown name `{n}`"), help));
+                }
+            }
+        })
+    }
+
+    fn call(&mut self, p: Pair<Rule>) -> R<Expr> {
+        let span = self.span(&p);
+        let mut it = p.clone().into_inner();
+        let name_p = next(&mut it);
+        let name = name_p.as_str();
+        let args: Vec<Pair<Rule>> = it.collect();
+        let nargs = args.len();
+
+        if let Some(z) = find(&self.names.zones, name) {
+            if nargs != 1 {
+                return Err(self.err(&p, format!("`{name}(player)` takes one player"), None));
+            }
+            let owner = self.expr(args[0].clone())?;
+            return Ok(Expr::Zone(z, Some(Box::new(owner))));
+        }
+        if let Some(b) = Builtin::lookup(name) {
+            let (min, max) = b.arity();
+            if nargs < min || nargs > max {
+                return Err(self.err(&p, format!("`{name}` takes {}", arity_text(min, max)), Some(b.doc().to_string())));
+            }
+            if matches!(b, Builtin::Sum | Builtin::Any) {
+                let list = self.expr(args[0].clone())?;
+                return self.scope(|c| {
+                    let slot = c.bind("it");
+                    let body = Box::new(c.expr(args[1].clone())?);
+                    Ok(if b == Builtin::Sum {
+                        Expr::Sum(Box::new(list), slot, body)
+                    } else {
+                        Expr::Any(Box::new(list), slot, body)
+                    })
+                });
+            }
+            let mut out = Vec::with_capacity(nargs);
+            for (i, a) in args.into_iter().enumerate() {
+                out.push(self.name_arg(b, i, a)?);
+            }
+            return Ok(Expr::Call(b, out, span));
+        }
+        if let Some(v) = self.names.verb(name) {
+            let want = self.names.verbs[v as usize].1.len();
+            if nargs != want {
+                return Err(self.err(&p, format!("verb `{name}` takes {}", arity_text(want, want)), None));
+            }
+            let args = args.into_iter().map(|a| self.expr(a)).collect::<R<_>>()?;
+            return Ok(Expr::Verb(v, args, span));
+        }
+        if let Some(s) = self.names.script(name) {
+            let want = self.names.scripts[s as usize].1;
+            if nargs != want {
+                return Err(self.err(&p, format!("script function `{name}` takes {}", arity_text(want, want)), None));
+            }
+            let args = args.into_iter().map(|a| self.expr(a)).collect::<R<_>>()?;
+            return Ok(Expr::Script(s, args, span));
+        }
+        let all = Builtin::ALL
+            .iter()
+            .map(|b| b.name())
+            .chain(self.names.verbs.iter().map(|(n, _)| n.as_str()))
+            .chain(self.names.scripts.iter().map(|(n, _)| n.as_str()))
+            .chain(self.names.zones.iter().map(|s| s.as_str()));
+        Err(self.err(&name_p, format!("unknown function `{name}`"), did_you_mean(suggest(name, all))))
+    }
+
+    /// Arguments that name a table entry (an event, a tag, a property…) are
+    /// checked and turned into indices here, so the run time never looks up names.
+    fn name_arg(&mut self, b: Builtin, i: usize, a: Pair<Rule>) -> R<Expr> {
+        let table = b.name_table(i).map(|t| (self.names.table(t), t.what()));
+        let e = self.expr(a.clone())?;
+        let Some((table, what)) = table else { return Ok(e) };
+        match e {
+            Expr::Str(s) => match find(table, &s) {
+                Some(id) => Ok(Expr::Int(id as i64)),
+                None => Err(self.err(
+                    &a,
+                    format!("unknown {what} \"{s}\""),
+                    did_you_mean(suggest(&s, table.iter().map(|s| s.as_str()))),
+                )),
+            },
+            _ => Err(self.err(&a, format!("the {what} must be written as a string literal"), None)),
+        }
+    }
+}
+
+fn next<'i>(it: &mut pest::iterators::Pairs<'i, Rule>) -> Pair<'i, Rule> {
+    it.next().expect("grammar guarantees this child")
+}
+
+fn arity_text(min: usize, max: usize) -> String {
+    let n = |k: usize| if k == 1 { "1 argument".to_string() } else { format!("{k} arguments") };
+    if min == max { n(min) } else { format!("{min} to {}", n(max)) }
+}

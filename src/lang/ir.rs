@@ -1,0 +1,150 @@
+//! The compiled form of effect code: names resolved to indices, ready to run.
+//! Nothing here is parsed at run time; the interpreter walks these trees.
+
+use crate::lang::builtins::Builtin;
+
+/// Where a piece of code came from, for error reports at run time.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Span {
+    pub file: u32,
+    pub start: u32,
+    pub end: u32,
+}
+
+/// A compiled block with its local-variable frame size.
+#[derive(Debug, Clone, Default)]
+pub struct Code {
+    pub stmts: Vec<Stmt>,
+    pub slots: u16,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone)]
+pub enum Stmt {
+    Expr(Expr),
+    Let(u16, Expr),
+    Assign(Place, AssignOp, Expr, Span),
+    If(Expr, Vec<Stmt>, Vec<Stmt>),
+    Repeat(Expr, Vec<Stmt>),
+    For(u16, Expr, Vec<Stmt>),
+    Return(Option<Expr>),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AssignOp {
+    Set,
+    Add,
+    Sub,
+}
+
+/// Something that can be assigned to.
+#[derive(Debug, Clone)]
+pub enum Place {
+    Local(u16),
+    /// A field of a value: a player's counter, an event's field.
+    Field(Box<Expr>, Field),
+    Global(u16),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BinOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+/// A field name resolved against every table it could mean; the value's kind
+/// picks one at run time.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Field {
+    pub name: u32,
+    pub counter: Option<u16>,
+    pub prop: Option<u16>,
+    pub special: Option<Special>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Special {
+    Id,
+    Name,
+    Owner,
+    Zone,
+    Index,
+    Turns,
+    // event fields
+    Card,
+    Player,
+    From,
+    To,
+    Cause,
+    Amount,
+    Source,
+    Target,
+}
+
+impl Special {
+    pub fn parse(s: &str) -> Option<Special> {
+        Some(match s {
+            "id" => Special::Id,
+            "name" => Special::Name,
+            "owner" => Special::Owner,
+            "zone" => Special::Zone,
+            "index" => Special::Index,
+            "turns" => Special::Turns,
+            "card" => Special::Card,
+            "player" => Special::Player,
+            "from" => Special::From,
+            "to" => Special::To,
+            "cause" => Special::Cause,
+            "amount" => Special::Amount,
+            "source" => Special::Source,
+            "target" => Special::Target,
+            _ => return None,
+        })
+    }
+}
+
+#[derive(Debug, Clone)]
+pub enum Expr {
+    None,
+    Int(i64),
+    Bool(bool),
+    Str(std::sync::Arc<str>),
+    Def(u16),
+    List(Vec<Expr>),
+    Local(u16),
+    This,
+    Me,
+    Active,
+    Event,
+    /// The current move or option name while a bot weighs an option.
+    MoveName,
+    Global(u16),
+    /// A zone; `None` owner means "the player running the code" for per-player zones.
+    Zone(u16, Option<Box<Expr>>),
+    Field(Box<Expr>, Field),
+    Is(Box<Expr>, u16, bool),
+    Not(Box<Expr>),
+    Neg(Box<Expr>),
+    And(Box<Expr>, Box<Expr>),
+    Or(Box<Expr>, Box<Expr>),
+    Bin(BinOp, Box<Expr>, Box<Expr>, Span),
+    /// `list where cond`, with `it` bound in the given slot.
+    Where(Box<Expr>, u16, Box<Expr>),
+    /// `sum(list, expr)` and `any(list, cond)` bind `it` the same way.
+    Sum(Box<Expr>, u16, Box<Expr>),
+    Any(Box<Expr>, u16, Box<Expr>),
+    Call(Builtin, Vec<Expr>, Span),
+    Verb(u16, Vec<Expr>, Span),
+    Script(u16, Vec<Expr>, Span),
+    /// A Rhai snippet compiled at load time (index into the game's scripts).
+    Rhai(u32),
+}

@@ -1,0 +1,18 @@
+//! fuda: a declarative card-game engine.
+//!
+//! A game is data: `rules/<game>.yaml` declares zones, counters, events, phases,
+//! windows and the game's vocabulary (verbs written in the card-text language of
+//! `grammar/effect.pest`); `cards/<game>/*.yaml` hold the cards. [`data::load`]
+//! reads and compiles them once; [`engine::Game`] runs them. The kernel never names
+//! a game: everything game-specific lives in the data directory.
+
+pub mod cli;
+pub mod data;
+pub mod engine;
+pub mod lang;
+pub mod report;
+pub mod scenario;
+pub mod script;
+pub mod sim;
+pub mod suggest;
+pub mod value;

@@ -1,0 +1,330 @@
+//! Scenario files: a starting position, scripted decisions and expectations,
+//! run by one harness (`fuda scenario FILE`, and the insta test over
+//! `tests/scenarios/`), so a new scenario needs no Rust.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::sync::Arc;
+
+use serde::Deserialize;
+
+use crate::data::locate::{find_key, find_word};
+use crate::data::{Data, DataError, DataErrors, Sources, load};
+use crate::engine::log::{Entry, pname};
+use crate::engine::{AgentKind, Flow, Game, GameConfig, Outcome};
+use crate::lang::compile::{Context, compile_expr};
+use crate::lang::names::find;
+use crate::suggest::{did_you_mean, suggest};
+use crate::value::{PlayerId, ZoneRef};
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawScenario {
+    pub game: String,
+    #[serde(default)]
+    pub description: Option<String>,
+    #[serde(default = "two")]
+    pub players: u8,
+    #[serde(default = "one")]
+    pub seed: u64,
+    /// Rules options, e.g. `kingdom: [a, b]`.
+    #[serde(default)]
+    pub options: BTreeMap<String, Vec<String>>,
+    /// Run the rules' setup before placing cards (default: start empty).
+    #[serde(default)]
+    pub setup: bool,
+    /// Cards to place: a shared zone by name, or `p1:` … with that player's zones.
+    /// Lists are top card first; a pile zone takes `id: count`.
+    #[serde(default)]
+    pub zones: BTreeMap<String, serde_norway::Value>,
+    /// Counters to set: `p1: {actions: 1}`; globals under `game:`.
+    #[serde(default)]
+    pub counters: BTreeMap<String, BTreeMap<String, i64>>,
+    #[serde(default = "one_u8")]
+    pub active: u8,
+    /// Phase to start the active player's turn at (default: the turn's start).
+    #[serde(default)]
+    pub phase: Option<String>,
+    /// How many turns to play (default 1).
+    #[serde(default = "one_u32")]
+    pub turns: u32,
+    /// Answers, in order, for every decision (option labels or card ids).
+    #[serde(default)]
+    pub decisions: Vec<String>,
+    /// Conditions that must hold at the end, in card-text syntax (`me` is P1).
+    #[serde(default)]
+    pub expect: Vec<String>,
+}
+
+fn two() -> u8 {
+    2
+}
+fn one() -> u64 {
+    1
+}
+fn one_u8() -> u8 {
+    1
+}
+fn one_u32() -> u32 {
+    1
+}
+
+/// What a scenario did.
+pub struct ScenarioRun {
+    pub game: Game,
+    pub outcome: Option<Outcome>,
+    pub stopped: Option<String>,
+    pub unused: usize,
+    pub failures: Vec<String>,
+    pub description: Option<String>,
+}
+
+pub fn run_file(dir: &Path, file: &Path) -> Result<ScenarioRun, DataErrors> {
+    let text = std::fs::read_to_string(file)
+        .map_err(|e| DataErrors { errors: vec![DataError::plain(format!("cannot read {}: {e}", file.display()), None)] })?;
+    let mut sources = Sources::default();
+    let fid = sources.add(file.display().to_string(), text.clone());
+    let raw: RawScenario = serde_norway::from_str(&text).map_err(|e| {
+        let off = e.location().map(|l| l.index()).unwrap_or(0) as u32;
+        let msg = e.to_string();
+        let msg = msg.split(" at line ").next().unwrap_or(&msg).to_string();
+        DataErrors { errors: vec![sources.error(fid, off, off + 1, msg, None)] }
+    })?;
+    let data = Arc::new(load::load_game(dir, &raw.game)?);
+    run(data, raw, &sources, fid)
+}
+
+fn err_at(sources: &Sources, fid: u32, needle: &str, from: usize, msg: String, help: Option<String>) -> DataError {
+    let text = sources.text(fid);
+    let (a, b) = find_word(text, needle, from).unwrap_or((from, from + 1));
+    sources.error(fid, a as u32, b as u32, msg, help)
+}
+
+pub fn run(data: Arc<Data>, raw: RawScenario, sources: &Sources, fid: u32) -> Result<ScenarioRun, DataErrors> {
+    let text = sources.text(fid).to_string();
+    let mut errors = Vec::new();
+    let sets = raw.options.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+    let options = crate::cli::resolve_options(&data, sets)?;
+    let cfg = GameConfig {
+        players: raw.players,
+        seed: raw.seed,
+        agents: vec![AgentKind::Scripted; raw.players as usize],
+        options,
+        logging: true,
+    };
+    if raw.players < data.players.0 || raw.players > data.players.1 {
+        return Err(DataErrors { errors: vec![err_at(sources, fid, "players", 0, format!("{} is for {} to {} players", data.game, data.players.0, data.players.1), None)] });
+    }
+    let mut game = Game::new(data.clone(), cfg);
+    game.script = raw.decisions.iter().cloned().collect();
+    if raw.setup {
+        match game.exec_code(&data.setup, None, 0, Vec::new()) {
+            Ok(_) => {}
+            Err(Flow::Error(e)) => return Err(DataErrors { errors: vec![crate::report::run_error(&data, &e)] }),
+            Err(_) => {}
+        }
+    }
+    let zones_at = text.find("\nzones:").unwrap_or(0);
+    for (key, val) in &raw.zones {
+        let key_at = find_key(&text, key, "", zones_at).unwrap_or_else(|| text[zones_at..].find(key.as_str()).map(|i| zones_at + i).unwrap_or(0));
+        if let Some(p) = player_key(key, raw.players) {
+            let serde_norway::Value::Mapping(m) = val else {
+                errors.push(err_at(sources, fid, key, zones_at, format!("`{key}` should map zone names to card lists"), None));
+                continue;
+            };
+            for (zk, zv) in m {
+                let zname = zk.as_str().unwrap_or("");
+                place(&mut game, &data, sources, fid, key_at, zname, Some(p), zv, &mut errors);
+            }
+        } else {
+            place(&mut game, &data, sources, fid, zones_at, key, None, val, &mut errors);
+        }
+    }
+    for (key, counters) in &raw.counters {
+        for (name, v) in counters {
+            if key == "game" {
+                match find(&data.names.globals, name) {
+                    Some(g) => game.st.globals[g as usize] = *v,
+                    None => errors.push(err_at(sources, fid, name, 0, format!("unknown global counter \"{name}\""), did_you_mean(suggest(name, data.names.globals.iter().map(|s| s.as_str()))))),
+                }
+                continue;
+            }
+            let Some(p) = player_key(key, raw.players) else {
+                errors.push(err_at(sources, fid, key, 0, format!("counters are set per player (`p1:`) or under `game:`, not `{key}`"), None));
+                continue;
+            };
+            match find(&data.names.counters, name) {
+                Some(c) => *game.st.counter_mut(p, c) = *v,
+                None => errors.push(err_at(sources, fid, name, 0, format!("unknown counter \"{name}\""), did_you_mean(suggest(name, data.names.counters.iter().map(|s| s.as_str()))))),
+            }
+        }
+    }
+    if raw.active == 0 || raw.active > raw.players {
+        errors.push(err_at(sources, fid, "active", 0, format!("active must be 1 to {}", raw.players), None));
+    }
+    game.st.active = raw.active.saturating_sub(1);
+    let phase = match &raw.phase {
+        Some(p) => match data.turn.phases.iter().position(|x| &x.name == p) {
+            Some(i) => Some(i as u16),
+            None => {
+                let help = did_you_mean(suggest(p, data.turn.phases.iter().map(|x| x.name.as_str())));
+                errors.push(err_at(sources, fid, p, 0, format!("unknown phase \"{p}\""), help));
+                None
+            }
+        },
+        None => None,
+    };
+    let origin_of = |e: &str| crate::data::locate::code_origin(&text, e, text.find("\nexpect:").unwrap_or(0), fid);
+    let mut expects = Vec::new();
+    for e in &raw.expect {
+        match compile_expr(e, &data.names, &origin_of(e), &Context::default()) {
+            Ok(code) => expects.push((e.clone(), code)),
+            Err(ce) => errors.push(sources.error(fid, ce.start, ce.end, ce.message, ce.help)),
+        }
+    }
+    if !errors.is_empty() {
+        return Err(DataErrors { errors });
+    }
+
+    let mut stopped = None;
+    let outcome = match game.play_turns(phase, raw.turns) {
+        Ok(o) => Some(o),
+        Err(Flow::OutOfDecisions) => {
+            stopped = Some("out of scripted decisions".to_string());
+            None
+        }
+        Err(Flow::Error(e)) => {
+            let r = crate::report::run_error(&data, &e);
+            stopped = Some(format!("error: {}", r.message));
+            game.log.push(Entry::Text { text: format!("error: {}", r.message) });
+            None
+        }
+        Err(other) => {
+            stopped = Some(format!("{other:?}"));
+            None
+        }
+    };
+    let unused = game.script.len();
+    let mut failures = Vec::new();
+    for (text, code) in &expects {
+        match game.exec_code(code, None, 0, Vec::new()) {
+            Ok(v) if v.truthy() => {}
+            Ok(v) => failures.push(format!("expected `{text}`, got {}", game.show(&v))),
+            Err(Flow::Error(e)) => failures.push(format!("expected `{text}`: {}", e.message)),
+            Err(f) => failures.push(format!("expected `{text}`: {f:?}")),
+        }
+    }
+    if let Some(s) = &stopped
+        && s.starts_with("error")
+    {
+        failures.push(s.clone());
+    }
+    Ok(ScenarioRun { game, outcome, stopped, unused, failures, description: raw.description })
+}
+
+fn player_key(key: &str, players: u8) -> Option<PlayerId> {
+    let n: u8 = key.strip_prefix('p')?.parse().ok()?;
+    (n >= 1 && n <= players).then(|| n - 1)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn place(
+    game: &mut Game,
+    data: &Data,
+    sources: &Sources,
+    fid: u32,
+    from: usize,
+    zname: &str,
+    owner: Option<PlayerId>,
+    val: &serde_norway::Value,
+    errors: &mut Vec<DataError>,
+) {
+    let Some(z) = find(&data.names.zones, zname) else {
+        let help = did_you_mean(suggest(zname, data.names.zones.iter().map(|s| s.as_str())));
+        errors.push(err_at(sources, fid, zname, from, format!("unknown zone \"{zname}\""), help));
+        return;
+    };
+    let shared = data.zones[z as usize].shared;
+    if shared != owner.is_none() {
+        let msg = if shared { format!("`{zname}` is shared: put it at the top level of `zones:`") } else { format!("`{zname}` belongs to a player: put it under `p1:`…") };
+        errors.push(err_at(sources, fid, zname, from, msg, None));
+        return;
+    }
+    let zr = ZoneRef { zone: z, owner: owner.unwrap_or(0) };
+    let inst = game.st.inst(zr);
+    game.st.zones[inst].cards.clear();
+    game.st.zones[inst].piles.clear();
+    let mut items: Vec<(String, i64)> = Vec::new();
+    match val {
+        serde_norway::Value::Sequence(s) => {
+            for v in s.iter().rev() {
+                items.push((v.as_str().unwrap_or("").to_string(), 1));
+            }
+        }
+        serde_norway::Value::Mapping(m) => {
+            for (k, v) in m {
+                items.push((k.as_str().unwrap_or("").to_string(), v.as_i64().unwrap_or(1)));
+            }
+        }
+        serde_norway::Value::Null => {}
+        _ => errors.push(err_at(sources, fid, zname, from, format!("`{zname}` takes a list of card ids (or id: count)"), None)),
+    }
+    for (id, n) in items {
+        match data.names.def(&id) {
+            Some(d) => {
+                for _ in 0..n.max(0) {
+                    game.st.new_obj(d, zr);
+                }
+            }
+            None => {
+                let help = did_you_mean(suggest(&id, data.names.defs.iter().map(|s| s.as_str())));
+                errors.push(err_at(sources, fid, &id, from, format!("unknown card \"{id}\""), help));
+            }
+        }
+    }
+}
+
+impl ScenarioRun {
+    /// The transcript, the end state and the checks, as one text (the snapshot).
+    pub fn render(&self, viewer: Option<PlayerId>) -> String {
+        let data = &self.game.data;
+        let mut s = String::new();
+        if let Some(d) = &self.description {
+            s += &format!("# {}\n", d.trim());
+        }
+        for e in &self.game.log {
+            if let Some(line) = e.render(data, viewer) {
+                s += &line;
+                s.push('\n');
+            }
+        }
+        match (&self.outcome, &self.stopped) {
+            (_, Some(why)) => s += &format!("-- stopped: {why}\n"),
+            (Some(o), None) => s += &format!("{}\n", crate::cli::outcome_line(o)),
+            (None, None) => {}
+        }
+        if self.unused > 0 {
+            s += &format!("-- {} scripted answer(s) unused\n", self.unused);
+        }
+        s += "-- final state --\n";
+        for p in 0..self.game.st.nplayers {
+            if viewer.is_some_and(|v| v != p) {
+                continue;
+            }
+            let v = self.game.view(p);
+            if viewer.is_none() && p > 0 {
+                // Omniscient: player 1's view plus the other players' own zones.
+            }
+            s += &v.render(data);
+        }
+        for f in &self.failures {
+            s += &format!("FAILED: {f}\n");
+        }
+        s
+    }
+}
+
+/// Exposed for the test harness: name of player `p`.
+pub fn player_name(p: PlayerId) -> String {
+    pname(p)
+}

@@ -1,0 +1,306 @@
+//! Rhai, for the long tail of card abilities. Scripts reach the same kernel
+//! operations as card text: every builtin and every rules verb is registered as a
+//! Rhai function. Scripts run under limits, so a runaway script is stopped and
+//! reported with its card.
+
+use std::any::TypeId;
+use std::cell::{Cell, RefCell};
+use std::sync::Arc;
+
+use rhai::{AST, Array, Dynamic, Engine, EvalAltResult, ImmutableString, Position, Scope};
+
+use crate::engine::exec::Frame;
+use crate::engine::{Flow, Game, Res};
+use crate::lang::builtins::Builtin;
+use crate::lang::compile::{CompileError, Origin};
+use crate::lang::ir::Span;
+use crate::lang::names::{Names, find};
+use crate::value::{ObjId, PlayerId, Value};
+
+/// A kernel value inside Rhai (a card, a player, a zone…).
+#[derive(Debug, Clone)]
+pub struct Handle(pub Value);
+
+/// Compiled scripts of one game.
+pub struct Scripts {
+    pub engine: Engine,
+    /// Functions from the rules' script files.
+    pub lib: AST,
+    pub fns: Vec<(String, usize)>,
+    pub lib_origins: Vec<Origin>,
+    pub snippets: Vec<(AST, Origin)>,
+}
+
+thread_local! {
+    static CURRENT: Cell<*mut Game> = const { Cell::new(std::ptr::null_mut()) };
+    static CONTEXT: Cell<(Option<ObjId>, PlayerId, Span)> = const { Cell::new((None, 0, Span { file: 0, start: 0, end: 0 })) };
+    static FLOW: RefCell<Option<Flow>> = const { RefCell::new(None) };
+}
+
+/// Limits that stop runaway scripts.
+const MAX_OPERATIONS: u64 = 2_000_000;
+const MAX_CALL_LEVELS: usize = 48;
+
+impl Scripts {
+    pub fn new(names: &Names) -> Scripts {
+        let mut engine = Engine::new();
+        engine.set_max_operations(MAX_OPERATIONS);
+        engine.set_max_call_levels(MAX_CALL_LEVELS);
+        engine.set_max_expr_depths(64, 32);
+        engine.set_max_string_size(64 * 1024);
+        engine.set_max_array_size(100_000);
+        engine.set_max_map_size(10_000);
+        engine.register_type_with_name::<Handle>("Handle");
+        engine.register_fn("==", |a: &mut Handle, b: Handle| with_game(|g| g.equal(&a.0, &b.0)).unwrap_or(false));
+        engine.register_fn("!=", |a: &mut Handle, b: Handle| !with_game(|g| g.equal(&a.0, &b.0)).unwrap_or(false));
+        engine.register_fn("to_string", |a: &mut Handle| with_game(|g| g.show(&a.0)).unwrap_or_default());
+        let fields = names
+            .counters
+            .iter()
+            .chain(names.props.iter())
+            .map(|s| s.as_str())
+            .chain(["id", "name", "owner", "zone", "index", "turns", "card", "player", "from", "to", "amount", "source", "target"]);
+        for field in fields {
+            let fname: ImmutableString = field.into();
+            engine.register_get(field, move |h: &mut Handle| -> Result<Dynamic, Box<EvalAltResult>> {
+                bridge(|g, f| g.call(Builtin::Get, vec![h.0.clone(), Value::Str(Arc::from(fname.as_str()))], f))
+            });
+            let fname: ImmutableString = field.into();
+            engine.register_set(field, move |h: &mut Handle, v: Dynamic| -> Result<(), Box<EvalAltResult>> {
+                bridge(|g, f| g.call(Builtin::Set, vec![h.0.clone(), Value::Str(Arc::from(fname.as_str())), from_dynamic(v.clone())], f))
+                    .map(|_| ())
+            });
+        }
+        for &b in Builtin::ALL {
+            if matches!(b, Builtin::Sum | Builtin::Any) {
+                continue;
+            }
+            let (min, max) = b.arity();
+            for n in min..=max {
+                let types = vec![TypeId::of::<Dynamic>(); n];
+                engine.register_raw_fn(b.name(), types, move |_ctx, args| {
+                    let vals: Vec<Value> = args.iter_mut().map(|a| from_dynamic(std::mem::take(*a))).collect();
+                    bridge(|g, f| {
+                        let vals = g.name_args(b, vals, f)?;
+                        g.call(b, vals, f)
+                    })
+                });
+            }
+        }
+        for (v, (name, params)) in names.verbs.iter().enumerate() {
+            let types = vec![TypeId::of::<Dynamic>(); params.len()];
+            engine.register_raw_fn(name.as_str(), types, move |_ctx, args| {
+                let vals: Vec<Value> = args.iter_mut().map(|a| from_dynamic(std::mem::take(*a))).collect();
+                bridge(|g, f| {
+                    let data = g.data.clone();
+                    g.exec_code(&data.verbs[v], f.this, f.me, vals)
+                })
+            });
+        }
+        Scripts { engine, lib: AST::empty(), fns: Vec::new(), lib_origins: Vec::new(), snippets: Vec::new() }
+    }
+
+    /// Compiles a rules script file; its functions become callable from card text.
+    pub fn compile_file(&mut self, text: &str, file: u32) -> Result<(), CompileError> {
+        let origin = Origin::identity(file);
+        let ast = self.engine.compile(text).map_err(|e| parse_error(text, &origin, e))?;
+        for f in ast.iter_functions() {
+            self.fns.push((f.name.to_string(), f.params.len()));
+        }
+        self.lib = self.lib.merge(&ast);
+        self.lib_origins.push(origin);
+        Ok(())
+    }
+
+    /// Compiles a card's Rhai snippet; it sees `card`, `me`, `event` and the rules' functions.
+    pub fn compile_snippet(&mut self, text: &str, origin: Origin, _params: &[&str]) -> Result<u32, CompileError> {
+        let ast = self.engine.compile(text).map_err(|e| parse_error(text, &origin, e))?;
+        let ast = self.lib.clone_functions_only().merge(&ast);
+        self.snippets.push((ast, origin));
+        Ok((self.snippets.len() - 1) as u32)
+    }
+}
+
+fn parse_error(text: &str, origin: &Origin, e: rhai::ParseError) -> CompileError {
+    let off = pos_offset(text, e.position());
+    let at = origin.map(off);
+    CompileError { message: format!("Rhai syntax error: {}", e.err_type()), start: at, end: at + 1, help: None }
+}
+
+fn pos_offset(text: &str, pos: Position) -> usize {
+    match (pos.line(), pos.position()) {
+        (Some(line), col) => crate::data::locate::offset_of(text, line, col.unwrap_or(1)),
+        _ => 0,
+    }
+}
+
+fn with_game<R>(f: impl FnOnce(&mut Game) -> R) -> Option<R> {
+    let p = CURRENT.get();
+    if p.is_null() {
+        return None;
+    }
+    // SAFETY: CURRENT is set only by `enter` for the duration of a script call
+    // made from a `&mut Game` that is not touched until the call returns; the
+    // pointer is cleared (restored) before that borrow ends.
+    Some(f(unsafe { &mut *p }))
+}
+
+/// Runs a kernel operation from inside Rhai; a kernel `Flow` (end of turn, an
+/// error, a scenario out of answers) travels through Rhai as an error and is
+/// restored on the way out.
+fn bridge(op: impl FnOnce(&mut Game, &mut Frame) -> Res<Value>) -> Result<Dynamic, Box<EvalAltResult>> {
+    let (this, me, span) = CONTEXT.get();
+    let r = with_game(|g| {
+        let mut f = Frame { this, me, slots: Vec::new(), span, move_name: None };
+        op(g, &mut f)
+    });
+    match r {
+        Some(Ok(v)) => Ok(to_dynamic(v)),
+        Some(Err(flow)) => {
+            let msg = match &flow {
+                Flow::Error(e) => e.message.clone(),
+                _ => "control flow".into(),
+            };
+            FLOW.with(|s| *s.borrow_mut() = Some(flow));
+            Err(Box::new(EvalAltResult::ErrorRuntime(msg.into(), Position::NONE)))
+        }
+        None => Err("no game is running".into()),
+    }
+}
+
+fn enter<T>(g: &mut Game, this: Option<ObjId>, me: PlayerId, span: Span, f: impl FnOnce(&Scripts) -> T) -> T {
+    let data = g.data.clone();
+    let prev = CURRENT.replace(g as *mut Game);
+    let prev_ctx = CONTEXT.replace((this, me, span));
+    let r = f(&data.scripts);
+    CONTEXT.set(prev_ctx);
+    CURRENT.set(prev);
+    r
+}
+
+fn finish(g: &Game, r: Result<Dynamic, Box<EvalAltResult>>, text_of: &Origin, span: Span) -> Res<Value> {
+    match r {
+        Ok(v) => Ok(from_dynamic(v)),
+        Err(e) => {
+            if let Some(flow) = FLOW.with(|s| s.borrow_mut().take()) {
+                return Err(flow);
+            }
+            let e = match *e {
+                EvalAltResult::ErrorInFunctionCall(_, _, inner, _) => inner,
+                other => Box::new(other),
+            };
+            let (file, text) = (text_of.file, g.data.sources.text(text_of.file));
+            let at = match e.position().line() {
+                Some(_) => {
+                    let snippet_off = pos_offset_in_origin(text, text_of, e.position());
+                    Span { file, start: snippet_off, end: snippet_off + 1 }
+                }
+                None => span,
+            };
+            let message = match &*e {
+                EvalAltResult::ErrorTooManyOperations(_) => {
+                    format!("script stopped: it ran more than {MAX_OPERATIONS} operations (an endless loop?)")
+                }
+                EvalAltResult::ErrorStackOverflow(_) => "script stopped: calls nested too deep (endless recursion?)".into(),
+                other => format!("script error: {other}"),
+            };
+            g.err(at, message)
+        }
+    }
+}
+
+/// Maps a Rhai position (line/column within a snippet) to a file offset.
+fn pos_offset_in_origin(_file_text: &str, origin: &Origin, pos: Position) -> u32 {
+    // Snippet line k starts at origin.lines[k] when every line was found.
+    let line = pos.line().unwrap_or(1);
+    let col = pos.position().unwrap_or(1);
+    match origin.lines.get(line - 1) {
+        Some((_, f)) => f + col.saturating_sub(1) as u32,
+        None => origin.map(0),
+    }
+}
+
+/// Runs a card's Rhai snippet.
+pub fn run_snippet(g: &mut Game, id: u32, this: Option<ObjId>, me: PlayerId) -> Res<Value> {
+    let data = g.data.clone();
+    let (ast, origin) = &data.scripts.snippets[id as usize];
+    let span = Span { file: origin.file, start: origin.map(0), end: origin.map(0) + 1 };
+    let event = match g.st.events.len() {
+        0 => Value::None,
+        n => Value::Event(n - 1),
+    };
+    let r = enter(g, this, me, span, |s| {
+        let mut scope = Scope::new();
+        scope.push_constant("card", to_dynamic(this.map(Value::Card).unwrap_or(Value::None)));
+        scope.push_constant("me", to_dynamic(Value::Player(me)));
+        scope.push_constant("event", to_dynamic(event));
+        s.engine.eval_ast_with_scope::<Dynamic>(&mut scope, ast)
+    });
+    finish(g, r, origin, span)
+}
+
+/// Calls a function from the rules' script files.
+pub fn call_fn(g: &mut Game, id: u16, args: Vec<Value>, this: Option<ObjId>, me: PlayerId, span: Span) -> Res<Value> {
+    let data = g.data.clone();
+    let name = data.scripts.fns[id as usize].0.clone();
+    let origin = data.scripts.lib_origins.first().cloned().unwrap_or_default();
+    let args: Vec<Dynamic> = args.into_iter().map(to_dynamic).collect();
+    let r = enter(g, this, me, span, |s| {
+        let mut scope = Scope::new();
+        s.engine.call_fn::<Dynamic>(&mut scope, &s.lib, &name, args)
+    });
+    finish(g, r, &origin, span)
+}
+
+impl Game {
+    /// Scripts pass names ("gain", "staying") where card text has indices.
+    fn name_args(&self, b: Builtin, mut vals: Vec<Value>, f: &Frame) -> Res<Vec<Value>> {
+        for (i, v) in vals.iter_mut().enumerate() {
+            if let (Some(t), Value::Str(s)) = (b.name_table(i), &*v) {
+                let table = self.data.names.table(t);
+                match find(table, s) {
+                    Some(id) => *v = Value::Int(id as i64),
+                    None => {
+                        let help = crate::suggest::suggest(s, table.iter().map(|x| x.as_str()));
+                        let help = help.map(|h| format!(" — did you mean \"{h}\"?")).unwrap_or_default();
+                        return self.err(f.span, format!("unknown {} \"{s}\"{help}", t.what()));
+                    }
+                }
+            }
+        }
+        Ok(vals)
+    }
+}
+
+pub fn to_dynamic(v: Value) -> Dynamic {
+    match v {
+        Value::None => Dynamic::UNIT,
+        Value::Int(i) => Dynamic::from_int(i),
+        Value::Bool(b) => Dynamic::from_bool(b),
+        Value::Str(s) => Dynamic::from(ImmutableString::from(&*s)),
+        Value::List(l) => {
+            let a: Array = l.iter().cloned().map(to_dynamic).collect();
+            Dynamic::from_array(a)
+        }
+        other => Dynamic::from(Handle(other)),
+    }
+}
+
+pub fn from_dynamic(d: Dynamic) -> Value {
+    if d.is_unit() {
+        Value::None
+    } else if let Ok(i) = d.as_int() {
+        Value::Int(i)
+    } else if let Ok(b) = d.as_bool() {
+        Value::Bool(b)
+    } else if d.is_string() {
+        Value::Str(Arc::from(d.into_string().unwrap_or_default()))
+    } else if d.is_array() {
+        let a = d.into_array().unwrap_or_default();
+        Value::list(a.into_iter().map(from_dynamic).collect())
+    } else if let Some(h) = d.try_cast::<Handle>() {
+        h.0
+    } else {
+        Value::None
+    }
+}

@@ -1,0 +1,61 @@
+//! Run-time values of effect code.
+
+use std::sync::Arc;
+
+pub type ObjId = u32;
+pub type DefId = u16;
+pub type PlayerId = u8;
+
+/// A zone instance: a declared zone and, for per-player zones, its owner.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ZoneRef {
+    pub zone: u16,
+    pub owner: PlayerId,
+}
+
+#[derive(Debug, Clone, Default)]
+pub enum Value {
+    #[default]
+    None,
+    Int(i64),
+    Bool(bool),
+    Str(Arc<str>),
+    Card(ObjId),
+    Def(DefId),
+    Player(PlayerId),
+    Zone(ZoneRef),
+    /// The event being handled, by depth in the event stack.
+    Event(usize),
+    List(Arc<Vec<Value>>),
+}
+
+impl Value {
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Value::None => "none",
+            Value::Int(_) => "a number",
+            Value::Bool(_) => "true/false",
+            Value::Str(_) => "a string",
+            Value::Card(_) => "a card",
+            Value::Def(_) => "a card id",
+            Value::Player(_) => "a player",
+            Value::Zone(_) => "a zone",
+            Value::Event(_) => "an event",
+            Value::List(_) => "a list",
+        }
+    }
+
+    pub fn truthy(&self) -> bool {
+        match self {
+            Value::None => false,
+            Value::Bool(b) => *b,
+            Value::Int(i) => *i != 0,
+            Value::List(l) => !l.is_empty(),
+            _ => true,
+        }
+    }
+
+    pub fn list(v: Vec<Value>) -> Value {
+        Value::List(Arc::new(v))
+    }
+}
