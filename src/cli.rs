@@ -14,7 +14,11 @@ use crate::suggest::{did_you_mean, suggest};
 use crate::value::DefId;
 
 #[derive(Parser)]
-#[command(name = "fuda", version, about = "A declarative card-game engine: rules and cards are data")]
+#[command(
+    name = "fuda",
+    version,
+    about = "A declarative card-game engine: rules and cards are data"
+)]
 struct Cli {
     /// Data directory holding rules/ and cards/ (default: the repository's).
     #[arg(long, global = true, value_name = "DIR")]
@@ -97,11 +101,20 @@ pub fn main() -> ExitCode {
         Cmd::Scenario { file, view } => match crate::scenario::run_file(&dir, &file) {
             Ok(r) => {
                 print!("{}", r.render(view.map(|v| v.saturating_sub(1))));
-                if r.failures.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(1) }
+                if r.failures.is_empty() {
+                    ExitCode::SUCCESS
+                } else {
+                    ExitCode::from(1)
+                }
             }
             Err(e) => report(e),
         },
-        Cmd::Sim { game, games, jobs, json } => crate::sim::sim(&dir, &game, games, jobs, json),
+        Cmd::Sim {
+            game,
+            games,
+            jobs,
+            json,
+        } => crate::sim::sim(&dir, &game, games, jobs, json),
         Cmd::Play { mut game } => {
             if game.agents.is_empty() {
                 game.agents = vec!["human".into(), "random".into()];
@@ -135,7 +148,12 @@ fn check(dir: &Path, game: Option<&str>) -> ExitCode {
     let mut bad = false;
     for g in games {
         match load::load_game(dir, &g) {
-            Ok(d) => println!("{g}: ok ({} cards, {} verbs, {} abilities)", d.defs.len(), d.verbs.len(), d.triggers.len()),
+            Ok(d) => println!(
+                "{g}: ok ({} cards, {} verbs, {} abilities)",
+                d.defs.len(),
+                d.verbs.len(),
+                d.triggers.len()
+            ),
             Err(e) => {
                 bad = true;
                 eprintln!("{g}: {} error(s)", e.errors.len());
@@ -143,17 +161,28 @@ fn check(dir: &Path, game: Option<&str>) -> ExitCode {
             }
         }
     }
-    if bad { ExitCode::from(1) } else { ExitCode::SUCCESS }
+    if bad {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
 }
 
 /// Loads a game and turns command-line choices into a game configuration.
-pub fn prepare(dir: &Path, a: &GameArgs, logging: bool) -> Result<(Arc<Data>, GameConfig), DataErrors> {
+pub fn prepare(
+    dir: &Path,
+    a: &GameArgs,
+    logging: bool,
+) -> Result<(Arc<Data>, GameConfig), DataErrors> {
     let data = Arc::new(load::load_game(dir, &a.game)?);
     let one = |e: DataError| DataErrors { errors: vec![e] };
     let players = a.players.unwrap_or(data.players.2);
     if players < data.players.0 || players > data.players.1 {
         return Err(one(DataError::plain(
-            format!("{} is for {} to {} players, not {players}", data.game, data.players.0, data.players.1),
+            format!(
+                "{} is for {} to {} players, not {players}",
+                data.game, data.players.0, data.players.1
+            ),
             None,
         )));
     }
@@ -162,15 +191,24 @@ pub fn prepare(dir: &Path, a: &GameArgs, logging: bool) -> Result<(Arc<Data>, Ga
         match AgentKind::parse(name, &data) {
             Some(k) => agents.push(k),
             None => {
-                let known: Vec<&str> =
-                    ["first", "random", "human"].into_iter().chain(data.bots.iter().map(|(n, _)| n.as_str())).collect();
-                let help = did_you_mean(suggest(name, known.iter().copied())).or_else(|| Some(format!("agents: {}", known.join(", "))));
-                return Err(one(DataError::plain(format!("unknown agent \"{name}\""), help)));
+                let known: Vec<&str> = ["first", "random", "human"]
+                    .into_iter()
+                    .chain(data.bots.iter().map(|(n, _)| n.as_str()))
+                    .collect();
+                let help = did_you_mean(suggest(name, known.iter().copied()))
+                    .or_else(|| Some(format!("agents: {}", known.join(", "))));
+                return Err(one(DataError::plain(
+                    format!("unknown agent \"{name}\""),
+                    help,
+                )));
             }
         }
     }
     // Seats without a named agent take the last one named (all random if none).
-    let last = agents.last().cloned().unwrap_or_else(|| AgentKind::parse("random", &data).unwrap_or(AgentKind::First));
+    let last = agents
+        .last()
+        .cloned()
+        .unwrap_or_else(|| AgentKind::parse("random", &data).unwrap_or(AgentKind::First));
     agents.resize(players as usize, last);
     let mut sets: Vec<(String, Vec<String>)> = Vec::new();
     if !a.kingdom.is_empty() {
@@ -181,22 +219,52 @@ pub fn prepare(dir: &Path, a: &GameArgs, logging: bool) -> Result<(Arc<Data>, Ga
     }
     for s in &a.set {
         let Some((k, v)) = s.split_once('=') else {
-            return Err(one(DataError::plain(format!("--set wants NAME=IDS, got \"{s}\""), None)));
+            return Err(one(DataError::plain(
+                format!("--set wants NAME=IDS, got \"{s}\""),
+                None,
+            )));
         };
-        sets.push((k.to_string(), v.split(',').map(|x| x.trim().to_string()).filter(|x| !x.is_empty()).collect()));
+        sets.push((
+            k.to_string(),
+            v.split(',')
+                .map(|x| x.trim().to_string())
+                .filter(|x| !x.is_empty())
+                .collect(),
+        ));
     }
     let options = resolve_options(&data, sets)?;
-    Ok((data, GameConfig { players, seed: a.seed, agents, options, logging }))
+    Ok((
+        data,
+        GameConfig {
+            players,
+            seed: a.seed,
+            agents,
+            options,
+            logging,
+        },
+    ))
 }
 
-pub fn resolve_options(data: &Data, sets: Vec<(String, Vec<String>)>) -> Result<HashMap<String, Vec<DefId>>, DataErrors> {
+pub fn resolve_options(
+    data: &Data,
+    sets: Vec<(String, Vec<String>)>,
+) -> Result<HashMap<String, Vec<DefId>>, DataErrors> {
     let mut errors = Vec::new();
     let mut options = HashMap::new();
     for (k, ids) in sets {
         if !data.options.contains(&k) {
-            let help = did_you_mean(suggest(&k, data.options.iter().map(|s| s.as_str())))
-                .or_else(|| Some(format!("options of {}: {}", data.game, data.options.join(", "))));
-            errors.push(DataError::plain(format!("{} has no option \"{k}\"", data.game), help));
+            let help =
+                did_you_mean(suggest(&k, data.options.iter().map(|s| s.as_str()))).or_else(|| {
+                    Some(format!(
+                        "options of {}: {}",
+                        data.game,
+                        data.options.join(", ")
+                    ))
+                });
+            errors.push(DataError::plain(
+                format!("{} has no option \"{k}\"", data.game),
+                help,
+            ));
             continue;
         }
         let mut defs = Vec::new();
@@ -204,14 +272,22 @@ pub fn resolve_options(data: &Data, sets: Vec<(String, Vec<String>)>) -> Result<
             match data.names.def(&id) {
                 Some(d) => defs.push(d),
                 None => {
-                    let help = did_you_mean(suggest(&id, data.names.defs.iter().map(|s| s.as_str())));
-                    errors.push(DataError::plain(format!("unknown card \"{id}\" in option {k}"), help));
+                    let help =
+                        did_you_mean(suggest(&id, data.names.defs.iter().map(|s| s.as_str())));
+                    errors.push(DataError::plain(
+                        format!("unknown card \"{id}\" in option {k}"),
+                        help,
+                    ));
                 }
             }
         }
         options.insert(k, defs);
     }
-    if errors.is_empty() { Ok(options) } else { Err(DataErrors { errors }) }
+    if errors.is_empty() {
+        Ok(options)
+    } else {
+        Err(DataErrors { errors })
+    }
 }
 
 fn run(dir: &Path, a: &GameArgs, json: bool, view: Option<u8>) -> ExitCode {
@@ -242,14 +318,12 @@ pub fn print_log(game: &Game, log: &[Entry], viewer: Option<u8>, json: bool) {
     use std::io::Write;
     let out = std::io::stdout();
     let mut out = std::io::BufWriter::new(out.lock());
-    for e in log {
-        if let Some(line) = e.render(&game.data, viewer) {
-            if json {
-                let v = serde_json::json!({ "kind": e.kind(), "text": line });
-                let _ = writeln!(out, "{v}");
-            } else {
-                let _ = writeln!(out, "{line}");
-            }
+    for (kind, line) in crate::engine::log::render_all(&game.data, log, viewer) {
+        if json {
+            let v = serde_json::json!({ "kind": kind, "text": line });
+            let _ = writeln!(out, "{v}");
+        } else {
+            let _ = writeln!(out, "{line}");
         }
     }
 }
@@ -273,8 +347,21 @@ pub fn print_outcome(o: &Outcome, json: bool) {
 
 pub fn outcome_line(o: &Outcome) -> String {
     let winners: Vec<String> = o.winners.iter().map(|w| format!("P{}", w + 1)).collect();
-    let scores: Vec<String> = o.scores.iter().enumerate().map(|(i, s)| format!("P{} {s}", i + 1)).collect();
-    let who = if winners.len() > 1 { format!("shared win: {}", winners.join(", ")) } else { format!("winner: {}", winners.join("")) };
+    let scores: Vec<String> = o
+        .scores
+        .iter()
+        .enumerate()
+        .map(|(i, s)| format!("P{} {s}", i + 1))
+        .collect();
+    let who = if winners.len() > 1 {
+        format!("shared win: {}", winners.join(", "))
+    } else {
+        format!("winner: {}", winners.join(""))
+    };
     let limit = if o.limit { " (turn limit reached)" } else { "" };
-    format!("result — {who}; scores: {}; turns: {}{limit}", scores.join(", "), o.turns)
+    format!(
+        "result — {who}; scores: {}; turns: {}{limit}",
+        scores.join(", "),
+        o.turns
+    )
 }

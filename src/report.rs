@@ -12,7 +12,13 @@ pub fn run_error(data: &Data, e: &RunError) -> DataError {
     if e.span == Default::default() {
         return DataError::plain(message, None);
     }
-    data.sources.error(e.span.file, e.span.start, e.span.end.max(e.span.start + 1), message, None)
+    data.sources.error(
+        e.span.file,
+        e.span.start,
+        e.span.end.max(e.span.start + 1),
+        message,
+        None,
+    )
 }
 
 /// Prints a flow that ended a command badly; returns the exit code.

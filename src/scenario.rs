@@ -10,7 +10,7 @@ use serde::Deserialize;
 
 use crate::data::locate::{find_key, find_word};
 use crate::data::{Data, DataError, DataErrors, Sources, load};
-use crate::engine::log::{Entry, pname};
+use crate::engine::log::Entry;
 use crate::engine::{AgentKind, Flow, Game, GameConfig, Outcome};
 use crate::lang::compile::{Context, compile_expr};
 use crate::lang::names::find;
@@ -80,30 +80,52 @@ pub struct ScenarioRun {
 }
 
 pub fn run_file(dir: &Path, file: &Path) -> Result<ScenarioRun, DataErrors> {
-    let text = std::fs::read_to_string(file)
-        .map_err(|e| DataErrors { errors: vec![DataError::plain(format!("cannot read {}: {e}", file.display()), None)] })?;
+    let text = std::fs::read_to_string(file).map_err(|e| DataErrors {
+        errors: vec![DataError::plain(
+            format!("cannot read {}: {e}", file.display()),
+            None,
+        )],
+    })?;
     let mut sources = Sources::default();
     let fid = sources.add(file.display().to_string(), text.clone());
     let raw: RawScenario = serde_norway::from_str(&text).map_err(|e| {
         let off = e.location().map(|l| l.index()).unwrap_or(0) as u32;
         let msg = e.to_string();
         let msg = msg.split(" at line ").next().unwrap_or(&msg).to_string();
-        DataErrors { errors: vec![sources.error(fid, off, off + 1, msg, None)] }
+        DataErrors {
+            errors: vec![sources.error(fid, off, off + 1, msg, None)],
+        }
     })?;
     let data = Arc::new(load::load_game(dir, &raw.game)?);
     run(data, raw, &sources, fid)
 }
 
-fn err_at(sources: &Sources, fid: u32, needle: &str, from: usize, msg: String, help: Option<String>) -> DataError {
+fn err_at(
+    sources: &Sources,
+    fid: u32,
+    needle: &str,
+    from: usize,
+    msg: String,
+    help: Option<String>,
+) -> DataError {
     let text = sources.text(fid);
     let (a, b) = find_word(text, needle, from).unwrap_or((from, from + 1));
     sources.error(fid, a as u32, b as u32, msg, help)
 }
 
-pub fn run(data: Arc<Data>, raw: RawScenario, sources: &Sources, fid: u32) -> Result<ScenarioRun, DataErrors> {
+pub fn run(
+    data: Arc<Data>,
+    raw: RawScenario,
+    sources: &Sources,
+    fid: u32,
+) -> Result<ScenarioRun, DataErrors> {
     let text = sources.text(fid).to_string();
     let mut errors = Vec::new();
-    let sets = raw.options.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+    let sets = raw
+        .options
+        .iter()
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
     let options = crate::cli::resolve_options(&data, sets)?;
     let cfg = GameConfig {
         players: raw.players,
@@ -113,31 +135,79 @@ pub fn run(data: Arc<Data>, raw: RawScenario, sources: &Sources, fid: u32) -> Re
         logging: true,
     };
     if raw.players < data.players.0 || raw.players > data.players.1 {
-        return Err(DataErrors { errors: vec![err_at(sources, fid, "players", 0, format!("{} is for {} to {} players", data.game, data.players.0, data.players.1), None)] });
+        return Err(DataErrors {
+            errors: vec![err_at(
+                sources,
+                fid,
+                "players",
+                0,
+                format!(
+                    "{} is for {} to {} players",
+                    data.game, data.players.0, data.players.1
+                ),
+                None,
+            )],
+        });
     }
     let mut game = Game::new(data.clone(), cfg);
     game.script = raw.decisions.iter().cloned().collect();
     if raw.setup {
         match game.exec_code(&data.setup, None, 0, Vec::new()) {
             Ok(_) => {}
-            Err(Flow::Error(e)) => return Err(DataErrors { errors: vec![crate::report::run_error(&data, &e)] }),
+            Err(Flow::Error(e)) => {
+                return Err(DataErrors {
+                    errors: vec![crate::report::run_error(&data, &e)],
+                });
+            }
             Err(_) => {}
         }
     }
     let zones_at = text.find("\nzones:").unwrap_or(0);
     for (key, val) in &raw.zones {
-        let key_at = find_key(&text, key, "", zones_at).unwrap_or_else(|| text[zones_at..].find(key.as_str()).map(|i| zones_at + i).unwrap_or(0));
+        let key_at = find_key(&text, key, "", zones_at).unwrap_or_else(|| {
+            text[zones_at..]
+                .find(key.as_str())
+                .map(|i| zones_at + i)
+                .unwrap_or(0)
+        });
         if let Some(p) = player_key(key, raw.players) {
             let serde_norway::Value::Mapping(m) = val else {
-                errors.push(err_at(sources, fid, key, zones_at, format!("`{key}` should map zone names to card lists"), None));
+                errors.push(err_at(
+                    sources,
+                    fid,
+                    key,
+                    zones_at,
+                    format!("`{key}` should map zone names to card lists"),
+                    None,
+                ));
                 continue;
             };
             for (zk, zv) in m {
                 let zname = zk.as_str().unwrap_or("");
-                place(&mut game, &data, sources, fid, key_at, zname, Some(p), zv, &mut errors);
+                place(
+                    &mut game,
+                    &data,
+                    sources,
+                    fid,
+                    key_at,
+                    zname,
+                    Some(p),
+                    zv,
+                    &mut errors,
+                );
             }
         } else {
-            place(&mut game, &data, sources, fid, zones_at, key, None, val, &mut errors);
+            place(
+                &mut game,
+                &data,
+                sources,
+                fid,
+                zones_at,
+                key,
+                None,
+                val,
+                &mut errors,
+            );
         }
     }
     for (key, counters) in &raw.counters {
@@ -145,36 +215,77 @@ pub fn run(data: Arc<Data>, raw: RawScenario, sources: &Sources, fid: u32) -> Re
             if key == "game" {
                 match find(&data.names.globals, name) {
                     Some(g) => game.st.globals[g as usize] = *v,
-                    None => errors.push(err_at(sources, fid, name, 0, format!("unknown global counter \"{name}\""), did_you_mean(suggest(name, data.names.globals.iter().map(|s| s.as_str()))))),
+                    None => errors.push(err_at(
+                        sources,
+                        fid,
+                        name,
+                        0,
+                        format!("unknown global counter \"{name}\""),
+                        did_you_mean(suggest(name, data.names.globals.iter().map(|s| s.as_str()))),
+                    )),
                 }
                 continue;
             }
             let Some(p) = player_key(key, raw.players) else {
-                errors.push(err_at(sources, fid, key, 0, format!("counters are set per player (`p1:`) or under `game:`, not `{key}`"), None));
+                errors.push(err_at(
+                    sources,
+                    fid,
+                    key,
+                    0,
+                    format!("counters are set per player (`p1:`) or under `game:`, not `{key}`"),
+                    None,
+                ));
                 continue;
             };
             match find(&data.names.counters, name) {
                 Some(c) => *game.st.counter_mut(p, c) = *v,
-                None => errors.push(err_at(sources, fid, name, 0, format!("unknown counter \"{name}\""), did_you_mean(suggest(name, data.names.counters.iter().map(|s| s.as_str()))))),
+                None => errors.push(err_at(
+                    sources,
+                    fid,
+                    name,
+                    0,
+                    format!("unknown counter \"{name}\""),
+                    did_you_mean(suggest(
+                        name,
+                        data.names.counters.iter().map(|s| s.as_str()),
+                    )),
+                )),
             }
         }
     }
     if raw.active == 0 || raw.active > raw.players {
-        errors.push(err_at(sources, fid, "active", 0, format!("active must be 1 to {}", raw.players), None));
+        errors.push(err_at(
+            sources,
+            fid,
+            "active",
+            0,
+            format!("active must be 1 to {}", raw.players),
+            None,
+        ));
     }
     game.st.active = raw.active.saturating_sub(1);
     let phase = match &raw.phase {
         Some(p) => match data.turn.phases.iter().position(|x| &x.name == p) {
             Some(i) => Some(i as u16),
             None => {
-                let help = did_you_mean(suggest(p, data.turn.phases.iter().map(|x| x.name.as_str())));
-                errors.push(err_at(sources, fid, p, 0, format!("unknown phase \"{p}\""), help));
+                let help =
+                    did_you_mean(suggest(p, data.turn.phases.iter().map(|x| x.name.as_str())));
+                errors.push(err_at(
+                    sources,
+                    fid,
+                    p,
+                    0,
+                    format!("unknown phase \"{p}\""),
+                    help,
+                ));
                 None
             }
         },
         None => None,
     };
-    let origin_of = |e: &str| crate::data::locate::code_origin(&text, e, text.find("\nexpect:").unwrap_or(0), fid);
+    let origin_of = |e: &str| {
+        crate::data::locate::code_origin(&text, e, text.find("\nexpect:").unwrap_or(0), fid)
+    };
     let mut expects = Vec::new();
     for e in &raw.expect {
         match compile_expr(e, &data.names, &origin_of(e), &Context::default()) {
@@ -196,7 +307,9 @@ pub fn run(data: Arc<Data>, raw: RawScenario, sources: &Sources, fid: u32) -> Re
         Err(Flow::Error(e)) => {
             let r = crate::report::run_error(&data, &e);
             stopped = Some(format!("error: {}", r.message));
-            game.log.push(Entry::Text { text: format!("error: {}", r.message) });
+            game.log.push(Entry::Text {
+                text: format!("error: {}", r.message),
+            });
             None
         }
         Err(other) => {
@@ -219,7 +332,14 @@ pub fn run(data: Arc<Data>, raw: RawScenario, sources: &Sources, fid: u32) -> Re
     {
         failures.push(s.clone());
     }
-    Ok(ScenarioRun { game, outcome, stopped, unused, failures, description: raw.description })
+    Ok(ScenarioRun {
+        game,
+        outcome,
+        stopped,
+        unused,
+        failures,
+        description: raw.description,
+    })
 }
 
 fn player_key(key: &str, players: u8) -> Option<PlayerId> {
@@ -241,16 +361,30 @@ fn place(
 ) {
     let Some(z) = find(&data.names.zones, zname) else {
         let help = did_you_mean(suggest(zname, data.names.zones.iter().map(|s| s.as_str())));
-        errors.push(err_at(sources, fid, zname, from, format!("unknown zone \"{zname}\""), help));
+        errors.push(err_at(
+            sources,
+            fid,
+            zname,
+            from,
+            format!("unknown zone \"{zname}\""),
+            help,
+        ));
         return;
     };
     let shared = data.zones[z as usize].shared;
     if shared != owner.is_none() {
-        let msg = if shared { format!("`{zname}` is shared: put it at the top level of `zones:`") } else { format!("`{zname}` belongs to a player: put it under `p1:`…") };
+        let msg = if shared {
+            format!("`{zname}` is shared: put it at the top level of `zones:`")
+        } else {
+            format!("`{zname}` belongs to a player: put it under `p1:`…")
+        };
         errors.push(err_at(sources, fid, zname, from, msg, None));
         return;
     }
-    let zr = ZoneRef { zone: z, owner: owner.unwrap_or(0) };
+    let zr = ZoneRef {
+        zone: z,
+        owner: owner.unwrap_or(0),
+    };
     let inst = game.st.inst(zr);
     game.st.zones[inst].cards.clear();
     game.st.zones[inst].piles.clear();
@@ -263,11 +397,21 @@ fn place(
         }
         serde_norway::Value::Mapping(m) => {
             for (k, v) in m {
-                items.push((k.as_str().unwrap_or("").to_string(), v.as_i64().unwrap_or(1)));
+                items.push((
+                    k.as_str().unwrap_or("").to_string(),
+                    v.as_i64().unwrap_or(1),
+                ));
             }
         }
         serde_norway::Value::Null => {}
-        _ => errors.push(err_at(sources, fid, zname, from, format!("`{zname}` takes a list of card ids (or id: count)"), None)),
+        _ => errors.push(err_at(
+            sources,
+            fid,
+            zname,
+            from,
+            format!("`{zname}` takes a list of card ids (or id: count)"),
+            None,
+        )),
     }
     for (id, n) in items {
         match data.names.def(&id) {
@@ -278,7 +422,14 @@ fn place(
             }
             None => {
                 let help = did_you_mean(suggest(&id, data.names.defs.iter().map(|s| s.as_str())));
-                errors.push(err_at(sources, fid, &id, from, format!("unknown card \"{id}\""), help));
+                errors.push(err_at(
+                    sources,
+                    fid,
+                    &id,
+                    from,
+                    format!("unknown card \"{id}\""),
+                    help,
+                ));
             }
         }
     }
@@ -292,11 +443,9 @@ impl ScenarioRun {
         if let Some(d) = &self.description {
             s += &format!("# {}\n", d.trim());
         }
-        for e in &self.game.log {
-            if let Some(line) = e.render(data, viewer) {
-                s += &line;
-                s.push('\n');
-            }
+        for (_, line) in crate::engine::log::render_all(data, &self.game.log, viewer) {
+            s += &line;
+            s.push('\n');
         }
         match (&self.outcome, &self.stopped) {
             (_, Some(why)) => s += &format!("-- stopped: {why}\n"),
@@ -307,24 +456,10 @@ impl ScenarioRun {
             s += &format!("-- {} scripted answer(s) unused\n", self.unused);
         }
         s += "-- final state --\n";
-        for p in 0..self.game.st.nplayers {
-            if viewer.is_some_and(|v| v != p) {
-                continue;
-            }
-            let v = self.game.view(p);
-            if viewer.is_none() && p > 0 {
-                // Omniscient: player 1's view plus the other players' own zones.
-            }
-            s += &v.render(data);
-        }
+        s += &self.game.dump(viewer);
         for f in &self.failures {
             s += &format!("FAILED: {f}\n");
         }
         s
     }
-}
-
-/// Exposed for the test harness: name of player `p`.
-pub fn player_name(p: PlayerId) -> String {
-    pname(p)
 }

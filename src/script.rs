@@ -51,25 +51,56 @@ impl Scripts {
         engine.set_max_array_size(100_000);
         engine.set_max_map_size(10_000);
         engine.register_type_with_name::<Handle>("Handle");
-        engine.register_fn("==", |a: &mut Handle, b: Handle| with_game(|g| g.equal(&a.0, &b.0)).unwrap_or(false));
-        engine.register_fn("!=", |a: &mut Handle, b: Handle| !with_game(|g| g.equal(&a.0, &b.0)).unwrap_or(false));
-        engine.register_fn("to_string", |a: &mut Handle| with_game(|g| g.show(&a.0)).unwrap_or_default());
+        engine.register_fn("==", |a: &mut Handle, b: Handle| {
+            with_game(|g| g.equal(&a.0, &b.0)).unwrap_or(false)
+        });
+        engine.register_fn("!=", |a: &mut Handle, b: Handle| {
+            !with_game(|g| g.equal(&a.0, &b.0)).unwrap_or(false)
+        });
+        engine.register_fn("to_string", |a: &mut Handle| {
+            with_game(|g| g.show(&a.0)).unwrap_or_default()
+        });
         let fields = names
             .counters
             .iter()
             .chain(names.props.iter())
             .map(|s| s.as_str())
-            .chain(["id", "name", "owner", "zone", "index", "turns", "card", "player", "from", "to", "amount", "source", "target"]);
+            .chain([
+                "id", "name", "owner", "zone", "index", "turns", "card", "player", "from", "to",
+                "amount", "source", "target",
+            ]);
         for field in fields {
             let fname: ImmutableString = field.into();
-            engine.register_get(field, move |h: &mut Handle| -> Result<Dynamic, Box<EvalAltResult>> {
-                bridge(|g, f| g.call(Builtin::Get, vec![h.0.clone(), Value::Str(Arc::from(fname.as_str()))], f))
-            });
+            engine.register_get(
+                field,
+                move |h: &mut Handle| -> Result<Dynamic, Box<EvalAltResult>> {
+                    bridge(|g, f| {
+                        g.call(
+                            Builtin::Get,
+                            vec![h.0.clone(), Value::Str(Arc::from(fname.as_str()))],
+                            f,
+                        )
+                    })
+                },
+            );
             let fname: ImmutableString = field.into();
-            engine.register_set(field, move |h: &mut Handle, v: Dynamic| -> Result<(), Box<EvalAltResult>> {
-                bridge(|g, f| g.call(Builtin::Set, vec![h.0.clone(), Value::Str(Arc::from(fname.as_str())), from_dynamic(v.clone())], f))
+            engine.register_set(
+                field,
+                move |h: &mut Handle, v: Dynamic| -> Result<(), Box<EvalAltResult>> {
+                    bridge(|g, f| {
+                        g.call(
+                            Builtin::Set,
+                            vec![
+                                h.0.clone(),
+                                Value::Str(Arc::from(fname.as_str())),
+                                from_dynamic(v.clone()),
+                            ],
+                            f,
+                        )
+                    })
                     .map(|_| ())
-            });
+                },
+            );
         }
         for &b in Builtin::ALL {
             if matches!(b, Builtin::Sum | Builtin::Any) {
@@ -79,7 +110,10 @@ impl Scripts {
             for n in min..=max {
                 let types = vec![TypeId::of::<Dynamic>(); n];
                 engine.register_raw_fn(b.name(), types, move |_ctx, args| {
-                    let vals: Vec<Value> = args.iter_mut().map(|a| from_dynamic(std::mem::take(*a))).collect();
+                    let vals: Vec<Value> = args
+                        .iter_mut()
+                        .map(|a| from_dynamic(std::mem::take(*a)))
+                        .collect();
                     bridge(|g, f| {
                         let vals = g.name_args(b, vals, f)?;
                         g.call(b, vals, f)
@@ -90,20 +124,32 @@ impl Scripts {
         for (v, (name, params)) in names.verbs.iter().enumerate() {
             let types = vec![TypeId::of::<Dynamic>(); params.len()];
             engine.register_raw_fn(name.as_str(), types, move |_ctx, args| {
-                let vals: Vec<Value> = args.iter_mut().map(|a| from_dynamic(std::mem::take(*a))).collect();
+                let vals: Vec<Value> = args
+                    .iter_mut()
+                    .map(|a| from_dynamic(std::mem::take(*a)))
+                    .collect();
                 bridge(|g, f| {
                     let data = g.data.clone();
                     g.exec_code(&data.verbs[v], f.this, f.me, vals)
                 })
             });
         }
-        Scripts { engine, lib: AST::empty(), fns: Vec::new(), lib_origins: Vec::new(), snippets: Vec::new() }
+        Scripts {
+            engine,
+            lib: AST::empty(),
+            fns: Vec::new(),
+            lib_origins: Vec::new(),
+            snippets: Vec::new(),
+        }
     }
 
     /// Compiles a rules script file; its functions become callable from card text.
     pub fn compile_file(&mut self, text: &str, file: u32) -> Result<(), CompileError> {
         let origin = Origin::identity(file);
-        let ast = self.engine.compile(text).map_err(|e| parse_error(text, &origin, e))?;
+        let ast = self
+            .engine
+            .compile(text)
+            .map_err(|e| parse_error(text, &origin, e))?;
         for f in ast.iter_functions() {
             self.fns.push((f.name.to_string(), f.params.len()));
         }
@@ -113,8 +159,16 @@ impl Scripts {
     }
 
     /// Compiles a card's Rhai snippet; it sees `card`, `me`, `event` and the rules' functions.
-    pub fn compile_snippet(&mut self, text: &str, origin: Origin, _params: &[&str]) -> Result<u32, CompileError> {
-        let ast = self.engine.compile(text).map_err(|e| parse_error(text, &origin, e))?;
+    pub fn compile_snippet(
+        &mut self,
+        text: &str,
+        origin: Origin,
+        _params: &[&str],
+    ) -> Result<u32, CompileError> {
+        let ast = self
+            .engine
+            .compile(text)
+            .map_err(|e| parse_error(text, &origin, e))?;
         let ast = self.lib.clone_functions_only().merge(&ast);
         self.snippets.push((ast, origin));
         Ok((self.snippets.len() - 1) as u32)
@@ -124,7 +178,12 @@ impl Scripts {
 fn parse_error(text: &str, origin: &Origin, e: rhai::ParseError) -> CompileError {
     let off = pos_offset(text, e.position());
     let at = origin.map(off);
-    CompileError { message: format!("Rhai syntax error: {}", e.err_type()), start: at, end: at + 1, help: None }
+    CompileError {
+        message: format!("Rhai syntax error: {}", e.err_type()),
+        start: at,
+        end: at + 1,
+        help: None,
+    }
 }
 
 fn pos_offset(text: &str, pos: Position) -> usize {
@@ -148,10 +207,18 @@ fn with_game<R>(f: impl FnOnce(&mut Game) -> R) -> Option<R> {
 /// Runs a kernel operation from inside Rhai; a kernel `Flow` (end of turn, an
 /// error, a scenario out of answers) travels through Rhai as an error and is
 /// restored on the way out.
-fn bridge(op: impl FnOnce(&mut Game, &mut Frame) -> Res<Value>) -> Result<Dynamic, Box<EvalAltResult>> {
+fn bridge(
+    op: impl FnOnce(&mut Game, &mut Frame) -> Res<Value>,
+) -> Result<Dynamic, Box<EvalAltResult>> {
     let (this, me, span) = CONTEXT.get();
     let r = with_game(|g| {
-        let mut f = Frame { this, me, slots: Vec::new(), span, move_name: None };
+        let mut f = Frame {
+            this,
+            me,
+            slots: Vec::new(),
+            span,
+            move_name: None,
+        };
         op(g, &mut f)
     });
     match r {
@@ -162,13 +229,22 @@ fn bridge(op: impl FnOnce(&mut Game, &mut Frame) -> Res<Value>) -> Result<Dynami
                 _ => "control flow".into(),
             };
             FLOW.with(|s| *s.borrow_mut() = Some(flow));
-            Err(Box::new(EvalAltResult::ErrorRuntime(msg.into(), Position::NONE)))
+            Err(Box::new(EvalAltResult::ErrorRuntime(
+                msg.into(),
+                Position::NONE,
+            )))
         }
         None => Err("no game is running".into()),
     }
 }
 
-fn enter<T>(g: &mut Game, this: Option<ObjId>, me: PlayerId, span: Span, f: impl FnOnce(&Scripts) -> T) -> T {
+fn enter<T>(
+    g: &mut Game,
+    this: Option<ObjId>,
+    me: PlayerId,
+    span: Span,
+    f: impl FnOnce(&Scripts) -> T,
+) -> T {
     let data = g.data.clone();
     let prev = CURRENT.replace(g as *mut Game);
     let prev_ctx = CONTEXT.replace((this, me, span));
@@ -178,7 +254,12 @@ fn enter<T>(g: &mut Game, this: Option<ObjId>, me: PlayerId, span: Span, f: impl
     r
 }
 
-fn finish(g: &Game, r: Result<Dynamic, Box<EvalAltResult>>, text_of: &Origin, span: Span) -> Res<Value> {
+fn finish(
+    g: &Game,
+    r: Result<Dynamic, Box<EvalAltResult>>,
+    text_of: &Origin,
+    span: Span,
+) -> Res<Value> {
     match r {
         Ok(v) => Ok(from_dynamic(v)),
         Err(e) => {
@@ -193,15 +274,23 @@ fn finish(g: &Game, r: Result<Dynamic, Box<EvalAltResult>>, text_of: &Origin, sp
             let at = match e.position().line() {
                 Some(_) => {
                     let snippet_off = pos_offset_in_origin(text, text_of, e.position());
-                    Span { file, start: snippet_off, end: snippet_off + 1 }
+                    Span {
+                        file,
+                        start: snippet_off,
+                        end: snippet_off + 1,
+                    }
                 }
                 None => span,
             };
             let message = match &*e {
                 EvalAltResult::ErrorTooManyOperations(_) => {
-                    format!("script stopped: it ran more than {MAX_OPERATIONS} operations (an endless loop?)")
+                    format!(
+                        "script stopped: it ran more than {MAX_OPERATIONS} operations (an endless loop?)"
+                    )
                 }
-                EvalAltResult::ErrorStackOverflow(_) => "script stopped: calls nested too deep (endless recursion?)".into(),
+                EvalAltResult::ErrorStackOverflow(_) => {
+                    "script stopped: calls nested too deep (endless recursion?)".into()
+                }
                 other => format!("script error: {other}"),
             };
             g.err(at, message)
@@ -224,14 +313,21 @@ fn pos_offset_in_origin(_file_text: &str, origin: &Origin, pos: Position) -> u32
 pub fn run_snippet(g: &mut Game, id: u32, this: Option<ObjId>, me: PlayerId) -> Res<Value> {
     let data = g.data.clone();
     let (ast, origin) = &data.scripts.snippets[id as usize];
-    let span = Span { file: origin.file, start: origin.map(0), end: origin.map(0) + 1 };
+    let span = Span {
+        file: origin.file,
+        start: origin.map(0),
+        end: origin.map(0) + 1,
+    };
     let event = match g.st.events.len() {
         0 => Value::None,
         n => Value::Event(n - 1),
     };
     let r = enter(g, this, me, span, |s| {
         let mut scope = Scope::new();
-        scope.push_constant("card", to_dynamic(this.map(Value::Card).unwrap_or(Value::None)));
+        scope.push_constant(
+            "card",
+            to_dynamic(this.map(Value::Card).unwrap_or(Value::None)),
+        );
         scope.push_constant("me", to_dynamic(Value::Player(me)));
         scope.push_constant("event", to_dynamic(event));
         s.engine.eval_ast_with_scope::<Dynamic>(&mut scope, ast)
@@ -240,10 +336,22 @@ pub fn run_snippet(g: &mut Game, id: u32, this: Option<ObjId>, me: PlayerId) -> 
 }
 
 /// Calls a function from the rules' script files.
-pub fn call_fn(g: &mut Game, id: u16, args: Vec<Value>, this: Option<ObjId>, me: PlayerId, span: Span) -> Res<Value> {
+pub fn call_fn(
+    g: &mut Game,
+    id: u16,
+    args: Vec<Value>,
+    this: Option<ObjId>,
+    me: PlayerId,
+    span: Span,
+) -> Res<Value> {
     let data = g.data.clone();
     let name = data.scripts.fns[id as usize].0.clone();
-    let origin = data.scripts.lib_origins.first().cloned().unwrap_or_default();
+    let origin = data
+        .scripts
+        .lib_origins
+        .first()
+        .cloned()
+        .unwrap_or_default();
     let args: Vec<Dynamic> = args.into_iter().map(to_dynamic).collect();
     let r = enter(g, this, me, span, |s| {
         let mut scope = Scope::new();
@@ -262,7 +370,9 @@ impl Game {
                     Some(id) => *v = Value::Int(id as i64),
                     None => {
                         let help = crate::suggest::suggest(s, table.iter().map(|x| x.as_str()));
-                        let help = help.map(|h| format!(" — did you mean \"{h}\"?")).unwrap_or_default();
+                        let help = help
+                            .map(|h| format!(" — did you mean \"{h}\"?"))
+                            .unwrap_or_default();
                         return self.err(f.span, format!("unknown {} \"{s}\"{help}", t.what()));
                     }
                 }

@@ -25,7 +25,10 @@ pub fn sim(dir: &Path, a: &GameArgs, games: u64, jobs: usize, json: bool) -> Exi
         Ok(x) => x,
         Err(e) => return report(e),
     };
-    let pool = match rayon::ThreadPoolBuilder::new().num_threads(jobs.max(1)).build() {
+    let pool = match rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs.max(1))
+        .build()
+    {
         Ok(p) => p,
         Err(e) => {
             eprintln!("error: cannot start {jobs} threads: {e}");
@@ -59,7 +62,11 @@ pub fn sim(dir: &Path, a: &GameArgs, games: u64, jobs: usize, json: bool) -> Exi
     });
     bar.finish_and_clear();
     let secs = start.elapsed().as_secs_f64();
-    let mut s = Summary { games, wins: vec![0.0; cfg.players as usize], ..Default::default() };
+    let mut s = Summary {
+        games,
+        wins: vec![0.0; cfg.players as usize],
+        ..Default::default()
+    };
     let mut turns = 0u64;
     for r in &results {
         match r {
@@ -86,11 +93,21 @@ pub fn sim(dir: &Path, a: &GameArgs, games: u64, jobs: usize, json: bool) -> Exi
     if json {
         println!("{}", serde_json::to_string(&s).unwrap_or_default());
     } else {
-        println!("{} games of {} ({} players, {} job(s))", games, data.game, cfg.players, jobs);
+        println!(
+            "{} games of {} ({} players, {} job(s))",
+            games, data.game, cfg.players, jobs
+        );
         for (i, w) in s.wins.iter().enumerate() {
             println!("  P{} wins {:.1}%", i + 1, w * 100.0);
         }
-        println!("  shared wins {}  average turns {:.1}  {:.0} games/s", s.draws, s.avg_turns, s.games_per_sec);
+        println!(
+            "  shared wins {}  average turns {:.1}  {:.0} games/s",
+            s.draws, s.avg_turns, s.games_per_sec
+        );
     }
-    if s.errors > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS }
+    if s.errors > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
 }

@@ -39,7 +39,10 @@ mod tests {
     use super::*;
     #[test]
     fn finds_close_names() {
-        assert_eq!(suggest("vilage", ["village", "smithy"]), Some("village".into()));
+        assert_eq!(
+            suggest("vilage", ["village", "smithy"]),
+            Some("village".into())
+        );
         assert_eq!(suggest("xyz", ["village", "smithy"]), None);
     }
 }

@@ -17,14 +17,27 @@ impl Sources {
         (self.files.len() - 1) as u32
     }
     pub fn text(&self, file: u32) -> &str {
-        self.files.get(file as usize).map(|(_, t)| t.as_str()).unwrap_or("")
+        self.files
+            .get(file as usize)
+            .map(|(_, t)| t.as_str())
+            .unwrap_or("")
     }
     pub fn path(&self, file: u32) -> &str {
-        self.files.get(file as usize).map(|(p, _)| p.as_str()).unwrap_or("<unknown>")
+        self.files
+            .get(file as usize)
+            .map(|(p, _)| p.as_str())
+            .unwrap_or("<unknown>")
     }
 
     /// An error pointing at `start..end` of a file.
-    pub fn error(&self, file: u32, start: u32, end: u32, message: impl Into<String>, help: Option<String>) -> DataError {
+    pub fn error(
+        &self,
+        file: u32,
+        start: u32,
+        end: u32,
+        message: impl Into<String>,
+        help: Option<String>,
+    ) -> DataError {
         let (path, text) = self
             .files
             .get(file as usize)
@@ -46,7 +59,11 @@ impl Sources {
 
 fn short_label(message: &str) -> String {
     let m = message.split(':').next().unwrap_or(message);
-    if m.len() > 40 { "here".into() } else { m.to_string() }
+    if m.len() > 40 {
+        "here".into()
+    } else {
+        m.to_string()
+    }
 }
 
 /// A problem in the game's data (rules, cards, scripts, scenarios).

@@ -35,13 +35,24 @@ pub fn load_game(data_dir: &Path, game: &str) -> Result<Data, DataErrors> {
     let Some((rules_file, rules)) = l.read_yaml::<RawRules>(&rules_path) else {
         if !rules_path.exists() {
             let games = list_games(data_dir);
-            let help = did_you_mean(suggest(game, games.iter().map(|s| s.as_str())))
-                .or_else(|| Some(format!("games in {}: {}", data_dir.display(), games.join(", "))));
-            l.errs.push(DataError::plain(format!("unknown game `{game}`: no {}", rules_path.display()), help));
+            let help =
+                did_you_mean(suggest(game, games.iter().map(|s| s.as_str()))).or_else(|| {
+                    Some(format!(
+                        "games in {}: {}",
+                        data_dir.display(),
+                        games.join(", ")
+                    ))
+                });
+            l.errs.push(DataError::plain(
+                format!("unknown game `{game}`: no {}", rules_path.display()),
+                help,
+            ));
         }
         return Err(DataErrors { errors: l.errs });
     };
-    let card_dir = data_dir.join("cards").join(rules.cards.as_deref().unwrap_or(game));
+    let card_dir = data_dir
+        .join("cards")
+        .join(rules.cards.as_deref().unwrap_or(game));
     let cards = l.read_cards(&card_dir);
     let data = l.build(data_dir, rules_file, rules, cards);
     match data {
@@ -70,7 +81,10 @@ impl Loader {
         match std::fs::read_to_string(path) {
             Ok(text) => Some(self.sources.add(path.display().to_string(), text)),
             Err(e) => {
-                self.errs.push(DataError::plain(format!("cannot read {}: {e}", path.display()), None));
+                self.errs.push(DataError::plain(
+                    format!("cannot read {}: {e}", path.display()),
+                    None,
+                ));
                 None
             }
         }
@@ -100,12 +114,23 @@ impl Loader {
         let mut help = None;
         if let Some(rest) = message.strip_prefix("unknown field `") {
             let field = rest.split('`').next().unwrap_or("");
-            let expected: Vec<&str> = rest.split("expected ").nth(1).unwrap_or("").split('`').skip(1).step_by(2).collect();
+            let expected: Vec<&str> = rest
+                .split("expected ")
+                .nth(1)
+                .unwrap_or("")
+                .split('`')
+                .skip(1)
+                .step_by(2)
+                .collect();
             help = did_you_mean(suggest(field, expected.iter().copied()))
                 .or_else(|| Some(format!("known fields: {}", expected.join(", "))));
         }
-        let end = text[off..].find(['\n', ':']).map(|i| off + i).unwrap_or(off);
-        self.sources.error(file, off as u32, end.max(off) as u32, message, help)
+        let end = text[off..]
+            .find(['\n', ':'])
+            .map(|i| off + i)
+            .unwrap_or(off);
+        self.sources
+            .error(file, off as u32, end.max(off) as u32, message, help)
     }
 
     fn read_cards(&mut self, dir: &Path) -> Vec<CardSrc> {
@@ -114,7 +139,9 @@ impl Loader {
         files.sort();
         let mut out = Vec::new();
         for path in files {
-            let Some(file) = self.read_file(&path) else { continue };
+            let Some(file) = self.read_file(&path) else {
+                continue;
+            };
             let text = self.sources.text(file);
             let is_list = text
                 .lines()
@@ -137,12 +164,24 @@ impl Loader {
     }
 
     /// An error at the first whole-word occurrence of `needle` after `from`.
-    fn err_at(&mut self, file: u32, needle: &str, from: usize, message: String, help: Option<String>) {
+    fn err_at(
+        &mut self,
+        file: u32,
+        needle: &str,
+        from: usize,
+        message: String,
+        help: Option<String>,
+    ) {
         let text = self.sources.text(file);
         let (a, b) = find_word(text, needle, from)
-            .or_else(|| text.get(from..).and_then(|t| t.find(needle)).map(|i| (from + i, from + i + needle.len())))
+            .or_else(|| {
+                text.get(from..)
+                    .and_then(|t| t.find(needle))
+                    .map(|i| (from + i, from + i + needle.len()))
+            })
             .unwrap_or((from, from));
-        self.errs.push(self.sources.error(file, a as u32, b as u32, message, help));
+        self.errs
+            .push(self.sources.error(file, a as u32, b as u32, message, help));
     }
 
     fn unknown(&mut self, file: u32, from: usize, what: &str, name: &str, table: &[String]) {
@@ -164,12 +203,15 @@ impl Loader {
     }
 
     fn compile_error(&mut self, file: u32, e: CompileError) {
-        self.errs.push(self.sources.error(file, e.start, e.end, e.message, e.help));
+        self.errs
+            .push(self.sources.error(file, e.start, e.end, e.message, e.help));
     }
 
     fn rhai(&mut self, file: u32, from: usize, text: &str, params: &[&str]) -> Code {
         let origin = code_origin(self.sources.text(file), text, from, file);
-        let Some(scripts) = self.scripts.as_mut() else { return Code::default() };
+        let Some(scripts) = self.scripts.as_mut() else {
+            return Code::default();
+        };
         match scripts.compile_snippet(text, origin, params) {
             Ok(id) => Code {
                 stmts: vec![Stmt::Return(Some(Expr::Rhai(id)))],
@@ -183,7 +225,13 @@ impl Loader {
         }
     }
 
-    fn build(&mut self, data_dir: &Path, rf: u32, r: RawRules, cards: Vec<CardSrc>) -> Option<Data> {
+    fn build(
+        &mut self,
+        data_dir: &Path,
+        rf: u32,
+        r: RawRules,
+        cards: Vec<CardSrc>,
+    ) -> Option<Data> {
         // 1. Name tables.
         let n = &mut self.names;
         n.tags = r.tags.clone();
@@ -193,7 +241,11 @@ impl Loader {
         n.zones = r.zones.keys().cloned().collect();
         n.effects = r.effects.clone();
         n.windows = r.windows.keys().cloned().collect();
-        n.verbs = r.verbs.iter().map(|(k, v)| (k.clone(), v.params.clone())).collect();
+        n.verbs = r
+            .verbs
+            .iter()
+            .map(|(k, v)| (k.clone(), v.params.clone()))
+            .collect();
         n.events = r.events.clone();
         for builtin in ["turn_start", "turn_end"] {
             n.events.push(builtin.into());
@@ -204,13 +256,30 @@ impl Loader {
         }
         let (ntags, nzones) = (n.tags.len(), n.zones.len());
         if ntags > 64 || nzones > 64 {
-            self.err_at(rf, "tags", 0, format!("{ntags} tags and {nzones} zones declared; at most 64 of each are supported"), None);
+            self.err_at(
+                rf,
+                "tags",
+                0,
+                format!(
+                    "{ntags} tags and {nzones} zones declared; at most 64 of each are supported"
+                ),
+                None,
+            );
         }
         for (i, c) in cards.iter().enumerate() {
             if let Some(prev) = self.names.def_index.insert(c.raw.id.clone(), i as u16) {
                 let first = &cards[prev as usize];
-                let help = Some(format!("first defined in {}", self.sources.path(first.file)));
-                self.err_at(c.file, &c.raw.id, c.at, format!("duplicate card id \"{}\"", c.raw.id), help);
+                let help = Some(format!(
+                    "first defined in {}",
+                    self.sources.path(first.file)
+                ));
+                self.err_at(
+                    c.file,
+                    &c.raw.id,
+                    c.at,
+                    format!("duplicate card id \"{}\"", c.raw.id),
+                    help,
+                );
             }
             self.names.defs.push(c.raw.id.clone());
         }
@@ -219,7 +288,9 @@ impl Loader {
         let mut scripts = crate::script::Scripts::new(&self.names);
         for s in &r.scripts {
             let path = data_dir.join("rules").join(s);
-            let Some(file) = self.read_file(&path) else { continue };
+            let Some(file) = self.read_file(&path) else {
+                continue;
+            };
             let text = self.sources.text(file).to_string();
             if let Err(e) = scripts.compile_file(&text, file) {
                 self.compile_error(file, e);
@@ -230,7 +301,9 @@ impl Loader {
 
         // 3. Rules code.
         let none = Context::default();
-        let with_it = Context { params: vec!["it".into()] };
+        let with_it = Context {
+            params: vec!["it".into()],
+        };
         let rtext = self.sources.text(rf).to_string();
         let at = |key: &str| rtext.find(&format!("\n{key}:")).unwrap_or(0);
 
@@ -242,7 +315,13 @@ impl Loader {
                     "shared" => true,
                     "player" => false,
                     other => {
-                        self.err_at(rf, other, at("zones"), format!("zone `per` must be `player` or `shared`, not `{other}`"), None);
+                        self.err_at(
+                            rf,
+                            other,
+                            at("zones"),
+                            format!("zone `per` must be `player` or `shared`, not `{other}`"),
+                            None,
+                        );
                         false
                     }
                 };
@@ -250,7 +329,11 @@ impl Loader {
                     name: name.clone(),
                     shared,
                     contents: z.contents,
-                    size: z.size.unwrap_or(if z.contents == Visibility::Hidden { Visibility::Public } else { z.contents }),
+                    size: z.size.unwrap_or(if z.contents == Visibility::Hidden {
+                        Visibility::Public
+                    } else {
+                        z.contents
+                    }),
                     top: z.top,
                     piles: z.piles,
                 }
@@ -261,8 +344,17 @@ impl Loader {
             .verbs
             .iter()
             .map(|(name, v)| {
-                let from = find_key(&rtext, name, "", 0).unwrap_or_else(|| rtext.find(&format!(" {name}:")).unwrap_or(0));
-                self.code(rf, from, &v.body, &Context { params: v.params.clone() }, false)
+                let from = find_key(&rtext, name, "", 0)
+                    .unwrap_or_else(|| rtext.find(&format!(" {name}:")).unwrap_or(0));
+                self.code(
+                    rf,
+                    from,
+                    &v.body,
+                    &Context {
+                        params: v.params.clone(),
+                    },
+                    false,
+                )
             })
             .collect();
 
@@ -302,11 +394,22 @@ impl Loader {
                     "all" => true,
                     "active" => false,
                     other => {
-                        self.err_at(rf, other, from, format!("window `players` must be `active` or `all`, not `{other}`"), None);
+                        self.err_at(
+                            rf,
+                            other,
+                            from,
+                            format!("window `players` must be `active` or `all`, not `{other}`"),
+                            None,
+                        );
                         false
                     }
                 };
-                WindowDecl { name: name.clone(), all_players, moves, stack: w.stack }
+                WindowDecl {
+                    name: name.clone(),
+                    all_players,
+                    moves,
+                    stack: w.stack,
+                }
             })
             .collect();
 
@@ -321,16 +424,29 @@ impl Loader {
                 PhaseDecl {
                     name: p.name.clone(),
                     body: self.code(rf, from, &p.body, &none, false),
-                    start_event: find(&self.names.events, &format!("{}_start", p.name)).unwrap_or(0),
+                    start_event: find(&self.names.events, &format!("{}_start", p.name))
+                        .unwrap_or(0),
                     end_event: find(&self.names.events, &format!("{}_end", p.name)).unwrap_or(0),
                 }
             })
             .collect();
         let turn = TurnDecl {
-            start: r.turn.start.as_ref().map(|c| self.code(rf, turn_at, c, &none, false)),
+            start: r
+                .turn
+                .start
+                .as_ref()
+                .map(|c| self.code(rf, turn_at, c, &none, false)),
             phases,
-            end: r.turn.end.as_ref().map(|c| self.code(rf, turn_at, c, &none, false)),
-            next: r.turn.next.as_ref().map(|c| self.code(rf, turn_at, c, &none, true)),
+            end: r
+                .turn
+                .end
+                .as_ref()
+                .map(|c| self.code(rf, turn_at, c, &none, false)),
+            next: r
+                .turn
+                .next
+                .as_ref()
+                .map(|c| self.code(rf, turn_at, c, &none, true)),
             start_event: find(&self.names.events, "turn_start").unwrap_or(0),
             end_event: find(&self.names.events, "turn_end").unwrap_or(0),
         };
@@ -338,13 +454,22 @@ impl Loader {
             "always" => true,
             "turn_end" => false,
             other => {
-                self.err_at(rf, other, at("end"), format!("`end.check` must be `turn_end` or `always`, not `{other}`"), None);
+                self.err_at(
+                    rf,
+                    other,
+                    at("end"),
+                    format!("`end.check` must be `turn_end` or `always`, not `{other}`"),
+                    None,
+                );
                 false
             }
         };
         let end_if = self.code(rf, at("end"), &r.end.cond, &none, true);
         let score = self.code(rf, at("score"), &r.score, &none, true);
-        let tiebreak = r.tiebreak.as_ref().map(|t| self.code(rf, at("tiebreak"), t, &none, true));
+        let tiebreak = r
+            .tiebreak
+            .as_ref()
+            .map(|t| self.code(rf, at("tiebreak"), t, &none, true));
 
         let mut triggers = Vec::new();
         let trig_at = at("triggers");
@@ -365,7 +490,10 @@ impl Loader {
                     .map(|b| BotRule {
                         when: b.when.clone(),
                         choose: self.code(rf, from, &b.choose, &with_it, true),
-                        cond: b.cond.as_ref().map(|c| self.code(rf, from, c, &with_it, true)),
+                        cond: b
+                            .cond
+                            .as_ref()
+                            .map(|c| self.code(rf, from, c, &with_it, true)),
                     })
                     .collect();
                 (name.clone(), rules)
@@ -427,17 +555,31 @@ impl Loader {
         let counters = r
             .counters
             .iter()
-            .map(|(k, c)| CounterDecl { name: k.clone(), start: c.start, visible: c.visible })
+            .map(|(k, c)| CounterDecl {
+                name: k.clone(),
+                start: c.start,
+                visible: c.visible,
+            })
             .collect();
         let scripts = self.scripts.take()?;
         if r.players.min == 0 || r.players.min > r.players.max {
-            self.err_at(rf, "players", 0, "`players` needs 1 <= min <= max".into(), None);
+            self.err_at(
+                rf,
+                "players",
+                0,
+                "`players` needs 1 <= min <= max".into(),
+                None,
+            );
         }
         Some(Data {
             game: r.name.clone(),
             title: r.title.clone().unwrap_or_else(|| r.name.clone()),
             names: std::mem::take(&mut self.names),
-            players: (r.players.min, r.players.max, r.players.default.unwrap_or(r.players.min)),
+            players: (
+                r.players.min,
+                r.players.max,
+                r.players.default.unwrap_or(r.players.min),
+            ),
             prop_defaults,
             counters,
             globals_start: r.globals.values().copied().collect(),
@@ -462,7 +604,14 @@ impl Loader {
         })
     }
 
-    fn set_effect(&mut self, effects: &mut [Option<Code>], file: u32, at: usize, k: &str, code: Code) {
+    fn set_effect(
+        &mut self,
+        effects: &mut [Option<Code>],
+        file: u32,
+        at: usize,
+        k: &str,
+        code: Code,
+    ) {
         match find(&self.names.effects, k) {
             Some(id) => effects[id as usize] = Some(code),
             None => {
@@ -472,7 +621,13 @@ impl Loader {
         }
     }
 
-    fn trigger(&mut self, file: u32, from: usize, t: &RawTrigger, def: Option<u16>) -> Option<Trigger> {
+    fn trigger(
+        &mut self,
+        file: u32,
+        from: usize,
+        t: &RawTrigger,
+        def: Option<u16>,
+    ) -> Option<Trigger> {
         let (would, name) = match t.on.strip_prefix("would ") {
             Some(rest) => (true, rest.trim()),
             None => (false, t.on.trim()),
@@ -498,7 +653,10 @@ impl Loader {
                 file,
                 "on",
                 from,
-                format!("the ability on `{}` needs `zone:` (where the card must be) or `self: true`", t.on),
+                format!(
+                    "the ability on `{}` needs `zone:` (where the card must be) or `self: true`",
+                    t.on
+                ),
                 None,
             );
             return None;
@@ -507,17 +665,32 @@ impl Loader {
             None | Some("now") => false,
             Some("queued") => true,
             Some(other) => {
-                self.err_at(file, other, from, format!("`timing` must be `now` or `queued`, not `{other}`"), None);
+                self.err_at(
+                    file,
+                    other,
+                    from,
+                    format!("`timing` must be `now` or `queued`, not `{other}`"),
+                    None,
+                );
                 false
             }
         };
         let none = Context::default();
-        let cond = t.cond.as_ref().map(|c| self.code(file, from, c, &none, true));
+        let cond = t
+            .cond
+            .as_ref()
+            .map(|c| self.code(file, from, c, &none, true));
         let body = match (&t.body, &t.rhai) {
             (Some(b), None) => self.code(file, from, b, &none, false),
             (None, Some(r)) => self.rhai(file, from, r, &[]),
             _ => {
-                self.err_at(file, "on", from, "an ability needs exactly one of `do:` or `rhai:`".into(), None);
+                self.err_at(
+                    file,
+                    "on",
+                    from,
+                    "an ability needs exactly one of `do:` or `rhai:`".into(),
+                    None,
+                );
                 return None;
             }
         };
@@ -537,7 +710,9 @@ impl Loader {
 }
 
 fn collect_yaml(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(rd) = std::fs::read_dir(dir) else { return };
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return;
+    };
     for e in rd.flatten() {
         let p = e.path();
         if p.is_dir() {

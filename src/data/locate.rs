@@ -62,7 +62,18 @@ pub fn code_origin(text: &str, code: &str, from: usize, file: u32) -> Origin {
         let content = line.trim_end_matches(['\n', '\r']);
         let trimmed = content.trim_start();
         if !trimmed.is_empty() {
-            if let Some(i) = text.get(search..).and_then(|t| t.find(trimmed)) {
+            // Escaped quotes differ between the file and the parsed string: fall
+            // back to the part of the line before the first quote.
+            let head = trimmed.split(['"', '\\']).next().unwrap_or(trimmed);
+            let found = text
+                .get(search..)
+                .and_then(|t| t.find(trimmed))
+                .or_else(|| {
+                    (head.len() >= 3)
+                        .then(|| text.get(search..).and_then(|t| t.find(head)))
+                        .flatten()
+                });
+            if let Some(i) = found {
                 let file_off = search + i;
                 let lead = content.len() - trimmed.len();
                 lines.push(((code_off + lead) as u32, file_off as u32));

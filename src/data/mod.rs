@@ -141,10 +141,17 @@ pub struct BotRule {
 
 impl Data {
     pub fn def_name(&self, d: DefId) -> &str {
-        self.defs.get(d as usize).map(|d| d.name.as_str()).unwrap_or("?")
+        self.defs
+            .get(d as usize)
+            .map(|d| d.name.as_str())
+            .unwrap_or("?")
     }
     pub fn event_name(&self, e: u16) -> &str {
-        self.names.events.get(e as usize).map(|s| s.as_str()).unwrap_or("?")
+        self.names
+            .events
+            .get(e as usize)
+            .map(|s| s.as_str())
+            .unwrap_or("?")
     }
     pub fn zone_shared(&self, z: u16) -> bool {
         self.zones[z as usize].shared

@@ -48,7 +48,9 @@ impl AgentKind {
     /// Random agents get their own stream, derived from the game seed and seat.
     pub fn seed(&mut self, seed: u64, seat: usize) {
         if let AgentKind::Random(rng) = self {
-            **rng = ChaCha8Rng::seed_from_u64(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ (seat as u64 + 1));
+            **rng = ChaCha8Rng::seed_from_u64(
+                seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ (seat as u64 + 1),
+            );
         }
     }
 }
@@ -74,7 +76,9 @@ impl Game {
             AgentKind::Random(mut rng) => {
                 let k = min + below(&mut *rng, max - min + 1);
                 let mut pool: Vec<usize> = (0..n).collect();
-                let mut out: Vec<usize> = (0..k).map(|_| pool.remove(below(&mut *rng, pool.len()))).collect();
+                let mut out: Vec<usize> = (0..k)
+                    .map(|_| pool.remove(below(&mut *rng, pool.len())))
+                    .collect();
                 out.sort_unstable();
                 self.agents[player as usize] = AgentKind::Random(rng);
                 out
@@ -83,37 +87,72 @@ impl Game {
             AgentKind::Bot(b) => self.bot_decide(b, player, kind, &options, min, max)?,
             AgentKind::Human => human(self, player, prompt, &options, min, max),
         };
-        if self.logging && !(public && options.len() == 1) {
+        // Window moves speak for themselves (the move's own events are logged).
+        if self.logging && !public {
             let label = if picked.is_empty() {
                 "nothing".to_string()
             } else {
-                picked.iter().map(|&i| options[i].label.as_str()).collect::<Vec<_>>().join(", ")
+                picked
+                    .iter()
+                    .map(|&i| options[i].label.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
             };
-            if !(public && label == "pass") {
-                self.push(Entry::Choice { player, prompt: prompt.to_string(), label, public });
-            }
+            self.push(Entry::Choice {
+                player,
+                prompt: prompt.to_string(),
+                label,
+                public,
+            });
         }
         self.decisions.push(picked.clone());
         Ok(picked)
     }
 
-    fn scripted(&mut self, player: PlayerId, prompt: &str, options: &[Choice], min: usize, max: usize) -> Res<Vec<usize>> {
+    fn scripted(
+        &mut self,
+        player: PlayerId,
+        prompt: &str,
+        options: &[Choice],
+        min: usize,
+        max: usize,
+    ) -> Res<Vec<usize>> {
         let Some(answer) = self.script.pop_front() else {
-            self.push(Entry::Text { text: format!("(no scripted answer for {} — {prompt}; the scenario stops here)", super::log::pname(player)) });
+            self.push(Entry::Text {
+                text: format!(
+                    "(no scripted answer for {} — {prompt}; the scenario stops here)",
+                    super::log::pname(player)
+                ),
+            });
             return Err(Flow::OutOfDecisions);
         };
         let mut out = Vec::new();
-        let parts: Vec<&str> = if answer.trim().is_empty() { Vec::new() } else { answer.split(',').map(str::trim).collect() };
+        let parts: Vec<&str> = if answer.trim().is_empty() {
+            Vec::new()
+        } else {
+            answer.split(',').map(str::trim).collect()
+        };
         for part in parts {
             let found = (0..options.len()).filter(|i| !out.contains(i)).find(|&i| {
                 let o = &options[i];
-                o.label == part || o.key == part || o.label.ends_with(&format!(" {part}")) || o.key.ends_with(&format!(" {part}"))
+                o.label == part
+                    || o.key == part
+                    || o.label.ends_with(&format!(" {part}"))
+                    || o.key.ends_with(&format!(" {part}"))
             });
-            let found = found.or_else(|| part.strip_prefix('#').and_then(|n| n.parse::<usize>().ok()).filter(|&i| i < options.len()));
+            let found = found.or_else(|| {
+                part.strip_prefix('#')
+                    .and_then(|n| n.parse::<usize>().ok())
+                    .filter(|&i| i < options.len())
+            });
             match found {
                 Some(i) => out.push(i),
                 None => {
-                    let list = options.iter().map(|o| o.key.as_str()).collect::<Vec<_>>().join(" | ");
+                    let list = options
+                        .iter()
+                        .map(|o| o.key.as_str())
+                        .collect::<Vec<_>>()
+                        .join(" | ");
                     return self.err(
                         Default::default(),
                         format!("scripted answer \"{part}\" matches no option of {} ({prompt}); options: {list}", super::log::pname(player)),
@@ -132,7 +171,15 @@ impl Game {
 
     /// A data bot: the first rule whose condition holds and which matches an
     /// option picks it; otherwise the first option (or nothing, if allowed).
-    fn bot_decide(&mut self, b: usize, player: PlayerId, kind: &str, options: &[Choice], min: usize, max: usize) -> Res<Vec<usize>> {
+    fn bot_decide(
+        &mut self,
+        b: usize,
+        player: PlayerId,
+        kind: &str,
+        options: &[Choice],
+        min: usize,
+        max: usize,
+    ) -> Res<Vec<usize>> {
         let data = self.data.clone();
         let saved = self.viewer.replace(player);
         let r = (|| {
@@ -147,7 +194,9 @@ impl Game {
                     }
                     let args = vec![o.value.clone()];
                     if let Some(c) = &rule.cond
-                        && !self.exec_code_with(c, None, player, args.clone(), o.mv)?.truthy()
+                        && !self
+                            .exec_code_with(c, None, player, args.clone(), o.mv)?
+                            .truthy()
                     {
                         continue;
                     }
@@ -178,11 +227,22 @@ impl Game {
     }
 }
 
-fn human(game: &Game, player: PlayerId, prompt: &str, options: &[Choice], min: usize, max: usize) -> Vec<usize> {
+fn human(
+    game: &Game,
+    player: PlayerId,
+    prompt: &str,
+    options: &[Choice],
+    min: usize,
+    max: usize,
+) -> Vec<usize> {
     let view = game.view(player);
     let mut err = std::io::stderr();
     let _ = writeln!(err, "\n{}", view.render(&game.data));
-    let _ = writeln!(err, "{} — {prompt} (choose {min} to {max}, numbers separated by spaces):", super::log::pname(player));
+    let _ = writeln!(
+        err,
+        "{} — {prompt} (choose {min} to {max}, numbers separated by spaces):",
+        super::log::pname(player)
+    );
     for (i, o) in options.iter().enumerate() {
         let _ = writeln!(err, "  {i}: {}", o.label);
     }
@@ -194,7 +254,10 @@ fn human(game: &Game, player: PlayerId, prompt: &str, options: &[Choice], min: u
         if stdin.lock().read_line(&mut line).unwrap_or(0) == 0 {
             return (0..min).collect();
         }
-        let picked: Option<Vec<usize>> = line.split_whitespace().map(|t| t.parse().ok().filter(|&i| i < options.len())).collect();
+        let picked: Option<Vec<usize>> = line
+            .split_whitespace()
+            .map(|t| t.parse().ok().filter(|&i| i < options.len()))
+            .collect();
         if let Some(p) = picked
             && p.len() >= min
             && p.len() <= max

@@ -19,7 +19,9 @@ impl Game {
     /// event may come back prevented or changed).
     pub fn dispatch(&mut self, ev: Event) -> Res<Event> {
         let data = self.data.clone();
-        let Some(slot) = data.index.slot(ev.name, ev.would) else { return Ok(ev) };
+        let Some(slot) = data.index.slot(ev.name, ev.would) else {
+            return Ok(ev);
+        };
         let default_me = ev.player.unwrap_or(self.st.active);
         let mut found: Vec<(u32, Option<ObjId>, PlayerId)> = Vec::new();
         for &t in &slot.rules {
@@ -34,9 +36,20 @@ impl Game {
             }
         }
         for (zone, list) in &slot.zoned {
-            let owners = if self.st.shared(*zone) { 1 } else { self.st.nplayers };
-            for p in self.turn_order(self.st.active, true).into_iter().filter(|&p| p < owners) {
-                let inst = self.st.inst(crate::value::ZoneRef { zone: *zone, owner: p });
+            let owners = if self.st.shared(*zone) {
+                1
+            } else {
+                self.st.nplayers
+            };
+            for p in self
+                .turn_order(self.st.active, true)
+                .into_iter()
+                .filter(|&p| p < owners)
+            {
+                let inst = self.st.inst(crate::value::ZoneRef {
+                    zone: *zone,
+                    owner: p,
+                });
                 for &c in &self.st.zones[inst].cards {
                     let def = self.st.objs[c as usize].def;
                     for &t in list {
@@ -69,8 +82,18 @@ impl Game {
         for (t, this, me) in ordered {
             let trig = &data.triggers[t as usize];
             if trig.queued {
-                let event = self.st.events.last().cloned().expect("dispatch pushed the event");
-                self.st.pending.push(Pending { trigger: t, this, me, event });
+                let event = self
+                    .st
+                    .events
+                    .last()
+                    .cloned()
+                    .expect("dispatch pushed the event");
+                self.st.pending.push(Pending {
+                    trigger: t,
+                    this,
+                    me,
+                    event,
+                });
             } else {
                 self.resolve_trigger(t, this, me, true)?;
             }
@@ -88,7 +111,13 @@ impl Game {
 
     /// Resolves one ability; rechecks that it still applies (a reaction's card
     /// may have left the zone since) and asks first if it is optional.
-    fn resolve_trigger(&mut self, t: u32, this: Option<ObjId>, me: PlayerId, recheck: bool) -> Res<()> {
+    fn resolve_trigger(
+        &mut self,
+        t: u32,
+        this: Option<ObjId>,
+        me: PlayerId,
+        recheck: bool,
+    ) -> Res<()> {
         let data = self.data.clone();
         let trig = &data.triggers[t as usize];
         if recheck {
@@ -103,23 +132,37 @@ impl Game {
         }
         if trig.optional {
             let prompt = match this {
-                Some(c) => format!("use {}: {}", self.data.def_name(self.st.objs[c as usize].def), trig.prompt),
+                Some(c) => format!(
+                    "use {}: {}",
+                    self.data.def_name(self.st.objs[c as usize].def),
+                    trig.prompt
+                ),
                 None => trig.prompt.clone(),
             };
-            let opts = vec![super::decide::Choice::text("yes"), super::decide::Choice::text("no")];
+            let opts = vec![
+                super::decide::Choice::text("yes"),
+                super::decide::Choice::text("no"),
+            ];
             if self.decide(me, &trig.prompt, &prompt, opts, 1, 1, false)? != [0] {
                 return Ok(());
             }
         }
         let def = this.map(|c| self.st.objs[c as usize].def);
-        self.push(Entry::Trigger { player: me, def, prompt: trig.prompt.clone() });
+        self.push(Entry::Trigger {
+            player: me,
+            def,
+            prompt: trig.prompt.clone(),
+        });
         self.exec_code(&trig.body, this, me, Vec::new())?;
         Ok(())
     }
 
     /// Active player's abilities first, then clockwise; a player with several
     /// different abilities picks their order.
-    fn order_triggers(&mut self, live: Vec<(u32, Option<ObjId>, PlayerId)>) -> Res<Vec<(u32, Option<ObjId>, PlayerId)>> {
+    fn order_triggers(
+        &mut self,
+        live: Vec<(u32, Option<ObjId>, PlayerId)>,
+    ) -> Res<Vec<(u32, Option<ObjId>, PlayerId)>> {
         if live.len() == 1 {
             return Ok(live);
         }
@@ -128,7 +171,9 @@ impl Game {
             let mut mine: Vec<_> = live.iter().copied().filter(|(_, _, me)| *me == p).collect();
             while mine.len() > 1 {
                 let same = mine.iter().all(|(t, c, _)| {
-                    *t == mine[0].0 && c.map(|c| self.st.objs[c as usize].def) == mine[0].1.map(|c| self.st.objs[c as usize].def)
+                    *t == mine[0].0
+                        && c.map(|c| self.st.objs[c as usize].def)
+                            == mine[0].1.map(|c| self.st.objs[c as usize].def)
                 });
                 if same {
                     break;
@@ -138,13 +183,25 @@ impl Game {
                     .map(|(t, c, _)| {
                         let trig = &self.data.triggers[*t as usize];
                         let label = match c {
-                            Some(c) => format!("{}: {}", self.data.def_name(self.st.objs[*c as usize].def), trig.prompt),
+                            Some(c) => format!(
+                                "{}: {}",
+                                self.data.def_name(self.st.objs[*c as usize].def),
+                                trig.prompt
+                            ),
                             None => trig.prompt.clone(),
                         };
                         super::decide::Choice::text(&label)
                     })
                     .collect();
-                let pick = self.decide(p, "order triggers", "which ability resolves next", opts, 1, 1, false)?;
+                let pick = self.decide(
+                    p,
+                    "order triggers",
+                    "which ability resolves next",
+                    opts,
+                    1,
+                    1,
+                    false,
+                )?;
                 out.push(mine.remove(pick.first().copied().unwrap_or(0)));
             }
             out.extend(mine);
@@ -165,7 +222,12 @@ impl Game {
             let live = batch.iter().map(|p| (p.trigger, p.this, p.me)).collect();
             let ordered = self.order_triggers(live)?;
             for (t, this, me) in ordered {
-                let Some(p) = batch.iter().find(|p| p.trigger == t && p.this == this && p.me == me) else { continue };
+                let Some(p) = batch
+                    .iter()
+                    .find(|p| p.trigger == t && p.this == this && p.me == me)
+                else {
+                    continue;
+                };
                 self.st.events.push(p.event.clone());
                 let r = self.resolve_trigger(t, this, me, false);
                 self.st.events.pop();

@@ -18,7 +18,13 @@ pub struct Frame {
 
 impl Game {
     /// Runs code with `this`, `me` and arguments bound; returns what it returns.
-    pub fn exec_code(&mut self, code: &Code, this: Option<ObjId>, me: PlayerId, args: Vec<Value>) -> Res<Value> {
+    pub fn exec_code(
+        &mut self,
+        code: &Code,
+        this: Option<ObjId>,
+        me: PlayerId,
+        args: Vec<Value>,
+    ) -> Res<Value> {
         self.exec_code_with(code, this, me, args, None)
     }
 
@@ -33,10 +39,19 @@ impl Game {
         self.depth += 1;
         if self.depth > 200 {
             self.depth -= 1;
-            return self.err(code.span, "effects nested more than 200 deep (a verb or trigger that calls itself?)");
+            return self.err(
+                code.span,
+                "effects nested more than 200 deep (a verb or trigger that calls itself?)",
+            );
         }
         args.resize(code.slots as usize, Value::None);
-        let mut f = Frame { this, me, slots: args, span: code.span, move_name };
+        let mut f = Frame {
+            this,
+            me,
+            slots: args,
+            span: code.span,
+            move_name,
+        };
         let saved = self.current_card;
         if let Some(c) = this {
             self.current_card = Some(self.st.objs[c as usize].def);
@@ -123,7 +138,11 @@ impl Game {
                 let new = self.int(&combine(self, &Value::Int(old), v)?, f.span)?;
                 self.st.globals[*g as usize] = new;
                 if old != new {
-                    self.push(Entry::Global { counter: *g, old, new });
+                    self.push(Entry::Global {
+                        counter: *g,
+                        old,
+                        new,
+                    });
                 }
             }
             Place::Field(base, field) => {
@@ -138,32 +157,66 @@ impl Game {
 
     pub fn set_field(&mut self, base: &Value, field: &Field, new: Value, f: &Frame) -> Res<()> {
         match (base, field) {
-            (Value::Player(p), Field { counter: Some(c), .. }) => {
+            (
+                Value::Player(p),
+                Field {
+                    counter: Some(c), ..
+                },
+            ) => {
                 let new = self.int(&new, f.span)?;
                 let old = self.st.counter(*p, *c);
                 *self.st.counter_mut(*p, *c) = new;
                 if old != new {
-                    self.push(Entry::Counter { player: *p, counter: *c, old, new });
+                    self.push(Entry::Counter {
+                        player: *p,
+                        counter: *c,
+                        old,
+                        new,
+                    });
                 }
                 Ok(())
             }
-            (Value::Event(i), Field { special: Some(Special::Amount), .. }) => {
+            (
+                Value::Event(i),
+                Field {
+                    special: Some(Special::Amount),
+                    ..
+                },
+            ) => {
                 let new = self.int(&new, f.span)?;
                 self.st.events[*i].amount = new;
                 Ok(())
             }
-            (Value::Event(i), Field { special: Some(Special::To), .. }) => match new {
+            (
+                Value::Event(i),
+                Field {
+                    special: Some(Special::To),
+                    ..
+                },
+            ) => match new {
                 Value::Zone(z) => {
                     self.st.events[*i].to = Some(z);
                     Ok(())
                 }
-                other => self.err(f.span, format!("event.to must be a zone, not {}", other.kind())),
+                other => self.err(
+                    f.span,
+                    format!("event.to must be a zone, not {}", other.kind()),
+                ),
             },
-            (Value::Event(i), Field { special: Some(Special::Target), .. }) => {
+            (
+                Value::Event(i),
+                Field {
+                    special: Some(Special::Target),
+                    ..
+                },
+            ) => {
                 self.st.events[*i].target = new;
                 Ok(())
             }
-            (b, _) => self.err(f.span, format!("cannot assign to this field of {}", b.kind())),
+            (b, _) => self.err(
+                f.span,
+                format!("cannot assign to this field of {}", b.kind()),
+            ),
         }
     }
 
@@ -202,7 +255,10 @@ impl Game {
                     }
                     None => f.me,
                 };
-                Value::Zone(ZoneRef { zone: *z, owner: if self.st.shared(*z) { 0 } else { owner } })
+                Value::Zone(ZoneRef {
+                    zone: *z,
+                    owner: if self.st.shared(*z) { 0 } else { owner },
+                })
             }
             Expr::Field(base, field) => {
                 let b = self.eval(base, f)?;
@@ -214,7 +270,9 @@ impl Game {
                     Value::Card(c) => self.st.tags(&self.data, c),
                     Value::Def(d) => self.data.defs[d as usize].tags,
                     Value::None => 0,
-                    other => return self.err(f.span, format!("`is` needs a card, not {}", other.kind())),
+                    other => {
+                        return self.err(f.span, format!("`is` needs a card, not {}", other.kind()));
+                    }
                 };
                 Value::Bool((tags & (1 << tag) != 0) != *negate)
             }
@@ -317,7 +375,11 @@ impl Game {
                 self.check_visible(*z, span)?;
                 let cards = self.st.cards(*z).into_iter().map(Value::Card);
                 // Ordered zones list their top card first; pile rows keep their order.
-                if self.st.pile_zones & (1 << z.zone) != 0 { Arc::new(cards.collect()) } else { Arc::new(cards.rev().collect()) }
+                if self.st.pile_zones & (1 << z.zone) != 0 {
+                    Arc::new(cards.collect())
+                } else {
+                    Arc::new(cards.rev().collect())
+                }
             }
             Value::None => Arc::new(Vec::new()),
             Value::Card(_) | Value::Player(_) | Value::Def(_) => Arc::new(vec![v.clone()]),
@@ -330,7 +392,14 @@ impl Game {
         if let Some(v) = self.viewer
             && !super::log::sees_contents(&self.data, z, Some(v))
         {
-            return self.err(span, format!("{} is hidden from {}", super::log::zone_label(&self.data, z), super::log::pname(v)));
+            return self.err(
+                span,
+                format!(
+                    "{} is hidden from {}",
+                    super::log::zone_label(&self.data, z),
+                    super::log::pname(v)
+                ),
+            );
         }
         Ok(())
     }
@@ -348,10 +417,17 @@ impl Game {
             Value::Card(c) => match (field.prop, sp) {
                 (Some(pr), _) => Value::Int(self.st.prop(&self.data, *c, pr)),
                 (_, Some(Special::Id)) => Value::Def(self.st.objs[*c as usize].def),
-                (_, Some(Special::Name)) => Value::Str(Arc::from(self.data.def_name(self.st.objs[*c as usize].def))),
+                (_, Some(Special::Name)) => {
+                    Value::Str(Arc::from(self.data.def_name(self.st.objs[*c as usize].def)))
+                }
                 (_, Some(Special::Owner)) => Value::Player(self.st.objs[*c as usize].owner),
                 (_, Some(Special::Zone)) => Value::Zone(self.st.zone_of(*c)),
-                _ => return self.err(f.span, "cards have properties, `id`, `name`, `owner` and `zone`"),
+                _ => {
+                    return self.err(
+                        f.span,
+                        "cards have properties, `id`, `name`, `owner` and `zone`",
+                    );
+                }
             },
             Value::Def(d) => match (field.prop, sp) {
                 (Some(pr), _) => Value::Int(self.data.defs[*d as usize].props[pr as usize]),
@@ -369,8 +445,15 @@ impl Game {
                     Some(Special::Amount) => Value::Int(e.amount),
                     Some(Special::Source) => e.source.map(Value::Card).unwrap_or(Value::None),
                     Some(Special::Target) => e.target.clone(),
-                    Some(Special::Name) | Some(Special::Cause) => Value::Str(Arc::from(self.data.event_name(e.name))),
-                    _ => return self.err(f.span, "events have card, player, from, to, amount, source, target, name"),
+                    Some(Special::Name) | Some(Special::Cause) => {
+                        Value::Str(Arc::from(self.data.event_name(e.name)))
+                    }
+                    _ => {
+                        return self.err(
+                            f.span,
+                            "events have card, player, from, to, amount, source, target, name",
+                        );
+                    }
                 }
             }
             Value::None => Value::None,
@@ -384,8 +467,13 @@ impl Game {
             Eq => Value::Bool(self.equal(&a, &b)),
             Ne => Value::Bool(!self.equal(&a, &b)),
             Add => match (&a, &b) {
-                (Value::List(x), Value::List(y)) => Value::list(x.iter().chain(y.iter()).cloned().collect()),
-                (Value::Str(_), _) | (_, Value::Str(_)) => Value::Str(Arc::from(format!("{}{}", self.show(&a), self.show(&b)))),
+                (Value::List(_) | Value::Zone(_), Value::List(_) | Value::Zone(_)) => {
+                    let (x, y) = (self.items(&a, span)?, self.items(&b, span)?);
+                    Value::list(x.iter().chain(y.iter()).cloned().collect())
+                }
+                (Value::Str(_), _) | (_, Value::Str(_)) => {
+                    Value::Str(Arc::from(format!("{}{}", self.show(&a), self.show(&b))))
+                }
                 _ => Value::Int(self.int(&a, span)?.saturating_add(self.int(&b, span)?)),
             },
             _ => {
@@ -413,10 +501,14 @@ impl Game {
             (Value::Str(x), Value::Str(y)) => x == y,
             (Value::Card(x), Value::Card(y)) => x == y,
             (Value::Def(x), Value::Def(y)) => x == y,
-            (Value::Card(c), Value::Def(d)) | (Value::Def(d), Value::Card(c)) => self.st.objs[*c as usize].def == *d,
+            (Value::Card(c), Value::Def(d)) | (Value::Def(d), Value::Card(c)) => {
+                self.st.objs[*c as usize].def == *d
+            }
             (Value::Player(x), Value::Player(y)) => x == y,
             (Value::Zone(x), Value::Zone(y)) => x == y,
-            (Value::List(x), Value::List(y)) => x.len() == y.len() && x.iter().zip(y.iter()).all(|(a, b)| self.equal(a, b)),
+            (Value::List(x), Value::List(y)) => {
+                x.len() == y.len() && x.iter().zip(y.iter()).all(|(a, b)| self.equal(a, b))
+            }
             _ => false,
         }
     }
@@ -428,12 +520,19 @@ impl Game {
             Value::Int(i) => i.to_string(),
             Value::Bool(b) => b.to_string(),
             Value::Str(s) => s.to_string(),
-            Value::Card(c) => self.data.def_name(self.st.objs[*c as usize].def).to_string(),
+            Value::Card(c) => self
+                .data
+                .def_name(self.st.objs[*c as usize].def)
+                .to_string(),
             Value::Def(d) => self.data.def_name(*d).to_string(),
             Value::Player(p) => super::log::pname(*p),
             Value::Zone(z) => super::log::zone_label(&self.data, *z),
             Value::Event(i) => self.data.event_name(self.st.events[*i].name).to_string(),
-            Value::List(l) => l.iter().map(|v| self.show(v)).collect::<Vec<_>>().join(", "),
+            Value::List(l) => l
+                .iter()
+                .map(|v| self.show(v))
+                .collect::<Vec<_>>()
+                .join(", "),
         }
     }
 }

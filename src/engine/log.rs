@@ -6,31 +6,103 @@ use crate::value::{DefId, PlayerId, ZoneRef};
 
 #[derive(Debug, Clone)]
 pub enum Entry {
-    Turn { turn: u32, player: PlayerId },
-    Phase { phase: u16, start: bool },
-    Window { window: u16, open: bool },
-    Move { cause: Option<u16>, player: Option<PlayerId>, cards: Vec<DefId>, from: ZoneRef, to: ZoneRef },
-    Created { def: DefId, n: usize, to: ZoneRef },
-    Shuffle { zone: ZoneRef, size: usize },
-    Counter { player: PlayerId, counter: u16, old: i64, new: i64 },
-    Global { counter: u16, old: i64, new: i64 },
-    Show { player: PlayerId, cards: Vec<DefId>, private: bool },
-    Event { name: u16, player: Option<PlayerId>, card: Option<DefId>, visible: bool },
-    Choice { player: PlayerId, prompt: String, label: String, public: bool },
-    Pass { player: PlayerId },
-    Trigger { player: PlayerId, def: Option<DefId>, prompt: String },
-    Prevented { name: u16, card: Option<DefId> },
-    Stack { player: PlayerId, def: DefId, push: bool },
-    Modify { def: DefId, prop: u16, delta: i64 },
-    Lose { player: PlayerId },
-    Text { text: String },
+    Turn {
+        turn: u32,
+        player: PlayerId,
+    },
+    Phase {
+        phase: u16,
+        start: bool,
+    },
+    Window {
+        window: u16,
+        open: bool,
+    },
+    Move {
+        cause: Option<u16>,
+        player: Option<PlayerId>,
+        cards: Vec<DefId>,
+        from: ZoneRef,
+        to: ZoneRef,
+    },
+    Created {
+        def: DefId,
+        n: usize,
+        to: ZoneRef,
+    },
+    Shuffle {
+        zone: ZoneRef,
+        size: usize,
+    },
+    Counter {
+        player: PlayerId,
+        counter: u16,
+        old: i64,
+        new: i64,
+    },
+    Global {
+        counter: u16,
+        old: i64,
+        new: i64,
+    },
+    Show {
+        player: PlayerId,
+        cards: Vec<DefId>,
+        private: bool,
+    },
+    Event {
+        name: u16,
+        player: Option<PlayerId>,
+        card: Option<DefId>,
+        visible: bool,
+    },
+    Choice {
+        player: PlayerId,
+        prompt: String,
+        label: String,
+        public: bool,
+    },
+    Pass {
+        player: PlayerId,
+    },
+    Trigger {
+        player: PlayerId,
+        def: Option<DefId>,
+        prompt: String,
+    },
+    Prevented {
+        name: u16,
+        card: Option<DefId>,
+    },
+    Stack {
+        player: PlayerId,
+        def: DefId,
+        push: bool,
+    },
+    Modify {
+        def: DefId,
+        prop: u16,
+        delta: i64,
+    },
+    Lose {
+        player: PlayerId,
+    },
+    Text {
+        text: String,
+    },
 }
 
 pub fn pname(p: PlayerId) -> String {
     format!("P{}", p + 1)
 }
 
-fn sees(data: &Data, vis: Visibility, owner: PlayerId, shared: bool, viewer: Option<PlayerId>) -> bool {
+fn sees(
+    data: &Data,
+    vis: Visibility,
+    owner: PlayerId,
+    shared: bool,
+    viewer: Option<PlayerId>,
+) -> bool {
     match (vis, viewer) {
         (_, None) => true,
         (Visibility::Public, _) => true,
@@ -55,15 +127,27 @@ pub fn sees_size(data: &Data, z: ZoneRef, viewer: Option<PlayerId>) -> bool {
 
 pub fn zone_label(data: &Data, z: ZoneRef) -> String {
     let d = &data.zones[z.zone as usize];
-    if d.shared { d.name.clone() } else { format!("{}'s {}", pname(z.owner), d.name) }
+    if d.shared {
+        d.name.clone()
+    } else {
+        format!("{}'s {}", pname(z.owner), d.name)
+    }
 }
 
 fn names(data: &Data, cards: &[DefId]) -> String {
-    cards.iter().map(|&d| data.def_name(d)).collect::<Vec<_>>().join(", ")
+    cards
+        .iter()
+        .map(|&d| data.def_name(d))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 fn count(n: usize) -> String {
-    if n == 1 { "1 card".into() } else { format!("{n} cards") }
+    if n == 1 {
+        "1 card".into()
+    } else {
+        format!("{n} cards")
+    }
 }
 
 impl Entry {
@@ -73,20 +157,41 @@ impl Entry {
             Entry::Turn { turn, player } => format!("== turn {turn}: {} ==", pname(*player)),
             Entry::Phase { phase, start } => {
                 let name = &data.turn.phases[*phase as usize].name;
-                if *start { format!("-- {name} phase --") } else { format!("-- end of {name} phase --") }
+                if *start {
+                    format!("-- {name} phase --")
+                } else {
+                    format!("-- end of {name} phase --")
+                }
             }
             Entry::Window { window, open } => {
                 let name = &data.windows[*window as usize].name;
-                if *open { format!("[{name} window opens]") } else { format!("[{name} window closes]") }
+                if *open {
+                    format!("[{name} window opens]")
+                } else {
+                    format!("[{name} window closes]")
+                }
             }
-            Entry::Move { cause, player, cards, from, to } => {
+            Entry::Move {
+                cause,
+                player,
+                cards,
+                from,
+                to,
+            } => {
                 let who = player.map(pname).unwrap_or_else(|| "game".into());
-                let verb = cause.map(|c| data.event_name(c).to_string()).unwrap_or_else(|| "move".into());
+                let verb = cause
+                    .map(|c| data.event_name(c).to_string())
+                    .unwrap_or_else(|| "move".into());
                 let route = format!("({} → {})", zone_label(data, *from), zone_label(data, *to));
-                let what = if sees_contents(data, *from, viewer) || sees_contents(data, *to, viewer) {
+                let what = if sees_contents(data, *from, viewer) || sees_contents(data, *to, viewer)
+                {
                     names(data, cards)
                 } else if data.zones[to.zone as usize].top && !cards.is_empty() {
-                    format!("{}, top: {}", count(cards.len()), data.def_name(cards[cards.len() - 1]))
+                    format!(
+                        "{}, top: {}",
+                        count(cards.len()),
+                        data.def_name(cards[cards.len() - 1])
+                    )
                 } else if sees_size(data, *from, viewer) || sees_size(data, *to, viewer) {
                     count(cards.len())
                 } else {
@@ -109,7 +214,12 @@ impl Entry {
                     format!("shuffle {}", zone_label(data, *zone))
                 }
             }
-            Entry::Counter { player, counter, old, new } => {
+            Entry::Counter {
+                player,
+                counter,
+                old,
+                new,
+            } => {
                 let c = &data.counters[*counter as usize];
                 if !sees(data, c.visible, *player, false, viewer) {
                     return None;
@@ -121,9 +231,16 @@ impl Entry {
             Entry::Global { counter, old, new } => {
                 let d = new - old;
                 let sign = if d >= 0 { "+" } else { "" };
-                format!("{} {sign}{d} (= {new})", data.names.globals[*counter as usize])
+                format!(
+                    "{} {sign}{d} (= {new})",
+                    data.names.globals[*counter as usize]
+                )
             }
-            Entry::Show { player, cards, private } => {
+            Entry::Show {
+                player,
+                cards,
+                private,
+            } => {
                 if *private && viewer.is_some_and(|v| v != *player) {
                     format!("{} looks at {}", pname(*player), count(cards.len()))
                 } else {
@@ -131,38 +248,70 @@ impl Entry {
                     format!("{} {verb} {}", pname(*player), names(data, cards))
                 }
             }
-            Entry::Event { name, player, card, visible } => {
+            Entry::Event {
+                name,
+                player,
+                card,
+                visible,
+            } => {
                 let who = player.map(pname).unwrap_or_else(|| "game".into());
                 match card {
-                    Some(c) if *visible || viewer.is_none() => format!("{who} {} {}", data.event_name(*name), data.def_name(*c)),
+                    Some(c) if *visible || viewer.is_none() => {
+                        format!("{who} {} {}", data.event_name(*name), data.def_name(*c))
+                    }
                     _ => format!("{who} {}", data.event_name(*name)),
                 }
             }
-            Entry::Choice { player, prompt, label, public } => {
+            Entry::Choice {
+                player,
+                prompt,
+                label,
+                public,
+            } => {
                 if !public && viewer.is_some_and(|v| v != *player) {
                     return None;
                 }
                 format!("{} chooses {label} ({prompt})", pname(*player))
             }
             Entry::Pass { player } => format!("{} passes", pname(*player)),
-            Entry::Trigger { player, def, prompt } => match def {
-                Some(d) => format!("{}'s {} triggers ({prompt})", pname(*player), data.def_name(*d)),
+            Entry::Trigger {
+                player,
+                def,
+                prompt,
+            } => match def {
+                Some(d) => format!(
+                    "{}'s {} triggers ({prompt})",
+                    pname(*player),
+                    data.def_name(*d)
+                ),
                 None => format!("rule triggers ({prompt})"),
             },
             Entry::Prevented { name, card } => match card {
-                Some(c) => format!("{} of {} is prevented", data.event_name(*name), data.def_name(*c)),
+                Some(c) => format!(
+                    "{} of {} is prevented",
+                    data.event_name(*name),
+                    data.def_name(*c)
+                ),
                 None => format!("{} is prevented", data.event_name(*name)),
             },
             Entry::Stack { player, def, push } => {
                 if *push {
-                    format!("{} puts {} on the stack", pname(*player), data.def_name(*def))
+                    format!(
+                        "{} puts {} on the stack",
+                        pname(*player),
+                        data.def_name(*def)
+                    )
                 } else {
                     format!("{} resolves from the stack", data.def_name(*def))
                 }
             }
             Entry::Modify { def, prop, delta } => {
                 let sign = if *delta >= 0 { "+" } else { "" };
-                format!("{} {} {sign}{delta}", data.def_name(*def), data.names.props[*prop as usize])
+                format!(
+                    "{} {} {sign}{delta}",
+                    data.def_name(*def),
+                    data.names.props[*prop as usize]
+                )
             }
             Entry::Lose { player } => format!("{} loses", pname(*player)),
             Entry::Text { text } => text.clone(),
@@ -190,4 +339,59 @@ impl Entry {
             Entry::Text { .. } => "text",
         }
     }
+}
+
+/// Renders a transcript for a viewer, folding runs of identical moves (five
+/// draws in a row) into one line.
+pub fn render_all(
+    data: &Data,
+    log: &[Entry],
+    viewer: Option<PlayerId>,
+) -> Vec<(&'static str, String)> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < log.len() {
+        if let Entry::Move {
+            cause,
+            player,
+            cards,
+            from,
+            to,
+        } = &log[i]
+        {
+            let mut all = cards.clone();
+            let mut j = i + 1;
+            while let Some(Entry::Move {
+                cause: c2,
+                player: p2,
+                cards: k2,
+                from: f2,
+                to: t2,
+            }) = log.get(j)
+            {
+                if (c2, p2, f2, t2) != (cause, player, from, to) {
+                    break;
+                }
+                all.extend(k2.iter().copied());
+                j += 1;
+            }
+            let merged = Entry::Move {
+                cause: *cause,
+                player: *player,
+                cards: all,
+                from: *from,
+                to: *to,
+            };
+            if let Some(line) = merged.render(data, viewer) {
+                out.push(("move", line));
+            }
+            i = j;
+            continue;
+        }
+        if let Some(line) = log[i].render(data, viewer) {
+            out.push((log[i].kind(), line));
+        }
+        i += 1;
+    }
+    out
 }

@@ -126,7 +126,11 @@ impl Game {
 
     /// Plays turns; the first one may start at a given phase. Stops after
     /// `max_turns` turns (for scenarios) or when the game ends.
-    pub fn play_turns(&mut self, mut start_phase: Option<u16>, max_turns: u32) -> Result<Outcome, Flow> {
+    pub fn play_turns(
+        &mut self,
+        mut start_phase: Option<u16>,
+        max_turns: u32,
+    ) -> Result<Outcome, Flow> {
         let mut played = 0;
         while !self.over() {
             if self.st.turn >= self.data.max_turns || played >= max_turns {
@@ -181,11 +185,23 @@ impl Game {
         }
         let best = keys.iter().copied().max().unwrap_or((true, 0, 0));
         let winners = (0..n).filter(|&p| keys[p as usize] == best).collect();
-        Ok(Outcome { winners, scores, turns: self.st.turn, turns_taken: self.st.turns_taken.clone(), limit })
+        Ok(Outcome {
+            winners,
+            scores,
+            turns: self.st.turn,
+            turns_taken: self.st.turns_taken.clone(),
+            limit,
+        })
     }
 
     pub(crate) fn err<T>(&self, span: Span, message: impl Into<String>) -> Res<T> {
-        let card = self.current_card.map(|d| self.data.defs[d as usize].id.clone());
-        Err(Flow::Error(Box::new(RunError { message: message.into(), span, card })))
+        let card = self
+            .current_card
+            .map(|d| self.data.defs[d as usize].id.clone());
+        Err(Flow::Error(Box::new(RunError {
+            message: message.into(),
+            span,
+            card,
+        })))
     }
 }

@@ -29,18 +29,31 @@ impl Game {
             Builtin::Shuffle => {
                 let z = self.zone_arg(&a[0], f)?;
                 self.st.shuffle(z);
-                self.push(Entry::Shuffle { zone: z, size: self.st.size(z) });
+                self.push(Entry::Shuffle {
+                    zone: z,
+                    size: self.st.size(z),
+                });
                 Value::None
             }
             Builtin::Top | Builtin::Bottom => {
                 let z = self.zone_arg(&a[0], f)?;
                 let cards = &self.st.zones[self.st.inst(z)].cards;
                 match (b, a.get(1)) {
-                    (Builtin::Bottom, _) => cards.first().map(|&c| Value::Card(c)).unwrap_or(Value::None),
+                    (Builtin::Bottom, _) => cards
+                        .first()
+                        .map(|&c| Value::Card(c))
+                        .unwrap_or(Value::None),
                     (_, None) => cards.last().map(|&c| Value::Card(c)).unwrap_or(Value::None),
                     (_, Some(n)) => {
                         let n = self.int(n, sp)?.max(0) as usize;
-                        Value::list(cards.iter().rev().take(n).map(|&c| Value::Card(c)).collect())
+                        Value::list(
+                            cards
+                                .iter()
+                                .rev()
+                                .take(n)
+                                .map(|&c| Value::Card(c))
+                                .collect(),
+                        )
                     }
                 }
             }
@@ -50,15 +63,29 @@ impl Game {
                         if let Some(v) = self.viewer
                             && !super::log::sees_size(&self.data, *z, Some(v))
                         {
-                            return self.err(sp, format!("the size of {} is hidden", super::log::zone_label(&self.data, *z)));
+                            return self.err(
+                                sp,
+                                format!(
+                                    "the size of {} is hidden",
+                                    super::log::zone_label(&self.data, *z)
+                                ),
+                            );
                         }
                         self.st.size(*z)
                     }
                     other => self.items(other, sp)?.len(),
                 };
-                if b == Builtin::Count { Value::Int(n as i64) } else { Value::Bool(n == 0) }
+                if b == Builtin::Count {
+                    Value::Int(n as i64)
+                } else {
+                    Value::Bool(n == 0)
+                }
             }
-            Builtin::First => self.items(&a[0], sp)?.first().cloned().unwrap_or(Value::None),
+            Builtin::First => self
+                .items(&a[0], sp)?
+                .first()
+                .cloned()
+                .unwrap_or(Value::None),
             Builtin::Contains => {
                 let items = self.items(&a[0], sp)?;
                 Value::Bool(items.iter().any(|x| self.equal(x, &a[1])))
@@ -67,19 +94,37 @@ impl Game {
                 let z = self.zone_arg(&a[0], f)?;
                 let d = self.def_arg(&a[1], f)?;
                 let zi = &self.st.zones[self.st.inst(z)];
-                let pile = zi.piles.iter().find(|(pd, _)| *pd == d).map(|(_, p)| p.as_slice()).unwrap_or(&[]);
+                let pile = zi
+                    .piles
+                    .iter()
+                    .find(|(pd, _)| *pd == d)
+                    .map(|(_, p)| p.as_slice())
+                    .unwrap_or(&[]);
                 if b == Builtin::Pile {
                     pile.last().map(|&c| Value::Card(c)).unwrap_or(Value::None)
                 } else {
                     Value::Int(pile.len() as i64)
                 }
             }
+            Builtin::Piles => {
+                let z = self.zone_arg(&a[0], f)?;
+                let zi = &self.st.zones[self.st.inst(z)];
+                Value::list(zi.piles.iter().map(|(d, _)| Value::Def(*d)).collect())
+            }
+            Builtin::SetActive => {
+                self.st.active = self.player(&a[0], sp)?;
+                Value::None
+            }
             Builtin::EmptyPiles => {
                 let z = self.zone_arg(&a[0], f)?;
                 let zi = &self.st.zones[self.st.inst(z)];
                 Value::Int(zi.piles.iter().filter(|(_, p)| p.is_empty()).count() as i64)
             }
-            Builtin::Choose | Builtin::ChooseOne | Builtin::May | Builtin::ChooseOption | Builtin::Order => {
+            Builtin::Choose
+            | Builtin::ChooseOne
+            | Builtin::May
+            | Builtin::ChooseOption
+            | Builtin::Order => {
                 let who = match a.first() {
                     Some(Value::Player(p)) if b != Builtin::May || a.len() == 2 => {
                         let p = *p;
@@ -93,8 +138,15 @@ impl Game {
             Builtin::Reveal | Builtin::Look => {
                 let cards = self.cards_of(&a[0], f)?;
                 if !cards.is_empty() {
-                    let defs = cards.iter().map(|&c| self.st.objs[c as usize].def).collect();
-                    self.push(Entry::Show { player: f.me, cards: defs, private: b == Builtin::Look });
+                    let defs = cards
+                        .iter()
+                        .map(|&c| self.st.objs[c as usize].def)
+                        .collect();
+                    self.push(Entry::Show {
+                        player: f.me,
+                        cards: defs,
+                        private: b == Builtin::Look,
+                    });
                 }
                 Value::list(cards.into_iter().map(Value::Card).collect())
             }
@@ -126,7 +178,12 @@ impl Game {
             Builtin::Prevent => {
                 match self.st.events.last_mut() {
                     Some(e) if e.would => e.prevented = true,
-                    _ => return self.err(sp, "prevent() works only while a `would` event is being handled"),
+                    _ => {
+                        return self.err(
+                            sp,
+                            "prevent() works only while a `would` event is being handled",
+                        );
+                    }
                 }
                 Value::None
             }
@@ -134,7 +191,10 @@ impl Game {
                 let Value::Card(c) = a[0] else {
                     return match a[0] {
                         Value::None => Ok(Value::None),
-                        ref other => self.err(sp, format!("{} needs a card, not {}", b.name(), other.kind())),
+                        ref other => self.err(
+                            sp,
+                            format!("{} needs a card, not {}", b.name(), other.kind()),
+                        ),
                     };
                 };
                 let effect = self.int(&a[1], sp)? as u16;
@@ -144,15 +204,33 @@ impl Game {
                 };
                 if b == Builtin::Stack {
                     let def = self.st.objs[c as usize].def;
-                    self.st.stack.push(StackItem { card: c, effect, me });
-                    self.push(Entry::Stack { player: me, def, push: true });
+                    self.st.stack.push(StackItem {
+                        card: c,
+                        effect,
+                        me,
+                    });
+                    self.push(Entry::Stack {
+                        player: me,
+                        def,
+                        push: true,
+                    });
                     Value::None
                 } else {
                     self.run_effect(c, effect, me)?
                 }
             }
-            Builtin::Players => Value::list(self.turn_order(self.st.active, true).into_iter().map(Value::Player).collect()),
-            Builtin::Others => Value::list(self.turn_order(f.me, false).into_iter().map(Value::Player).collect()),
+            Builtin::Players => Value::list(
+                self.turn_order(self.st.active, true)
+                    .into_iter()
+                    .map(Value::Player)
+                    .collect(),
+            ),
+            Builtin::Others => Value::list(
+                self.turn_order(f.me, false)
+                    .into_iter()
+                    .map(Value::Player)
+                    .collect(),
+            ),
             Builtin::NextPlayer => {
                 let p = self.player(&a[0], sp)?;
                 Value::Player(self.next_alive(p))
@@ -160,7 +238,13 @@ impl Game {
             Builtin::Player => {
                 let n = self.int(&a[0], sp)?;
                 if n < 1 || n > self.st.nplayers as i64 {
-                    return self.err(sp, format!("there is no player {n} in a {}-player game", self.st.nplayers));
+                    return self.err(
+                        sp,
+                        format!(
+                            "there is no player {n} in a {}-player game",
+                            self.st.nplayers
+                        ),
+                    );
                 }
                 Value::Player((n - 1) as PlayerId)
             }
@@ -176,7 +260,11 @@ impl Game {
                 }
                 let made: Vec<Value> = (0..n).map(|_| Value::Card(self.st.new_obj(d, z))).collect();
                 if n > 0 {
-                    self.push(Entry::Created { def: d, n: n as usize, to: z });
+                    self.push(Entry::Created {
+                        def: d,
+                        n: n as usize,
+                        to: z,
+                    });
                 }
                 Value::list(made)
             }
@@ -184,7 +272,11 @@ impl Game {
                 let tag = self.int(&a[1], sp)?;
                 for c in self.cards_of(&a[0], f)? {
                     let m = &mut self.st.objs[c as usize].marks;
-                    if b == Builtin::Mark { *m |= 1 << tag } else { *m &= !(1 << tag) }
+                    if b == Builtin::Mark {
+                        *m |= 1 << tag
+                    } else {
+                        *m &= !(1 << tag)
+                    }
                 }
                 Value::None
             }
@@ -205,8 +297,17 @@ impl Game {
                     Some(other) => return self.err(sp, format!("modify: the duration must be a string, not {}", other.kind())),
                 };
                 for c in self.cards_of(&a[0], f)? {
-                    self.st.mods.push(Modifier { obj: c, prop, delta, until });
-                    self.push(Entry::Modify { def: self.st.objs[c as usize].def, prop, delta });
+                    self.st.mods.push(Modifier {
+                        obj: c,
+                        prop,
+                        delta,
+                        until,
+                    });
+                    self.push(Entry::Modify {
+                        def: self.st.objs[c as usize].def,
+                        prop,
+                        delta,
+                    });
                 }
                 Value::None
             }
@@ -262,7 +363,11 @@ impl Game {
             Builtin::Sum | Builtin::Any => unreachable!("compiled as special forms"),
             Builtin::Min | Builtin::Max => {
                 let (x, y) = (self.int(&a[0], sp)?, self.int(&a[1], sp)?);
-                Value::Int(if b == Builtin::Min { x.min(y) } else { x.max(y) })
+                Value::Int(if b == Builtin::Min {
+                    x.min(y)
+                } else {
+                    x.max(y)
+                })
             }
             Builtin::Window => {
                 let w = self.int(&a[0], sp)? as u16;
@@ -301,7 +406,10 @@ impl Game {
                     Some(p) => self.player(p, sp)?,
                     None => f.me,
                 };
-                Value::Zone(ZoneRef { zone: z, owner: if self.st.shared(z) { 0 } else { owner } })
+                Value::Zone(ZoneRef {
+                    zone: z,
+                    owner: if self.st.shared(z) { 0 } else { owner },
+                })
             }
         })
     }
@@ -340,7 +448,10 @@ impl Game {
 
     pub fn next_alive(&self, p: PlayerId) -> PlayerId {
         let n = self.st.nplayers;
-        (1..=n).map(|i| (p + i) % n).find(|&q| !self.st.lost[q as usize]).unwrap_or(p)
+        (1..=n)
+            .map(|i| (p + i) % n)
+            .find(|&q| !self.st.lost[q as usize])
+            .unwrap_or(p)
     }
 
     pub fn cards_of(&self, v: &Value, f: &Frame) -> Res<Vec<ObjId>> {
@@ -360,7 +471,12 @@ impl Game {
                     match x {
                         Value::Card(c) => out.push(*c),
                         Value::None => {}
-                        other => return self.err(f.span, format!("expected cards, found {} in the list", other.kind())),
+                        other => {
+                            return self.err(
+                                f.span,
+                                format!("expected cards, found {} in the list", other.kind()),
+                            );
+                        }
                     }
                 }
                 Ok(out)
@@ -380,7 +496,10 @@ impl Game {
         match v {
             Value::Def(d) => Ok(*d),
             Value::Card(c) => Ok(self.st.objs[*c as usize].def),
-            other => self.err(f.span, format!("expected a card id like @name, found {}", other.kind())),
+            other => self.err(
+                f.span,
+                format!("expected a card id like @name, found {}", other.kind()),
+            ),
         }
     }
 
@@ -419,7 +538,10 @@ impl Game {
                 let ev = self.dispatch(ev)?;
                 if ev.prevented {
                     let def = self.st.objs[c as usize].def;
-                    self.push(Entry::Prevented { name: cause, card: Some(def) });
+                    self.push(Entry::Prevented {
+                        name: cause,
+                        card: Some(def),
+                    });
                     continue;
                 }
                 dest = ev.to.unwrap_or(to);
@@ -443,12 +565,27 @@ impl Game {
         Ok(moved)
     }
 
-    fn after_move(&mut self, batch: &[(ObjId, ZoneRef, ZoneRef)], cause: Option<u16>, player: PlayerId, f: &Frame) -> Res<()> {
+    fn after_move(
+        &mut self,
+        batch: &[(ObjId, ZoneRef, ZoneRef)],
+        cause: Option<u16>,
+        player: PlayerId,
+        f: &Frame,
+    ) -> Res<()> {
         if self.logging {
             let (_, from, to) = batch[0];
-            let cards = batch.iter().map(|(c, _, _)| self.st.objs[*c as usize].def).collect();
+            let cards = batch
+                .iter()
+                .map(|(c, _, _)| self.st.objs[*c as usize].def)
+                .collect();
             let player = Some(player);
-            self.push(Entry::Move { cause, player, cards, from, to });
+            self.push(Entry::Move {
+                cause,
+                player,
+                cards,
+                from,
+                to,
+            });
         }
         let Some(cause) = cause else { return Ok(()) };
         if !self.has_listeners(cause, false) {
@@ -457,7 +594,11 @@ impl Game {
         for &(c, from, to) in batch {
             let mut ev = Event::new(cause);
             ev.card = Some(c);
-            ev.player = Some(if !self.st.shared(to.zone) { to.owner } else { from.owner });
+            ev.player = Some(if !self.st.shared(to.zone) {
+                to.owner
+            } else {
+                from.owner
+            });
             ev.from = Some(from);
             ev.to = Some(to);
             ev.source = f.this;
@@ -474,7 +615,10 @@ impl Game {
             ev = self.dispatch(ev)?;
             if ev.prevented {
                 let card = ev.card.map(|c| self.st.objs[c as usize].def);
-                self.push(Entry::Prevented { name: ev.name, card });
+                self.push(Entry::Prevented {
+                    name: ev.name,
+                    card,
+                });
                 return Ok(None);
             }
             ev.would = false;
@@ -485,7 +629,12 @@ impl Game {
                 let z = self.st.zone_of(c);
                 self.data.zones[z.zone as usize].contents == crate::data::Visibility::Public
             });
-            self.push(Entry::Event { name: ev.name, player: ev.player, card, visible });
+            self.push(Entry::Event {
+                name: ev.name,
+                player: ev.player,
+                card,
+                visible,
+            });
         }
         if self.has_listeners(ev.name, false) {
             ev = self.dispatch(ev)?;
@@ -493,9 +642,19 @@ impl Game {
         Ok(Some(ev))
     }
 
-    fn choose_builtin(&mut self, b: Builtin, who: PlayerId, a: Vec<Value>, f: &mut Frame) -> Res<Value> {
+    fn choose_builtin(
+        &mut self,
+        b: Builtin,
+        who: PlayerId,
+        a: Vec<Value>,
+        f: &mut Frame,
+    ) -> Res<Value> {
         let sp = f.span;
-        let prompt_at = |i: usize| a.get(i).map(|v| self.show(v)).unwrap_or_else(|| b.name().to_string());
+        let prompt_at = |i: usize| {
+            a.get(i)
+                .map(|v| self.show(v))
+                .unwrap_or_else(|| b.name().to_string())
+        };
         match b {
             Builtin::May => {
                 let prompt = prompt_at(0);
@@ -525,7 +684,11 @@ impl Game {
                     _ => (1.min(items.len()), 1.min(items.len()), prompt_at(1)),
                 };
                 if max == 0 {
-                    return Ok(if b == Builtin::ChooseOne { Value::None } else { Value::list(Vec::new()) });
+                    return Ok(if b == Builtin::ChooseOne {
+                        Value::None
+                    } else {
+                        Value::list(Vec::new())
+                    });
                 }
                 let opts: Vec<Choice> = items.iter().map(|v| self.choice_of(v)).collect();
                 let r = self.decide(who, &prompt, &prompt, opts, min, max.max(min), false)?;
@@ -543,15 +706,30 @@ impl Game {
         match v {
             Value::Card(c) => {
                 let d = &self.data.defs[self.st.objs[*c as usize].def as usize];
-                Choice { label: d.name.clone(), key: d.id.clone(), value: v.clone(), mv: None }
+                Choice {
+                    label: d.name.clone(),
+                    key: d.id.clone(),
+                    value: v.clone(),
+                    mv: None,
+                }
             }
             Value::Def(d) => {
                 let d2 = &self.data.defs[*d as usize];
-                Choice { label: d2.name.clone(), key: d2.id.clone(), value: v.clone(), mv: None }
+                Choice {
+                    label: d2.name.clone(),
+                    key: d2.id.clone(),
+                    value: v.clone(),
+                    mv: None,
+                }
             }
             other => {
                 let s = self.show(other);
-                Choice { label: s.clone(), key: s, value: other.clone(), mv: None }
+                Choice {
+                    label: s.clone(),
+                    key: s,
+                    value: other.clone(),
+                    mv: None,
+                }
             }
         }
     }
@@ -559,6 +737,11 @@ impl Game {
 
 impl Choice {
     pub fn text(s: &str) -> Choice {
-        Choice { label: s.to_string(), key: s.to_string(), value: Value::Str(Arc::from(s)), mv: None }
+        Choice {
+            label: s.to_string(),
+            key: s.to_string(),
+            value: Value::Str(Arc::from(s)),
+            mv: None,
+        }
     }
 }

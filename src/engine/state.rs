@@ -129,7 +129,10 @@ impl State {
             zone_base.push(inst_ref.len() as u32);
             let owners = if decl.shared { 1 } else { nplayers };
             for owner in 0..owners {
-                inst_ref.push(ZoneRef { zone: z as u16, owner });
+                inst_ref.push(ZoneRef {
+                    zone: z as u16,
+                    owner,
+                });
             }
         }
         let n = nplayers as usize;
@@ -165,7 +168,11 @@ impl State {
 
     pub fn inst(&self, z: ZoneRef) -> usize {
         let base = self.zone_base[z.zone as usize] as usize;
-        if self.shared(z.zone) { base } else { base + z.owner as usize }
+        if self.shared(z.zone) {
+            base
+        } else {
+            base + z.owner as usize
+        }
     }
 
     pub fn shared(&self, z: u16) -> bool {
@@ -191,7 +198,10 @@ impl State {
         if zi.piles.is_empty() {
             zi.cards.clone()
         } else {
-            zi.piles.iter().filter_map(|(_, p)| p.last().copied()).collect()
+            zi.piles
+                .iter()
+                .filter_map(|(_, p)| p.last().copied())
+                .collect()
         }
     }
 
@@ -203,7 +213,12 @@ impl State {
     pub fn new_obj(&mut self, def: DefId, z: ZoneRef) -> ObjId {
         let id = self.objs.len() as ObjId;
         let inst = self.inst(z);
-        self.objs.push(Obj { def, owner: z.owner, zone: inst as u32, marks: 0 });
+        self.objs.push(Obj {
+            def,
+            owner: z.owner,
+            zone: inst as u32,
+            marks: 0,
+        });
         self.put(id, inst, false);
         id
     }
@@ -275,7 +290,12 @@ impl State {
         if self.mods.is_empty() {
             return base;
         }
-        base + self.mods.iter().filter(|m| m.obj == c && m.prop == prop).map(|m| m.delta).sum::<i64>()
+        base + self
+            .mods
+            .iter()
+            .filter(|m| m.obj == c && m.prop == prop)
+            .map(|m| m.delta)
+            .sum::<i64>()
     }
 
     pub fn tags(&self, data: &Data, c: ObjId) -> u64 {
@@ -285,7 +305,9 @@ impl State {
 }
 
 fn bits(flags: impl Iterator<Item = bool>) -> u64 {
-    flags.enumerate().fold(0, |acc, (i, f)| if f { acc | 1 << i } else { acc })
+    flags
+        .enumerate()
+        .fold(0, |acc, (i, f)| if f { acc | 1 << i } else { acc })
 }
 
 /// Lemire's nearly-divisionless method, with rejection, on the raw u64 stream.

@@ -14,7 +14,10 @@ impl Game {
         self.st.turn += 1;
         self.st.turns_taken[p as usize] += 1;
         self.st.end_turn = false;
-        self.push(Entry::Turn { turn: self.st.turn, player: p });
+        self.push(Entry::Turn {
+            turn: self.st.turn,
+            player: p,
+        });
         let r = self.turn_body(start_phase);
         match r {
             Ok(()) | Err(Flow::EndTurn) => {}
@@ -48,7 +51,10 @@ impl Game {
             let phase = &data.turn.phases[i];
             self.st.phase = Some(i as u16);
             self.st.repeat_phase = false;
-            self.push(Entry::Phase { phase: i as u16, start: true });
+            self.push(Entry::Phase {
+                phase: i as u16,
+                start: true,
+            });
             let mut ev = Event::new(phase.start_event);
             ev.player = Some(p);
             self.raise(ev)?;
@@ -56,8 +62,13 @@ impl Game {
             let mut ev = Event::new(phase.end_event);
             ev.player = Some(p);
             self.raise(ev)?;
-            self.st.mods.retain(|m| m.until != Until::EndOfPhase(i as u16));
-            self.push(Entry::Phase { phase: i as u16, start: false });
+            self.st
+                .mods
+                .retain(|m| m.until != Until::EndOfPhase(i as u16));
+            self.push(Entry::Phase {
+                phase: i as u16,
+                start: false,
+            });
             if !self.st.repeat_phase {
                 i += 1;
             }
@@ -91,7 +102,10 @@ impl Game {
     pub fn window(&mut self, w: u16) -> Res<()> {
         let data = self.data.clone();
         let decl = &data.windows[w as usize];
-        self.push(Entry::Window { window: w, open: true });
+        self.push(Entry::Window {
+            window: w,
+            open: true,
+        });
         let first = self.st.active;
         let mut cur = first;
         let mut passes = 0;
@@ -108,12 +122,22 @@ impl Game {
                 r.first().copied().unwrap_or(pass_index)
             };
             if pick == pass_index {
-                self.push(Entry::Pass { player: cur });
+                if pass_index == 0 {
+                    self.push(Entry::Text {
+                        text: format!("{} passes (nothing to do)", super::log::pname(cur)),
+                    });
+                } else {
+                    self.push(Entry::Pass { player: cur });
+                }
                 passes += 1;
                 if passes >= needed {
                     if let Some(item) = self.st.stack.pop() {
                         let def = self.st.objs[item.card as usize].def;
-                        self.push(Entry::Stack { player: item.me, def, push: false });
+                        self.push(Entry::Stack {
+                            player: item.me,
+                            def,
+                            push: false,
+                        });
                         self.run_effect(item.card, item.effect, item.me)?;
                         self.resolve_pending()?;
                         self.check_end_always()?;
@@ -136,7 +160,10 @@ impl Game {
                 cur = self.next_alive(cur);
             }
         }
-        self.push(Entry::Window { window: w, open: false });
+        self.push(Entry::Window {
+            window: w,
+            open: false,
+        });
         Ok(())
     }
 
@@ -147,12 +174,19 @@ impl Game {
         for &m in &data.windows[w as usize].moves {
             let mv = &data.moves[m as usize];
             if let Some(cond) = &mv.cond
-                && !self.exec_code_with(cond, None, p, Vec::new(), Some(m))?.truthy()
+                && !self
+                    .exec_code_with(cond, None, p, Vec::new(), Some(m))?
+                    .truthy()
             {
                 continue;
             }
             match &mv.pick {
-                None => out.push(Choice { label: mv.label.clone(), key: mv.label.clone(), value: Value::None, mv: Some(m) }),
+                None => out.push(Choice {
+                    label: mv.label.clone(),
+                    key: mv.label.clone(),
+                    value: Value::None,
+                    mv: Some(m),
+                }),
                 Some(pick) => {
                     let v = self.exec_code_with(pick, None, p, Vec::new(), Some(m))?;
                     for item in self.items(&v, pick.span)?.iter() {
@@ -171,7 +205,10 @@ impl Game {
     fn check_end_always(&mut self) -> Res<()> {
         if self.data.end_always {
             let data = self.data.clone();
-            if self.exec_code(&data.end_if, None, self.st.active, Vec::new())?.truthy() {
+            if self
+                .exec_code(&data.end_if, None, self.st.active, Vec::new())?
+                .truthy()
+            {
                 return Err(Flow::EndGame);
             }
         }

@@ -46,7 +46,10 @@ impl Game {
         }
         let mut zones = Vec::new();
         for r in &self.st.inst_ref {
-            let z = ZoneRef { zone: r.zone, owner: r.owner };
+            let z = ZoneRef {
+                zone: r.zone,
+                owner: r.owner,
+            };
             let decl = &d.zones[z.zone as usize];
             let inst = &self.st.zones[self.st.inst(z)];
             let see = sees_contents(d, z, v);
@@ -55,9 +58,14 @@ impl Game {
                 zone: zone_label(d, z),
                 size: sees_size(d, z, v).then(|| self.st.size(z)),
                 cards: (see && !decl.piles).then(|| inst.cards.iter().rev().map(name).collect()),
-                top: (decl.top || see).then(|| inst.cards.last().map(name)).flatten(),
+                top: (decl.top || see)
+                    .then(|| inst.cards.last().map(name))
+                    .flatten(),
                 piles: (see && decl.piles).then(|| {
-                    inst.piles.iter().map(|(def, p)| (d.defs[*def as usize].id.clone(), p.len())).collect()
+                    inst.piles
+                        .iter()
+                        .map(|(def, p)| (d.defs[*def as usize].id.clone(), p.len()))
+                        .collect()
                 }),
             });
         }
@@ -65,7 +73,10 @@ impl Game {
             player: me + 1,
             active: self.st.active + 1,
             turn: self.st.turn,
-            phase: self.st.phase.map(|p| d.turn.phases[p as usize].name.clone()),
+            phase: self
+                .st
+                .phase
+                .map(|p| d.turn.phases[p as usize].name.clone()),
             counters,
             zones,
         }
@@ -74,12 +85,19 @@ impl Game {
 
 impl View {
     pub fn render(&self, _data: &Data) -> String {
-        let mut s = format!("view of P{} — turn {}, P{} active", self.player, self.turn, self.active);
+        let mut s = format!(
+            "view of P{} — turn {}, P{} active",
+            self.player, self.turn, self.active
+        );
         if let Some(p) = &self.phase {
             s += &format!(", {p} phase");
         }
         s += "\n";
-        let counters: Vec<String> = self.counters.iter().map(|(p, c, v)| format!("{p}.{c}={v}")).collect();
+        let counters: Vec<String> = self
+            .counters
+            .iter()
+            .map(|(p, c, v)| format!("{p}.{c}={v}"))
+            .collect();
         s += &format!("  counters: {}\n", counters.join(" "));
         for z in &self.zones {
             s += &format!("  {}", z.zone);
@@ -96,6 +114,68 @@ impl View {
                 s += &format!(": {}", ps.join(" "));
             }
             s += "\n";
+        }
+        s
+    }
+}
+
+impl Game {
+    /// A compact listing of the state as a viewer sees it (None: everything):
+    /// non-zero counters and non-empty zones, top card first.
+    pub fn dump(&self, viewer: Option<PlayerId>) -> String {
+        let d = &self.data;
+        let mut s = String::new();
+        for p in 0..self.st.nplayers {
+            let cs: Vec<String> = d
+                .counters
+                .iter()
+                .enumerate()
+                .filter(|(i, c)| {
+                    self.st.counter(p, *i as u16) != 0
+                        && match c.visible {
+                            Visibility::Public => true,
+                            Visibility::Owner => viewer.is_none_or(|v| v == p),
+                            Visibility::Hidden => viewer.is_none(),
+                        }
+                })
+                .map(|(i, c)| format!("{}={}", c.name, self.st.counter(p, i as u16)))
+                .collect();
+            let lost = if self.st.lost[p as usize] {
+                " (lost)"
+            } else {
+                ""
+            };
+            s += &format!("{}{lost}: {}\n", pname(p), cs.join(" "));
+        }
+        for (inst, r) in self.st.inst_ref.iter().enumerate() {
+            let z = ZoneRef {
+                zone: r.zone,
+                owner: r.owner,
+            };
+            let zi = &self.st.zones[inst];
+            if self.st.size(z) == 0 {
+                continue;
+            }
+            let name = |c: &u32| d.defs[self.st.objs[*c as usize].def as usize].id.clone();
+            let body = if !zi.piles.is_empty() {
+                zi.piles
+                    .iter()
+                    .map(|(def, p)| format!("{}×{}", d.defs[*def as usize].id, p.len()))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            } else if sees_contents(d, z, viewer) {
+                zi.cards
+                    .iter()
+                    .rev()
+                    .map(name)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            } else if sees_size(d, z, viewer) {
+                format!("{} cards", self.st.size(z))
+            } else {
+                continue;
+            };
+            s += &format!("  {}: {body}\n", zone_label(d, z));
         }
         s
     }

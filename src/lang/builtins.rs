@@ -31,6 +31,7 @@ builtins! {
     Contains = "contains", 2..=2, "contains(list, item)";
     Pile = "pile", 2..=2, "pile(zone, @card): top card of that card's pile, or none";
     PileCount = "pile_count", 2..=2, "pile_count(zone, @card)";
+    Piles = "piles", 1..=1, "piles(zone): the card id of every pile made in a pile zone, empty ones too";
     EmptyPiles = "empty_piles", 1..=1, "empty_piles(zone): how many piles of the zone are empty";
     Choose = "choose", 3..=5, "choose(player?, list, min, max, prompt?): a list of chosen items";
     ChooseOne = "choose_one", 1..=3, "choose_one(player?, list, prompt?): one item, or none if the list is empty";
@@ -45,6 +46,7 @@ builtins! {
     Stack = "stack", 2..=3, "stack(card, \"effect\", player?): put a card's effect on the stack";
     Players = "players", 0..=0, "players(): every player in turn order from the active player";
     Others = "others", 0..=0, "others(): the other players in turn order after the player running the code";
+    SetActive = "set_active", 1..=1, "set_active(p): make p the active player (e.g. the first player at setup)";
     NextPlayer = "next_player", 1..=1, "next_player(p): the player after p";
     Player = "player", 1..=1, "player(n): player number n, counting from 1";
     Create = "create", 2..=3, "create(@card, zone, n?): make n new cards in a zone";

@@ -35,7 +35,10 @@ pub struct Origin {
 
 impl Origin {
     pub fn identity(file: u32) -> Origin {
-        Origin { file, lines: vec![(0, 0)] }
+        Origin {
+            file,
+            lines: vec![(0, 0)],
+        }
     }
     pub fn map(&self, off: usize) -> u32 {
         let off = off as u32;
@@ -67,7 +70,11 @@ pub fn compile_code(
         Some(p) => c.stmts(p)?,
         None => Vec::new(),
     };
-    Ok(Code { stmts, slots: c.max_slot, span: c.span_of_text(text) })
+    Ok(Code {
+        stmts,
+        slots: c.max_slot,
+        span: c.span_of_text(text),
+    })
 }
 
 /// Compiles a single expression into code that returns its value.
@@ -85,7 +92,11 @@ pub fn compile_expr(
         .map(|p| c.expr(p))
         .transpose()?
         .unwrap_or(Expr::None);
-    Ok(Code { stmts: vec![Stmt::Return(Some(e))], slots: c.max_slot, span: c.span_of_text(text) })
+    Ok(Code {
+        stmts: vec![Stmt::Return(Some(e))],
+        slots: c.max_slot,
+        span: c.span_of_text(text),
+    })
 }
 
 fn parse<'i>(text: &'i str, rule: Rule, origin: &Origin) -> Result<Pair<'i, Rule>, CompileError> {
@@ -103,7 +114,8 @@ fn parse<'i>(text: &'i str, rule: Rule, origin: &Origin) -> Result<Pair<'i, Rule
             };
             let message = match &e.variant {
                 pest::error::ErrorVariant::ParsingError { positives, .. } => {
-                    let mut want: Vec<String> = positives.iter().filter_map(|r| describe(*r)).collect();
+                    let mut want: Vec<String> =
+                        positives.iter().filter_map(|r| describe(*r)).collect();
                     want.sort();
                     want.dedup();
                     if want.is_empty() {
@@ -114,7 +126,12 @@ fn parse<'i>(text: &'i str, rule: Rule, origin: &Origin) -> Result<Pair<'i, Rule
                 }
                 pest::error::ErrorVariant::CustomError { message } => message.clone(),
             };
-            Err(CompileError { message, start: origin.map(start), end: origin.map(end), help: None })
+            Err(CompileError {
+                message,
+                start: origin.map(start),
+                end: origin.map(end),
+                help: None,
+            })
         }
     }
 }
@@ -122,7 +139,9 @@ fn parse<'i>(text: &'i str, rule: Rule, origin: &Origin) -> Result<Pair<'i, Rule
 fn describe(r: Rule) -> Option<String> {
     Some(
         match r {
-            Rule::expr | Rule::or_expr | Rule::cmp_expr | Rule::sum_expr | Rule::unary => "an expression",
+            Rule::expr | Rule::or_expr | Rule::cmp_expr | Rule::sum_expr | Rule::unary => {
+                "an expression"
+            }
             Rule::ident => "a name",
             Rule::int => "a number",
             Rule::block => "`{`",
@@ -150,7 +169,13 @@ type R<T> = Result<T, CompileError>;
 
 impl<'a> Compiler<'a> {
     fn new(names: &'a Names, origin: &'a Origin, ctx: &Context) -> Self {
-        let mut c = Compiler { names, origin, locals: Vec::new(), next_slot: 0, max_slot: 0 };
+        let mut c = Compiler {
+            names,
+            origin,
+            locals: Vec::new(),
+            next_slot: 0,
+            max_slot: 0,
+        };
         for p in &ctx.params {
             c.bind(p);
         }
@@ -158,17 +183,35 @@ impl<'a> Compiler<'a> {
     }
 
     fn span_of_text(&self, text: &str) -> Span {
-        Span { file: self.origin.file, start: self.origin.map(0), end: self.origin.map(text.len()) }
+        Span {
+            file: self.origin.file,
+            start: self.origin.map(0),
+            end: self.origin.map(text.len()),
+        }
     }
 
     fn span(&self, p: &Pair<Rule>) -> Span {
         let s = p.as_span();
-        Span { file: self.origin.file, start: self.origin.map(s.start()), end: self.origin.map(s.end()) }
+        Span {
+            file: self.origin.file,
+            start: self.origin.map(s.start()),
+            end: self.origin.map(s.end()),
+        }
     }
 
-    fn err(&self, p: &Pair<Rule>, message: impl Into<String>, help: Option<String>) -> CompileError {
+    fn err(
+        &self,
+        p: &Pair<Rule>,
+        message: impl Into<String>,
+        help: Option<String>,
+    ) -> CompileError {
         let s = self.span(p);
-        CompileError { message: message.into(), start: s.start, end: s.end, help }
+        CompileError {
+            message: message.into(),
+            start: s.start,
+            end: s.end,
+            help,
+        }
     }
 
     fn bind(&mut self, name: &str) -> u16 {
@@ -188,7 +231,11 @@ impl<'a> Compiler<'a> {
     }
 
     fn local(&self, name: &str) -> Option<u16> {
-        self.locals.iter().rev().find(|(n, _)| n == name).map(|(_, s)| *s)
+        self.locals
+            .iter()
+            .rev()
+            .find(|(n, _)| n == name)
+            .map(|(_, s)| *s)
     }
 
     fn stmts(&mut self, p: Pair<Rule>) -> R<Vec<Stmt>> {
@@ -237,7 +284,9 @@ impl<'a> Compiler<'a> {
                 let slot = self.bind(&name);
                 Ok(Stmt::Let(slot, e))
             }
-            Rule::return_stmt => Ok(Stmt::Return(p.into_inner().next().map(|e| self.expr(e)).transpose()?)),
+            Rule::return_stmt => Ok(Stmt::Return(
+                p.into_inner().next().map(|e| self.expr(e)).transpose()?,
+            )),
             Rule::assign_stmt => {
                 let span = self.span(&p);
                 let mut it = p.into_inner();
@@ -261,15 +310,19 @@ impl<'a> Compiler<'a> {
             Expr::Local(s) => Ok(Place::Local(s)),
             Expr::Global(g) => Ok(Place::Global(g)),
             Expr::Field(base, f) => Ok(Place::Field(base, f)),
-            _ => Err(self.err(&p, "cannot assign to this", Some("assign to a counter (`actions += 1`), a variable, or `event.amount`".into()))),
+            _ => Err(self.err(
+                &p,
+                "cannot assign to this",
+                Some("assign to a counter (`actions += 1`), a variable, or `event.amount`".into()),
+            )),
         }
     }
 
     pub fn expr(&mut self, p: Pair<Rule>) -> R<Expr> {
         match p.as_rule() {
             Rule::expr => {
-                let mut it = p.into_inner();
-                let list = self.expr(next(&mut it))?;
+                let mut it = p.into_inner().filter(|c| c.as_rule() != Rule::kw_where);
+                let list = self.expr(it.next().expect("grammar: expr has an operand"))?;
                 match it.next() {
                     None => Ok(list),
                     Some(cond) => self.scope(|c| {
@@ -308,7 +361,10 @@ impl<'a> Compiler<'a> {
                             self.err(
                                 &tag,
                                 format!("unknown tag `{}`", tag.as_str()),
-                                did_you_mean(suggest(tag.as_str(), self.names.tags.iter().map(|s| s.as_str()))),
+                                did_you_mean(suggest(
+                                    tag.as_str(),
+                                    self.names.tags.iter().map(|s| s.as_str()),
+                                )),
                             )
                         })?;
                         Ok(Expr::Is(Box::new(lhs), id, negate))
@@ -370,11 +426,17 @@ impl<'a> Compiler<'a> {
     }
 
     fn fold_logic(&mut self, p: Pair<Rule>, and: bool) -> R<Expr> {
-        let mut it = p.into_inner();
-        let mut lhs = self.expr(next(&mut it))?;
+        let mut it = p
+            .into_inner()
+            .filter(|c| !matches!(c.as_rule(), Rule::kw_and | Rule::kw_or));
+        let mut lhs = self.expr(it.next().expect("grammar: logic has an operand"))?;
         for rhs in it {
             let rhs = self.expr(rhs)?;
-            lhs = if and { Expr::And(Box::new(lhs), Box::new(rhs)) } else { Expr::Or(Box::new(lhs), Box::new(rhs)) };
+            lhs = if and {
+                Expr::And(Box::new(lhs), Box::new(rhs))
+            } else {
+                Expr::Or(Box::new(lhs), Box::new(rhs))
+            };
         }
         Ok(lhs)
     }
@@ -398,11 +460,21 @@ impl<'a> Compiler<'a> {
             special: Special::parse(n),
         };
         if f.counter.is_none() && f.prop.is_none() && f.special.is_none() {
-            let all = self.names.counters.iter().chain(self.names.props.iter()).map(|s| s.as_str()).chain([
-                "id", "name", "owner", "zone", "index", "turns", "card", "player", "from", "to", "cause", "amount",
-                "source", "target",
-            ]);
-            return Err(self.err(p, format!("unknown field `{n}`"), did_you_mean(suggest(n, all))));
+            let all = self
+                .names
+                .counters
+                .iter()
+                .chain(self.names.props.iter())
+                .map(|s| s.as_str())
+                .chain([
+                    "id", "name", "owner", "zone", "index", "turns", "card", "player", "from",
+                    "to", "cause", "amount", "source", "target",
+                ]);
+            return Err(self.err(
+                p,
+                format!("unknown field `{n}`"),
+                did_you_mean(suggest(n, all)),
+            ));
         }
         Ok(f)
     }
@@ -414,7 +486,9 @@ impl<'a> Compiler<'a> {
                 .parse()
                 .map(Expr::Int)
                 .map_err(|_| self.err(&p, "number too large", None)),
-            Rule::string => Ok(Expr::Str(Arc::from(p.into_inner().next().map(|s| s.as_str()).unwrap_or("")))),
+            Rule::string => Ok(Expr::Str(Arc::from(
+                p.into_inner().next().map(|s| s.as_str()).unwrap_or(""),
+            ))),
             Rule::card_ref => {
                 let id = next(&mut p.clone().into_inner());
                 let name = id.as_str();
@@ -426,7 +500,9 @@ impl<'a> Compiler<'a> {
                     )
                 })
             }
-            Rule::list => Ok(Expr::List(p.into_inner().map(|e| self.expr(e)).collect::<R<_>>()?)),
+            Rule::list => Ok(Expr::List(
+                p.into_inner().map(|e| self.expr(e)).collect::<R<_>>()?,
+            )),
             Rule::var => self.var(&next(&mut p.into_inner())),
             Rule::call => self.call(p),
             _ => self.expr(p),
@@ -450,7 +526,15 @@ impl<'a> Compiler<'a> {
             "none" => Expr::None,
             _ => {
                 if let Some(c) = find(&n_names.counters, n) {
-                    Expr::Field(Box::new(Expr::Me), Field { name: 0, counter: Some(c), prop: None, special: None })
+                    Expr::Field(
+                        Box::new(Expr::Me),
+                        Field {
+                            name: 0,
+                            counter: Some(c),
+                            prop: None,
+                            special: None,
+                        },
+                    )
                 } else if let Some(g) = find(&n_names.globals, n) {
                     Expr::Global(g)
                 } else if let Some(z) = find(&n_names.zones, n) {
@@ -464,7 +548,9 @@ impl<'a> Compiler<'a> {
                         .chain(["this", "me", "active", "event", "true", "false", "none"]);
                     let mut help = did_you_mean(suggest(n, all));
                     if help.is_none() && n == "it" {
-                        help = Some("`it` exists only inside `where`, `sum`, `any` and in moves".into());
+                        help = Some(
+                            "`it` exists only inside `where`, `sum`, `any` and in moves".into(),
+                        );
                     }
                     return Err(self.err(p, format!("unknown name `{n}`"), help));
                 }
@@ -490,7 +576,11 @@ impl<'a> Compiler<'a> {
         if let Some(b) = Builtin::lookup(name) {
             let (min, max) = b.arity();
             if nargs < min || nargs > max {
-                return Err(self.err(&p, format!("`{name}` takes {}", arity_text(min, max)), Some(b.doc().to_string())));
+                return Err(self.err(
+                    &p,
+                    format!("`{name}` takes {}", arity_text(min, max)),
+                    Some(b.doc().to_string()),
+                ));
             }
             if matches!(b, Builtin::Sum | Builtin::Any) {
                 let list = self.expr(args[0].clone())?;
@@ -513,7 +603,11 @@ impl<'a> Compiler<'a> {
         if let Some(v) = self.names.verb(name) {
             let want = self.names.verbs[v as usize].1.len();
             if nargs != want {
-                return Err(self.err(&p, format!("verb `{name}` takes {}", arity_text(want, want)), None));
+                return Err(self.err(
+                    &p,
+                    format!("verb `{name}` takes {}", arity_text(want, want)),
+                    None,
+                ));
             }
             let args = args.into_iter().map(|a| self.expr(a)).collect::<R<_>>()?;
             return Ok(Expr::Verb(v, args, span));
@@ -521,7 +615,11 @@ impl<'a> Compiler<'a> {
         if let Some(s) = self.names.script(name) {
             let want = self.names.scripts[s as usize].1;
             if nargs != want {
-                return Err(self.err(&p, format!("script function `{name}` takes {}", arity_text(want, want)), None));
+                return Err(self.err(
+                    &p,
+                    format!("script function `{name}` takes {}", arity_text(want, want)),
+                    None,
+                ));
             }
             let args = args.into_iter().map(|a| self.expr(a)).collect::<R<_>>()?;
             return Ok(Expr::Script(s, args, span));
@@ -532,7 +630,11 @@ impl<'a> Compiler<'a> {
             .chain(self.names.verbs.iter().map(|(n, _)| n.as_str()))
             .chain(self.names.scripts.iter().map(|(n, _)| n.as_str()))
             .chain(self.names.zones.iter().map(|s| s.as_str()));
-        Err(self.err(&name_p, format!("unknown function `{name}`"), did_you_mean(suggest(name, all))))
+        Err(self.err(
+            &name_p,
+            format!("unknown function `{name}`"),
+            did_you_mean(suggest(name, all)),
+        ))
     }
 
     /// Arguments that name a table entry (an event, a tag, a property…) are
@@ -540,7 +642,9 @@ impl<'a> Compiler<'a> {
     fn name_arg(&mut self, b: Builtin, i: usize, a: Pair<Rule>) -> R<Expr> {
         let table = b.name_table(i).map(|t| (self.names.table(t), t.what()));
         let e = self.expr(a.clone())?;
-        let Some((table, what)) = table else { return Ok(e) };
+        let Some((table, what)) = table else {
+            return Ok(e);
+        };
         match e {
             Expr::Str(s) => match find(table, &s) {
                 Some(id) => Ok(Expr::Int(id as i64)),
@@ -550,7 +654,11 @@ impl<'a> Compiler<'a> {
                     did_you_mean(suggest(&s, table.iter().map(|s| s.as_str()))),
                 )),
             },
-            _ => Err(self.err(&a, format!("the {what} must be written as a string literal"), None)),
+            _ => Err(self.err(
+                &a,
+                format!("the {what} must be written as a string literal"),
+                None,
+            )),
         }
     }
 }
@@ -560,6 +668,16 @@ fn next<'i>(it: &mut pest::iterators::Pairs<'i, Rule>) -> Pair<'i, Rule> {
 }
 
 fn arity_text(min: usize, max: usize) -> String {
-    let n = |k: usize| if k == 1 { "1 argument".to_string() } else { format!("{k} arguments") };
-    if min == max { n(min) } else { format!("{min} to {}", n(max)) }
+    let n = |k: usize| {
+        if k == 1 {
+            "1 argument".to_string()
+        } else {
+            format!("{k} arguments")
+        }
+    };
+    if min == max {
+        n(min)
+    } else {
+        format!("{min} to {}", n(max))
+    }
 }

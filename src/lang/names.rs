@@ -41,9 +41,15 @@ impl Names {
         self.def_index.get(name).copied()
     }
     pub fn verb(&self, name: &str) -> Option<u16> {
-        self.verbs.iter().position(|(n, _)| n == name).map(|i| i as u16)
+        self.verbs
+            .iter()
+            .position(|(n, _)| n == name)
+            .map(|i| i as u16)
     }
     pub fn script(&self, name: &str) -> Option<u16> {
-        self.scripts.iter().position(|(n, _)| n == name).map(|i| i as u16)
+        self.scripts
+            .iter()
+            .position(|(n, _)| n == name)
+            .map(|i| i as u16)
     }
 }
