@@ -79,9 +79,11 @@ enum Cmd {
         game: GameArgs,
         #[arg(long, default_value_t = 100)]
         games: u64,
-        /// Worker threads.
+        /// Worker threads (0: one per CPU); results do not depend on it.
         #[arg(long, default_value_t = 1)]
         jobs: usize,
+        /// Print one JSON object: games, wins and win_rates per seat, draws,
+        /// avg_turns, turn_limit, games_per_sec, errors.
         #[arg(long)]
         json: bool,
     },
@@ -99,8 +101,11 @@ pub fn main() -> ExitCode {
         Cmd::Run { game, json, view } => run(&dir, &game, json, view),
         Cmd::Check { game } => check(&dir, game.as_deref()),
         Cmd::Scenario { file, view } => match crate::scenario::run_file(&dir, &file) {
-            Ok(r) => {
-                print!("{}", r.render(view.map(|v| v.saturating_sub(1))));
+            Ok(mut r) => {
+                let _ = std::io::Write::write_all(&mut std::io::stdout().lock(), r.render(view.map(|v| v.saturating_sub(1))).as_bytes());
+                if let Some(e) = r.error.take() {
+                    eprintln!("{:?}", miette::Report::new(e));
+                }
                 if r.failures.is_empty() {
                     ExitCode::SUCCESS
                 } else {
@@ -329,6 +334,8 @@ pub fn print_log(game: &Game, log: &[Entry], viewer: Option<u8>, json: bool) {
 }
 
 pub fn print_outcome(o: &Outcome, json: bool) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
     let winners: Vec<u8> = o.winners.iter().map(|w| w + 1).collect();
     if json {
         let v = serde_json::json!({
@@ -339,9 +346,9 @@ pub fn print_outcome(o: &Outcome, json: bool) {
             "turns_taken": o.turns_taken,
             "limit_reached": o.limit,
         });
-        println!("{v}");
+        let _ = writeln!(out, "{v}");
     } else {
-        println!("{}", outcome_line(o));
+        let _ = writeln!(out, "{}", outcome_line(o));
     }
 }
 

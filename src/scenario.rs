@@ -77,6 +77,8 @@ pub struct ScenarioRun {
     pub unused: usize,
     pub failures: Vec<String>,
     pub description: Option<String>,
+    /// A script or rules error that stopped the scenario, as a report.
+    pub error: Option<DataError>,
 }
 
 pub fn run_file(dir: &Path, file: &Path) -> Result<ScenarioRun, DataErrors> {
@@ -298,6 +300,7 @@ pub fn run(
     }
 
     let mut stopped = None;
+    let mut error = None;
     let outcome = match game.play_turns(phase, raw.turns) {
         Ok(o) => Some(o),
         Err(Flow::OutOfDecisions) => {
@@ -310,6 +313,7 @@ pub fn run(
             game.log.push(Entry::Text {
                 text: format!("error: {}", r.message),
             });
+            error = Some(r);
             None
         }
         Err(other) => {
@@ -339,6 +343,7 @@ pub fn run(
         unused,
         failures,
         description: raw.description,
+        error,
     })
 }
 

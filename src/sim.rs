@@ -1,23 +1,172 @@
 //! `fuda sim`: many games, win rates and speed.
+//!
+//! [`simulate`] is the pure part (games in, [`Summary`] out); [`sim`] loads the
+//! game and prints. Game `i` always uses seed `seed + i` and the totals are sums
+//! of integers, so every result but the speed is the same for any `--jobs`.
 
 use std::path::Path;
 use std::process::ExitCode;
+use std::sync::Arc;
 use std::time::Instant;
 
 use rayon::prelude::*;
 
 use crate::cli::{GameArgs, prepare, report};
-use crate::engine::{Game, Outcome};
+use crate::data::Data;
+use crate::engine::{Game, GameConfig};
 
 /// Totals over many games.
 #[derive(Debug, Default, Clone, serde::Serialize)]
 pub struct Summary {
     pub games: u64,
-    pub wins: Vec<f64>,
+    /// Games won outright, per seat (P1 first).
+    pub wins: Vec<u64>,
+    /// `wins` divided by the games that finished without error.
+    pub win_rates: Vec<f64>,
+    /// Games with a shared win.
     pub draws: u64,
+    /// Turns per game, all players' turns together.
     pub avg_turns: f64,
+    /// Games that hit the rules' turn limit.
+    pub turn_limit: u64,
     pub games_per_sec: f64,
+    /// Games stopped by an error (see `error_messages`).
     pub errors: u64,
+    #[serde(skip)]
+    pub error_messages: Vec<String>,
+}
+
+impl Summary {
+    /// Everything but the speed: what must not depend on `--jobs`.
+    pub fn same_results(&self, o: &Summary) -> bool {
+        self.games == o.games
+            && self.wins == o.wins
+            && self.win_rates == o.win_rates
+            && self.draws == o.draws
+            && self.avg_turns == o.avg_turns
+            && self.turn_limit == o.turn_limit
+            && self.errors == o.errors
+            && self.error_messages == o.error_messages
+    }
+}
+
+/// Integer totals of a range of games; merging is exact, in any order.
+#[derive(Clone)]
+struct Tally {
+    wins: Vec<u64>,
+    draws: u64,
+    turns: u64,
+    limit: u64,
+    /// (game index, message)
+    errors: Vec<(u64, String)>,
+}
+
+impl Tally {
+    fn new(players: usize) -> Tally {
+        Tally {
+            wins: vec![0; players],
+            draws: 0,
+            turns: 0,
+            limit: 0,
+            errors: Vec::new(),
+        }
+    }
+
+    fn merge(mut self, o: Tally) -> Tally {
+        for (a, b) in self.wins.iter_mut().zip(o.wins) {
+            *a += b;
+        }
+        self.draws += o.draws;
+        self.turns += o.turns;
+        self.limit += o.limit;
+        self.errors.extend(o.errors);
+        self
+    }
+
+    fn add(mut self, data: &Arc<Data>, cfg: &GameConfig, i: u64) -> Tally {
+        let seed = cfg.seed.wrapping_add(i);
+        let mut g = Game::new(
+            data.clone(),
+            GameConfig {
+                players: cfg.players,
+                seed,
+                agents: cfg.agents.clone(),
+                options: cfg.options.clone(),
+                logging: false,
+            },
+        );
+        match g.play() {
+            Ok(o) => {
+                self.turns += o.turns as u64;
+                self.limit += o.limit as u64;
+                match o.winners[..] {
+                    [w] => self.wins[w as usize] += 1,
+                    _ => self.draws += 1,
+                }
+            }
+            Err(f) => self.errors.push((i, format!("seed {seed}: {f:?}"))),
+        }
+        self
+    }
+}
+
+/// Plays `games` games with seeds `cfg.seed`, `cfg.seed + 1`, … on `jobs`
+/// threads (0: one per CPU). `progress` shows a bar on stderr if it is a terminal.
+pub fn simulate(
+    data: &Arc<Data>,
+    cfg: &GameConfig,
+    games: u64,
+    jobs: usize,
+    progress: bool,
+) -> Result<Summary, String> {
+    let players = cfg.players as usize;
+    let bar = if progress && std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+        indicatif::ProgressBar::new(games)
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
+    let start = Instant::now();
+    let tally = if jobs == 1 {
+        (0..games).fold(Tally::new(players), |t, i| {
+            let t = t.add(data, cfg, i);
+            bar.inc(1);
+            t
+        })
+    } else {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(jobs)
+            .build()
+            .map_err(|e| format!("cannot start {jobs} threads: {e}"))?;
+        pool.install(|| {
+            (0..games)
+                .into_par_iter()
+                .fold(
+                    || Tally::new(players),
+                    |t, i| {
+                        let t = t.add(data, cfg, i);
+                        bar.inc(1);
+                        t
+                    },
+                )
+                .reduce(|| Tally::new(players), Tally::merge)
+        })
+    };
+    bar.finish_and_clear();
+    let secs = start.elapsed().as_secs_f64();
+    let mut errors = tally.errors;
+    errors.sort_by_key(|(i, _)| *i);
+    let ok = (games - errors.len() as u64).max(1) as f64;
+    Ok(Summary {
+        games,
+        win_rates: tally.wins.iter().map(|&w| w as f64 / ok).collect(),
+        wins: tally.wins,
+        draws: tally.draws,
+        avg_turns: tally.turns as f64 / ok,
+        turn_limit: tally.limit,
+        games_per_sec: games as f64 / secs.max(1e-9),
+        errors: errors.len() as u64,
+        error_messages: errors.into_iter().map(|(_, m)| m).collect(),
+    })
 }
 
 pub fn sim(dir: &Path, a: &GameArgs, games: u64, jobs: usize, json: bool) -> ExitCode {
@@ -25,85 +174,47 @@ pub fn sim(dir: &Path, a: &GameArgs, games: u64, jobs: usize, json: bool) -> Exi
         Ok(x) => x,
         Err(e) => return report(e),
     };
-    let pool = match rayon::ThreadPoolBuilder::new()
-        .num_threads(jobs.max(1))
-        .build()
-    {
-        Ok(p) => p,
+    let s = match simulate(&data, &cfg, games, jobs, !json) {
+        Ok(s) => s,
         Err(e) => {
-            eprintln!("error: cannot start {jobs} threads: {e}");
+            eprintln!("error: {e}");
             return ExitCode::from(1);
         }
     };
-    let bar = if std::io::IsTerminal::is_terminal(&std::io::stderr()) && !json {
-        indicatif::ProgressBar::new(games)
-    } else {
-        indicatif::ProgressBar::hidden()
-    };
-    let start = Instant::now();
-    let seeds: Vec<u64> = (0..games).map(|i| cfg.seed.wrapping_add(i)).collect();
-    let results: Vec<Result<Outcome, String>> = pool.install(|| {
-        seeds
-            .par_iter()
-            .map(|&seed| {
-                let cfg = crate::engine::GameConfig {
-                    players: cfg.players,
-                    seed,
-                    agents: cfg.agents.clone(),
-                    options: cfg.options.clone(),
-                    logging: false,
-                };
-                let mut g = Game::new(data.clone(), cfg);
-                let r = g.play().map_err(|f| format!("seed {seed}: {f:?}"));
-                bar.inc(1);
-                r
-            })
-            .collect()
-    });
-    bar.finish_and_clear();
-    let secs = start.elapsed().as_secs_f64();
-    let mut s = Summary {
-        games,
-        wins: vec![0.0; cfg.players as usize],
-        ..Default::default()
-    };
-    let mut turns = 0u64;
-    for r in &results {
-        match r {
-            Ok(o) => {
-                turns += o.turns as u64;
-                if o.winners.len() == 1 {
-                    s.wins[o.winners[0] as usize] += 1.0;
-                } else {
-                    s.draws += 1;
-                }
-            }
+    for e in &s.error_messages {
+        eprintln!("error: {e}");
+    }
+    if json {
+        match serde_json::to_string(&s) {
+            Ok(line) => println!("{line}"),
             Err(e) => {
-                s.errors += 1;
                 eprintln!("error: {e}");
+                return ExitCode::from(1);
             }
         }
-    }
-    let ok = (games - s.errors).max(1) as f64;
-    for w in &mut s.wins {
-        *w /= ok;
-    }
-    s.avg_turns = turns as f64 / ok;
-    s.games_per_sec = games as f64 / secs.max(1e-9);
-    if json {
-        println!("{}", serde_json::to_string(&s).unwrap_or_default());
     } else {
+        let threads = if jobs == 0 {
+            "one per CPU".to_string()
+        } else {
+            format!("{jobs}")
+        };
         println!(
-            "{} games of {} ({} players, {} job(s))",
-            games, data.game, cfg.players, jobs
+            "{} games of {} ({} players, jobs: {threads})",
+            games, data.game, cfg.players
         );
-        for (i, w) in s.wins.iter().enumerate() {
-            println!("  P{} wins {:.1}%", i + 1, w * 100.0);
+        for (i, (w, r)) in s.wins.iter().zip(&s.win_rates).enumerate() {
+            println!("  P{} wins {w} ({:.1}%)", i + 1, r * 100.0);
         }
         println!(
             "  shared wins {}  average turns {:.1}  {:.0} games/s",
             s.draws, s.avg_turns, s.games_per_sec
         );
+        if s.turn_limit > 0 {
+            println!("  {} game(s) reached the turn limit", s.turn_limit);
+        }
+        if s.errors > 0 {
+            println!("  {} game(s) stopped by an error", s.errors);
+        }
     }
     if s.errors > 0 {
         ExitCode::from(1)

@@ -1,0 +1,192 @@
+//! The `fuda` binary end to end: errors with positions, exit codes, data
+//! directories, determinism, hidden information, JSON output.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::time::{Duration, Instant};
+
+fn fuda(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_fuda")).args(args).current_dir(env!("CARGO_MANIFEST_DIR")).output().expect("run fuda")
+}
+
+fn text(o: &Output) -> (String, String) {
+    (String::from_utf8_lossy(&o.stdout).into_owned(), String::from_utf8_lossy(&o.stderr).into_owned())
+}
+
+/// A fresh copy of the shrine rules and basic cards in a scratch directory.
+fn data_copy(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("fuda-test-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("rules")).unwrap();
+    std::fs::create_dir_all(dir.join("cards/shrine")).unwrap();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    std::fs::copy(root.join("rules/shrine.yaml"), dir.join("rules/shrine.yaml")).unwrap();
+    std::fs::copy(root.join("cards/shrine/basic.yaml"), dir.join("cards/shrine/basic.yaml")).unwrap();
+    dir
+}
+
+/// Checks one bad card file: exit 1, the message, and file:line:column.
+fn bad_card(name: &str, yaml: &str, message: &str, line_col: &str) -> String {
+    let dir = data_copy(name);
+    std::fs::write(dir.join("cards/shrine/bad.yaml"), yaml).unwrap();
+    let o = fuda(&["check", "shrine", "--data", dir.to_str().unwrap()]);
+    let (_, err) = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{name}: {err}");
+    assert!(err.contains(message), "{name}: expected {message:?} in:\n{err}");
+    assert!(err.contains(&format!("bad.yaml:{line_col}")), "{name}: expected position {line_col} in:\n{err}");
+    err
+}
+
+#[test]
+fn yaml_syntax_error_has_position() {
+    bad_card("syntax", "id: x\ntags: [action\n", "did not find expected", "3:1");
+}
+
+#[test]
+fn unknown_field_has_position_and_help() {
+    let err = bad_card("field", "id: x\ntagz: [action]\n", "unknown field `tagz`", "2:1");
+    assert!(err.contains("did you mean `tags`?"), "{err}");
+}
+
+#[test]
+fn wrong_type_has_position() {
+    bad_card("type", "id: x\ntags: action\n", "invalid type", "2:7");
+}
+
+#[test]
+fn unknown_card_reference_points_at_the_value() {
+    let yaml = "id: x\ntags: [action]\neffects:\n  play: |\n    draw(1)\n    gain(pile(supply, @omikki))\n";
+    let err = bad_card("cardref", yaml, "unknown card `omikki`", "6:24");
+    assert!(err.contains("did you mean `omiki`?"), "{err}");
+}
+
+#[test]
+fn unknown_zone_and_event_have_suggestions() {
+    let err = bad_card("event", "id: x\nabilities:\n  - on: gian\n    self: true\n    do: draw(1)\n", "unknown event \"gian\"", "3:9");
+    assert!(err.contains("did you mean `gain`?"), "{err}");
+    let err = bad_card("zone", "id: x\neffects:\n  play: move(this, hnd)\n", "unknown name `hnd`", "3:20");
+    assert!(err.contains("did you mean `hand`?"), "{err}");
+}
+
+#[test]
+fn grammar_error_has_position() {
+    bad_card("grammar", "id: x\neffects:\n  play: \"draw(2\"\n", "syntax error in card text", "3:16");
+}
+
+#[test]
+fn rhai_syntax_error_has_position() {
+    bad_card("rhai", "id: x\nrhai:\n  play: |\n    draw(1);\n    let x = ;\n", "Rhai syntax error", "5:13");
+}
+
+/// A scenario that plays one card from hand in a copied data directory.
+fn play_card_scenario(dir: &Path, card: &str) -> PathBuf {
+    let file = dir.join(format!("play_{card}.yaml"));
+    let yaml = format!(
+        "game: shrine\nzones:\n  supply: {{osaisen: 10}}\n  p1:\n    hand: [{card}]\n    deck: [osaisen, osaisen, osaisen]\ncounters:\n  p1: {{actions: 1}}\nphase: action\ndecisions: [play {card}]\n"
+    );
+    std::fs::write(&file, yaml).unwrap();
+    file
+}
+
+#[test]
+fn rhai_runtime_error_names_the_card() {
+    let dir = data_copy("rhai_runtime");
+    let card = "id: oops\ntags: [action]\nrhai:\n  play: |\n    draw(1);\n    let y = card.cost * \"x\";\n";
+    std::fs::write(dir.join("cards/shrine/oops.yaml"), card).unwrap();
+    let file = play_card_scenario(&dir, "oops");
+    let o = fuda(&["scenario", file.to_str().unwrap(), "--data", dir.to_str().unwrap()]);
+    let (_, err) = text(&o);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(err.contains("while running card `oops`"), "{err}");
+    assert!(err.contains("oops.yaml:6:"), "{err}");
+}
+
+#[test]
+fn endless_scripts_are_stopped_quickly() {
+    let dir = data_copy("endless");
+    let cards = "- id: spin\n  tags: [action]\n  rhai:\n    play: \"loop { }\"\n\
+                 - id: deep\n  tags: [action]\n  rhai:\n    play: |\n      fn f(n) { f(n + 1) }\n      f(0)\n\
+                 - id: again\n  tags: [action]\n  effects:\n    play: run(this, \"play\")\n";
+    std::fs::write(dir.join("cards/shrine/endless.yaml"), cards).unwrap();
+    for (card, what) in [("spin", "operations"), ("deep", "nested too deep"), ("again", "nested more than")] {
+        let file = play_card_scenario(&dir, card);
+        let start = Instant::now();
+        let o = fuda(&["scenario", file.to_str().unwrap(), "--data", dir.to_str().unwrap()]);
+        let (_, err) = text(&o);
+        assert!(start.elapsed() < Duration::from_secs(10), "{card} took {:?}", start.elapsed());
+        assert_eq!(o.status.code(), Some(1), "{card}: {err}");
+        assert!(err.contains(&format!("card `{card}`")) && err.contains(what), "{card}: {err}");
+    }
+}
+
+#[test]
+fn a_card_added_to_a_copied_data_directory_plays_without_rebuilding() {
+    let dir = data_copy("newcard");
+    let card = "id: festival_new\nname: 新しい祭り\ntags: [action]\nprops: {cost: 5}\neffects:\n  play: |\n    actions += 2\n    coins += 2\n    buys += 1\n";
+    std::fs::write(dir.join("cards/shrine/festival_new.yaml"), card).unwrap();
+    let file = play_card_scenario(&dir, "festival_new");
+    let o = fuda(&["scenario", file.to_str().unwrap(), "--data", dir.to_str().unwrap()]);
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{err}");
+    assert!(out.contains("P1 play 新しい祭り") && out.contains("P1 coins +2 (= 2)"), "{out}");
+}
+
+#[test]
+fn unknown_game_agent_and_option_are_errors_with_help() {
+    let (_, err) = text(&fuda(&["run", "shrne"]));
+    assert!(err.contains("did you mean `shrine`?"), "{err}");
+    let o = fuda(&["run", "shrine", "--agents", "bigmony"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(text(&o).1.contains("did you mean `bigmoney`?"));
+    let o = fuda(&["run", "shrine", "--kingdom", "omikki"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(text(&o).1.contains("did you mean `omiki`?"));
+}
+
+#[test]
+fn bad_usage_exits_2() {
+    assert_eq!(fuda(&["run"]).status.code(), Some(2));
+    assert_eq!(fuda(&["run", "shrine", "--seed", "x"]).status.code(), Some(2));
+    assert_eq!(fuda(&["run", "shrine", "--view", "7"]).status.code(), Some(2));
+}
+
+#[test]
+fn check_accepts_the_repository_data() {
+    let o = fuda(&["check"]);
+    assert!(o.status.success(), "{}", text(&o).1);
+}
+
+#[test]
+fn same_seed_same_transcript_other_seed_other_game() {
+    let a = fuda(&["run", "shrine", "--seed", "7", "--players", "3"]);
+    let b = fuda(&["run", "shrine", "--seed", "7", "--players", "3"]);
+    let c = fuda(&["run", "shrine", "--seed", "8", "--players", "3"]);
+    assert!(a.status.success());
+    assert_eq!(a.stdout, b.stdout);
+    assert_ne!(a.stdout, c.stdout);
+}
+
+#[test]
+fn json_ends_with_the_result() {
+    let o = fuda(&["run", "shrine", "--seed", "3", "--json", "--agents", "bigmoney"]);
+    let (out, _) = text(&o);
+    let last = out.lines().last().unwrap();
+    let v: serde_json::Value = serde_json::from_str(last).unwrap();
+    assert!(v["winner"].is_array() && v["scores"].as_array().unwrap().len() == 2 && v["turns"].as_u64().unwrap() > 0, "{last}");
+    for line in out.lines() {
+        serde_json::from_str::<serde_json::Value>(line).unwrap();
+    }
+}
+
+#[test]
+fn a_players_view_hides_what_that_player_may_not_see() {
+    let all = text(&fuda(&["run", "shrine", "--seed", "5"])).0;
+    let p2 = text(&fuda(&["run", "shrine", "--seed", "5", "--view", "2"])).0;
+    // P2 sees its own draws but only counts of P1's; P1's deck size is P1's alone.
+    assert!(all.contains("P1 draw お賽銭") || all.contains("P1 draw 博麗神社"));
+    assert!(p2.lines().filter(|l| l.starts_with("P1 draw")).all(|l| l.contains(" cards (") || l.contains(" card (")), "{p2}");
+    assert!(p2.lines().any(|l| l.starts_with("P2 draw") && !l.contains(" cards (")));
+    assert!(p2.lines().any(|l| l == "shuffle P1's deck"));
+    // Discarding shows the top card, not the others.
+    assert!(!p2.contains("P1's discard: "));
+}
