@@ -102,7 +102,10 @@ pub fn main() -> ExitCode {
         Cmd::Check { game } => check(&dir, game.as_deref()),
         Cmd::Scenario { file, view } => match crate::scenario::run_file(&dir, &file) {
             Ok(mut r) => {
-                let _ = std::io::Write::write_all(&mut std::io::stdout().lock(), r.render(view.map(|v| v.saturating_sub(1))).as_bytes());
+                let _ = std::io::Write::write_all(
+                    &mut std::io::stdout().lock(),
+                    r.render(view.map(|v| v.saturating_sub(1))).as_bytes(),
+                );
                 if let Some(e) = r.error.take() {
                     eprintln!("{:?}", miette::Report::new(e));
                 }

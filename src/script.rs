@@ -66,7 +66,7 @@ impl Scripts {
             .chain(names.props.iter())
             .map(|s| s.as_str())
             .chain([
-                "id", "name", "owner", "zone", "index", "turns", "card", "player", "from", "to",
+                "id", "name", "owner", "zone", "host", "index", "turns", "card", "player", "from", "to",
                 "amount", "source", "target",
             ]);
         for field in fields {

@@ -11,16 +11,52 @@ use super::state::below;
 use super::{Flow, Game, Res};
 use crate::value::{PlayerId, Value};
 
-/// One option of a decision.
+/// One option of a decision: a value, and the window move it makes if any.
+/// Its text is built only when someone reads it (logs, scripts, people), so
+/// bots deciding thousands of games a second never format strings.
 #[derive(Debug, Clone)]
 pub struct Choice {
-    /// What a person reads (display names).
-    pub label: String,
-    /// What a script writes (card ids).
-    pub key: String,
     pub value: Value,
-    /// The window move this option makes, if any.
     pub mv: Option<u16>,
+}
+
+impl Choice {
+    pub fn text(s: &str) -> Choice {
+        Choice {
+            value: Value::Str(std::sync::Arc::from(s)),
+            mv: None,
+        }
+    }
+
+    fn describe(&self, g: &Game, ids: bool) -> String {
+        let v = match &self.value {
+            Value::Card(c) => {
+                let d = &g.data.defs[g.st.objs[*c as usize].def as usize];
+                if ids { d.id.clone() } else { d.name.clone() }
+            }
+            Value::Def(d) => {
+                let d = &g.data.defs[*d as usize];
+                if ids { d.id.clone() } else { d.name.clone() }
+            }
+            Value::None => String::new(),
+            other => g.show(other),
+        };
+        match self.mv {
+            Some(m) if v.is_empty() => g.data.moves[m as usize].label.clone(),
+            Some(m) => format!("{} {v}", g.data.moves[m as usize].label),
+            None => v,
+        }
+    }
+
+    /// What a person reads (display names).
+    pub fn label(&self, g: &Game) -> String {
+        self.describe(g, false)
+    }
+
+    /// What a script writes (card ids).
+    pub fn key(&self, g: &Game) -> String {
+        self.describe(g, true)
+    }
 }
 
 #[derive(Clone)]
@@ -94,7 +130,7 @@ impl Game {
             } else {
                 picked
                     .iter()
-                    .map(|&i| options[i].label.as_str())
+                    .map(|&i| options[i].label(self))
                     .collect::<Vec<_>>()
                     .join(", ")
             };
@@ -133,8 +169,15 @@ impl Game {
             answer.split(',').map(str::trim).collect()
         };
         for part in parts {
+            let texts: Vec<(String, String)> = options
+                .iter()
+                .map(|o| (o.label(self), o.key(self)))
+                .collect();
             let found = (0..options.len()).filter(|i| !out.contains(i)).find(|&i| {
-                let o = &options[i];
+                let o = Labels {
+                    label: &texts[i].0,
+                    key: &texts[i].1,
+                };
                 o.label == part
                     || o.key == part
                     || o.label.ends_with(&format!(" {part}"))
@@ -148,9 +191,9 @@ impl Game {
             match found {
                 Some(i) => out.push(i),
                 None => {
-                    let list = options
+                    let list = texts
                         .iter()
-                        .map(|o| o.key.as_str())
+                        .map(|(_, k)| k.as_str())
                         .collect::<Vec<_>>()
                         .join(" | ");
                     return self.err(
@@ -202,7 +245,7 @@ impl Game {
                     }
                     let hit = self.exec_code_with(&rule.choose, None, player, args, o.mv)?;
                     let hit = match hit {
-                        Value::Str(s) => *s == *o.key || *s == *o.label,
+                        Value::Str(s) => *s == *o.key(self) || *s == *o.label(self),
                         v => v.truthy(),
                     };
                     if hit {
@@ -244,7 +287,7 @@ fn human(
         super::log::pname(player)
     );
     for (i, o) in options.iter().enumerate() {
-        let _ = writeln!(err, "  {i}: {}", o.label);
+        let _ = writeln!(err, "  {i}: {}", o.label(game));
     }
     let stdin = std::io::stdin();
     loop {
@@ -266,4 +309,9 @@ fn human(
         }
         let _ = writeln!(err, "please enter {min} to {max} option numbers");
     }
+}
+
+struct Labels<'a> {
+    label: &'a str,
+    key: &'a str,
 }

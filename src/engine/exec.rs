@@ -7,6 +7,9 @@ use super::{Flow, Game, Res};
 use crate::lang::ir::*;
 use crate::value::{ObjId, PlayerId, Value, ZoneRef};
 
+/// Iterations a `while` loop may run before it is reported as endless.
+const MAX_LOOP: u32 = 100_000;
+
 /// The variables of one running piece of code.
 pub struct Frame {
     pub this: Option<ObjId>,
@@ -57,6 +60,8 @@ impl Game {
             self.current_card = Some(self.st.objs[c as usize].def);
         }
         let r = self.block(&code.stmts, &mut f);
+        f.slots.clear();
+        self.pool.push(f.slots);
         self.current_card = saved;
         self.depth -= 1;
         match r {
@@ -97,7 +102,20 @@ impl Game {
             Stmt::Repeat(n, body) => {
                 let n = self.eval(n, f)?;
                 let n = self.int(&n, f.span)?;
+                if n > MAX_LOOP as i64 {
+                    return self.err(f.span, format!("repeat {n} times is more than {MAX_LOOP}"));
+                }
                 for _ in 0..n.max(0) {
+                    self.block(body, f)?;
+                }
+            }
+            Stmt::While(cond, body) => {
+                let mut n = 0u32;
+                while self.eval(cond, f)?.truthy() {
+                    n += 1;
+                    if n > MAX_LOOP {
+                        return self.err(f.span, format!("a `while` loop ran {MAX_LOOP} times (an endless loop?)"));
+                    }
                     self.block(body, f)?;
                 }
             }
@@ -271,7 +289,8 @@ impl Game {
                     Value::Def(d) => self.data.defs[d as usize].tags,
                     Value::None => 0,
                     other => {
-                        return self.err(f.span, format!("`is` needs a card, not {}", other.kind()));
+                        return self
+                            .err(f.span, format!("`is` needs a card, not {}", other.kind()));
                     }
                 };
                 Value::Bool((tags & (1 << tag) != 0) != *negate)

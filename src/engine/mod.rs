@@ -70,6 +70,8 @@ pub struct Game {
     pub decisions: Vec<Vec<usize>>,
     pub(crate) current_card: Option<DefId>,
     pub(crate) depth: u32,
+    /// Spare slot vectors for frames.
+    pub(crate) pool: Vec<Vec<Value>>,
 }
 
 pub struct GameConfig {
@@ -100,6 +102,7 @@ impl Game {
             decisions: Vec::new(),
             current_card: None,
             depth: 0,
+            pool: Vec::new(),
         }
     }
 

@@ -1,7 +1,5 @@
 //! The kernel operations behind [`Builtin`]: moves, shuffles, decisions, events.
 
-use std::sync::Arc;
-
 use super::decide::Choice;
 use super::exec::Frame;
 use super::log::Entry;
@@ -267,6 +265,26 @@ impl Game {
                     });
                 }
                 Value::list(made)
+            }
+            Builtin::Attach => {
+                let host = match &a[1] {
+                    Value::Card(h) => Some(*h),
+                    Value::None => None,
+                    other => return self.err(sp, format!("attach needs a host card, not {}", other.kind())),
+                };
+                for c in self.cards_of(&a[0], f)? {
+                    self.st.objs[c as usize].host = host;
+                }
+                Value::None
+            }
+            Builtin::Attached => {
+                let Value::Card(h) = a[0] else { return Ok(Value::list(Vec::new())) };
+                Value::list(
+                    (0..self.st.objs.len() as ObjId)
+                        .filter(|&c| self.st.objs[c as usize].host == Some(h))
+                        .map(Value::Card)
+                        .collect(),
+                )
             }
             Builtin::Mark | Builtin::Unmark => {
                 let tag = self.int(&a[1], sp)?;
@@ -703,44 +721,8 @@ impl Game {
     }
 
     pub fn choice_of(&self, v: &Value) -> Choice {
-        match v {
-            Value::Card(c) => {
-                let d = &self.data.defs[self.st.objs[*c as usize].def as usize];
-                Choice {
-                    label: d.name.clone(),
-                    key: d.id.clone(),
-                    value: v.clone(),
-                    mv: None,
-                }
-            }
-            Value::Def(d) => {
-                let d2 = &self.data.defs[*d as usize];
-                Choice {
-                    label: d2.name.clone(),
-                    key: d2.id.clone(),
-                    value: v.clone(),
-                    mv: None,
-                }
-            }
-            other => {
-                let s = self.show(other);
-                Choice {
-                    label: s.clone(),
-                    key: s,
-                    value: other.clone(),
-                    mv: None,
-                }
-            }
-        }
-    }
-}
-
-impl Choice {
-    pub fn text(s: &str) -> Choice {
         Choice {
-            label: s.to_string(),
-            key: s.to_string(),
-            value: Value::Str(Arc::from(s)),
+            value: v.clone(),
             mv: None,
         }
     }

@@ -16,6 +16,8 @@ pub struct Obj {
     pub zone: u32,
     /// Tags given at run time (`mark`), on top of the definition's tags.
     pub marks: u64,
+    /// The card this one is attached to or stored under, if any.
+    pub host: Option<ObjId>,
 }
 
 /// One zone for one owner. Ordered: the last card is the top.
@@ -218,6 +220,7 @@ impl State {
             owner: z.owner,
             zone: inst as u32,
             marks: 0,
+            host: None,
         });
         self.put(id, inst, false);
         id
@@ -262,6 +265,9 @@ impl State {
     /// Moves a card to the top (or bottom) of a zone.
     pub fn relocate(&mut self, c: ObjId, to: ZoneRef, bottom: bool) {
         self.take(c);
+        // Leaving its zone ends an attachment; a host's own move does not move
+        // what is attached to it (rules decide where those cards go).
+        self.objs[c as usize].host = None;
         let inst = self.inst(to);
         // A card that enters a player's zone becomes that player's card.
         if !self.shared(to.zone) {

@@ -182,19 +182,16 @@ impl Game {
             }
             match &mv.pick {
                 None => out.push(Choice {
-                    label: mv.label.clone(),
-                    key: mv.label.clone(),
                     value: Value::None,
                     mv: Some(m),
                 }),
                 Some(pick) => {
                     let v = self.exec_code_with(pick, None, p, Vec::new(), Some(m))?;
                     for item in self.items(&v, pick.span)?.iter() {
-                        let mut c = self.choice_of(item);
-                        c.label = format!("{} {}", mv.label, c.label);
-                        c.key = format!("{} {}", mv.label, c.key);
-                        c.mv = Some(m);
-                        out.push(c);
+                        out.push(Choice {
+                            value: item.clone(),
+                            mv: Some(m),
+                        });
                     }
                 }
             }

@@ -50,6 +50,8 @@ builtins! {
     NextPlayer = "next_player", 1..=1, "next_player(p): the player after p";
     Player = "player", 1..=1, "player(n): player number n, counting from 1";
     Create = "create", 2..=3, "create(@card, zone, n?): make n new cards in a zone";
+    Attach = "attach", 2..=2, "attach(card, host): attach a card to (or store it under) another; moving the card ends it";
+    Attached = "attached", 1..=1, "attached(host): the cards attached to a card, oldest first";
     Mark = "mark", 2..=2, "mark(card, \"tag\"): give a card a tag until removed";
     Unmark = "unmark", 2..=2, "unmark(card, \"tag\")";
     Modify = "modify", 3..=4, "modify(card, \"prop\", delta, until?): until \"turn\", \"phase\", a phase name, or forever";

@@ -262,6 +262,11 @@ impl<'a> Compiler<'a> {
                 };
                 Ok(Stmt::If(cond, then, els))
             }
+            Rule::while_stmt => {
+                let mut it = p.into_inner();
+                let cond = self.expr(next(&mut it))?;
+                Ok(Stmt::While(cond, self.block(next(&mut it))?))
+            }
             Rule::repeat_stmt => {
                 let mut it = p.into_inner();
                 let n = self.expr(next(&mut it))?;
@@ -467,7 +472,7 @@ impl<'a> Compiler<'a> {
                 .chain(self.names.props.iter())
                 .map(|s| s.as_str())
                 .chain([
-                    "id", "name", "owner", "zone", "index", "turns", "card", "player", "from",
+                    "id", "name", "owner", "zone", "host", "index", "turns", "card", "player", "from",
                     "to", "cause", "amount", "source", "target",
                 ]);
             return Err(self.err(

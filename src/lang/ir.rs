@@ -26,6 +26,7 @@ pub enum Stmt {
     Assign(Place, AssignOp, Expr, Span),
     If(Expr, Vec<Stmt>, Vec<Stmt>),
     Repeat(Expr, Vec<Stmt>),
+    While(Expr, Vec<Stmt>),
     For(u16, Expr, Vec<Stmt>),
     Return(Option<Expr>),
 }
@@ -77,6 +78,7 @@ pub enum Special {
     Name,
     Owner,
     Zone,
+    Host,
     Index,
     Turns,
     // event fields
@@ -97,6 +99,7 @@ impl Special {
             "name" => Special::Name,
             "owner" => Special::Owner,
             "zone" => Special::Zone,
+            "host" => Special::Host,
             "index" => Special::Index,
             "turns" => Special::Turns,
             "card" => Special::Card,
