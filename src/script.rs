@@ -310,7 +310,7 @@ fn pos_offset_in_origin(_file_text: &str, origin: &Origin, pos: Position) -> u32
 }
 
 /// Runs a card's Rhai snippet.
-pub fn run_snippet(g: &mut Game, id: u32, this: Option<ObjId>, me: PlayerId) -> Res<Value> {
+pub fn run_snippet(g: &mut Game, id: u32, this: Option<ObjId>, me: PlayerId, target: Value) -> Res<Value> {
     let data = g.data.clone();
     let (ast, origin) = &data.scripts.snippets[id as usize];
     let span = Span {
@@ -330,6 +330,7 @@ pub fn run_snippet(g: &mut Game, id: u32, this: Option<ObjId>, me: PlayerId) -> 
         );
         scope.push_constant("me", to_dynamic(Value::Player(me)));
         scope.push_constant("event", to_dynamic(event));
+        scope.push_constant("target", to_dynamic(target));
         s.engine.eval_ast_with_scope::<Dynamic>(&mut scope, ast)
     });
     finish(g, r, origin, span)

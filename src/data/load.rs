@@ -215,7 +215,7 @@ impl Loader {
         match scripts.compile_snippet(text, origin, params) {
             Ok(id) => Code {
                 stmts: vec![Stmt::Return(Some(Expr::Rhai(id)))],
-                slots: 0,
+                slots: 1,
                 span: Default::default(),
             },
             Err(e) => {
@@ -526,8 +526,9 @@ impl Loader {
                 }
             }
             let mut effects: Vec<Option<Code>> = vec![None; self.names.effects.len()];
+            let effect_ctx = Context { params: vec!["target".into()] };
             for (k, text) in &c.raw.effects {
-                let code = self.code(file, at, text, &none, false);
+                let code = self.code(file, at, text, &effect_ctx, false);
                 self.set_effect(&mut effects, file, at, k, code);
             }
             for (k, text) in &c.raw.rhai {

@@ -366,7 +366,10 @@ impl Game {
                 f.span = *span;
                 crate::script::call_fn(self, *s, vals, f.this, f.me, *span)?
             }
-            Expr::Rhai(id) => crate::script::run_snippet(self, *id, f.this, f.me)?,
+            Expr::Rhai(id) => {
+                let target = f.slots.first().cloned().unwrap_or_default();
+                crate::script::run_snippet(self, *id, f.this, f.me, target)?
+            }
         })
     }
 

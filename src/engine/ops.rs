@@ -447,10 +447,15 @@ impl Game {
     }
 
     pub fn run_effect(&mut self, c: ObjId, effect: u16, me: PlayerId) -> Res<Value> {
+        self.run_effect_with(c, effect, me, Value::None)
+    }
+
+    /// Runs a card's named effect; card effects see the value passed as `target`.
+    pub fn run_effect_with(&mut self, c: ObjId, effect: u16, me: PlayerId, target: Value) -> Res<Value> {
         let data = self.data.clone();
         let def = &data.defs[self.st.objs[c as usize].def as usize];
         match def.effects.get(effect as usize).and_then(|e| e.as_ref()) {
-            Some(code) => self.exec_code(code, Some(c), me, Vec::new()),
+            Some(code) => self.exec_code(code, Some(c), me, vec![target]),
             None => Ok(Value::None),
         }
     }

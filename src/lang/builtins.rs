@@ -42,7 +42,7 @@ builtins! {
     Look = "look", 1..=1, "look(cards): show to the player running the code";
     Emit = "emit", 1..=4, "emit(event, card?, player?, amount?): raise a rules-declared event; false if prevented";
     Prevent = "prevent", 0..=0, "prevent(): stop the `would` event being handled";
-    Run = "run", 2..=3, "run(card, \"effect\", player?): run one of a card's named effects";
+    Run = "run", 2..=4, "run(card, \"effect\", player?, target?): run one of a card's named effects; `target` is visible to it";
     Stack = "stack", 2..=3, "stack(card, \"effect\", player?): put a card's effect on the stack";
     Players = "players", 0..=0, "players(): every player in turn order from the active player";
     Others = "others", 0..=0, "others(): the other players in turn order after the player running the code";
