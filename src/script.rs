@@ -66,8 +66,8 @@ impl Scripts {
             .chain(names.props.iter())
             .map(|s| s.as_str())
             .chain([
-                "id", "name", "owner", "zone", "host", "index", "turns", "card", "player", "from", "to",
-                "amount", "source", "target",
+                "id", "name", "owner", "zone", "host", "index", "turns", "card", "player", "from",
+                "to", "amount", "source", "target",
             ]);
         for field in fields {
             let fname: ImmutableString = field.into();
@@ -310,7 +310,13 @@ fn pos_offset_in_origin(_file_text: &str, origin: &Origin, pos: Position) -> u32
 }
 
 /// Runs a card's Rhai snippet.
-pub fn run_snippet(g: &mut Game, id: u32, this: Option<ObjId>, me: PlayerId, target: Value) -> Res<Value> {
+pub fn run_snippet(
+    g: &mut Game,
+    id: u32,
+    this: Option<ObjId>,
+    me: PlayerId,
+    target: Value,
+) -> Res<Value> {
     let data = g.data.clone();
     let (ast, origin) = &data.scripts.snippets[id as usize];
     let span = Span {

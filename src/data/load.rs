@@ -526,7 +526,9 @@ impl Loader {
                 }
             }
             let mut effects: Vec<Option<Code>> = vec![None; self.names.effects.len()];
-            let effect_ctx = Context { params: vec!["target".into()] };
+            let effect_ctx = Context {
+                params: vec!["target".into()],
+            };
             for (k, text) in &c.raw.effects {
                 let code = self.code(file, at, text, &effect_ctx, false);
                 self.set_effect(&mut effects, file, at, k, code);

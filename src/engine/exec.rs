@@ -114,7 +114,10 @@ impl Game {
                 while self.eval(cond, f)?.truthy() {
                     n += 1;
                     if n > MAX_LOOP {
-                        return self.err(f.span, format!("a `while` loop ran {MAX_LOOP} times (an endless loop?)"));
+                        return self.err(
+                            f.span,
+                            format!("a `while` loop ran {MAX_LOOP} times (an endless loop?)"),
+                        );
                     }
                     self.block(body, f)?;
                 }
@@ -444,10 +447,14 @@ impl Game {
                 }
                 (_, Some(Special::Owner)) => Value::Player(self.st.objs[*c as usize].owner),
                 (_, Some(Special::Zone)) => Value::Zone(self.st.zone_of(*c)),
+                (_, Some(Special::Host)) => self.st.objs[*c as usize]
+                    .host
+                    .map(Value::Card)
+                    .unwrap_or(Value::None),
                 _ => {
                     return self.err(
                         f.span,
-                        "cards have properties, `id`, `name`, `owner` and `zone`",
+                        "cards have properties, `id`, `name`, `owner`, `zone` and `host`",
                     );
                 }
             },

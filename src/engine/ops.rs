@@ -84,6 +84,14 @@ impl Game {
                 .first()
                 .cloned()
                 .unwrap_or(Value::None),
+            Builtin::At => {
+                let i = self.int(&a[1], sp)?;
+                let items = self.items(&a[0], sp)?;
+                usize::try_from(i)
+                    .ok()
+                    .and_then(|i| items.get(i).cloned())
+                    .unwrap_or(Value::None)
+            }
             Builtin::Contains => {
                 let items = self.items(&a[0], sp)?;
                 Value::Bool(items.iter().any(|x| self.equal(x, &a[1])))
@@ -270,7 +278,12 @@ impl Game {
                 let host = match &a[1] {
                     Value::Card(h) => Some(*h),
                     Value::None => None,
-                    other => return self.err(sp, format!("attach needs a host card, not {}", other.kind())),
+                    other => {
+                        return self.err(
+                            sp,
+                            format!("attach needs a host card, not {}", other.kind()),
+                        );
+                    }
                 };
                 for c in self.cards_of(&a[0], f)? {
                     self.st.objs[c as usize].host = host;
@@ -278,7 +291,9 @@ impl Game {
                 Value::None
             }
             Builtin::Attached => {
-                let Value::Card(h) = a[0] else { return Ok(Value::list(Vec::new())) };
+                let Value::Card(h) = a[0] else {
+                    return Ok(Value::list(Vec::new()));
+                };
                 Value::list(
                     (0..self.st.objs.len() as ObjId)
                         .filter(|&c| self.st.objs[c as usize].host == Some(h))
@@ -451,7 +466,13 @@ impl Game {
     }
 
     /// Runs a card's named effect; card effects see the value passed as `target`.
-    pub fn run_effect_with(&mut self, c: ObjId, effect: u16, me: PlayerId, target: Value) -> Res<Value> {
+    pub fn run_effect_with(
+        &mut self,
+        c: ObjId,
+        effect: u16,
+        me: PlayerId,
+        target: Value,
+    ) -> Res<Value> {
         let data = self.data.clone();
         let def = &data.defs[self.st.objs[c as usize].def as usize];
         match def.effects.get(effect as usize).and_then(|e| e.as_ref()) {

@@ -28,6 +28,7 @@ builtins! {
     Count = "count", 1..=1, "count(list or zone)";
     Empty = "empty", 1..=1, "empty(list or zone)";
     First = "first", 1..=1, "first(list): its first item or none";
+    At = "at", 2..=2, "at(list, i): the item at index i (from 0), or none";
     Contains = "contains", 2..=2, "contains(list, item)";
     Pile = "pile", 2..=2, "pile(zone, @card): top card of that card's pile, or none";
     PileCount = "pile_count", 2..=2, "pile_count(zone, @card)";

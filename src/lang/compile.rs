@@ -472,8 +472,8 @@ impl<'a> Compiler<'a> {
                 .chain(self.names.props.iter())
                 .map(|s| s.as_str())
                 .chain([
-                    "id", "name", "owner", "zone", "host", "index", "turns", "card", "player", "from",
-                    "to", "cause", "amount", "source", "target",
+                    "id", "name", "owner", "zone", "host", "index", "turns", "card", "player",
+                    "from", "to", "cause", "amount", "source", "target",
                 ]);
             return Err(self.err(
                 p,
