@@ -421,6 +421,10 @@ fn place(
     for (id, n) in items {
         match data.names.def(&id) {
             Some(d) => {
+                if n <= 0 && game.st.pile_zones & (1 << z) != 0 {
+                    // `id: 0` lays out an empty pile.
+                    game.st.zones[inst].piles.push((d, Vec::new()));
+                }
                 for _ in 0..n.max(0) {
                     game.st.new_obj(d, zr);
                 }

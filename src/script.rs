@@ -66,8 +66,21 @@ impl Scripts {
             .chain(names.props.iter())
             .map(|s| s.as_str())
             .chain([
-                "id", "name", "owner", "zone", "host", "index", "turns", "card", "player", "from",
-                "to", "amount", "source", "target",
+                "id",
+                "name",
+                "owner",
+                "zone",
+                "host",
+                "index",
+                "turns",
+                "card",
+                "player",
+                "from",
+                "to",
+                "amount",
+                "source",
+                "target",
+                "prevented",
             ]);
         for field in fields {
             let fname: ImmutableString = field.into();
@@ -112,7 +125,7 @@ impl Scripts {
                 engine.register_raw_fn(b.name(), types, move |_ctx, args| {
                     let vals: Vec<Value> = args
                         .iter_mut()
-                        .map(|a| from_dynamic(std::mem::take(*a)))
+                        .map(|a| from_dynamic((**a).clone()))
                         .collect();
                     bridge(|g, f| {
                         let vals = g.name_args(b, vals, f)?;
@@ -126,7 +139,7 @@ impl Scripts {
             engine.register_raw_fn(name.as_str(), types, move |_ctx, args| {
                 let vals: Vec<Value> = args
                     .iter_mut()
-                    .map(|a| from_dynamic(std::mem::take(*a)))
+                    .map(|a| from_dynamic((**a).clone()))
                     .collect();
                 bridge(|g, f| {
                     let data = g.data.clone();
@@ -334,7 +347,7 @@ pub fn run_snippet(
             "card",
             to_dynamic(this.map(Value::Card).unwrap_or(Value::None)),
         );
-        scope.push_constant("me", to_dynamic(Value::Player(me)));
+        scope.push("me", to_dynamic(Value::Player(me)));
         scope.push_constant("event", to_dynamic(event));
         scope.push_constant("target", to_dynamic(target));
         s.engine.eval_ast_with_scope::<Dynamic>(&mut scope, ast)

@@ -99,7 +99,10 @@ fn compare(games: u64) {
         );
     }
     println!("{report}");
-    assert!(worst < 3.0, "fuda and the native baseline disagree:\n{report}");
+    assert!(
+        worst < 3.0,
+        "fuda and the native baseline disagree:\n{report}"
+    );
 }
 
 #[test]

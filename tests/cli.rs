@@ -6,11 +6,18 @@ use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
 fn fuda(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_fuda")).args(args).current_dir(env!("CARGO_MANIFEST_DIR")).output().expect("run fuda")
+    Command::new(env!("CARGO_BIN_EXE_fuda"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("run fuda")
 }
 
 fn text(o: &Output) -> (String, String) {
-    (String::from_utf8_lossy(&o.stdout).into_owned(), String::from_utf8_lossy(&o.stderr).into_owned())
+    (
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
 }
 
 /// A fresh copy of the shrine rules and basic cards in a scratch directory.
@@ -20,8 +27,16 @@ fn data_copy(name: &str) -> PathBuf {
     std::fs::create_dir_all(dir.join("rules")).unwrap();
     std::fs::create_dir_all(dir.join("cards/shrine")).unwrap();
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    std::fs::copy(root.join("rules/shrine.yaml"), dir.join("rules/shrine.yaml")).unwrap();
-    std::fs::copy(root.join("cards/shrine/basic.yaml"), dir.join("cards/shrine/basic.yaml")).unwrap();
+    std::fs::copy(
+        root.join("rules/shrine.yaml"),
+        dir.join("rules/shrine.yaml"),
+    )
+    .unwrap();
+    std::fs::copy(
+        root.join("cards/shrine/basic.yaml"),
+        dir.join("cards/shrine/basic.yaml"),
+    )
+    .unwrap();
     dir
 }
 
@@ -32,19 +47,35 @@ fn bad_card(name: &str, yaml: &str, message: &str, line_col: &str) -> String {
     let o = fuda(&["check", "shrine", "--data", dir.to_str().unwrap()]);
     let (_, err) = text(&o);
     assert_eq!(o.status.code(), Some(1), "{name}: {err}");
-    assert!(err.contains(message), "{name}: expected {message:?} in:\n{err}");
-    assert!(err.contains(&format!("bad.yaml:{line_col}")), "{name}: expected position {line_col} in:\n{err}");
+    assert!(
+        err.contains(message),
+        "{name}: expected {message:?} in:\n{err}"
+    );
+    assert!(
+        err.contains(&format!("bad.yaml:{line_col}")),
+        "{name}: expected position {line_col} in:\n{err}"
+    );
     err
 }
 
 #[test]
 fn yaml_syntax_error_has_position() {
-    bad_card("syntax", "id: x\ntags: [action\n", "did not find expected", "3:1");
+    bad_card(
+        "syntax",
+        "id: x\ntags: [action\n",
+        "did not find expected",
+        "3:1",
+    );
 }
 
 #[test]
 fn unknown_field_has_position_and_help() {
-    let err = bad_card("field", "id: x\ntagz: [action]\n", "unknown field `tagz`", "2:1");
+    let err = bad_card(
+        "field",
+        "id: x\ntagz: [action]\n",
+        "unknown field `tagz`",
+        "2:1",
+    );
     assert!(err.contains("did you mean `tags`?"), "{err}");
 }
 
@@ -62,20 +93,40 @@ fn unknown_card_reference_points_at_the_value() {
 
 #[test]
 fn unknown_zone_and_event_have_suggestions() {
-    let err = bad_card("event", "id: x\nabilities:\n  - on: gian\n    self: true\n    do: draw(1)\n", "unknown event \"gian\"", "3:9");
+    let err = bad_card(
+        "event",
+        "id: x\nabilities:\n  - on: gian\n    self: true\n    do: draw(1)\n",
+        "unknown event \"gian\"",
+        "3:9",
+    );
     assert!(err.contains("did you mean `gain`?"), "{err}");
-    let err = bad_card("zone", "id: x\neffects:\n  play: move(this, hnd)\n", "unknown name `hnd`", "3:20");
+    let err = bad_card(
+        "zone",
+        "id: x\neffects:\n  play: move(this, hnd)\n",
+        "unknown name `hnd`",
+        "3:20",
+    );
     assert!(err.contains("did you mean `hand`?"), "{err}");
 }
 
 #[test]
 fn grammar_error_has_position() {
-    bad_card("grammar", "id: x\neffects:\n  play: \"draw(2\"\n", "syntax error in card text", "3:16");
+    bad_card(
+        "grammar",
+        "id: x\neffects:\n  play: \"draw(2\"\n",
+        "syntax error in card text",
+        "3:16",
+    );
 }
 
 #[test]
 fn rhai_syntax_error_has_position() {
-    bad_card("rhai", "id: x\nrhai:\n  play: |\n    draw(1);\n    let x = ;\n", "Rhai syntax error", "5:13");
+    bad_card(
+        "rhai",
+        "id: x\nrhai:\n  play: |\n    draw(1);\n    let x = ;\n",
+        "Rhai syntax error",
+        "5:13",
+    );
 }
 
 /// A scenario that plays one card from hand in a copied data directory.
@@ -94,7 +145,12 @@ fn rhai_runtime_error_names_the_card() {
     let card = "id: oops\ntags: [action]\nrhai:\n  play: |\n    draw(1);\n    let y = card.cost * \"x\";\n";
     std::fs::write(dir.join("cards/shrine/oops.yaml"), card).unwrap();
     let file = play_card_scenario(&dir, "oops");
-    let o = fuda(&["scenario", file.to_str().unwrap(), "--data", dir.to_str().unwrap()]);
+    let o = fuda(&[
+        "scenario",
+        file.to_str().unwrap(),
+        "--data",
+        dir.to_str().unwrap(),
+    ]);
     let (_, err) = text(&o);
     assert_eq!(o.status.code(), Some(1));
     assert!(err.contains("while running card `oops`"), "{err}");
@@ -108,14 +164,30 @@ fn endless_scripts_are_stopped_quickly() {
                  - id: deep\n  tags: [action]\n  rhai:\n    play: |\n      fn f(n) { f(n + 1) }\n      f(0)\n\
                  - id: again\n  tags: [action]\n  effects:\n    play: run(this, \"play\")\n";
     std::fs::write(dir.join("cards/shrine/endless.yaml"), cards).unwrap();
-    for (card, what) in [("spin", "operations"), ("deep", "nested too deep"), ("again", "nested more than")] {
+    for (card, what) in [
+        ("spin", "operations"),
+        ("deep", "nested too deep"),
+        ("again", "nested more than"),
+    ] {
         let file = play_card_scenario(&dir, card);
         let start = Instant::now();
-        let o = fuda(&["scenario", file.to_str().unwrap(), "--data", dir.to_str().unwrap()]);
+        let o = fuda(&[
+            "scenario",
+            file.to_str().unwrap(),
+            "--data",
+            dir.to_str().unwrap(),
+        ]);
         let (_, err) = text(&o);
-        assert!(start.elapsed() < Duration::from_secs(10), "{card} took {:?}", start.elapsed());
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "{card} took {:?}",
+            start.elapsed()
+        );
         assert_eq!(o.status.code(), Some(1), "{card}: {err}");
-        assert!(err.contains(&format!("card `{card}`")) && err.contains(what), "{card}: {err}");
+        assert!(
+            err.contains(&format!("card `{card}`")) && err.contains(what),
+            "{card}: {err}"
+        );
     }
 }
 
@@ -125,10 +197,18 @@ fn a_card_added_to_a_copied_data_directory_plays_without_rebuilding() {
     let card = "id: festival_new\nname: 新しい祭り\ntags: [action]\nprops: {cost: 5}\neffects:\n  play: |\n    actions += 2\n    coins += 2\n    buys += 1\n";
     std::fs::write(dir.join("cards/shrine/festival_new.yaml"), card).unwrap();
     let file = play_card_scenario(&dir, "festival_new");
-    let o = fuda(&["scenario", file.to_str().unwrap(), "--data", dir.to_str().unwrap()]);
+    let o = fuda(&[
+        "scenario",
+        file.to_str().unwrap(),
+        "--data",
+        dir.to_str().unwrap(),
+    ]);
     let (out, err) = text(&o);
     assert!(o.status.success(), "{err}");
-    assert!(out.contains("P1 play 新しい祭り") && out.contains("P1 coins +2 (= 2)"), "{out}");
+    assert!(
+        out.contains("P1 play 新しい祭り") && out.contains("P1 coins +2 (= 2)"),
+        "{out}"
+    );
 }
 
 #[test]
@@ -146,8 +226,14 @@ fn unknown_game_agent_and_option_are_errors_with_help() {
 #[test]
 fn bad_usage_exits_2() {
     assert_eq!(fuda(&["run"]).status.code(), Some(2));
-    assert_eq!(fuda(&["run", "shrine", "--seed", "x"]).status.code(), Some(2));
-    assert_eq!(fuda(&["run", "shrine", "--view", "7"]).status.code(), Some(2));
+    assert_eq!(
+        fuda(&["run", "shrine", "--seed", "x"]).status.code(),
+        Some(2)
+    );
+    assert_eq!(
+        fuda(&["run", "shrine", "--view", "7"]).status.code(),
+        Some(2)
+    );
 }
 
 #[test]
@@ -168,11 +254,18 @@ fn same_seed_same_transcript_other_seed_other_game() {
 
 #[test]
 fn json_ends_with_the_result() {
-    let o = fuda(&["run", "shrine", "--seed", "3", "--json", "--agents", "bigmoney"]);
+    let o = fuda(&[
+        "run", "shrine", "--seed", "3", "--json", "--agents", "bigmoney",
+    ]);
     let (out, _) = text(&o);
     let last = out.lines().last().unwrap();
     let v: serde_json::Value = serde_json::from_str(last).unwrap();
-    assert!(v["winner"].is_array() && v["scores"].as_array().unwrap().len() == 2 && v["turns"].as_u64().unwrap() > 0, "{last}");
+    assert!(
+        v["winner"].is_array()
+            && v["scores"].as_array().unwrap().len() == 2
+            && v["turns"].as_u64().unwrap() > 0,
+        "{last}"
+    );
     for line in out.lines() {
         serde_json::from_str::<serde_json::Value>(line).unwrap();
     }
@@ -184,8 +277,16 @@ fn a_players_view_hides_what_that_player_may_not_see() {
     let p2 = text(&fuda(&["run", "shrine", "--seed", "5", "--view", "2"])).0;
     // P2 sees its own draws but only counts of P1's; P1's deck size is P1's alone.
     assert!(all.contains("P1 draw お賽銭") || all.contains("P1 draw 博麗神社"));
-    assert!(p2.lines().filter(|l| l.starts_with("P1 draw")).all(|l| l.contains(" cards (") || l.contains(" card (")), "{p2}");
-    assert!(p2.lines().any(|l| l.starts_with("P2 draw") && !l.contains(" cards (")));
+    assert!(
+        p2.lines()
+            .filter(|l| l.starts_with("P1 draw"))
+            .all(|l| l.contains(" cards (") || l.contains(" card (")),
+        "{p2}"
+    );
+    assert!(
+        p2.lines()
+            .any(|l| l.starts_with("P2 draw") && !l.contains(" cards ("))
+    );
     assert!(p2.lines().any(|l| l == "shuffle P1's deck"));
     // Discarding shows the top card, not the others.
     assert!(!p2.contains("P1's discard: "));

@@ -10,12 +10,23 @@ use fuda::engine::{AgentKind, Game, GameConfig};
 use fuda::value::ZoneRef;
 
 fn data(game: &str) -> Arc<fuda::data::Data> {
-    Arc::new(load::load_game(Path::new(env!("CARGO_MANIFEST_DIR")), game).expect("shipped data loads"))
+    Arc::new(
+        load::load_game(Path::new(env!("CARGO_MANIFEST_DIR")), game).expect("shipped data loads"),
+    )
 }
 
 fn game(d: &Arc<fuda::data::Data>, players: u8, seed: u64, agent: &str) -> Game {
     let a = AgentKind::parse(agent, d).expect("agent exists");
-    Game::new(d.clone(), GameConfig { players, seed, agents: vec![a; players as usize], options: HashMap::new(), logging: false })
+    Game::new(
+        d.clone(),
+        GameConfig {
+            players,
+            seed,
+            agents: vec![a; players as usize],
+            options: HashMap::new(),
+            logging: false,
+        },
+    )
 }
 
 #[test]
@@ -27,28 +38,50 @@ fn shrine_games_end_with_correct_scores() {
         for seed in 0..12 {
             for agent in ["random", "bigmoney"] {
                 let mut g = game(&d, players, seed, agent);
-                let o = g.play().unwrap_or_else(|e| panic!("{players}p seed {seed} {agent}: {e:?}"));
-                assert!(!o.limit, "{players}p seed {seed} {agent}: hit the turn limit");
+                let o = g
+                    .play()
+                    .unwrap_or_else(|e| panic!("{players}p seed {seed} {agent}: {e:?}"));
+                assert!(
+                    !o.limit,
+                    "{players}p seed {seed} {agent}: hit the turn limit"
+                );
                 // Recount every player's victory points from the cards themselves.
                 for p in 0..players {
                     let mut total = 0;
                     for z in ["deck", "hand", "discard"] {
-                        for c in g.st.cards(ZoneRef { zone: zone(z), owner: p }) {
+                        for c in g.st.cards(ZoneRef {
+                            zone: zone(z),
+                            owner: p,
+                        }) {
                             total += g.st.prop(&d, c, vp);
                         }
                     }
-                    assert_eq!(o.scores[p as usize], total, "{players}p seed {seed} {agent} P{}", p + 1);
+                    assert_eq!(
+                        o.scores[p as usize],
+                        total,
+                        "{players}p seed {seed} {agent} P{}",
+                        p + 1
+                    );
                 }
                 let best = *o.scores.iter().max().unwrap();
                 for w in &o.winners {
                     assert_eq!(o.scores[*w as usize], best);
                 }
                 // The game ended by the rules: a 6-VP pile or three piles empty.
-                let supply = ZoneRef { zone: zone("supply"), owner: 0 };
+                let supply = ZoneRef {
+                    zone: zone("supply"),
+                    owner: 0,
+                };
                 let zi = &g.st.zones[g.st.inst(supply)];
                 let empty = zi.piles.iter().filter(|(_, p)| p.is_empty()).count();
-                let big_empty = zi.piles.iter().any(|(def, p)| p.is_empty() && d.defs[*def as usize].props[vp as usize] >= 6);
-                assert!(empty >= 3 || big_empty, "{players}p seed {seed} {agent}: ended early");
+                let big_empty = zi
+                    .piles
+                    .iter()
+                    .any(|(def, p)| p.is_empty() && d.defs[*def as usize].props[vp as usize] >= 6);
+                assert!(
+                    empty >= 3 || big_empty,
+                    "{players}p seed {seed} {agent}: ended early"
+                );
             }
         }
     }
@@ -64,14 +97,25 @@ fn views_never_hold_hidden_cards() {
         for z in &v.zones {
             let mine = z.zone.starts_with(&format!("P{}'s", p + 1));
             if z.zone.ends_with("'s deck") || z.zone.ends_with("'s discard") {
-                assert!(z.cards.is_none(), "P{} sees the contents of {}", p + 1, z.zone);
+                assert!(
+                    z.cards.is_none(),
+                    "P{} sees the contents of {}",
+                    p + 1,
+                    z.zone
+                );
             }
             if z.zone.ends_with("'s hand") {
                 assert_eq!(z.cards.is_some(), mine, "P{} and {}", p + 1, z.zone);
                 assert!(z.size.is_some(), "hand sizes are public");
             }
             if z.zone.ends_with("'s deck") {
-                assert_eq!(z.size.is_some(), mine, "deck size is the owner's alone: P{} and {}", p + 1, z.zone);
+                assert_eq!(
+                    z.size.is_some(),
+                    mine,
+                    "deck size is the owner's alone: P{} and {}",
+                    p + 1,
+                    z.zone
+                );
             }
             if z.zone.ends_with("'s discard") {
                 assert!(z.size.is_none(), "discard sizes are hidden");

@@ -11,6 +11,9 @@ use super::state::below;
 use super::{Flow, Game, Res};
 use crate::value::{PlayerId, Value};
 
+/// The indices an agent picked.
+pub type Picks = smallvec::SmallVec<[usize; 4]>;
+
 /// One option of a decision: a value, and the window move it makes if any.
 /// Its text is built only when someone reads it (logs, scripts, people), so
 /// bots deciding thousands of games a second never format strings.
@@ -99,29 +102,37 @@ impl Game {
         player: PlayerId,
         kind: &str,
         prompt: &str,
-        options: Vec<Choice>,
+        options: &[Choice],
         min: usize,
         max: usize,
         public: bool,
-    ) -> Res<Vec<usize>> {
+    ) -> Res<Picks> {
         let n = options.len();
         let (min, max) = (min.min(n), max.min(n));
-        let agent = self.agents[player as usize].clone();
-        let picked: Vec<usize> = match agent {
+        let picked: Picks = match &mut self.agents[player as usize] {
             AgentKind::First => (0..min.max(1).min(max)).collect(),
-            AgentKind::Random(mut rng) => {
-                let k = min + below(&mut *rng, max - min + 1);
-                let mut pool: Vec<usize> = (0..n).collect();
-                let mut out: Vec<usize> = (0..k)
-                    .map(|_| pool.remove(below(&mut *rng, pool.len())))
+            AgentKind::Random(rng) => {
+                let k = min + below(&mut **rng, max - min + 1);
+                let mut pool: Picks = (0..n).collect();
+                let mut out: Picks = (0..k)
+                    .map(|_| pool.remove(below(&mut **rng, pool.len())))
                     .collect();
                 out.sort_unstable();
-                self.agents[player as usize] = AgentKind::Random(rng);
                 out
             }
-            AgentKind::Scripted => self.scripted(player, prompt, &options, min, max)?,
-            AgentKind::Bot(b) => self.bot_decide(b, player, kind, &options, min, max)?,
-            AgentKind::Human => human(self, player, prompt, &options, min, max),
+            AgentKind::Scripted => self
+                .scripted(player, prompt, options, min, max)?
+                .into_iter()
+                .collect(),
+            AgentKind::Bot(b) => {
+                let b = *b;
+                self.bot_decide(b, player, kind, options, min, max)?
+                    .into_iter()
+                    .collect()
+            }
+            AgentKind::Human => human(self, player, prompt, options, min, max)
+                .into_iter()
+                .collect(),
         };
         // Window moves speak for themselves (the move's own events are logged).
         if self.logging && !public {
@@ -141,7 +152,8 @@ impl Game {
                 public,
             });
         }
-        self.decisions.push(picked.clone());
+        self.decisions.push(picked.len() as u32);
+        self.decisions.extend(picked.iter().map(|&i| i as u32));
         Ok(picked)
     }
 

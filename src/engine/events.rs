@@ -31,7 +31,10 @@ impl Game {
             let def = self.st.objs[c as usize].def;
             for &t in &slot.self_only {
                 if data.triggers[t as usize].def == Some(def) {
-                    found.push((t, Some(c), self.st.objs[c as usize].owner));
+                    // "When you buy/gain/trash this": the player the event is about
+                    // (a card still in a shared pile has no meaningful owner).
+                    let me = ev.player.unwrap_or(self.st.objs[c as usize].owner);
+                    found.push((t, Some(c), me));
                 }
             }
         }
@@ -143,7 +146,11 @@ impl Game {
                 super::decide::Choice::text("yes"),
                 super::decide::Choice::text("no"),
             ];
-            if self.decide(me, &trig.prompt, &prompt, opts, 1, 1, false)? != [0] {
+            if self
+                .decide(me, &trig.prompt, &prompt, &opts, 1, 1, false)?
+                .as_slice()
+                != [0]
+            {
                 return Ok(());
             }
         }
@@ -178,7 +185,7 @@ impl Game {
                 if same {
                     break;
                 }
-                let opts = mine
+                let opts: Vec<_> = mine
                     .iter()
                     .map(|(t, c, _)| {
                         let trig = &self.data.triggers[*t as usize];
@@ -197,7 +204,7 @@ impl Game {
                     p,
                     "order triggers",
                     "which ability resolves next",
-                    opts,
+                    &opts,
                     1,
                     1,
                     false,

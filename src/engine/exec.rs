@@ -474,6 +474,7 @@ impl Game {
                     Some(Special::Amount) => Value::Int(e.amount),
                     Some(Special::Source) => e.source.map(Value::Card).unwrap_or(Value::None),
                     Some(Special::Target) => e.target.clone(),
+                    Some(Special::Prevented) => Value::Bool(e.prevented),
                     Some(Special::Name) | Some(Special::Cause) => {
                         Value::Str(Arc::from(self.data.event_name(e.name)))
                     }

@@ -66,8 +66,9 @@ pub struct Game {
     pub options: HashMap<String, Vec<DefId>>,
     /// While a bot weighs options, code may read only what this player sees.
     pub viewer: Option<PlayerId>,
-    /// Every decision taken, as chosen indices (a game is seed + these).
-    pub decisions: Vec<Vec<usize>>,
+    /// Every decision taken: a count, then the chosen indices (a game is its
+    /// data, seed and these).
+    pub decisions: Vec<u32>,
     pub(crate) current_card: Option<DefId>,
     pub(crate) depth: u32,
     /// Spare slot vectors for frames.

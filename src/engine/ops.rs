@@ -603,7 +603,14 @@ impl Game {
             }
         }
         if together && !batch.is_empty() {
-            let player = batch[0].2.owner;
+            let (_, from, to) = batch[0];
+            let player = if !self.st.shared(to.zone) {
+                to.owner
+            } else if !self.st.shared(from.zone) {
+                from.owner
+            } else {
+                f.me
+            };
             self.after_move(&batch, cause, player, f)?;
         }
         Ok(moved)
@@ -703,7 +710,7 @@ impl Game {
             Builtin::May => {
                 let prompt = prompt_at(0);
                 let opts = vec![Choice::text("yes"), Choice::text("no")];
-                let r = self.decide(who, &prompt, &prompt, opts, 1, 1, false)?;
+                let r = self.decide(who, &prompt, &prompt, &opts, 1, 1, false)?;
                 Ok(Value::Bool(r.first() == Some(&0)))
             }
             Builtin::ChooseOption => {
@@ -713,7 +720,7 @@ impl Game {
                 if opts.is_empty() {
                     return Ok(Value::None);
                 }
-                let r = self.decide(who, &prompt, &prompt, opts, 1, 1, false)?;
+                let r = self.decide(who, &prompt, &prompt, &opts, 1, 1, false)?;
                 Ok(r.first().map(|&i| items[i].clone()).unwrap_or(Value::None))
             }
             _ => {
@@ -735,7 +742,7 @@ impl Game {
                     });
                 }
                 let opts: Vec<Choice> = items.iter().map(|v| self.choice_of(v)).collect();
-                let r = self.decide(who, &prompt, &prompt, opts, min, max.max(min), false)?;
+                let r = self.decide(who, &prompt, &prompt, &opts, min, max.max(min), false)?;
                 let picked: Vec<Value> = r.iter().map(|&i| items[i].clone()).collect();
                 Ok(if b == Builtin::ChooseOne {
                     picked.into_iter().next().unwrap_or(Value::None)

@@ -38,12 +38,14 @@ impl Game {
         let data = self.data.clone();
         let p = self.st.active;
         if start_phase.is_none() {
-            let mut ev = Event::new(data.turn.start_event);
-            ev.player = Some(p);
-            self.raise(ev)?;
+            // The rules' own turn-start code (resets) runs before abilities
+            // that wait for the turn to start.
             if let Some(start) = &data.turn.start {
                 self.exec_code(start, None, p, Vec::new())?;
             }
+            let mut ev = Event::new(data.turn.start_event);
+            ev.player = Some(p);
+            self.raise(ev)?;
         }
         let first = start_phase.unwrap_or(0) as usize;
         let mut i = first;
@@ -118,7 +120,7 @@ impl Game {
             let pick = if pass_index == 0 {
                 pass_index
             } else {
-                let r = self.decide(cur, &decl.name, &decl.name, options.clone(), 1, 1, true)?;
+                let r = self.decide(cur, &decl.name, &decl.name, &options, 1, 1, true)?;
                 r.first().copied().unwrap_or(pass_index)
             };
             if pick == pass_index {

@@ -472,8 +472,22 @@ impl<'a> Compiler<'a> {
                 .chain(self.names.props.iter())
                 .map(|s| s.as_str())
                 .chain([
-                    "id", "name", "owner", "zone", "host", "index", "turns", "card", "player",
-                    "from", "to", "cause", "amount", "source", "target",
+                    "id",
+                    "name",
+                    "owner",
+                    "zone",
+                    "host",
+                    "index",
+                    "turns",
+                    "card",
+                    "player",
+                    "from",
+                    "to",
+                    "cause",
+                    "amount",
+                    "source",
+                    "target",
+                    "prevented",
                 ]);
             return Err(self.err(
                 p,
@@ -571,7 +585,8 @@ impl<'a> Compiler<'a> {
         let args: Vec<Pair<Rule>> = it.collect();
         let nargs = args.len();
 
-        if let Some(z) = find(&self.names.zones, name) {
+        // A verb and a zone may share a name (`trash`): called, it is the verb.
+        if let Some(z) = find(&self.names.zones, name).filter(|_| self.names.verb(name).is_none()) {
             if nargs != 1 {
                 return Err(self.err(&p, format!("`{name}(player)` takes one player"), None));
             }

@@ -90,6 +90,7 @@ pub enum Special {
     Amount,
     Source,
     Target,
+    Prevented,
 }
 
 impl Special {
@@ -110,6 +111,7 @@ impl Special {
             "amount" => Special::Amount,
             "source" => Special::Source,
             "target" => Special::Target,
+            "prevented" => Special::Prevented,
             _ => return None,
         })
     }
