@@ -154,12 +154,15 @@ impl Game {
                 return Ok(());
             }
         }
-        let def = this.map(|c| self.st.objs[c as usize].def);
-        self.push(Entry::Trigger {
-            player: me,
-            def,
-            prompt: trig.prompt.clone(),
-        });
+        if self.logging {
+            let def = this.map(|c| self.st.objs[c as usize].def);
+            let prompt = trig.prompt.clone();
+            self.push(Entry::Trigger {
+                player: me,
+                def,
+                prompt,
+            });
+        }
         self.exec_code(&trig.body, this, me, Vec::new())?;
         Ok(())
     }

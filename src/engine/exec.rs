@@ -398,12 +398,17 @@ impl Game {
             Value::List(l) => l.clone(),
             Value::Zone(z) => {
                 self.check_visible(*z, span)?;
-                let cards = self.st.cards(*z).into_iter().map(Value::Card);
+                let zi = &self.st.zones[self.st.inst(*z)];
                 // Ordered zones list their top card first; pile rows keep their order.
-                if self.st.pile_zones & (1 << z.zone) != 0 {
-                    Arc::new(cards.collect())
+                if zi.piles.is_empty() {
+                    Arc::new(zi.cards.iter().rev().map(|&c| Value::Card(c)).collect())
                 } else {
-                    Arc::new(cards.rev().collect())
+                    Arc::new(
+                        zi.piles
+                            .iter()
+                            .filter_map(|(_, p)| p.last().map(|&c| Value::Card(c)))
+                            .collect(),
+                    )
                 }
             }
             Value::None => Arc::new(Vec::new()),

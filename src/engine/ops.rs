@@ -143,7 +143,7 @@ impl Game {
             }
             Builtin::Reveal | Builtin::Look => {
                 let cards = self.cards_of(&a[0], f)?;
-                if !cards.is_empty() {
+                if !cards.is_empty() && self.logging {
                     let defs = cards
                         .iter()
                         .map(|&c| self.st.objs[c as usize].def)
@@ -353,8 +353,10 @@ impl Game {
                 Value::None
             }
             Builtin::Log => {
-                let text = self.show(&a[0]);
-                self.push(Entry::Text { text });
+                if self.logging {
+                    let text = self.show(&a[0]);
+                    self.push(Entry::Text { text });
+                }
                 Value::None
             }
             Builtin::Option => {

@@ -124,11 +124,11 @@ impl Game {
                 r.first().copied().unwrap_or(pass_index)
             };
             if pick == pass_index {
-                if pass_index == 0 {
+                if pass_index == 0 && self.logging {
                     self.push(Entry::Text {
                         text: format!("{} passes (nothing to do)", super::log::pname(cur)),
                     });
-                } else {
+                } else if pass_index > 0 {
                     self.push(Entry::Pass { player: cur });
                 }
                 passes += 1;
