@@ -15,7 +15,7 @@ use crate::lang::builtins::Builtin;
 use crate::lang::compile::{CompileError, Origin};
 use crate::lang::ir::Span;
 use crate::lang::names::{Names, find};
-use crate::value::{ObjId, PlayerId, Value};
+use crate::value::{Args, ObjId, PlayerId, Value};
 
 /// A kernel value inside Rhai (a card, a player, a zone…).
 #[derive(Debug, Clone)]
@@ -90,7 +90,7 @@ impl Scripts {
                     bridge(|g, f| {
                         g.call(
                             Builtin::Get,
-                            vec![h.0.clone(), Value::Str(Arc::from(fname.as_str()))],
+                            smallvec::smallvec![h.0.clone(), Value::Str(Arc::from(fname.as_str()))],
                             f,
                         )
                     })
@@ -103,7 +103,7 @@ impl Scripts {
                     bridge(|g, f| {
                         g.call(
                             Builtin::Set,
-                            vec![
+                            smallvec::smallvec![
                                 h.0.clone(),
                                 Value::Str(Arc::from(fname.as_str())),
                                 from_dynamic(v.clone()),
@@ -123,7 +123,7 @@ impl Scripts {
             for n in min..=max {
                 let types = vec![TypeId::of::<Dynamic>(); n];
                 engine.register_raw_fn(b.name(), types, move |_ctx, args| {
-                    let vals: Vec<Value> = args
+                    let vals: Args = args
                         .iter_mut()
                         .map(|a| from_dynamic((**a).clone()))
                         .collect();
@@ -382,7 +382,7 @@ pub fn call_fn(
 
 impl Game {
     /// Scripts pass names ("gain", "staying") where card text has indices.
-    fn name_args(&self, b: Builtin, mut vals: Vec<Value>, f: &Frame) -> Res<Vec<Value>> {
+    fn name_args(&self, b: Builtin, mut vals: Args, f: &Frame) -> Res<Args> {
         for (i, v) in vals.iter_mut().enumerate() {
             if let (Some(t), Value::Str(s)) = (b.name_table(i), &*v) {
                 let table = self.data.names.table(t);

@@ -6,6 +6,12 @@ pub type ObjId = u32;
 pub type DefId = u16;
 pub type PlayerId = u8;
 
+/// Arguments of a kernel operation: inline, no allocation for the usual few.
+pub type Args = smallvec::SmallVec<[Value; 4]>;
+
+/// A few cards: inline, no allocation for the usual handful.
+pub type Cards = smallvec::SmallVec<[ObjId; 8]>;
+
 /// A zone instance: a declared zone and, for per-player zones, its owner.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct ZoneRef {

@@ -127,8 +127,6 @@ impl Game {
             AgentKind::Bot(b) => {
                 let b = *b;
                 self.bot_decide(b, player, kind, options, min, max)?
-                    .into_iter()
-                    .collect()
             }
             AgentKind::Human => human(self, player, prompt, options, min, max)
                 .into_iter()
@@ -234,30 +232,43 @@ impl Game {
         options: &[Choice],
         min: usize,
         max: usize,
-    ) -> Res<Vec<usize>> {
+    ) -> Res<Picks> {
         let data = self.data.clone();
         let saved = self.viewer.replace(player);
         let r = (|| {
-            let mut out = Vec::new();
+            let mut out = Picks::new();
             for rule in &data.bots[b].1 {
                 if rule.when.as_deref().is_some_and(|w| w != kind) {
+                    continue;
+                }
+                // A condition that does not look at the option is checked once.
+                if let Some(c) = rule.cond.as_ref().filter(|c| !c.reads_slot(0))
+                    && !self.exec_code(c, None, player, [Value::None])?.truthy()
+                {
                     continue;
                 }
                 for (i, o) in options.iter().enumerate() {
                     if out.len() >= max || out.contains(&i) {
                         continue;
                     }
-                    let args = vec![o.value.clone()];
-                    if let Some(c) = &rule.cond
+                    if let Some(c) = rule.cond.as_ref().filter(|c| c.reads_slot(0))
                         && !self
-                            .exec_code_with(c, None, player, args.clone(), o.mv)?
+                            .exec_code_with(c, None, player, [o.value.clone()], o.mv)?
                             .truthy()
                     {
                         continue;
                     }
-                    let hit = self.exec_code_with(&rule.choose, None, player, args, o.mv)?;
+                    let hit =
+                        self.exec_code_with(&rule.choose, None, player, [o.value.clone()], o.mv)?;
                     let hit = match hit {
-                        Value::Str(s) => *s == *o.key(self) || *s == *o.label(self),
+                        Value::Str(s) => match &o.value {
+                            Value::Str(v) => s == *v,
+                            _ => {
+                                o.mv.is_some_and(|m| {
+                                    s.starts_with(data.moves[m as usize].label.as_str())
+                                }) && (*s == *o.key(self) || *s == *o.label(self))
+                            }
+                        },
                         v => v.truthy(),
                     };
                     if hit {

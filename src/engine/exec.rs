@@ -5,7 +5,7 @@ use std::sync::Arc;
 use super::log::Entry;
 use super::{Flow, Game, Res};
 use crate::lang::ir::*;
-use crate::value::{ObjId, PlayerId, Value, ZoneRef};
+use crate::value::{Args, ObjId, PlayerId, Value, ZoneRef};
 
 /// Iterations a `while` loop may run before it is reported as endless.
 const MAX_LOOP: u32 = 100_000;
@@ -26,7 +26,7 @@ impl Game {
         code: &Code,
         this: Option<ObjId>,
         me: PlayerId,
-        args: Vec<Value>,
+        args: impl IntoIterator<Item = Value>,
     ) -> Res<Value> {
         self.exec_code_with(code, this, me, args, None)
     }
@@ -36,7 +36,7 @@ impl Game {
         code: &Code,
         this: Option<ObjId>,
         me: PlayerId,
-        mut args: Vec<Value>,
+        args: impl IntoIterator<Item = Value>,
         move_name: Option<u16>,
     ) -> Res<Value> {
         self.depth += 1;
@@ -47,11 +47,14 @@ impl Game {
                 "effects nested more than 200 deep (a verb or trigger that calls itself?)",
             );
         }
-        args.resize(code.slots as usize, Value::None);
+        // Frames reuse their slot vectors: no allocation per call on the hot path.
+        let mut slots = self.pool.pop().unwrap_or_default();
+        slots.extend(args);
+        slots.resize(code.slots as usize, Value::None);
         let mut f = Frame {
             this,
             me,
-            slots: args,
+            slots,
             span: code.span,
             move_name,
         };
@@ -312,12 +315,24 @@ impl Game {
             }
             Expr::Where(list, slot, cond) => {
                 let list = self.eval(list, f)?;
-                let items = self.items(&list, f.span)?;
                 let mut out = Vec::new();
-                for item in items.iter() {
-                    f.slots[*slot as usize] = item.clone();
-                    if self.eval(cond, f)?.truthy() {
-                        out.push(item.clone());
+                if let Value::Zone(z) = list {
+                    // Filter a zone's cards without building its list first.
+                    self.check_visible(z, f.span)?;
+                    let cards: crate::value::Cards = self.cards_of(&list, f)?;
+                    for c in cards {
+                        f.slots[*slot as usize] = Value::Card(c);
+                        if self.eval(cond, f)?.truthy() {
+                            out.push(Value::Card(c));
+                        }
+                    }
+                } else {
+                    let items = self.items(&list, f.span)?;
+                    for item in items.iter() {
+                        f.slots[*slot as usize] = item.clone();
+                        if self.eval(cond, f)?.truthy() {
+                            out.push(item.clone());
+                        }
                     }
                 }
                 Value::list(out)
@@ -345,7 +360,7 @@ impl Game {
                 Value::Bool(found)
             }
             Expr::Call(b, args, span) => {
-                let mut vals = Vec::with_capacity(args.len());
+                let mut vals = Args::new();
                 for a in args {
                     vals.push(self.eval(a, f)?);
                 }
@@ -353,7 +368,7 @@ impl Game {
                 self.call(*b, vals, f)?
             }
             Expr::Verb(v, args, span) => {
-                let mut vals = Vec::with_capacity(args.len());
+                let mut vals = Args::new();
                 for a in args {
                     vals.push(self.eval(a, f)?);
                 }

@@ -7,10 +7,10 @@ use super::state::{Event, Modifier, StackItem, Until};
 use super::{Flow, Game, Res};
 use crate::lang::builtins::Builtin;
 use crate::lang::ir::{Field, Special};
-use crate::value::{ObjId, PlayerId, Value, ZoneRef};
+use crate::value::{Args, Cards, ObjId, PlayerId, Value, ZoneRef};
 
 impl Game {
-    pub fn call(&mut self, b: Builtin, mut a: Vec<Value>, f: &mut Frame) -> Res<Value> {
+    pub fn call(&mut self, b: Builtin, mut a: Args, f: &mut Frame) -> Res<Value> {
         let sp = f.span;
         Ok(match b {
             Builtin::Move | Builtin::MoveAll => {
@@ -500,19 +500,23 @@ impl Game {
             .unwrap_or(p)
     }
 
-    pub fn cards_of(&self, v: &Value, f: &Frame) -> Res<Vec<ObjId>> {
+    pub fn cards_of(&self, v: &Value, f: &Frame) -> Res<Cards> {
         match v {
-            Value::Card(c) => Ok(vec![*c]),
-            Value::None => Ok(Vec::new()),
+            Value::Card(c) => Ok(smallvec::smallvec![*c]),
+            Value::None => Ok(Cards::new()),
             Value::Zone(z) => {
-                let mut cards = self.st.cards(*z);
-                if self.st.pile_zones & (1 << z.zone) == 0 {
-                    cards.reverse();
-                }
-                Ok(cards)
+                let zi = &self.st.zones[self.st.inst(*z)];
+                Ok(if zi.piles.is_empty() {
+                    zi.cards.iter().rev().copied().collect()
+                } else {
+                    zi.piles
+                        .iter()
+                        .filter_map(|(_, p)| p.last().copied())
+                        .collect()
+                })
             }
             Value::List(l) => {
-                let mut out = Vec::with_capacity(l.len());
+                let mut out = Cards::new();
                 for x in l.iter() {
                     match x {
                         Value::Card(c) => out.push(*c),
@@ -695,13 +699,7 @@ impl Game {
         Ok(Some(ev))
     }
 
-    fn choose_builtin(
-        &mut self,
-        b: Builtin,
-        who: PlayerId,
-        a: Vec<Value>,
-        f: &mut Frame,
-    ) -> Res<Value> {
+    fn choose_builtin(&mut self, b: Builtin, who: PlayerId, a: Args, f: &mut Frame) -> Res<Value> {
         let sp = f.span;
         let prompt_at = |i: usize| {
             a.get(i)

@@ -172,7 +172,7 @@ impl Game {
     /// Every move the player may make now in this window.
     pub fn legal_moves(&mut self, w: u16, p: PlayerId) -> Res<Vec<Choice>> {
         let data = self.data.clone();
-        let mut out = Vec::new();
+        let mut out = Vec::with_capacity(8);
         for &m in &data.windows[w as usize].moves {
             let mv = &data.moves[m as usize];
             if let Some(cond) = &mv.cond

@@ -153,3 +153,58 @@ pub enum Expr {
     /// A Rhai snippet compiled at load time (index into the game's scripts).
     Rhai(u32),
 }
+
+impl Code {
+    /// Whether the code reads local slot `slot` (e.g. `it` in a bot rule), so a
+    /// caller can evaluate code that does not depend on it only once.
+    pub fn reads_slot(&self, slot: u16) -> bool {
+        self.stmts.iter().any(|s| s.reads_slot(slot))
+    }
+}
+
+impl Stmt {
+    fn reads_slot(&self, slot: u16) -> bool {
+        let block = |b: &[Stmt]| b.iter().any(|s| s.reads_slot(slot));
+        match self {
+            Stmt::Expr(e) | Stmt::Let(_, e) | Stmt::Return(Some(e)) => e.reads_slot(slot),
+            Stmt::Return(None) => false,
+            Stmt::Assign(p, _, e, _) => {
+                e.reads_slot(slot)
+                    || match p {
+                        Place::Local(s) => *s == slot,
+                        Place::Field(b, _) => b.reads_slot(slot),
+                        Place::Global(_) => false,
+                    }
+            }
+            Stmt::If(c, a, b) => c.reads_slot(slot) || block(a) || block(b),
+            Stmt::Repeat(c, b) | Stmt::While(c, b) | Stmt::For(_, c, b) => {
+                c.reads_slot(slot) || block(b)
+            }
+        }
+    }
+}
+
+impl Expr {
+    fn reads_slot(&self, slot: u16) -> bool {
+        let any = |v: &[Expr]| v.iter().any(|e| e.reads_slot(slot));
+        match self {
+            Expr::Local(s) => *s == slot,
+            Expr::List(v) | Expr::Call(_, v, _) | Expr::Verb(_, v, _) | Expr::Script(_, v, _) => {
+                any(v)
+            }
+            Expr::Zone(_, Some(o)) => o.reads_slot(slot),
+            Expr::Field(b, _) | Expr::Is(b, _, _) | Expr::Not(b) | Expr::Neg(b) => {
+                b.reads_slot(slot)
+            }
+            Expr::And(a, b) | Expr::Or(a, b) | Expr::Bin(_, a, b, _) => {
+                a.reads_slot(slot) || b.reads_slot(slot)
+            }
+            Expr::Where(a, _, b) | Expr::Sum(a, _, b) | Expr::Any(a, _, b) => {
+                a.reads_slot(slot) || b.reads_slot(slot)
+            }
+            // Scripts see the frame's first slot as `target`.
+            Expr::Rhai(_) => slot == 0,
+            _ => false,
+        }
+    }
+}
