@@ -22,7 +22,11 @@ impl Game {
                 };
                 let bottom = matches!(a.get(3), Some(Value::Str(s)) if &**s == "bottom");
                 let moved = self.move_cards(&cards, to, cause, bottom, b == Builtin::MoveAll, f)?;
-                Value::list(moved.into_iter().map(Value::Card).collect())
+                // One card in, one card out (no list to allocate); else the moved list.
+                match (&a[0], moved.as_slice()) {
+                    (Value::Card(_), [c]) => Value::Card(*c),
+                    _ => Value::list(moved.into_iter().map(Value::Card).collect()),
+                }
             }
             Builtin::Shuffle => {
                 let z = self.zone_arg(&a[0], f)?;
@@ -562,9 +566,10 @@ impl Game {
         bottom: bool,
         together: bool,
         f: &Frame,
-    ) -> Res<Vec<ObjId>> {
-        let mut moved = Vec::with_capacity(cards.len());
-        let mut batch: Vec<(ObjId, ZoneRef, ZoneRef)> = Vec::new();
+    ) -> Res<Cards> {
+        let mut moved = Cards::new();
+        let mut batch: smallvec::SmallVec<[(ObjId, ZoneRef, ZoneRef); 8]> =
+            smallvec::SmallVec::new();
         for &c in cards {
             let from = self.st.zone_of(c);
             let player = if !self.st.shared(to.zone) {
