@@ -226,7 +226,8 @@ impl Game {
                     });
                     Value::None
                 } else {
-                    self.run_effect(c, effect, me)?
+                    let target = a.get(3).cloned().unwrap_or(Value::None);
+                    self.run_effect_with(c, effect, me, target)?
                 }
             }
             Builtin::Players => Value::list(

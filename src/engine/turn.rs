@@ -24,13 +24,14 @@ impl Game {
             Err(e) => return Err(e),
         }
         self.st.phase = None;
+        // "Until end of turn" effects end first, then "at end of turn" abilities.
+        self.st.mods.retain(|m| m.until == Until::Forever);
         let mut ev = Event::new(data.turn.end_event);
         ev.player = Some(p);
         self.raise(ev)?;
         if let Some(end) = &data.turn.end {
             self.exec_code(end, None, p, Vec::new())?;
         }
-        self.st.mods.retain(|m| m.until == Until::Forever);
         self.resolve_pending()
     }
 
@@ -71,6 +72,7 @@ impl Game {
                 phase: i as u16,
                 start: false,
             });
+            self.check_end_always()?;
             if !self.st.repeat_phase {
                 i += 1;
             }
