@@ -34,7 +34,8 @@ pub struct RawScenario {
     #[serde(default)]
     pub setup: bool,
     /// Cards to place: a shared zone by name, or `p1:` … with that player's zones.
-    /// Lists are top card first; a pile zone takes `id: count`.
+    /// Lists are top card first; a pile zone takes `id: count`. An entry may add
+    /// tags and attach to another entry of the list: `spell+activated`, `charm^1`.
     #[serde(default)]
     pub zones: BTreeMap<String, serde_norway::Value>,
     /// Counters to set: `p1: {actions: 1}`; globals under `game:`.
@@ -418,7 +419,36 @@ fn place(
             None,
         )),
     }
-    for (id, n) in items {
+    // A list entry may carry tags and an attachment: `amulet_shot+activated`,
+    // `lucky_charm^1` (attached to the first card of the same list).
+    let written = items.len();
+    let mut made: Vec<Option<u32>> = vec![None; written];
+    let mut attach: Vec<(u32, usize)> = Vec::new();
+    for (k, (spec, n)) in items.into_iter().enumerate() {
+        let mut parts = spec.split('+');
+        let head = parts.next().unwrap_or("");
+        let (id, host) = match head.split_once('^') {
+            Some((id, h)) => (id.to_string(), h.parse::<usize>().ok()),
+            None => (head.to_string(), None),
+        };
+        let mut marks = 0u64;
+        for tag in parts {
+            match find(&data.names.tags, tag) {
+                Some(t) => marks |= 1 << t,
+                None => {
+                    let help =
+                        did_you_mean(suggest(tag, data.names.tags.iter().map(|s| s.as_str())));
+                    errors.push(err_at(
+                        sources,
+                        fid,
+                        tag,
+                        from,
+                        format!("unknown tag \"{tag}\""),
+                        help,
+                    ));
+                }
+            }
+        }
         match data.names.def(&id) {
             Some(d) => {
                 if n <= 0 && game.st.pile_zones & (1 << z) != 0 {
@@ -426,7 +456,13 @@ fn place(
                     game.st.zones[inst].piles.push((d, Vec::new()));
                 }
                 for _ in 0..n.max(0) {
-                    game.st.new_obj(d, zr);
+                    let c = game.st.new_obj(d, zr);
+                    game.st.objs[c as usize].marks |= marks;
+                    // Entries were reversed (bottom first); k counts from the bottom.
+                    made[written - 1 - k] = Some(c);
+                    if let Some(h) = host {
+                        attach.push((c, h));
+                    }
                 }
             }
             None => {
@@ -440,6 +476,22 @@ fn place(
                     help,
                 ));
             }
+        }
+    }
+    for (c, h) in attach {
+        match h
+            .checked_sub(1)
+            .and_then(|i| made.get(i).copied().flatten())
+        {
+            Some(host) => game.st.objs[c as usize].host = Some(host),
+            None => errors.push(err_at(
+                sources,
+                fid,
+                zname,
+                from,
+                format!("`^{h}`: no card {h} in `{zname}` to attach to"),
+                None,
+            )),
         }
     }
 }
