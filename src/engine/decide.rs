@@ -173,8 +173,15 @@ impl Game {
             return Err(Flow::OutOfDecisions);
         };
         let mut out = Vec::new();
+        // An answer naming one option whole may contain commas; otherwise
+        // commas separate several picks.
+        let whole = options
+            .iter()
+            .any(|o| o.label(self) == answer || o.key(self) == answer);
         let parts: Vec<&str> = if answer.trim().is_empty() {
             Vec::new()
+        } else if whole {
+            vec![answer.as_str()]
         } else {
             answer.split(',').map(str::trim).collect()
         };

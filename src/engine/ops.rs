@@ -350,6 +350,8 @@ impl Game {
                 Value::None
             }
             Builtin::EndTurn => {
+                // The jump skips what was still waiting for a check point.
+                self.st.pending.clear();
                 self.st.end_turn = true;
                 return Err(Flow::EndTurn);
             }
