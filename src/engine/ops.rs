@@ -178,7 +178,7 @@ impl Game {
                 ev.source = f.this;
                 // The event as it happened: its amount (possibly changed by `would`
                 // abilities) when one was given, else whether it happened.
-                match self.emit(ev, f)? {
+                match self.emit(ev, a.len() >= 4, f)? {
                     Some(ev) if a.len() >= 4 => Value::Int(ev.amount),
                     Some(_) => Value::Bool(true),
                     None if a.len() >= 4 => Value::Int(0),
@@ -674,11 +674,13 @@ impl Game {
 
     /// Raises a rules event: `would` first (it may be prevented or changed), then
     /// the event itself. Returns the event as it happened, or None if prevented.
-    pub fn emit(&mut self, mut ev: Event, _f: &Frame) -> Res<Option<Event>> {
+    /// An event with an amount that `would` abilities bring to zero or less does
+    /// not happen (damage reduced to 0 is no damage).
+    pub fn emit(&mut self, mut ev: Event, counted: bool, _f: &Frame) -> Res<Option<Event>> {
         if self.has_listeners(ev.name, true) {
             ev.would = true;
             ev = self.dispatch(ev)?;
-            if ev.prevented {
+            if ev.prevented || counted && ev.amount <= 0 {
                 let card = ev.card.map(|c| self.st.objs[c as usize].def);
                 self.push(Entry::Prevented {
                     name: ev.name,
