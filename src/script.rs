@@ -13,7 +13,7 @@ use crate::engine::exec::Frame;
 use crate::engine::{Flow, Game, Res};
 use crate::lang::builtins::Builtin;
 use crate::lang::compile::{CompileError, Origin};
-use crate::lang::ir::Span;
+use crate::lang::ir::{Span, Special};
 use crate::lang::names::{Names, find};
 use crate::value::{Args, ObjId, PlayerId, Value};
 
@@ -65,23 +65,7 @@ impl Scripts {
             .iter()
             .chain(names.props.iter())
             .map(|s| s.as_str())
-            .chain([
-                "id",
-                "name",
-                "owner",
-                "zone",
-                "host",
-                "index",
-                "turns",
-                "card",
-                "player",
-                "from",
-                "to",
-                "amount",
-                "source",
-                "target",
-                "prevented",
-            ]);
+            .chain(Special::NAMES.iter().copied());
         for field in fields {
             let fname: ImmutableString = field.into();
             engine.register_get(

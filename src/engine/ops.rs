@@ -560,6 +560,18 @@ impl Game {
         }
     }
 
+    /// Whose move it is: the owner of the player zone involved (the
+    /// destination first), else the player running the code.
+    fn mover(&self, from: ZoneRef, to: ZoneRef, me: PlayerId) -> PlayerId {
+        if !self.st.shared(to.zone) {
+            to.owner
+        } else if !self.st.shared(from.zone) {
+            from.owner
+        } else {
+            me
+        }
+    }
+
     /// Moves cards one at a time (or together), with `would` and after events.
     pub fn move_cards(
         &mut self,
@@ -575,13 +587,7 @@ impl Game {
             smallvec::SmallVec::new();
         for &c in cards {
             let from = self.st.zone_of(c);
-            let player = if !self.st.shared(to.zone) {
-                to.owner
-            } else if !self.st.shared(from.zone) {
-                from.owner
-            } else {
-                f.me
-            };
+            let player = self.mover(from, to, f.me);
             let mut dest = to;
             if let Some(cause) = cause
                 && self.has_listeners(cause, true)
@@ -618,13 +624,7 @@ impl Game {
         }
         if together && !batch.is_empty() {
             let (_, from, to) = batch[0];
-            let player = if !self.st.shared(to.zone) {
-                to.owner
-            } else if !self.st.shared(from.zone) {
-                from.owner
-            } else {
-                f.me
-            };
+            let player = self.mover(from, to, f.me);
             self.after_move(&batch, cause, player, f)?;
         }
         Ok(moved)

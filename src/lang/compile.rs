@@ -471,24 +471,7 @@ impl<'a> Compiler<'a> {
                 .iter()
                 .chain(self.names.props.iter())
                 .map(|s| s.as_str())
-                .chain([
-                    "id",
-                    "name",
-                    "owner",
-                    "zone",
-                    "host",
-                    "index",
-                    "turns",
-                    "card",
-                    "player",
-                    "from",
-                    "to",
-                    "cause",
-                    "amount",
-                    "source",
-                    "target",
-                    "prevented",
-                ]);
+                .chain(Special::NAMES.iter().copied());
             return Err(self.err(
                 p,
                 format!("unknown field `{n}`"),

@@ -94,6 +94,26 @@ pub enum Special {
 }
 
 impl Special {
+    /// Every special field name, for suggestions and script getters.
+    pub const NAMES: &'static [&'static str] = &[
+        "id",
+        "name",
+        "owner",
+        "zone",
+        "host",
+        "index",
+        "turns",
+        "card",
+        "player",
+        "from",
+        "to",
+        "cause",
+        "amount",
+        "source",
+        "target",
+        "prevented",
+    ];
+
     pub fn parse(s: &str) -> Option<Special> {
         Some(match s {
             "id" => Special::Id,
