@@ -251,13 +251,7 @@ impl Game {
             Expr::Bool(b) => Value::Bool(*b),
             Expr::Str(s) => Value::Str(s.clone()),
             Expr::Def(d) => Value::Def(*d),
-            Expr::List(items) => {
-                let mut out = Vec::with_capacity(items.len());
-                for i in items {
-                    out.push(self.eval(i, f)?);
-                }
-                Value::list(out)
-            }
+            Expr::List(_) => return self.eval_cold(e, f),
             Expr::Local(s) => f.slots[*s as usize].clone(),
             Expr::This => f.this.map(Value::Card).unwrap_or(Value::None),
             Expr::Me => Value::Player(f.me),
@@ -311,7 +305,46 @@ impl Game {
             Expr::Bin(op, a, b, span) => {
                 let a = self.eval(a, f)?;
                 let b = self.eval(b, f)?;
+                // Numbers compared or added: the common case, without the general path.
+                if let (Value::Int(x), Value::Int(y)) = (&a, &b) {
+                    let (x, y) = (*x, *y);
+                    match op {
+                        BinOp::Lt => return Ok(Value::Bool(x < y)),
+                        BinOp::Le => return Ok(Value::Bool(x <= y)),
+                        BinOp::Gt => return Ok(Value::Bool(x > y)),
+                        BinOp::Ge => return Ok(Value::Bool(x >= y)),
+                        BinOp::Eq => return Ok(Value::Bool(x == y)),
+                        BinOp::Ne => return Ok(Value::Bool(x != y)),
+                        BinOp::Add => return Ok(Value::Int(x.saturating_add(y))),
+                        BinOp::Sub => return Ok(Value::Int(x.saturating_sub(y))),
+                        _ => {}
+                    }
+                }
                 self.binop(*op, a, b, *span)?
+            }
+            Expr::Where(..) | Expr::Sum(..) | Expr::Any(..) => return self.eval_cold(e, f),
+            Expr::Call(b, args, span) => {
+                let mut vals = Args::new();
+                for a in args {
+                    vals.push(self.eval(a, f)?);
+                }
+                f.span = *span;
+                self.call(*b, vals, f)?
+            }
+            Expr::Verb(..) | Expr::Script(..) | Expr::Rhai(_) => return self.eval_cold(e, f),
+        })
+    }
+
+    /// The rarer, larger expressions, kept out of `eval` so its frame stays small.
+    #[inline(never)]
+    fn eval_cold(&mut self, e: &Expr, f: &mut Frame) -> Res<Value> {
+        Ok(match e {
+            Expr::List(items) => {
+                let mut out = Vec::with_capacity(items.len());
+                for i in items {
+                    out.push(self.eval(i, f)?);
+                }
+                Value::list(out)
             }
             Expr::Where(list, slot, cond) => {
                 let list = self.eval(list, f)?;
@@ -359,14 +392,6 @@ impl Game {
                 }
                 Value::Bool(found)
             }
-            Expr::Call(b, args, span) => {
-                let mut vals = Args::new();
-                for a in args {
-                    vals.push(self.eval(a, f)?);
-                }
-                f.span = *span;
-                self.call(*b, vals, f)?
-            }
             Expr::Verb(v, args, span) => {
                 let mut vals = Args::new();
                 for a in args {
@@ -388,6 +413,7 @@ impl Game {
                 let target = f.slots.first().cloned().unwrap_or_default();
                 crate::script::run_snippet(self, *id, f.this, f.me, target)?
             }
+            _ => unreachable!("eval handles the other expressions"),
         })
     }
 
