@@ -63,6 +63,19 @@ enum Cmd {
         /// Show the transcript as player N (from 1) may see it.
         #[arg(long)]
         view: Option<u8>,
+        /// Save the game (seed, options, decisions) to this file.
+        #[arg(long, value_name = "FILE")]
+        save: Option<PathBuf>,
+    },
+    /// Replay a saved game; `--upto N` stops after N decisions (undo).
+    Replay {
+        file: PathBuf,
+        #[arg(long)]
+        json: bool,
+        #[arg(long)]
+        view: Option<u8>,
+        #[arg(long)]
+        upto: Option<usize>,
     },
     /// Validate rules, cards and scripts of one game or all.
     Check { game: Option<String> },
@@ -98,7 +111,18 @@ pub fn main() -> ExitCode {
     let cli = Cli::parse();
     let dir = data_dir(cli.data.as_deref());
     match cli.cmd {
-        Cmd::Run { game, json, view } => run(&dir, &game, json, view),
+        Cmd::Run {
+            game,
+            json,
+            view,
+            save,
+        } => run(&dir, &game, json, view, save.as_deref()),
+        Cmd::Replay {
+            file,
+            json,
+            view,
+            upto,
+        } => replay(&dir, &file, json, view, upto),
         Cmd::Check { game } => check(&dir, game.as_deref()),
         Cmd::Scenario { file, view } => match crate::scenario::run_file(&dir, &file) {
             Ok(mut r) => {
@@ -127,7 +151,7 @@ pub fn main() -> ExitCode {
             if game.agents.is_empty() {
                 game.agents = vec!["human".into(), "random".into()];
             }
-            run(&dir, &game, false, Some(1))
+            run(&dir, &game, false, Some(1), None)
         }
     }
 }
@@ -298,28 +322,90 @@ pub fn resolve_options(
     }
 }
 
-fn run(dir: &Path, a: &GameArgs, json: bool, view: Option<u8>) -> ExitCode {
+fn run(dir: &Path, a: &GameArgs, json: bool, view: Option<u8>, save: Option<&Path>) -> ExitCode {
     let (data, cfg) = match prepare(dir, a, true) {
         Ok(x) => x,
         Err(e) => return report(e),
     };
+    let mut game = Game::new(data.clone(), cfg);
+    finish_run(&mut game, json, view, save)
+}
+
+/// Plays a prepared game, prints it as a viewer sees it, saves it if asked.
+fn finish_run(game: &mut Game, json: bool, view: Option<u8>, save: Option<&Path>) -> ExitCode {
+    let data = game.data.clone();
     if let Some(v) = view
-        && (v == 0 || v > cfg.players)
+        && (v == 0 || v > game.st.nplayers)
     {
-        eprintln!("error: --view {v}: there are {} players", cfg.players);
+        eprintln!("error: --view {v}: there are {} players", game.st.nplayers);
         return ExitCode::from(2);
     }
-    let mut game = Game::new(data.clone(), cfg);
     let outcome = game.play();
     let viewer = view.map(|v| v - 1);
-    print_log(&game, &game.log, viewer, json);
+    print_log(game, &game.log, viewer, json);
+    if let Some(path) = save
+        && let Err(e) = crate::replay::Save::of(game).write(path)
+    {
+        eprintln!("error: cannot save to {}: {e}", path.display());
+        return ExitCode::from(1);
+    }
     match outcome {
+        Err(crate::engine::Flow::OutOfDecisions) => {
+            println!("-- replay stopped after the requested decisions");
+            ExitCode::SUCCESS
+        }
         Ok(o) => {
             print_outcome(&o, json);
             ExitCode::SUCCESS
         }
         Err(f) => crate::report::flow(&data, f),
     }
+}
+
+fn replay(dir: &Path, file: &Path, json: bool, view: Option<u8>, upto: Option<usize>) -> ExitCode {
+    let save = match crate::replay::Save::read(file) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    let data = match load::load_game(dir, &save.game) {
+        Ok(d) => Arc::new(d),
+        Err(e) => return report(e),
+    };
+    if format!("{:016x}", data.hash()) != save.data_hash {
+        eprintln!(
+            "warning: the game's data changed since this game was saved; the replay may diverge"
+        );
+    }
+    let sets = save.options.clone().into_iter().collect();
+    let options = match resolve_options(&data, sets) {
+        Ok(o) => o,
+        Err(e) => return report(e),
+    };
+    let cfg = GameConfig {
+        players: save.players,
+        seed: save.seed,
+        agents: vec![AgentKind::Replay; save.players as usize],
+        options,
+        logging: true,
+    };
+    let mut game = Game::new(data, cfg);
+    // Keep the first `upto` decisions (each is a count, then that many picks).
+    let mut kept = Vec::new();
+    let mut rest = save.decisions.iter().copied();
+    let mut n = 0;
+    while let Some(k) = rest.next() {
+        if upto.is_some_and(|u| n >= u) {
+            break;
+        }
+        kept.push(k);
+        kept.extend(rest.by_ref().take(k as usize));
+        n += 1;
+    }
+    game.replay = kept.into();
+    finish_run(&mut game, json, view, None)
 }
 
 pub fn print_log(game: &Game, log: &[Entry], viewer: Option<u8>, json: bool) {

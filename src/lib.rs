@@ -10,6 +10,7 @@ pub mod cli;
 pub mod data;
 pub mod engine;
 pub mod lang;
+pub mod replay;
 pub mod report;
 pub mod scenario;
 pub mod script;

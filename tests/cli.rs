@@ -291,3 +291,29 @@ fn a_players_view_hides_what_that_player_may_not_see() {
     // Discarding shows the top card, not the others.
     assert!(!p2.contains("P1's discard: "));
 }
+
+#[test]
+fn a_saved_game_replays_to_the_same_transcript_and_undoes_by_replay() {
+    let file = std::env::temp_dir().join(format!("fuda-test-{}-save.json", std::process::id()));
+    let f = file.to_str().unwrap();
+    let played = fuda(&[
+        "run",
+        "shrine",
+        "--seed",
+        "9",
+        "--players",
+        "3",
+        "--save",
+        f,
+    ]);
+    assert!(played.status.success());
+    let replayed = fuda(&["replay", f]);
+    assert!(replayed.status.success(), "{}", text(&replayed).1);
+    assert_eq!(played.stdout, replayed.stdout);
+    let undone = text(&fuda(&["replay", f, "--upto", "5"])).0;
+    assert!(undone.len() < text(&played).0.len());
+    assert!(
+        undone.ends_with("-- replay stopped after the requested decisions\n"),
+        "{undone}"
+    );
+}

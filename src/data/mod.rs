@@ -156,6 +156,18 @@ impl Data {
     pub fn zone_shared(&self, z: u16) -> bool {
         self.zones[z as usize].shared
     }
+    /// A fingerprint of every file the game was loaded from (FNV-1a), so a saved
+    /// game can tell whether its data changed.
+    pub fn hash(&self) -> u64 {
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        for (_, text) in &self.sources.files {
+            for b in text.bytes().chain([0]) {
+                h = (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3);
+            }
+        }
+        h
+    }
+
     pub fn bot(&self, name: &str) -> Option<usize> {
         self.bots.iter().position(|(n, _)| n == name)
     }

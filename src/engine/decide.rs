@@ -70,6 +70,8 @@ pub enum AgentKind {
     /// A bot written as data in the rules, by index.
     Bot(usize),
     Human,
+    /// Replays recorded decisions (a saved game).
+    Replay,
 }
 
 impl AgentKind {
@@ -128,6 +130,7 @@ impl Game {
                 let b = *b;
                 self.bot_decide(b, player, kind, options, min, max)?
             }
+            AgentKind::Replay => self.replayed(player, prompt, n, min, max)?,
             AgentKind::Human => human(self, player, prompt, options, min, max)
                 .into_iter()
                 .collect(),
@@ -153,6 +156,45 @@ impl Game {
         self.decisions.push(picked.len() as u32);
         self.decisions.extend(picked.iter().map(|&i| i as u32));
         Ok(picked)
+    }
+
+    /// The next recorded decision; it must fit this decision's options.
+    fn replayed(
+        &mut self,
+        player: PlayerId,
+        prompt: &str,
+        n: usize,
+        min: usize,
+        max: usize,
+    ) -> Res<Picks> {
+        let Some(k) = self.replay.pop_front() else {
+            return Err(Flow::OutOfDecisions);
+        };
+        let mut picks = Picks::new();
+        for _ in 0..k {
+            match self.replay.pop_front() {
+                Some(i) if (i as usize) < n => picks.push(i as usize),
+                _ => {
+                    return self.err(
+                        Default::default(),
+                        format!(
+                            "the replay diverged at {} — {prompt}: recorded options do not fit",
+                            super::log::pname(player)
+                        ),
+                    );
+                }
+            }
+        }
+        if picks.len() < min || picks.len() > max {
+            return self.err(
+                Default::default(),
+                format!(
+                    "the replay diverged at {} — {prompt}",
+                    super::log::pname(player)
+                ),
+            );
+        }
+        Ok(picks)
     }
 
     fn scripted(

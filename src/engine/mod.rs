@@ -69,8 +69,12 @@ pub struct Game {
     /// Every decision taken: a count, then the chosen indices (a game is its
     /// data, seed and these).
     pub decisions: Vec<u32>,
+    /// Recorded decisions for replay agents, in the same form.
+    pub replay: VecDeque<u32>,
     pub(crate) current_card: Option<DefId>,
     pub(crate) depth: u32,
+    /// The seed the game started from.
+    pub seed: u64,
     /// Spare slot vectors for frames.
     pub(crate) pool: Vec<Vec<Value>>,
 }
@@ -101,9 +105,11 @@ impl Game {
             options: cfg.options,
             viewer: None,
             decisions: Vec::new(),
+            replay: VecDeque::new(),
             current_card: None,
             depth: 0,
             pool: Vec::new(),
+            seed: cfg.seed,
         }
     }
 
