@@ -16,13 +16,18 @@ fn data(game: &str) -> Arc<fuda::data::Data> {
 }
 
 fn game(d: &Arc<fuda::data::Data>, players: u8, seed: u64, agent: &str) -> Game {
-    let a = AgentKind::parse(agent, d).expect("agent exists");
+    let agents = agent
+        .split(',')
+        .map(|a| AgentKind::parse(a, d).expect("agent exists"))
+        .cycle()
+        .take(players as usize)
+        .collect();
     Game::new(
         d.clone(),
         GameConfig {
             players,
             seed,
-            agents: vec![a; players as usize],
+            agents,
             options: HashMap::new(),
             logging: false,
         },
@@ -81,6 +86,43 @@ fn shrine_games_end_with_correct_scores() {
                 assert!(
                     empty >= 3 || big_empty,
                     "{players}p seed {seed} {agent}: ended early"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn utage_games_end_with_a_leader_down_or_a_deck_out() {
+    let d = data("utage");
+    let hp = fuda::lang::names::find(&d.names.counters, "hp").unwrap();
+    let deck = fuda::lang::names::find(&d.names.zones, "deck").unwrap();
+    for seed in 0..40 {
+        for agents in ["random", "utage", "utage,random", "random,utage"] {
+            let mut g = game(&d, 2, seed, agents);
+            let o = g
+                .play()
+                .unwrap_or_else(|e| panic!("seed {seed} {agents}: {e:?}"));
+            assert!(!o.limit, "seed {seed} {agents}: hit the turn limit");
+            // A player is down when its leader is at 0 or its deck is empty.
+            let down: Vec<bool> = (0..2u8)
+                .map(|p| {
+                    g.st.counter(p, hp) <= 0
+                        || g.st.size(ZoneRef {
+                            zone: deck,
+                            owner: p,
+                        }) == 0
+                })
+                .collect();
+            assert!(
+                down.iter().any(|x| *x),
+                "seed {seed} {agents}: ended with both players up"
+            );
+            for w in &o.winners {
+                assert!(
+                    !down[*w as usize] || down.iter().all(|x| *x),
+                    "seed {seed} {agents}: P{} won while down",
+                    w + 1
                 );
             }
         }
