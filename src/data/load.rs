@@ -336,6 +336,7 @@ impl Loader {
                     }),
                     top: z.top,
                     piles: z.piles,
+                    controller: z.controller,
                 }
             })
             .collect();

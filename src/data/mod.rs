@@ -54,6 +54,7 @@ pub struct ZoneDecl {
     pub size: Visibility,
     pub top: bool,
     pub piles: bool,
+    pub controller: schema::Controller,
 }
 
 pub struct WindowDecl {

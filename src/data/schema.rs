@@ -99,6 +99,20 @@ pub struct RawZone {
     /// A shared row of piles, one per card id (a market, a supply).
     #[serde(default)]
     pub piles: bool,
+    /// Whose abilities a shared zone's cards have (per-player zones: the zone's player).
+    #[serde(default)]
+    pub controller: Controller,
+}
+
+/// Who controls the abilities of cards in a shared zone.
+#[derive(Debug, Deserialize, Clone, Copy, PartialEq, Eq, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum Controller {
+    /// The card's owner.
+    #[default]
+    Owner,
+    /// The player whose turn it is: the cards count as every player's own.
+    Active,
 }
 
 fn default_per() -> String {

@@ -5,7 +5,11 @@
 use super::log::Entry;
 use super::state::{Event, Pending};
 use super::{Game, Res};
+use crate::data::schema::Controller;
 use crate::value::{ObjId, PlayerId};
+
+/// An ability that is due: its trigger, its card, the player it belongs to.
+type Due = (u32, Option<ObjId>, PlayerId);
 
 impl Game {
     pub fn has_listeners(&self, event: u16, would: bool) -> bool {
@@ -23,7 +27,7 @@ impl Game {
             return Ok(ev);
         };
         let default_me = ev.player.unwrap_or(self.st.active);
-        let mut found: Vec<(u32, Option<ObjId>, PlayerId)> = Vec::new();
+        let mut found: Vec<Due> = Vec::new();
         for &t in &slot.rules {
             found.push((t, None, default_me));
         }
@@ -39,11 +43,10 @@ impl Game {
             }
         }
         for (zone, list) in &slot.zoned {
-            let owners = if self.st.shared(*zone) {
-                1
-            } else {
-                self.st.nplayers
-            };
+            let shared = self.st.shared(*zone);
+            let owners = if shared { 1 } else { self.st.nplayers };
+            let active_controls =
+                shared && data.zones[*zone as usize].controller == Controller::Active;
             for p in self
                 .turn_order(self.st.active, true)
                 .into_iter()
@@ -55,9 +58,18 @@ impl Game {
                 });
                 for &c in &self.st.zones[inst].cards {
                     let def = self.st.objs[c as usize].def;
+                    // A card's abilities are those of the player whose zone holds
+                    // it; in a shared zone, its owner's or the turn player's.
+                    let me = if !shared {
+                        p
+                    } else if active_controls {
+                        self.st.active
+                    } else {
+                        self.st.objs[c as usize].owner
+                    };
                     for &t in list {
                         if data.triggers[t as usize].def == Some(def) {
-                            found.push((t, Some(c), self.st.objs[c as usize].owner));
+                            found.push((t, Some(c), me));
                         }
                     }
                 }
@@ -69,22 +81,16 @@ impl Game {
         r.map(|_| ev)
     }
 
-    fn handle_found(&mut self, found: Vec<(u32, Option<ObjId>, PlayerId)>) -> Res<()> {
+    fn handle_found(&mut self, found: Vec<Due>) -> Res<()> {
         let data = self.data.clone();
-        // Keep those whose condition holds now.
-        let mut live = Vec::with_capacity(found.len());
+        // Keep those whose condition holds now; queued ones wait, unordered,
+        // for the next check point, which orders them.
+        let mut now = Vec::with_capacity(found.len());
         for (t, this, me) in found {
-            if self.condition(t, this, me)? {
-                live.push((t, this, me));
+            if !self.condition(t, this, me)? {
+                continue;
             }
-        }
-        if live.is_empty() {
-            return Ok(());
-        }
-        let ordered = self.order_triggers(live)?;
-        for (t, this, me) in ordered {
-            let trig = &data.triggers[t as usize];
-            if trig.queued {
+            if data.triggers[t as usize].queued {
                 let event = self
                     .st
                     .events
@@ -98,10 +104,17 @@ impl Game {
                     event,
                 });
             } else {
-                self.resolve_trigger(t, this, me, true)?;
+                now.push((t, this, me));
             }
         }
-        Ok(())
+        match now.as_slice() {
+            [] => Ok(()),
+            &[(t, this, me)] => self.resolve_trigger(t, this, me, true),
+            _ => self.resolve_in_order(&now, |g, i| {
+                let (t, this, me) = now[i];
+                g.resolve_trigger(t, this, me, true)
+            }),
+        }
     }
 
     fn condition(&mut self, t: u32, this: Option<ObjId>, me: PlayerId) -> Res<bool> {
@@ -167,82 +180,90 @@ impl Game {
         Ok(())
     }
 
-    /// Active player's abilities first, then clockwise; a player with several
-    /// different abilities picks their order.
-    fn order_triggers(
+    /// Resolves abilities due together: the active player's first, then
+    /// clockwise. A player with several different abilities picks the next one
+    /// each time, after everything before it has resolved, so the choice sees
+    /// the state those left.
+    fn resolve_in_order(
         &mut self,
-        live: Vec<(u32, Option<ObjId>, PlayerId)>,
-    ) -> Res<Vec<(u32, Option<ObjId>, PlayerId)>> {
-        if live.len() == 1 {
-            return Ok(live);
-        }
-        let mut out = Vec::with_capacity(live.len());
+        due: &[Due],
+        mut resolve: impl FnMut(&mut Game, usize) -> Res<()>,
+    ) -> Res<()> {
+        let mut done = vec![false; due.len()];
         for p in self.turn_order(self.st.active, true) {
-            let mut mine: Vec<_> = live.iter().copied().filter(|(_, _, me)| *me == p).collect();
-            while mine.len() > 1 {
-                let same = mine.iter().all(|(t, c, _)| {
-                    *t == mine[0].0
-                        && c.map(|c| self.st.objs[c as usize].def)
-                            == mine[0].1.map(|c| self.st.objs[c as usize].def)
-                });
-                if same {
-                    break;
-                }
-                let opts: Vec<_> = mine
-                    .iter()
-                    .map(|(t, c, _)| {
-                        let trig = &self.data.triggers[*t as usize];
-                        let label = match c {
-                            Some(c) => format!(
-                                "{}: {}",
-                                self.data.def_name(self.st.objs[*c as usize].def),
-                                trig.prompt
-                            ),
-                            None => trig.prompt.clone(),
-                        };
-                        super::decide::Choice::text(&label)
-                    })
+            loop {
+                let mine: Vec<usize> = (0..due.len())
+                    .filter(|&i| !done[i] && due[i].2 == p)
                     .collect();
-                let pick = self.decide(
-                    p,
-                    "order triggers",
-                    "which ability resolves next",
-                    &opts,
-                    1,
-                    1,
-                    false,
-                )?;
-                out.push(mine.remove(pick.first().copied().unwrap_or(0)));
-            }
-            out.extend(mine);
-        }
-        // Rules' own abilities for players who have lost, or none: keep them too.
-        for x in live {
-            if !out.iter().any(|y| y.0 == x.0 && y.1 == x.1 && y.2 == x.2) {
-                out.push(x);
+                let Some(&first) = mine.first() else { break };
+                let i = if self.alike(due, &mine) {
+                    first
+                } else {
+                    mine[self.pick_next(p, due, &mine)?]
+                };
+                done[i] = true;
+                resolve(self, i)?;
             }
         }
-        Ok(out)
+        // Abilities of players out of the game: last, as they came.
+        for i in 0..due.len() {
+            if !done[i] {
+                resolve(self, i)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether the abilities are one ability of one kind of card (no order to choose).
+    fn alike(&self, due: &[Due], idx: &[usize]) -> bool {
+        let def = |c: Option<ObjId>| c.map(|c| self.st.objs[c as usize].def);
+        let (t0, c0, _) = due[idx[0]];
+        idx.iter()
+            .all(|&i| due[i].0 == t0 && def(due[i].1) == def(c0))
+    }
+
+    /// Asks `p` which of its abilities resolves next; an index into `idx`.
+    fn pick_next(&mut self, p: PlayerId, due: &[Due], idx: &[usize]) -> Res<usize> {
+        let opts: Vec<_> = idx
+            .iter()
+            .map(|&i| {
+                let (t, c, _) = due[i];
+                let trig = &self.data.triggers[t as usize];
+                let label = match c {
+                    Some(c) => format!(
+                        "{}: {}",
+                        self.data.def_name(self.st.objs[c as usize].def),
+                        trig.prompt
+                    ),
+                    None => trig.prompt.clone(),
+                };
+                super::decide::Choice::text(&label)
+            })
+            .collect();
+        let pick = self.decide(
+            p,
+            "order triggers",
+            "which ability resolves next",
+            &opts,
+            1,
+            1,
+            false,
+        )?;
+        Ok(pick.first().copied().unwrap_or(0))
     }
 
     /// A check point: resolves queued abilities in order, including any they queue.
     pub fn resolve_pending(&mut self) -> Res<()> {
         while !self.st.pending.is_empty() {
             let batch = std::mem::take(&mut self.st.pending);
-            let live = batch.iter().map(|p| (p.trigger, p.this, p.me)).collect();
-            let ordered = self.order_triggers(live)?;
-            for (t, this, me) in ordered {
-                let Some(p) = batch
-                    .iter()
-                    .find(|p| p.trigger == t && p.this == this && p.me == me)
-                else {
-                    continue;
-                };
-                self.st.events.push(p.event.clone());
-                let r = self.resolve_trigger(t, this, me, false);
-                self.st.events.pop();
-                r?;
-            }
+            let due: Vec<Due> = batch.iter().map(|p| (p.trigger, p.this, p.me)).collect();
+            self.resolve_in_order(&due, |g, i| {
+                let p = &batch[i];
+                g.st.events.push(p.event.clone());
+                let r = g.resolve_trigger(p.trigger, p.this, p.me, false);
+                g.st.events.pop();
+                r
+            })?;
         }
         Ok(())
     }
