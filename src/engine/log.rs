@@ -183,19 +183,19 @@ impl Entry {
                     .map(|c| data.event_name(c).to_string())
                     .unwrap_or_else(|| "move".into());
                 let route = format!("({} → {})", zone_label(data, *from), zone_label(data, *to));
+                let sized = sees_size(data, *from, viewer) || sees_size(data, *to, viewer);
+                let n = if sized {
+                    count(cards.len())
+                } else {
+                    "cards".into()
+                };
                 let what = if sees_contents(data, *from, viewer) || sees_contents(data, *to, viewer)
                 {
                     names(data, cards)
                 } else if data.zones[to.zone as usize].top && !cards.is_empty() {
-                    format!(
-                        "{}, top: {}",
-                        count(cards.len()),
-                        data.def_name(cards[cards.len() - 1])
-                    )
-                } else if sees_size(data, *from, viewer) || sees_size(data, *to, viewer) {
-                    count(cards.len())
+                    format!("{n}, top: {}", data.def_name(cards[cards.len() - 1]))
                 } else {
-                    "cards".into()
+                    n
                 };
                 format!("{who} {verb} {what} {route}")
             }
