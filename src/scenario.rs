@@ -41,8 +41,9 @@ pub struct RawScenario {
     /// Counters to set: `p1: {actions: 1}`; globals under `game:`.
     #[serde(default)]
     pub counters: BTreeMap<String, BTreeMap<String, i64>>,
-    #[serde(default = "one_u8")]
-    pub active: u8,
+    /// Whose turn it is (default: the setup's choice with `setup: true`, else 1).
+    #[serde(default)]
+    pub active: Option<u8>,
     /// Phase to start the active player's turn at (default: the turn's start).
     #[serde(default)]
     pub phase: Option<String>,
@@ -61,9 +62,6 @@ fn two() -> u8 {
     2
 }
 fn one() -> u64 {
-    1
-}
-fn one_u8() -> u8 {
     1
 }
 fn one_u32() -> u32 {
@@ -256,7 +254,10 @@ pub fn run(
             }
         }
     }
-    if raw.active == 0 || raw.active > raw.players {
+    let active = raw
+        .active
+        .unwrap_or(if raw.setup { game.st.active + 1 } else { 1 });
+    if active == 0 || active > raw.players {
         errors.push(err_at(
             sources,
             fid,
@@ -266,7 +267,7 @@ pub fn run(
             None,
         ));
     }
-    game.st.active = raw.active.saturating_sub(1);
+    game.st.active = active.saturating_sub(1);
     let phase = match &raw.phase {
         Some(p) => match data.turn.phases.iter().position(|x| &x.name == p) {
             Some(i) => Some(i as u16),

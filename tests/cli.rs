@@ -293,6 +293,50 @@ fn a_players_view_hides_what_that_player_may_not_see() {
 }
 
 #[test]
+fn a_deck_put_into_the_discard_shows_its_top_card_but_not_its_size_to_others() {
+    // 覚り妖怪 puts a whole deck into the discard pile: the top card is public,
+    // the number of cards would tell the deck size, which is its owner's alone.
+    let kingdom = "komeiji_satori,izayoi_sakuya,kirisame_marisa,hong_meiling,cirno,\
+                   hakurei_reimu,kochiya_sanae,tatara_kogasa,ibuki_suika,hinanawi_tenshi";
+    let run = |view: &str| {
+        let args = [
+            "run",
+            "shrine",
+            "--seed",
+            "1",
+            "--kingdom",
+            kingdom,
+            "--view",
+            view,
+        ];
+        text(&fuda(&args)).0
+    };
+    let is_deck_put =
+        |l: &&str| l.starts_with("P2 put ") && l.ends_with("(P2's deck → P2's discard)");
+    let theirs: Vec<String> = run("1")
+        .lines()
+        .filter(is_deck_put)
+        .map(String::from)
+        .collect();
+    assert!(!theirs.is_empty(), "the seed no longer puts P2's deck away");
+    for l in &theirs {
+        assert!(l.starts_with("P2 put cards, top: "), "{l}");
+    }
+    // The owner may see its deck's size, so its own view gives the count.
+    let own = run("2");
+    let mine: Vec<&str> = own.lines().filter(is_deck_put).collect();
+    assert_eq!(mine.len(), theirs.len());
+    for l in mine {
+        assert!(
+            l.split(' ')
+                .nth(2)
+                .is_some_and(|n| n.parse::<u32>().is_ok()),
+            "{l}"
+        );
+    }
+}
+
+#[test]
 fn a_saved_game_replays_to_the_same_transcript_and_undoes_by_replay() {
     let file = std::env::temp_dir().join(format!("fuda-test-{}-save.json", std::process::id()));
     let f = file.to_str().unwrap();

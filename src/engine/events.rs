@@ -206,10 +206,8 @@ impl Game {
             }
         }
         // Abilities of players out of the game: last, as they came.
-        for i in 0..due.len() {
-            if !done[i] {
-                resolve(self, i)?;
-            }
+        for (i, _) in done.iter().enumerate().filter(|(_, d)| !**d) {
+            resolve(self, i)?;
         }
         Ok(())
     }

@@ -122,7 +122,13 @@ impl Game {
                 Value::list(zi.piles.iter().map(|(d, _)| Value::Def(*d)).collect())
             }
             Builtin::SetActive => {
-                self.st.active = self.player(&a[0], sp)?;
+                let p = self.player(&a[0], sp)?;
+                self.st.active = p;
+                if self.logging {
+                    self.push(super::log::Entry::Text {
+                        text: format!("{} is the active player", super::log::pname(p)),
+                    });
+                }
                 Value::None
             }
             Builtin::EmptyPiles => {
