@@ -409,7 +409,6 @@ impl Loader {
                     name: name.clone(),
                     all_players,
                     moves,
-                    stack: w.stack,
                 }
             })
             .collect();

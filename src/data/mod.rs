@@ -61,7 +61,6 @@ pub struct WindowDecl {
     pub name: String,
     pub all_players: bool,
     pub moves: Vec<u16>,
-    pub stack: bool,
 }
 
 pub struct MoveDecl {

@@ -135,9 +135,6 @@ pub struct RawWindow {
     #[serde(default = "default_window_players")]
     pub players: String,
     pub moves: Vec<String>,
-    /// Moves' `stack(...)` effects wait on a stack until everyone passes.
-    #[serde(default)]
-    pub stack: bool,
 }
 
 fn default_window_players() -> String {

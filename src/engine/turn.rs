@@ -102,7 +102,9 @@ impl Game {
     }
 
     /// A priority window: players act or pass until the window's pass rule
-    /// closes it; in a stack window, effects wait until everyone passes.
+    /// closes it. Effects put on the stack (`stack(...)`) wait: when every
+    /// player has passed in a row, the newest resolves and the active player
+    /// acts again; the window closes on passes with the stack empty.
     pub fn window(&mut self, w: u16) -> Res<()> {
         let data = self.data.clone();
         let decl = &data.windows[w as usize];
