@@ -22,12 +22,49 @@ impl Game {
     /// Handles one event and returns it as the abilities left it (a `would`
     /// event may come back prevented or changed).
     pub fn dispatch(&mut self, ev: Event) -> Res<Event> {
-        let data = self.data.clone();
-        let Some(slot) = data.index.slot(ev.name, ev.would) else {
+        let found = self.find_abilities(&ev);
+        if found.is_empty() {
             return Ok(ev);
+        }
+        self.st.events.push(ev);
+        let r = self.handle_found(found);
+        let ev = self.st.events.pop().expect("event pushed above");
+        r.map(|_| ev)
+    }
+
+    /// Handles events that happen together (cards moved at once): their
+    /// abilities gather into one batch, ordered as one.
+    pub fn dispatch_together(&mut self, evs: Vec<Event>) -> Res<()> {
+        let mut due = Vec::new();
+        let mut event_of = Vec::new();
+        for (i, ev) in evs.iter().enumerate() {
+            let found = self.find_abilities(ev);
+            if found.is_empty() {
+                continue;
+            }
+            self.st.events.push(ev.clone());
+            let r = self.sort_found(found, &mut due);
+            self.st.events.pop();
+            r?;
+            event_of.resize(due.len(), i);
+        }
+        self.resolve_due(&due, |g, k| {
+            g.st.events.push(evs[event_of[k]].clone());
+            let (t, this, me) = due[k];
+            let r = g.resolve_trigger(t, this, me, true);
+            g.st.events.pop();
+            r
+        })
+    }
+
+    /// The abilities waiting for an event, found through the trigger index.
+    fn find_abilities(&self, ev: &Event) -> Vec<Due> {
+        let data = &self.data;
+        let mut found: Vec<Due> = Vec::new();
+        let Some(slot) = data.index.slot(ev.name, ev.would) else {
+            return found;
         };
         let default_me = ev.player.unwrap_or(self.st.active);
-        let mut found: Vec<Due> = Vec::new();
         for &t in &slot.rules {
             found.push((t, None, default_me));
         }
@@ -75,17 +112,23 @@ impl Game {
                 }
             }
         }
-        self.st.events.push(ev);
-        let r = self.handle_found(found);
-        let ev = self.st.events.pop().expect("event pushed above");
-        r.map(|_| ev)
+        found
     }
 
     fn handle_found(&mut self, found: Vec<Due>) -> Res<()> {
-        let data = self.data.clone();
-        // Keep those whose condition holds now; queued ones wait, unordered,
-        // for the next check point, which orders them.
         let mut now = Vec::with_capacity(found.len());
+        self.sort_found(found, &mut now)?;
+        self.resolve_due(&now, |g, i| {
+            let (t, this, me) = now[i];
+            g.resolve_trigger(t, this, me, true)
+        })
+    }
+
+    /// Keeps the abilities whose condition holds for the current event: queued
+    /// ones wait, unordered, for the next check point (which orders them); the
+    /// others go to `now`.
+    fn sort_found(&mut self, found: Vec<Due>, now: &mut Vec<Due>) -> Res<()> {
+        let data = self.data.clone();
         for (t, this, me) in found {
             if !self.condition(t, this, me)? {
                 continue;
@@ -96,7 +139,7 @@ impl Game {
                     .events
                     .last()
                     .cloned()
-                    .expect("dispatch pushed the event");
+                    .expect("the event is pushed");
                 self.st.pending.push(Pending {
                     trigger: t,
                     this,
@@ -107,13 +150,19 @@ impl Game {
                 now.push((t, this, me));
             }
         }
-        match now.as_slice() {
-            [] => Ok(()),
-            &[(t, this, me)] => self.resolve_trigger(t, this, me, true),
-            _ => self.resolve_in_order(&now, |g, i| {
-                let (t, this, me) = now[i];
-                g.resolve_trigger(t, this, me, true)
-            }),
+        Ok(())
+    }
+
+    /// Resolves abilities due now: one directly, several in order.
+    fn resolve_due(
+        &mut self,
+        due: &[Due],
+        mut resolve: impl FnMut(&mut Game, usize) -> Res<()>,
+    ) -> Res<()> {
+        match due.len() {
+            0 => Ok(()),
+            1 => resolve(self, 0),
+            _ => self.resolve_in_order(due, resolve),
         }
     }
 

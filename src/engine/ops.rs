@@ -662,7 +662,7 @@ impl Game {
         if !self.has_listeners(cause, false) {
             return Ok(());
         }
-        for &(c, from, to) in batch {
+        let event = |&(c, from, to): &(ObjId, ZoneRef, ZoneRef)| {
             let mut ev = Event::new(cause);
             ev.card = Some(c);
             ev.player = Some(if !self.st.shared(to.zone) {
@@ -673,9 +673,16 @@ impl Game {
             ev.from = Some(from);
             ev.to = Some(to);
             ev.source = f.this;
-            self.dispatch(ev)?;
+            ev
+        };
+        // Cards moved together: their abilities are due together.
+        match batch {
+            [one] => self.dispatch(event(one)).map(|_| ()),
+            _ => {
+                let evs = batch.iter().map(event).collect();
+                self.dispatch_together(evs)
+            }
         }
-        Ok(())
     }
 
     /// Raises a rules event: `would` first (it may be prevented or changed), then

@@ -21,7 +21,7 @@ macro_rules! builtins {
 
 builtins! {
     Move = "move", 2..=4, "move(cards, zone, cause?, \"bottom\"?): move cards one at a time, raising `would <cause>` and `<cause>` events";
-    MoveAll = "move_together", 2..=3, "move_together(cards, zone, cause?): move several cards at once (one event each, one transcript line)";
+    MoveAll = "move_together", 2..=3, "move_together(cards, zone, cause?): move several cards at once (one event each, their abilities due together; one transcript line)";
     Shuffle = "shuffle", 1..=1, "shuffle(zone): shuffle with the game's seeded RNG";
     Top = "top", 1..=2, "top(zone) is the top card or none; top(zone, n) the top n cards";
     Bottom = "bottom", 1..=1, "bottom(zone): the bottom card or none";
