@@ -177,17 +177,16 @@ impl Game {
                     Some(Value::Player(p)) => *p,
                     _ => f.me,
                 });
-                ev.amount = match a.get(3) {
-                    Some(v) => self.int(v, sp)?,
-                    None => 0,
-                };
+                let counted = a.get(3).is_some_and(|v| !matches!(v, Value::None));
+                ev.amount = if counted { self.int(&a[3], sp)? } else { 0 };
+                ev.target = a.get(4).cloned().unwrap_or(Value::None);
                 ev.source = f.this;
                 // The event as it happened: its amount (possibly changed by `would`
                 // abilities) when one was given, else whether it happened.
-                match self.emit(ev, a.len() >= 4, f)? {
-                    Some(ev) if a.len() >= 4 => Value::Int(ev.amount),
+                match self.emit(ev, counted, f)? {
+                    Some(ev) if counted => Value::Int(ev.amount),
                     Some(_) => Value::Bool(true),
-                    None if a.len() >= 4 => Value::Int(0),
+                    None if counted => Value::Int(0),
                     None => Value::Bool(false),
                 }
             }

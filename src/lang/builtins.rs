@@ -41,7 +41,7 @@ builtins! {
     Order = "order", 1..=3, "order(player?, list, prompt?): the list in an order the player picks";
     Reveal = "reveal", 1..=1, "reveal(cards): show to every player";
     Look = "look", 1..=1, "look(cards): show to the player running the code";
-    Emit = "emit", 1..=4, "emit(event, card?, player?, amount?): raise a rules-declared event; false if prevented";
+    Emit = "emit", 1..=5, "emit(event, card?, player?, amount?, target?): raise a rules-declared event (`event.target` is the target; amount none: not counted); false if prevented";
     Prevent = "prevent", 0..=0, "prevent(): stop the `would` event being handled";
     Run = "run", 2..=4, "run(card, \"effect\", player?, target?): run one of a card's named effects; `target` is visible to it";
     Stack = "stack", 2..=3, "stack(card, \"effect\", player?): put a card's effect on the stack";
