@@ -134,12 +134,7 @@ impl Game {
                 continue;
             }
             if data.triggers[t as usize].queued {
-                let event = self
-                    .st
-                    .events
-                    .last()
-                    .cloned()
-                    .expect("the event is pushed");
+                let event = self.st.events.last().cloned().expect("the event is pushed");
                 self.st.pending.push(Pending {
                     trigger: t,
                     this,

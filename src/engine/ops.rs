@@ -337,7 +337,8 @@ impl Game {
                             None => return self.err(sp, format!("modify: unknown duration \"{name}\" (turn, phase, forever or a phase name)")),
                         },
                     },
-                    Some(other) => return self.err(sp, format!("modify: the duration must be a string, not {}", other.kind())),
+                    Some(Value::Card(source)) => Until::While(*source),
+                    Some(other) => return self.err(sp, format!("modify: the duration must be a string or a card, not {}", other.kind())),
                 };
                 for c in self.cards_of(&a[0], f)? {
                     self.st.mods.push(Modifier {

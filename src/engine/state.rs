@@ -33,6 +33,8 @@ pub enum Until {
     Forever,
     EndOfTurn,
     EndOfPhase(u16),
+    /// While a source card stays where it is (a support's bonus to its host).
+    While(ObjId),
 }
 
 /// A change to a card's property (`modify`), lasting until a timing point.
@@ -268,6 +270,10 @@ impl State {
         // Leaving its zone ends an attachment; a host's own move does not move
         // what is attached to it (rules decide where those cards go).
         self.objs[c as usize].host = None;
+        // So do the effects that last while this card stays where it is.
+        if !self.mods.is_empty() {
+            self.mods.retain(|m| m.until != Until::While(c));
+        }
         let inst = self.inst(to);
         // A card that enters a player's zone becomes that player's card.
         if !self.shared(to.zone) {

@@ -25,7 +25,9 @@ impl Game {
         }
         self.st.phase = None;
         // "Until end of turn" effects end first, then "at end of turn" abilities.
-        self.st.mods.retain(|m| m.until == Until::Forever);
+        self.st
+            .mods
+            .retain(|m| matches!(m.until, Until::Forever | Until::While(_)));
         let mut ev = Event::new(data.turn.end_event);
         ev.player = Some(p);
         self.raise(ev)?;

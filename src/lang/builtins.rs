@@ -55,7 +55,7 @@ builtins! {
     Attached = "attached", 1..=1, "attached(host): the cards attached to a card, oldest first";
     Mark = "mark", 2..=2, "mark(card, \"tag\"): give a card a tag until removed";
     Unmark = "unmark", 2..=2, "unmark(card, \"tag\")";
-    Modify = "modify", 3..=4, "modify(card, \"prop\", delta, until?): until \"turn\", \"phase\", a phase name, or forever";
+    Modify = "modify", 3..=4, "modify(card, \"prop\", delta, until?): until \"turn\", \"phase\", a phase name, forever, or a card: while that card stays where it is";
     EndTurn = "end_turn", 0..=0, "end_turn(): jump to the end of the turn";
     RepeatPhase = "repeat_phase", 0..=0, "repeat_phase(): run the current phase once more after it ends";
     Log = "log", 1..=1, "log(text): add a line to the transcript";
