@@ -192,11 +192,7 @@ impl Game {
         }
         if trig.optional {
             let prompt = match this {
-                Some(c) => format!(
-                    "use {}: {}",
-                    self.data.def_name(self.st.objs[c as usize].def),
-                    trig.prompt
-                ),
+                Some(_) => format!("use {}", self.ability_label(t, this)),
                 None => trig.prompt.clone(),
             };
             let opts = vec![
@@ -264,23 +260,23 @@ impl Game {
             .all(|&i| due[i].0 == t0 && def(due[i].1) == def(c0))
     }
 
+    /// An ability as players see it: "card: prompt".
+    fn ability_label(&self, t: u32, this: Option<ObjId>) -> String {
+        let prompt = &self.data.triggers[t as usize].prompt;
+        match this {
+            Some(c) => format!(
+                "{}: {prompt}",
+                self.data.def_name(self.st.objs[c as usize].def)
+            ),
+            None => prompt.clone(),
+        }
+    }
+
     /// Asks `p` which of its abilities resolves next; an index into `idx`.
     fn pick_next(&mut self, p: PlayerId, due: &[Due], idx: &[usize]) -> Res<usize> {
         let opts: Vec<_> = idx
             .iter()
-            .map(|&i| {
-                let (t, c, _) = due[i];
-                let trig = &self.data.triggers[t as usize];
-                let label = match c {
-                    Some(c) => format!(
-                        "{}: {}",
-                        self.data.def_name(self.st.objs[c as usize].def),
-                        trig.prompt
-                    ),
-                    None => trig.prompt.clone(),
-                };
-                super::decide::Choice::text(&label)
-            })
+            .map(|&i| super::decide::Choice::text(&self.ability_label(due[i].0, due[i].1)))
             .collect();
         let pick = self.decide(
             p,
