@@ -134,12 +134,12 @@ pub fn zone_label(data: &Data, z: ZoneRef) -> String {
     }
 }
 
-fn names(data: &Data, cards: &[DefId]) -> String {
+fn names(data: &Data, cards: &[DefId], sep: &str) -> String {
     cards
         .iter()
         .map(|&d| data.def_name(d))
         .collect::<Vec<_>>()
-        .join(", ")
+        .join(sep)
 }
 
 fn count(n: usize) -> String {
@@ -148,6 +148,36 @@ fn count(n: usize) -> String {
     } else {
         format!("{n} cards")
     }
+}
+
+/// A move's line. One entry with several cards is a simultaneous move (names
+/// joined by " + "); a run of one-card moves folded together uses ", ".
+fn move_line(
+    data: &Data,
+    viewer: Option<PlayerId>,
+    (cause, player, from, to): (Option<u16>, Option<PlayerId>, ZoneRef, ZoneRef),
+    cards: &[DefId],
+    sep: &str,
+) -> String {
+    let who = player.map(pname).unwrap_or_else(|| "game".into());
+    let verb = cause
+        .map(|c| data.event_name(c).to_string())
+        .unwrap_or_else(|| "move".into());
+    let route = format!("({} → {})", zone_label(data, from), zone_label(data, to));
+    let sized = sees_size(data, from, viewer) || sees_size(data, to, viewer);
+    let n = if sized {
+        count(cards.len())
+    } else {
+        "cards".into()
+    };
+    let what = if sees_contents(data, from, viewer) || sees_contents(data, to, viewer) {
+        names(data, cards, sep)
+    } else if let (true, Some(&top)) = (data.zones[to.zone as usize].top, cards.last()) {
+        format!("{n}, top: {}", data.def_name(top))
+    } else {
+        n
+    };
+    format!("{who} {verb} {what} {route}")
 }
 
 impl Entry {
@@ -177,28 +207,7 @@ impl Entry {
                 cards,
                 from,
                 to,
-            } => {
-                let who = player.map(pname).unwrap_or_else(|| "game".into());
-                let verb = cause
-                    .map(|c| data.event_name(c).to_string())
-                    .unwrap_or_else(|| "move".into());
-                let route = format!("({} → {})", zone_label(data, *from), zone_label(data, *to));
-                let sized = sees_size(data, *from, viewer) || sees_size(data, *to, viewer);
-                let n = if sized {
-                    count(cards.len())
-                } else {
-                    "cards".into()
-                };
-                let what = if sees_contents(data, *from, viewer) || sees_contents(data, *to, viewer)
-                {
-                    names(data, cards)
-                } else if data.zones[to.zone as usize].top && !cards.is_empty() {
-                    format!("{n}, top: {}", data.def_name(cards[cards.len() - 1]))
-                } else {
-                    n
-                };
-                format!("{who} {verb} {what} {route}")
-            }
+            } => move_line(data, viewer, (*cause, *player, *from, *to), cards, " + "),
             Entry::Created { def, n, to } => {
                 let what = if sees_contents(data, *to, viewer) {
                     format!("{n} × {}", data.def_name(*def))
@@ -245,7 +254,7 @@ impl Entry {
                     format!("{} looks at {}", pname(*player), count(cards.len()))
                 } else {
                     let verb = if *private { "looks at" } else { "reveals" };
-                    format!("{} {verb} {}", pname(*player), names(data, cards))
+                    format!("{} {verb} {}", pname(*player), names(data, cards, ", "))
                 }
             }
             Entry::Event {
@@ -351,6 +360,7 @@ pub fn render_all(
     let mut out = Vec::new();
     let mut i = 0;
     while i < log.len() {
+        // Fold a run of one-card moves alike (five draws in a row).
         if let Entry::Move {
             cause,
             player,
@@ -358,7 +368,9 @@ pub fn render_all(
             from,
             to,
         } = &log[i]
+            && cards.len() == 1
         {
+            let key = (*cause, *player, *from, *to);
             let mut all = cards.clone();
             let mut j = i + 1;
             while let Some(Entry::Move {
@@ -369,22 +381,13 @@ pub fn render_all(
                 to: t2,
             }) = log.get(j)
             {
-                if (c2, p2, f2, t2) != (cause, player, from, to) {
+                if k2.len() != 1 || (*c2, *p2, *f2, *t2) != key {
                     break;
                 }
                 all.extend(k2.iter().copied());
                 j += 1;
             }
-            let merged = Entry::Move {
-                cause: *cause,
-                player: *player,
-                cards: all,
-                from: *from,
-                to: *to,
-            };
-            if let Some(line) = merged.render(data, viewer) {
-                out.push(("move", line));
-            }
+            out.push(("move", move_line(data, viewer, key, &all, ", ")));
             i = j;
             continue;
         }
