@@ -7,6 +7,9 @@ use super::state::{Event, Pending};
 use super::{Game, Res};
 use crate::value::{ObjId, PlayerId};
 
+/// Abilities an event found: trigger, card, and the player it acts for.
+type Found = smallvec::SmallVec<[(u32, Option<ObjId>, PlayerId); 4]>;
+
 impl Game {
     pub fn has_listeners(&self, event: u16, would: bool) -> bool {
         self.data
@@ -23,7 +26,7 @@ impl Game {
             return Ok(ev);
         };
         let default_me = ev.player.unwrap_or(self.st.active);
-        let mut found: Vec<(u32, Option<ObjId>, PlayerId)> = Vec::new();
+        let mut found = Found::new();
         for &t in &slot.rules {
             found.push((t, None, default_me));
         }
@@ -45,8 +48,7 @@ impl Game {
                 self.st.nplayers
             };
             for p in self
-                .turn_order(self.st.active, true)
-                .into_iter()
+                .turn_order_iter(self.st.active, true)
                 .filter(|&p| p < owners)
             {
                 let inst = self.st.inst(crate::value::ZoneRef {
@@ -69,7 +71,10 @@ impl Game {
         r.map(|_| ev)
     }
 
-    fn handle_found(&mut self, found: Vec<(u32, Option<ObjId>, PlayerId)>) -> Res<()> {
+    fn handle_found(&mut self, found: Found) -> Res<()> {
+        if found.is_empty() {
+            return Ok(());
+        }
         let data = self.data.clone();
         // Keep those whose condition holds now.
         let mut live = Vec::with_capacity(found.len());

@@ -348,22 +348,31 @@ impl Game {
             }
             Expr::Where(list, slot, cond) => {
                 let list = self.eval(list, f)?;
-                let mut out = Vec::new();
+                let mut out;
                 if let Value::Zone(z) = list {
                     // Filter a zone's cards without building its list first.
                     self.check_visible(z, f.span)?;
                     let cards: crate::value::Cards = self.cards_of(&list, f)?;
-                    for c in cards {
+                    out = Vec::new();
+                    for (i, &c) in cards.iter().enumerate() {
                         f.slots[*slot as usize] = Value::Card(c);
                         if self.eval(cond, f)?.truthy() {
+                            // One allocation, sized for the cards still to test.
+                            if out.capacity() == 0 {
+                                out.reserve_exact(cards.len() - i);
+                            }
                             out.push(Value::Card(c));
                         }
                     }
                 } else {
                     let items = self.items(&list, f.span)?;
-                    for item in items.iter() {
+                    out = Vec::new();
+                    for (i, item) in items.iter().enumerate() {
                         f.slots[*slot as usize] = item.clone();
                         if self.eval(cond, f)?.truthy() {
+                            if out.capacity() == 0 {
+                                out.reserve_exact(items.len() - i);
+                            }
                             out.push(item.clone());
                         }
                     }

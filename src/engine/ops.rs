@@ -231,14 +231,12 @@ impl Game {
                 }
             }
             Builtin::Players => Value::list(
-                self.turn_order(self.st.active, true)
-                    .into_iter()
+                self.turn_order_iter(self.st.active, true)
                     .map(Value::Player)
                     .collect(),
             ),
             Builtin::Others => Value::list(
-                self.turn_order(f.me, false)
-                    .into_iter()
+                self.turn_order_iter(f.me, false)
                     .map(Value::Player)
                     .collect(),
             ),
@@ -485,18 +483,26 @@ impl Game {
         let data = self.data.clone();
         let def = &data.defs[self.st.objs[c as usize].def as usize];
         match def.effects.get(effect as usize).and_then(|e| e.as_ref()) {
-            Some(code) => self.exec_code(code, Some(c), me, vec![target]),
+            Some(code) => self.exec_code(code, Some(c), me, [target]),
             None => Ok(Value::None),
         }
     }
 
     /// Players from `from` clockwise: including `from` or starting after it.
     pub fn turn_order(&self, from: PlayerId, include: bool) -> Vec<PlayerId> {
+        self.turn_order_iter(from, include).collect()
+    }
+
+    /// [`Game::turn_order`] without building a list.
+    pub fn turn_order_iter(
+        &self,
+        from: PlayerId,
+        include: bool,
+    ) -> impl Iterator<Item = PlayerId> + '_ {
         let n = self.st.nplayers;
         (0..n)
-            .map(|i| (from + i) % n)
-            .filter(|&p| (include || p != from) && !self.st.lost[p as usize])
-            .collect()
+            .map(move |i| (from + i) % n)
+            .filter(move |&p| (include || p != from) && !self.st.lost[p as usize])
     }
 
     pub fn next_alive(&self, p: PlayerId) -> PlayerId {

@@ -113,15 +113,15 @@ impl Game {
         let first = self.st.active;
         let mut cur = first;
         let mut passes = 0;
-        let alive = self.turn_order(first, true).len();
+        let alive = self.turn_order_iter(first, true).count();
         let needed = if decl.all_players { alive } else { 1 };
         loop {
             let mut options = self.legal_moves(w, cur)?;
             let pass_index = options.len();
-            options.push(Choice::text("pass"));
             let pick = if pass_index == 0 {
                 pass_index
             } else {
+                options.push(Choice::text("pass"));
                 let r = self.decide(cur, &decl.name, &decl.name, &options, 1, 1, true)?;
                 r.first().copied().unwrap_or(pass_index)
             };
@@ -156,7 +156,7 @@ impl Game {
                 let c = &options[pick];
                 let m = c.mv.expect("move options carry their move");
                 let body = &data.moves[m as usize].body;
-                self.exec_code_with(body, None, cur, vec![c.value.clone()], Some(m))?;
+                self.exec_code_with(body, None, cur, [c.value.clone()], Some(m))?;
                 self.resolve_pending()?;
                 self.check_end_always()?;
             }
