@@ -5,6 +5,7 @@
 use super::log::Entry;
 use super::state::{Event, Pending};
 use super::{Game, Res};
+use crate::data::Data;
 use crate::value::{ObjId, PlayerId};
 
 /// Abilities an event found: trigger, card, and the player it acts for.
@@ -22,6 +23,11 @@ impl Game {
     /// event may come back prevented or changed).
     pub fn dispatch(&mut self, ev: Event) -> Res<Event> {
         let data = self.data.clone();
+        self.dispatch_in(&data, ev)
+    }
+
+    /// [`Game::dispatch`] for a caller that holds the game data.
+    pub(crate) fn dispatch_in(&mut self, data: &Data, ev: Event) -> Res<Event> {
         let Some(slot) = data.index.slot(ev.name, ev.would) else {
             return Ok(ev);
         };
@@ -66,20 +72,19 @@ impl Game {
             }
         }
         self.st.events.push(ev);
-        let r = self.handle_found(found);
+        let r = self.handle_found(data, found);
         let ev = self.st.events.pop().expect("event pushed above");
         r.map(|_| ev)
     }
 
-    fn handle_found(&mut self, found: Found) -> Res<()> {
+    fn handle_found(&mut self, data: &Data, found: Found) -> Res<()> {
         if found.is_empty() {
             return Ok(());
         }
-        let data = self.data.clone();
         // Keep those whose condition holds now.
         let mut live = Vec::with_capacity(found.len());
         for (t, this, me) in found {
-            if self.condition(t, this, me)? {
+            if self.condition(data, t, this, me)? {
                 live.push((t, this, me));
             }
         }
@@ -103,16 +108,15 @@ impl Game {
                     event,
                 });
             } else {
-                self.resolve_trigger(t, this, me, true)?;
+                self.resolve_trigger(data, t, this, me, true)?;
             }
         }
         Ok(())
     }
 
-    fn condition(&mut self, t: u32, this: Option<ObjId>, me: PlayerId) -> Res<bool> {
-        let data = self.data.clone();
+    fn condition(&mut self, data: &Data, t: u32, this: Option<ObjId>, me: PlayerId) -> Res<bool> {
         match &data.triggers[t as usize].cond {
-            Some(c) => Ok(self.exec_code(c, this, me, Vec::new())?.truthy()),
+            Some(c) => Ok(self.exec_in(data, c, this, me, [], None)?.truthy()),
             None => Ok(true),
         }
     }
@@ -121,12 +125,12 @@ impl Game {
     /// may have left the zone since) and asks first if it is optional.
     fn resolve_trigger(
         &mut self,
+        data: &Data,
         t: u32,
         this: Option<ObjId>,
         me: PlayerId,
         recheck: bool,
     ) -> Res<()> {
-        let data = self.data.clone();
         let trig = &data.triggers[t as usize];
         if recheck {
             if let (Some(c), Some(z)) = (this, trig.zone)
@@ -134,7 +138,7 @@ impl Game {
             {
                 return Ok(());
             }
-            if !self.condition(t, this, me)? {
+            if !self.condition(data, t, this, me)? {
                 return Ok(());
             }
         }
@@ -152,7 +156,7 @@ impl Game {
                 super::decide::Choice::text("no"),
             ];
             if self
-                .decide(me, &trig.prompt, &prompt, &opts, 1, 1, false)?
+                .decide_in(data, me, &trig.prompt, &prompt, &opts, 1, 1, false)?
                 .as_slice()
                 != [0]
             {
@@ -168,7 +172,7 @@ impl Game {
                 prompt,
             });
         }
-        self.exec_code(&trig.body, this, me, Vec::new())?;
+        self.exec_in(data, &trig.body, this, me, [], None)?;
         Ok(())
     }
 
@@ -232,6 +236,10 @@ impl Game {
 
     /// A check point: resolves queued abilities in order, including any they queue.
     pub fn resolve_pending(&mut self) -> Res<()> {
+        if self.st.pending.is_empty() {
+            return Ok(());
+        }
+        let data = self.data.clone();
         while !self.st.pending.is_empty() {
             let batch = std::mem::take(&mut self.st.pending);
             let live = batch.iter().map(|p| (p.trigger, p.this, p.me)).collect();
@@ -244,7 +252,7 @@ impl Game {
                     continue;
                 };
                 self.st.events.push(p.event.clone());
-                let r = self.resolve_trigger(t, this, me, false);
+                let r = self.resolve_trigger(&data, t, this, me, false);
                 self.st.events.pop();
                 r?;
             }

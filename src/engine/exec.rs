@@ -4,14 +4,17 @@ use std::sync::Arc;
 
 use super::log::Entry;
 use super::{Flow, Game, Res};
+use crate::data::Data;
 use crate::lang::ir::*;
 use crate::value::{Args, ObjId, PlayerId, Value, ZoneRef};
 
 /// Iterations a `while` loop may run before it is reported as endless.
 const MAX_LOOP: u32 = 100_000;
 
-/// The variables of one running piece of code.
-pub struct Frame {
+/// The variables of one running piece of code, and the game data it runs in
+/// (borrowed: no reference counting per call, shared by all threads).
+pub struct Frame<'a> {
+    pub data: &'a Data,
     pub this: Option<ObjId>,
     pub me: PlayerId,
     pub slots: Vec<Value>,
@@ -28,11 +31,27 @@ impl Game {
         me: PlayerId,
         args: impl IntoIterator<Item = Value>,
     ) -> Res<Value> {
-        self.exec_code_with(code, this, me, args, None)
+        let data = self.data.clone();
+        self.exec_in(&data, code, this, me, args, None)
     }
 
     pub fn exec_code_with(
         &mut self,
+        code: &Code,
+        this: Option<ObjId>,
+        me: PlayerId,
+        args: impl IntoIterator<Item = Value>,
+        move_name: Option<u16>,
+    ) -> Res<Value> {
+        let data = self.data.clone();
+        self.exec_in(&data, code, this, me, args, move_name)
+    }
+
+    /// [`Game::exec_code_with`] for a caller that holds the game data: the
+    /// kernel's own paths, which must not touch the shared reference count.
+    pub(crate) fn exec_in(
+        &mut self,
+        data: &Data,
         code: &Code,
         this: Option<ObjId>,
         me: PlayerId,
@@ -52,6 +71,7 @@ impl Game {
         slots.extend(args);
         slots.resize(code.slots as usize, Value::None);
         let mut f = Frame {
+            data,
             this,
             me,
             slots,
@@ -407,8 +427,8 @@ impl Game {
                     vals.push(self.eval(a, f)?);
                 }
                 f.span = *span;
-                let data = self.data.clone();
-                self.exec_code(&data.verbs[*v as usize], f.this, f.me, vals)?
+                let data = f.data;
+                self.exec_in(data, &data.verbs[*v as usize], f.this, f.me, vals, None)?
             }
             Expr::Script(s, args, span) => {
                 let mut vals = Vec::with_capacity(args.len());

@@ -227,7 +227,7 @@ impl Game {
                     Value::None
                 } else {
                     let target = a.get(3).cloned().unwrap_or(Value::None);
-                    self.run_effect_with(c, effect, me, target)?
+                    self.run_effect_in(f.data, c, effect, me, target)?
                 }
             }
             Builtin::Players => Value::list(
@@ -411,7 +411,7 @@ impl Game {
             }
             Builtin::Window => {
                 let w = self.int(&a[0], sp)? as u16;
-                self.window(w)?;
+                self.window_in(f.data, w)?;
                 Value::None
             }
             Builtin::ResolveTriggers => {
@@ -481,9 +481,20 @@ impl Game {
         target: Value,
     ) -> Res<Value> {
         let data = self.data.clone();
+        self.run_effect_in(&data, c, effect, me, target)
+    }
+
+    pub(crate) fn run_effect_in(
+        &mut self,
+        data: &crate::data::Data,
+        c: ObjId,
+        effect: u16,
+        me: PlayerId,
+        target: Value,
+    ) -> Res<Value> {
         let def = &data.defs[self.st.objs[c as usize].def as usize];
         match def.effects.get(effect as usize).and_then(|e| e.as_ref()) {
-            Some(code) => self.exec_code(code, Some(c), me, [target]),
+            Some(code) => self.exec_in(data, code, Some(c), me, [target], None),
             None => Ok(Value::None),
         }
     }
@@ -605,7 +616,7 @@ impl Game {
                 ev.from = Some(from);
                 ev.to = Some(to);
                 ev.source = f.this;
-                let ev = self.dispatch(ev)?;
+                let ev = self.dispatch_in(f.data, ev)?;
                 if ev.prevented {
                     let def = self.st.objs[c as usize].def;
                     self.push(Entry::Prevented {
@@ -673,7 +684,7 @@ impl Game {
             ev.from = Some(from);
             ev.to = Some(to);
             ev.source = f.this;
-            self.dispatch(ev)?;
+            self.dispatch_in(f.data, ev)?;
         }
         Ok(())
     }
@@ -682,10 +693,10 @@ impl Game {
     /// the event itself. Returns the event as it happened, or None if prevented.
     /// An event with an amount that `would` abilities bring to zero or less does
     /// not happen (damage reduced to 0 is no damage).
-    pub fn emit(&mut self, mut ev: Event, counted: bool, _f: &Frame) -> Res<Option<Event>> {
+    pub fn emit(&mut self, mut ev: Event, counted: bool, f: &Frame) -> Res<Option<Event>> {
         if self.has_listeners(ev.name, true) {
             ev.would = true;
-            ev = self.dispatch(ev)?;
+            ev = self.dispatch_in(f.data, ev)?;
             if ev.prevented || counted && ev.amount <= 0 {
                 let card = ev.card.map(|c| self.st.objs[c as usize].def);
                 self.push(Entry::Prevented {
@@ -710,7 +721,7 @@ impl Game {
             });
         }
         if self.has_listeners(ev.name, false) {
-            ev = self.dispatch(ev)?;
+            ev = self.dispatch_in(f.data, ev)?;
         }
         Ok(Some(ev))
     }
@@ -726,7 +737,7 @@ impl Game {
             Builtin::May => {
                 let prompt = prompt_at(0);
                 let opts = vec![Choice::text("yes"), Choice::text("no")];
-                let r = self.decide(who, &prompt, &prompt, &opts, 1, 1, false)?;
+                let r = self.decide_in(f.data, who, &prompt, &prompt, &opts, 1, 1, false)?;
                 Ok(Value::Bool(r.first() == Some(&0)))
             }
             Builtin::ChooseOption => {
@@ -736,7 +747,7 @@ impl Game {
                 if opts.is_empty() {
                     return Ok(Value::None);
                 }
-                let r = self.decide(who, &prompt, &prompt, &opts, 1, 1, false)?;
+                let r = self.decide_in(f.data, who, &prompt, &prompt, &opts, 1, 1, false)?;
                 Ok(r.first().map(|&i| items[i].clone()).unwrap_or(Value::None))
             }
             _ => {
@@ -758,7 +769,16 @@ impl Game {
                     });
                 }
                 let opts: Vec<Choice> = items.iter().map(|v| self.choice_of(v)).collect();
-                let r = self.decide(who, &prompt, &prompt, &opts, min, max.max(min), false)?;
+                let r = self.decide_in(
+                    f.data,
+                    who,
+                    &prompt,
+                    &prompt,
+                    &opts,
+                    min,
+                    max.max(min),
+                    false,
+                )?;
                 let picked: Vec<Value> = r.iter().map(|&i| items[i].clone()).collect();
                 Ok(if b == Builtin::ChooseOne {
                     picked.into_iter().next().unwrap_or(Value::None)

@@ -4,6 +4,7 @@ use super::decide::Choice;
 use super::log::Entry;
 use super::state::{Event, Until};
 use super::{Flow, Game, Res};
+use crate::data::Data;
 use crate::value::{PlayerId, Value};
 
 impl Game {
@@ -18,7 +19,7 @@ impl Game {
             turn: self.st.turn,
             player: p,
         });
-        let r = self.turn_body(start_phase);
+        let r = self.turn_body(&data, start_phase);
         match r {
             Ok(()) | Err(Flow::EndTurn) => {}
             Err(e) => return Err(e),
@@ -28,25 +29,24 @@ impl Game {
         self.st.mods.retain(|m| m.until == Until::Forever);
         let mut ev = Event::new(data.turn.end_event);
         ev.player = Some(p);
-        self.raise(ev)?;
+        self.raise(&data, ev)?;
         if let Some(end) = &data.turn.end {
-            self.exec_code(end, None, p, Vec::new())?;
+            self.exec_in(&data, end, None, p, [], None)?;
         }
         self.resolve_pending()
     }
 
-    fn turn_body(&mut self, start_phase: Option<u16>) -> Res<()> {
-        let data = self.data.clone();
+    fn turn_body(&mut self, data: &Data, start_phase: Option<u16>) -> Res<()> {
         let p = self.st.active;
         if start_phase.is_none() {
             // The rules' own turn-start code (resets) runs before abilities
             // that wait for the turn to start.
             if let Some(start) = &data.turn.start {
-                self.exec_code(start, None, p, Vec::new())?;
+                self.exec_in(data, start, None, p, [], None)?;
             }
             let mut ev = Event::new(data.turn.start_event);
             ev.player = Some(p);
-            self.raise(ev)?;
+            self.raise(data, ev)?;
         }
         let first = start_phase.unwrap_or(0) as usize;
         let mut i = first;
@@ -60,11 +60,11 @@ impl Game {
             });
             let mut ev = Event::new(phase.start_event);
             ev.player = Some(p);
-            self.raise(ev)?;
-            self.exec_code(&phase.body, None, p, Vec::new())?;
+            self.raise(data, ev)?;
+            self.exec_in(data, &phase.body, None, p, [], None)?;
             let mut ev = Event::new(phase.end_event);
             ev.player = Some(p);
-            self.raise(ev)?;
+            self.raise(data, ev)?;
             self.st
                 .mods
                 .retain(|m| m.until != Until::EndOfPhase(i as u16));
@@ -72,7 +72,7 @@ impl Game {
                 phase: i as u16,
                 start: false,
             });
-            self.check_end_always()?;
+            self.check_end_always(data)?;
             if !self.st.repeat_phase {
                 i += 1;
             }
@@ -81,9 +81,9 @@ impl Game {
     }
 
     /// A timing point: its abilities resolve, then queued ones.
-    fn raise(&mut self, ev: Event) -> Res<()> {
+    fn raise(&mut self, data: &Data, ev: Event) -> Res<()> {
         if self.has_listeners(ev.name, false) {
-            self.dispatch(ev)?;
+            self.dispatch_in(data, ev)?;
         }
         self.resolve_pending()
     }
@@ -105,6 +105,11 @@ impl Game {
     /// closes it; in a stack window, effects wait until everyone passes.
     pub fn window(&mut self, w: u16) -> Res<()> {
         let data = self.data.clone();
+        self.window_in(&data, w)
+    }
+
+    /// [`Game::window`] for a caller that holds the game data.
+    pub(crate) fn window_in(&mut self, data: &Data, w: u16) -> Res<()> {
         let decl = &data.windows[w as usize];
         self.push(Entry::Window {
             window: w,
@@ -116,13 +121,13 @@ impl Game {
         let alive = self.turn_order_iter(first, true).count();
         let needed = if decl.all_players { alive } else { 1 };
         loop {
-            let mut options = self.legal_moves(w, cur)?;
+            let mut options = self.legal_moves_in(data, w, cur)?;
             let pass_index = options.len();
             let pick = if pass_index == 0 {
                 pass_index
             } else {
                 options.push(Choice::text("pass"));
-                let r = self.decide(cur, &decl.name, &decl.name, &options, 1, 1, true)?;
+                let r = self.decide_in(data, cur, &decl.name, &decl.name, &options, 1, 1, true)?;
                 r.first().copied().unwrap_or(pass_index)
             };
             if pick == pass_index {
@@ -142,9 +147,9 @@ impl Game {
                             def,
                             push: false,
                         });
-                        self.run_effect(item.card, item.effect, item.me)?;
+                        self.run_effect_in(data, item.card, item.effect, item.me, Value::None)?;
                         self.resolve_pending()?;
-                        self.check_end_always()?;
+                        self.check_end_always(data)?;
                         passes = 0;
                         cur = first;
                         continue;
@@ -156,9 +161,9 @@ impl Game {
                 let c = &options[pick];
                 let m = c.mv.expect("move options carry their move");
                 let body = &data.moves[m as usize].body;
-                self.exec_code_with(body, None, cur, [c.value.clone()], Some(m))?;
+                self.exec_in(data, body, None, cur, [c.value.clone()], Some(m))?;
                 self.resolve_pending()?;
-                self.check_end_always()?;
+                self.check_end_always(data)?;
             }
             if decl.all_players {
                 cur = self.next_alive(cur);
@@ -174,13 +179,15 @@ impl Game {
     /// Every move the player may make now in this window.
     pub fn legal_moves(&mut self, w: u16, p: PlayerId) -> Res<Vec<Choice>> {
         let data = self.data.clone();
+        self.legal_moves_in(&data, w, p)
+    }
+
+    fn legal_moves_in(&mut self, data: &Data, w: u16, p: PlayerId) -> Res<Vec<Choice>> {
         let mut out = Vec::with_capacity(8);
         for &m in &data.windows[w as usize].moves {
             let mv = &data.moves[m as usize];
             if let Some(cond) = &mv.cond
-                && !self
-                    .exec_code_with(cond, None, p, Vec::new(), Some(m))?
-                    .truthy()
+                && !self.exec_in(data, cond, None, p, [], Some(m))?.truthy()
             {
                 continue;
             }
@@ -190,7 +197,7 @@ impl Game {
                     mv: Some(m),
                 }),
                 Some(pick) => {
-                    let v = self.exec_code_with(pick, None, p, Vec::new(), Some(m))?;
+                    let v = self.exec_in(data, pick, None, p, [], Some(m))?;
                     for item in self.items(&v, pick.span)?.iter() {
                         out.push(Choice {
                             value: item.clone(),
@@ -203,15 +210,13 @@ impl Game {
         Ok(out)
     }
 
-    fn check_end_always(&mut self) -> Res<()> {
-        if self.data.end_always {
-            let data = self.data.clone();
-            if self
-                .exec_code(&data.end_if, None, self.st.active, Vec::new())?
+    fn check_end_always(&mut self, data: &Data) -> Res<()> {
+        if data.end_always
+            && self
+                .exec_in(data, &data.end_if, None, self.st.active, [], None)?
                 .truthy()
-            {
-                return Err(Flow::EndGame);
-            }
+        {
+            return Err(Flow::EndGame);
         }
         Ok(())
     }
