@@ -104,26 +104,26 @@ impl Game {
     fn stmt(&mut self, s: &Stmt, f: &mut Frame) -> Res<()> {
         match s {
             Stmt::Expr(e) => {
-                self.eval(e, f)?;
+                self.ev(e, f)?;
             }
             Stmt::Let(slot, e) => {
-                let v = self.eval(e, f)?;
+                let v = self.ev(e, f)?;
                 f.slots[*slot as usize] = v;
             }
             Stmt::Assign(place, op, e, span) => {
                 f.span = *span;
-                let v = self.eval(e, f)?;
+                let v = self.ev(e, f)?;
                 self.assign(place, *op, v, f)?;
             }
             Stmt::If(c, a, b) => {
-                if self.eval(c, f)?.truthy() {
+                if self.ev(c, f)?.truthy() {
                     self.block(a, f)?;
                 } else {
                     self.block(b, f)?;
                 }
             }
             Stmt::Repeat(n, body) => {
-                let n = self.eval(n, f)?;
+                let n = self.ev(n, f)?;
                 let n = self.int(&n, f.span)?;
                 if n > MAX_LOOP as i64 {
                     return self.err(f.span, format!("repeat {n} times is more than {MAX_LOOP}"));
@@ -134,7 +134,7 @@ impl Game {
             }
             Stmt::While(cond, body) => {
                 let mut n = 0u32;
-                while self.eval(cond, f)?.truthy() {
+                while self.ev(cond, f)?.truthy() {
                     n += 1;
                     if n > MAX_LOOP {
                         return self.err(
@@ -146,7 +146,7 @@ impl Game {
                 }
             }
             Stmt::For(slot, list, body) => {
-                let list = self.eval(list, f)?;
+                let list = self.ev(list, f)?;
                 for item in self.items(&list, f.span)?.iter() {
                     f.slots[*slot as usize] = item.clone();
                     self.block(body, f)?;
@@ -154,7 +154,7 @@ impl Game {
             }
             Stmt::Return(e) => {
                 let v = match e {
-                    Some(e) => self.eval(e, f)?,
+                    Some(e) => self.ev(e, f)?,
                     None => Value::None,
                 };
                 return Err(Flow::Return(v));
@@ -264,6 +264,34 @@ impl Game {
         }
     }
 
+    /// The leaves of an expression tree (constants, locals, `me`, a zone of
+    /// the running player), read in place: most operands are one of these, and
+    /// the full [`Game::eval`] call costs more than reading them.
+    #[inline(always)]
+    fn leaf(&self, e: &Expr, f: &Frame) -> Option<Value> {
+        Some(match e {
+            Expr::Int(i) => Value::Int(*i),
+            Expr::Local(s) => f.slots[*s as usize].clone(),
+            Expr::Me => Value::Player(f.me),
+            Expr::Def(d) => Value::Def(*d),
+            Expr::Bool(b) => Value::Bool(*b),
+            Expr::Zone(z, None) => Value::Zone(ZoneRef {
+                zone: *z,
+                owner: if self.st.shared(*z) { 0 } else { f.me },
+            }),
+            _ => return None,
+        })
+    }
+
+    /// [`Game::eval`], with leaves read in place.
+    #[inline(always)]
+    fn ev(&mut self, e: &Expr, f: &mut Frame) -> Res<Value> {
+        match self.leaf(e, f) {
+            Some(v) => Ok(v),
+            None => self.eval(e, f),
+        }
+    }
+
     pub fn eval(&mut self, e: &Expr, f: &mut Frame) -> Res<Value> {
         Ok(match e {
             Expr::None => Value::None,
@@ -288,7 +316,7 @@ impl Game {
             Expr::Zone(z, owner) => {
                 let owner = match owner {
                     Some(o) => {
-                        let o = self.eval(o, f)?;
+                        let o = self.ev(o, f)?;
                         self.player(&o, f.span)?
                     }
                     None => f.me,
@@ -299,11 +327,11 @@ impl Game {
                 })
             }
             Expr::Field(base, field) => {
-                let b = self.eval(base, f)?;
+                let b = self.ev(base, f)?;
                 self.field(&b, field, f)?
             }
             Expr::Is(x, tag, negate) => {
-                let v = self.eval(x, f)?;
+                let v = self.ev(x, f)?;
                 let tags = match v {
                     Value::Card(c) => self.st.tags(&self.data, c),
                     Value::Def(d) => self.data.defs[d as usize].tags,
@@ -315,16 +343,16 @@ impl Game {
                 };
                 Value::Bool((tags & (1 << tag) != 0) != *negate)
             }
-            Expr::Not(x) => Value::Bool(!self.eval(x, f)?.truthy()),
+            Expr::Not(x) => Value::Bool(!self.ev(x, f)?.truthy()),
             Expr::Neg(x) => {
-                let v = self.eval(x, f)?;
+                let v = self.ev(x, f)?;
                 Value::Int(-self.int(&v, f.span)?)
             }
-            Expr::And(a, b) => Value::Bool(self.eval(a, f)?.truthy() && self.eval(b, f)?.truthy()),
-            Expr::Or(a, b) => Value::Bool(self.eval(a, f)?.truthy() || self.eval(b, f)?.truthy()),
+            Expr::And(a, b) => Value::Bool(self.ev(a, f)?.truthy() && self.ev(b, f)?.truthy()),
+            Expr::Or(a, b) => Value::Bool(self.ev(a, f)?.truthy() || self.ev(b, f)?.truthy()),
             Expr::Bin(op, a, b, span) => {
-                let a = self.eval(a, f)?;
-                let b = self.eval(b, f)?;
+                let a = self.ev(a, f)?;
+                let b = self.ev(b, f)?;
                 // Numbers compared or added: the common case, without the general path.
                 if let (Value::Int(x), Value::Int(y)) = (&a, &b) {
                     let (x, y) = (*x, *y);
@@ -346,7 +374,7 @@ impl Game {
             Expr::Call(b, args, span) => {
                 let mut vals = Args::new();
                 for a in args {
-                    vals.push(self.eval(a, f)?);
+                    vals.push(self.ev(a, f)?);
                 }
                 f.span = *span;
                 self.call(*b, vals, f)?
@@ -362,12 +390,12 @@ impl Game {
             Expr::List(items) => {
                 let mut out = Vec::with_capacity(items.len());
                 for i in items {
-                    out.push(self.eval(i, f)?);
+                    out.push(self.ev(i, f)?);
                 }
                 Value::list(out)
             }
             Expr::Where(list, slot, cond) => {
-                let list = self.eval(list, f)?;
+                let list = self.ev(list, f)?;
                 let mut out;
                 if let Value::Zone(z) = list {
                     // Filter a zone's cards without building its list first.
@@ -376,7 +404,7 @@ impl Game {
                     out = Vec::new();
                     for (i, &c) in cards.iter().enumerate() {
                         f.slots[*slot as usize] = Value::Card(c);
-                        if self.eval(cond, f)?.truthy() {
+                        if self.ev(cond, f)?.truthy() {
                             // One allocation, sized for the cards still to test.
                             if out.capacity() == 0 {
                                 out.reserve_exact(cards.len() - i);
@@ -389,7 +417,7 @@ impl Game {
                     out = Vec::new();
                     for (i, item) in items.iter().enumerate() {
                         f.slots[*slot as usize] = item.clone();
-                        if self.eval(cond, f)?.truthy() {
+                        if self.ev(cond, f)?.truthy() {
                             if out.capacity() == 0 {
                                 out.reserve_exact(items.len() - i);
                             }
@@ -400,21 +428,21 @@ impl Game {
                 Value::list(out)
             }
             Expr::Sum(list, slot, body) => {
-                let list = self.eval(list, f)?;
+                let list = self.ev(list, f)?;
                 let mut total = 0;
                 for item in self.items(&list, f.span)?.iter() {
                     f.slots[*slot as usize] = item.clone();
-                    let v = self.eval(body, f)?;
+                    let v = self.ev(body, f)?;
                     total += self.int(&v, f.span)?;
                 }
                 Value::Int(total)
             }
             Expr::Any(list, slot, body) => {
-                let list = self.eval(list, f)?;
+                let list = self.ev(list, f)?;
                 let mut found = false;
                 for item in self.items(&list, f.span)?.iter() {
                     f.slots[*slot as usize] = item.clone();
-                    if self.eval(body, f)?.truthy() {
+                    if self.ev(body, f)?.truthy() {
                         found = true;
                         break;
                     }
@@ -424,7 +452,7 @@ impl Game {
             Expr::Verb(v, args, span) => {
                 let mut vals = Args::new();
                 for a in args {
-                    vals.push(self.eval(a, f)?);
+                    vals.push(self.ev(a, f)?);
                 }
                 f.span = *span;
                 let data = f.data;
@@ -433,7 +461,7 @@ impl Game {
             Expr::Script(s, args, span) => {
                 let mut vals = Vec::with_capacity(args.len());
                 for a in args {
-                    vals.push(self.eval(a, f)?);
+                    vals.push(self.ev(a, f)?);
                 }
                 f.span = *span;
                 crate::script::call_fn(self, *s, vals, f.this, f.me, *span)?
