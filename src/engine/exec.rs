@@ -69,7 +69,13 @@ impl Game {
         // Frames reuse their slot vectors: no allocation per call on the hot path.
         let mut slots = self.pool.pop().unwrap_or_default();
         slots.extend(args);
-        slots.resize(code.slots as usize, Value::None);
+        let n = code.slots as usize;
+        if slots.len() > n {
+            slots.truncate(n);
+        }
+        while slots.len() < n {
+            slots.push(Value::None);
+        }
         let mut f = Frame {
             data,
             this,
@@ -82,15 +88,19 @@ impl Game {
         if let Some(c) = this {
             self.current_card = Some(self.st.objs[c as usize].def);
         }
-        let r = self.block(&code.stmts, &mut f);
+        let r = match code.stmts.as_slice() {
+            // Most code is one expression (conditions, picks, bot rules):
+            // its value, without a statement and a `Return` unwinding.
+            [Stmt::Return(Some(e))] => self.ev(e, &mut f),
+            stmts => self.block(stmts, &mut f).map(|()| Value::None),
+        };
         f.slots.clear();
         self.pool.push(f.slots);
         self.current_card = saved;
         self.depth -= 1;
         match r {
-            Ok(()) => Ok(Value::None),
             Err(Flow::Return(v)) => Ok(v),
-            Err(e) => Err(e),
+            r => r,
         }
     }
 
