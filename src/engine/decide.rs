@@ -310,7 +310,8 @@ impl Game {
                     continue;
                 }
                 // A condition that does not look at the option is checked once.
-                if let Some(c) = rule.cond.as_ref().filter(|c| !c.reads_slot(0))
+                let reads_it = rule.cond.as_ref().is_some_and(|c| c.reads_slot(0));
+                if let Some(c) = rule.cond.as_ref().filter(|_| !reads_it)
                     && !self
                         .exec_in(data, c, None, player, [Value::None], None)?
                         .truthy()
@@ -321,7 +322,7 @@ impl Game {
                     if out.len() >= max || out.contains(&i) {
                         continue;
                     }
-                    if let Some(c) = rule.cond.as_ref().filter(|c| c.reads_slot(0))
+                    if let Some(c) = rule.cond.as_ref().filter(|_| reads_it)
                         && !self
                             .exec_in(data, c, None, player, [o.value.clone()], o.mv)?
                             .truthy()
