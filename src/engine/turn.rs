@@ -120,13 +120,17 @@ impl Game {
         let mut passes = 0;
         let alive = self.turn_order_iter(first, true).count();
         let needed = if decl.all_players { alive } else { 1 };
+        // One options list and one "pass" option for the whole window.
+        let mut options = Vec::with_capacity(8);
+        let mut pass: Option<Choice> = None;
         loop {
-            let mut options = self.legal_moves_in(data, w, cur)?;
+            options.clear();
+            self.legal_moves_into(data, w, cur, &mut options)?;
             let pass_index = options.len();
             let pick = if pass_index == 0 {
                 pass_index
             } else {
-                options.push(Choice::text("pass"));
+                options.push(pass.get_or_insert_with(|| Choice::text("pass")).clone());
                 let r = self.decide_in(data, cur, &decl.name, &decl.name, &options, 1, 1, true)?;
                 r.first().copied().unwrap_or(pass_index)
             };
@@ -179,11 +183,18 @@ impl Game {
     /// Every move the player may make now in this window.
     pub fn legal_moves(&mut self, w: u16, p: PlayerId) -> Res<Vec<Choice>> {
         let data = self.data.clone();
-        self.legal_moves_in(&data, w, p)
+        let mut out = Vec::with_capacity(8);
+        self.legal_moves_into(&data, w, p, &mut out)?;
+        Ok(out)
     }
 
-    fn legal_moves_in(&mut self, data: &Data, w: u16, p: PlayerId) -> Res<Vec<Choice>> {
-        let mut out = Vec::with_capacity(8);
+    fn legal_moves_into(
+        &mut self,
+        data: &Data,
+        w: u16,
+        p: PlayerId,
+        out: &mut Vec<Choice>,
+    ) -> Res<()> {
         for &m in &data.windows[w as usize].moves {
             let mv = &data.moves[m as usize];
             if let Some(cond) = &mv.cond
@@ -207,7 +218,7 @@ impl Game {
                 }
             }
         }
-        Ok(out)
+        Ok(())
     }
 
     fn check_end_always(&mut self, data: &Data) -> Res<()> {
