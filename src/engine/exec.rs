@@ -338,7 +338,12 @@ impl Game {
             }
             Expr::Field(base, field) => {
                 let b = self.ev(base, f)?;
-                self.field(&b, field, f)?
+                // A player's counter and a card's property: read in place.
+                match (&b, field.counter, field.prop) {
+                    (Value::Player(p), Some(c), _) => Value::Int(self.st.counter(*p, c)),
+                    (Value::Card(c), _, Some(pr)) => Value::Int(self.st.prop(&self.data, *c, pr)),
+                    _ => self.field(&b, field, f)?,
+                }
             }
             Expr::Is(x, tag, negate) => {
                 let v = self.ev(x, f)?;
