@@ -113,6 +113,7 @@ impl Game {
         }
     }
 
+    #[inline]
     pub fn push(&mut self, e: Entry) {
         if self.logging {
             self.log.push(e);
