@@ -302,6 +302,24 @@ impl Game {
         }
     }
 
+    /// An operand of a comparison or sum: a leaf, or a counter or property of
+    /// one (`it.cost <= coins`), read in place.
+    #[inline(always)]
+    fn operand(&mut self, e: &Expr, f: &mut Frame) -> Res<Value> {
+        if let Expr::Field(base, field) = e
+            && let Some(b) = self.leaf(base, f)
+        {
+            match (&b, field.counter, field.prop) {
+                (Value::Player(p), Some(c), _) => return Ok(Value::Int(self.st.counter(*p, c))),
+                (Value::Card(c), _, Some(pr)) => {
+                    return Ok(Value::Int(self.st.prop(&self.data, *c, pr)));
+                }
+                _ => return self.field(&b, field, f),
+            }
+        }
+        self.ev(e, f)
+    }
+
     pub fn eval(&mut self, e: &Expr, f: &mut Frame) -> Res<Value> {
         Ok(match e {
             Expr::None => Value::None,
@@ -366,8 +384,8 @@ impl Game {
             Expr::And(a, b) => Value::Bool(self.ev(a, f)?.truthy() && self.ev(b, f)?.truthy()),
             Expr::Or(a, b) => Value::Bool(self.ev(a, f)?.truthy() || self.ev(b, f)?.truthy()),
             Expr::Bin(op, a, b, span) => {
-                let a = self.ev(a, f)?;
-                let b = self.ev(b, f)?;
+                let a = self.operand(a, f)?;
+                let b = self.operand(b, f)?;
                 // Numbers compared or added: the common case, without the general path.
                 if let (Value::Int(x), Value::Int(y)) = (&a, &b) {
                     let (x, y) = (*x, *y);
