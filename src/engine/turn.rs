@@ -92,7 +92,7 @@ impl Game {
         let data = self.data.clone();
         let next = match &data.turn.next {
             Some(code) => {
-                let v = self.exec_code(code, None, self.st.active, Vec::new())?;
+                let v = self.exec_in(&data, code, None, self.st.active, [], None)?;
                 self.player(&v, code.span)?
             }
             None => self.next_alive(self.st.active),
