@@ -303,7 +303,7 @@ impl Game {
     }
 
     /// An operand of a comparison or sum: a leaf, or a counter or property of
-    /// one (`it.cost <= coins`), read in place.
+    /// one (a card's property compared with a player's counter), read in place.
     #[inline(always)]
     fn operand(&mut self, e: &Expr, f: &mut Frame) -> Res<Value> {
         if let Expr::Field(base, field) = e
