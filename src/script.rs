@@ -209,7 +209,9 @@ fn bridge(
 ) -> Result<Dynamic, Box<EvalAltResult>> {
     let (this, me, span) = CONTEXT.get();
     let r = with_game(|g| {
+        let data = g.data.clone();
         let mut f = Frame {
+            data: &data,
             this,
             me,
             slots: Vec::new(),

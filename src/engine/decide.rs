@@ -9,6 +9,7 @@ use rand_chacha::ChaCha8Rng;
 use super::log::Entry;
 use super::state::below;
 use super::{Flow, Game, Res};
+use crate::data::Data;
 use crate::value::{PlayerId, Value};
 
 /// The indices an agent picked.
@@ -109,6 +110,23 @@ impl Game {
         max: usize,
         public: bool,
     ) -> Res<Picks> {
+        let data = self.data.clone();
+        self.decide_in(&data, player, kind, prompt, options, min, max, public)
+    }
+
+    /// [`Game::decide`] for a caller that holds the game data.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn decide_in(
+        &mut self,
+        data: &Data,
+        player: PlayerId,
+        kind: &str,
+        prompt: &str,
+        options: &[Choice],
+        min: usize,
+        max: usize,
+        public: bool,
+    ) -> Res<Picks> {
         let n = options.len();
         let (min, max) = (min.min(n), max.min(n));
         let picked: Picks = match &mut self.agents[player as usize] {
@@ -128,7 +146,7 @@ impl Game {
                 .collect(),
             AgentKind::Bot(b) => {
                 let b = *b;
-                self.bot_decide(b, player, kind, options, min, max)?
+                self.bot_decide(data, b, player, kind, options, min, max)?
             }
             AgentKind::Replay => self.replayed(player, prompt, n, min, max)?,
             AgentKind::Human => human(self, player, prompt, options, min, max)
@@ -273,8 +291,10 @@ impl Game {
 
     /// A data bot: the first rule whose condition holds and which matches an
     /// option picks it; otherwise the first option (or nothing, if allowed).
+    #[allow(clippy::too_many_arguments)]
     fn bot_decide(
         &mut self,
+        data: &Data,
         b: usize,
         player: PlayerId,
         kind: &str,
@@ -282,7 +302,6 @@ impl Game {
         min: usize,
         max: usize,
     ) -> Res<Picks> {
-        let data = self.data.clone();
         let saved = self.viewer.replace(player);
         let r = (|| {
             let mut out = Picks::new();
@@ -291,8 +310,11 @@ impl Game {
                     continue;
                 }
                 // A condition that does not look at the option is checked once.
-                if let Some(c) = rule.cond.as_ref().filter(|c| !c.reads_slot(0))
-                    && !self.exec_code(c, None, player, [Value::None])?.truthy()
+                let reads_it = rule.cond.as_ref().is_some_and(|c| c.reads_slot(0));
+                if let Some(c) = rule.cond.as_ref().filter(|_| !reads_it)
+                    && !self
+                        .exec_in(data, c, None, player, [Value::None], None)?
+                        .truthy()
                 {
                     continue;
                 }
@@ -300,15 +322,15 @@ impl Game {
                     if out.len() >= max || out.contains(&i) {
                         continue;
                     }
-                    if let Some(c) = rule.cond.as_ref().filter(|c| c.reads_slot(0))
+                    if let Some(c) = rule.cond.as_ref().filter(|_| reads_it)
                         && !self
-                            .exec_code_with(c, None, player, [o.value.clone()], o.mv)?
+                            .exec_in(data, c, None, player, [o.value.clone()], o.mv)?
                             .truthy()
                     {
                         continue;
                     }
                     let hit =
-                        self.exec_code_with(&rule.choose, None, player, [o.value.clone()], o.mv)?;
+                        self.exec_in(data, &rule.choose, None, player, [o.value.clone()], o.mv)?;
                     let hit = match hit {
                         Value::Str(s) => match &o.value {
                             Value::Str(v) => s == *v,

@@ -5,6 +5,7 @@
 use super::log::Entry;
 use super::state::{Event, Pending};
 use super::{Game, Res};
+use crate::data::Data;
 use crate::data::schema::Controller;
 use crate::value::{ObjId, PlayerId};
 
@@ -22,19 +23,25 @@ impl Game {
     /// Handles one event and returns it as the abilities left it (a `would`
     /// event may come back prevented or changed).
     pub fn dispatch(&mut self, ev: Event) -> Res<Event> {
+        let data = self.data.clone();
+        self.dispatch_in(&data, ev)
+    }
+
+    /// [`Game::dispatch`] for a caller that holds the game data.
+    pub(crate) fn dispatch_in(&mut self, data: &Data, ev: Event) -> Res<Event> {
         let found = self.find_abilities(&ev);
         if found.is_empty() {
             return Ok(ev);
         }
         self.st.events.push(ev);
-        let r = self.handle_found(found);
+        let r = self.handle_found(data, found);
         let ev = self.st.events.pop().expect("event pushed above");
         r.map(|_| ev)
     }
 
     /// Handles events that happen together (cards moved at once): their
     /// abilities gather into one batch, ordered as one.
-    pub fn dispatch_together(&mut self, evs: Vec<Event>) -> Res<()> {
+    pub fn dispatch_together(&mut self, data: &Data, evs: Vec<Event>) -> Res<()> {
         let mut due = Vec::new();
         let mut event_of = Vec::new();
         for (i, ev) in evs.iter().enumerate() {
@@ -43,7 +50,7 @@ impl Game {
                 continue;
             }
             self.st.events.push(ev.clone());
-            let r = self.sort_found(found, &mut due);
+            let r = self.sort_found(data, found, &mut due);
             self.st.events.pop();
             r?;
             event_of.resize(due.len(), i);
@@ -51,7 +58,7 @@ impl Game {
         self.resolve_due(&due, |g, k| {
             g.st.events.push(evs[event_of[k]].clone());
             let (t, this, me) = due[k];
-            let r = g.resolve_trigger(t, this, me, true);
+            let r = g.resolve_trigger(data, t, this, me, true);
             g.st.events.pop();
             r
         })
@@ -115,22 +122,21 @@ impl Game {
         found
     }
 
-    fn handle_found(&mut self, found: Vec<Due>) -> Res<()> {
+    fn handle_found(&mut self, data: &Data, found: Vec<Due>) -> Res<()> {
         let mut now = Vec::with_capacity(found.len());
-        self.sort_found(found, &mut now)?;
+        self.sort_found(data, found, &mut now)?;
         self.resolve_due(&now, |g, i| {
             let (t, this, me) = now[i];
-            g.resolve_trigger(t, this, me, true)
+            g.resolve_trigger(data, t, this, me, true)
         })
     }
 
     /// Keeps the abilities whose condition holds for the current event: queued
     /// ones wait, unordered, for the next check point (which orders them); the
     /// others go to `now`.
-    fn sort_found(&mut self, found: Vec<Due>, now: &mut Vec<Due>) -> Res<()> {
-        let data = self.data.clone();
+    fn sort_found(&mut self, data: &Data, found: Vec<Due>, now: &mut Vec<Due>) -> Res<()> {
         for (t, this, me) in found {
-            if !self.condition(t, this, me)? {
+            if !self.condition(data, t, this, me)? {
                 continue;
             }
             if data.triggers[t as usize].queued {
@@ -161,10 +167,9 @@ impl Game {
         }
     }
 
-    fn condition(&mut self, t: u32, this: Option<ObjId>, me: PlayerId) -> Res<bool> {
-        let data = self.data.clone();
+    fn condition(&mut self, data: &Data, t: u32, this: Option<ObjId>, me: PlayerId) -> Res<bool> {
         match &data.triggers[t as usize].cond {
-            Some(c) => Ok(self.exec_code(c, this, me, Vec::new())?.truthy()),
+            Some(c) => Ok(self.exec_in(data, c, this, me, [], None)?.truthy()),
             None => Ok(true),
         }
     }
@@ -173,12 +178,12 @@ impl Game {
     /// may have left the zone since) and asks first if it is optional.
     fn resolve_trigger(
         &mut self,
+        data: &Data,
         t: u32,
         this: Option<ObjId>,
         me: PlayerId,
         recheck: bool,
     ) -> Res<()> {
-        let data = self.data.clone();
         let trig = &data.triggers[t as usize];
         if recheck {
             if let (Some(c), Some(z)) = (this, trig.zone)
@@ -186,7 +191,7 @@ impl Game {
             {
                 return Ok(());
             }
-            if !self.condition(t, this, me)? {
+            if !self.condition(data, t, this, me)? {
                 return Ok(());
             }
         }
@@ -292,13 +297,18 @@ impl Game {
 
     /// A check point: resolves queued abilities in order, including any they queue.
     pub fn resolve_pending(&mut self) -> Res<()> {
+        if self.st.pending.is_empty() {
+            return Ok(());
+        }
+        let data = self.data.clone();
+        let data = &*data;
         while !self.st.pending.is_empty() {
             let batch = std::mem::take(&mut self.st.pending);
             let due: Vec<Due> = batch.iter().map(|p| (p.trigger, p.this, p.me)).collect();
             self.resolve_in_order(&due, |g, i| {
                 let p = &batch[i];
                 g.st.events.push(p.event.clone());
-                let r = g.resolve_trigger(p.trigger, p.this, p.me, false);
+                let r = g.resolve_trigger(data, p.trigger, p.this, p.me, false);
                 g.st.events.pop();
                 r
             })?;

@@ -4,14 +4,17 @@ use std::sync::Arc;
 
 use super::log::Entry;
 use super::{Flow, Game, Res};
+use crate::data::Data;
 use crate::lang::ir::*;
 use crate::value::{Args, ObjId, PlayerId, Value, ZoneRef};
 
 /// Iterations a `while` loop may run before it is reported as endless.
 const MAX_LOOP: u32 = 100_000;
 
-/// The variables of one running piece of code.
-pub struct Frame {
+/// The variables of one running piece of code, and the game data it runs in
+/// (borrowed: no reference counting per call, shared by all threads).
+pub struct Frame<'a> {
+    pub data: &'a Data,
     pub this: Option<ObjId>,
     pub me: PlayerId,
     pub slots: Vec<Value>,
@@ -28,11 +31,27 @@ impl Game {
         me: PlayerId,
         args: impl IntoIterator<Item = Value>,
     ) -> Res<Value> {
-        self.exec_code_with(code, this, me, args, None)
+        let data = self.data.clone();
+        self.exec_in(&data, code, this, me, args, None)
     }
 
     pub fn exec_code_with(
         &mut self,
+        code: &Code,
+        this: Option<ObjId>,
+        me: PlayerId,
+        args: impl IntoIterator<Item = Value>,
+        move_name: Option<u16>,
+    ) -> Res<Value> {
+        let data = self.data.clone();
+        self.exec_in(&data, code, this, me, args, move_name)
+    }
+
+    /// [`Game::exec_code_with`] for a caller that holds the game data: the
+    /// kernel's own paths, which must not touch the shared reference count.
+    pub(crate) fn exec_in(
+        &mut self,
+        data: &Data,
         code: &Code,
         this: Option<ObjId>,
         me: PlayerId,
@@ -50,8 +69,15 @@ impl Game {
         // Frames reuse their slot vectors: no allocation per call on the hot path.
         let mut slots = self.pool.pop().unwrap_or_default();
         slots.extend(args);
-        slots.resize(code.slots as usize, Value::None);
+        let n = code.slots as usize;
+        if slots.len() > n {
+            slots.truncate(n);
+        }
+        while slots.len() < n {
+            slots.push(Value::None);
+        }
         let mut f = Frame {
+            data,
             this,
             me,
             slots,
@@ -62,15 +88,19 @@ impl Game {
         if let Some(c) = this {
             self.current_card = Some(self.st.objs[c as usize].def);
         }
-        let r = self.block(&code.stmts, &mut f);
+        let r = match code.stmts.as_slice() {
+            // Most code is one expression (conditions, picks, bot rules):
+            // its value, without a statement and a `Return` unwinding.
+            [Stmt::Return(Some(e))] => self.ev(e, &mut f),
+            stmts => self.block(stmts, &mut f).map(|()| Value::None),
+        };
         f.slots.clear();
         self.pool.push(f.slots);
         self.current_card = saved;
         self.depth -= 1;
         match r {
-            Ok(()) => Ok(Value::None),
             Err(Flow::Return(v)) => Ok(v),
-            Err(e) => Err(e),
+            r => r,
         }
     }
 
@@ -84,26 +114,26 @@ impl Game {
     fn stmt(&mut self, s: &Stmt, f: &mut Frame) -> Res<()> {
         match s {
             Stmt::Expr(e) => {
-                self.eval(e, f)?;
+                self.ev(e, f)?;
             }
             Stmt::Let(slot, e) => {
-                let v = self.eval(e, f)?;
+                let v = self.ev(e, f)?;
                 f.slots[*slot as usize] = v;
             }
             Stmt::Assign(place, op, e, span) => {
                 f.span = *span;
-                let v = self.eval(e, f)?;
+                let v = self.ev(e, f)?;
                 self.assign(place, *op, v, f)?;
             }
             Stmt::If(c, a, b) => {
-                if self.eval(c, f)?.truthy() {
+                if self.ev(c, f)?.truthy() {
                     self.block(a, f)?;
                 } else {
                     self.block(b, f)?;
                 }
             }
             Stmt::Repeat(n, body) => {
-                let n = self.eval(n, f)?;
+                let n = self.ev(n, f)?;
                 let n = self.int(&n, f.span)?;
                 if n > MAX_LOOP as i64 {
                     return self.err(f.span, format!("repeat {n} times is more than {MAX_LOOP}"));
@@ -114,7 +144,7 @@ impl Game {
             }
             Stmt::While(cond, body) => {
                 let mut n = 0u32;
-                while self.eval(cond, f)?.truthy() {
+                while self.ev(cond, f)?.truthy() {
                     n += 1;
                     if n > MAX_LOOP {
                         return self.err(
@@ -126,7 +156,7 @@ impl Game {
                 }
             }
             Stmt::For(slot, list, body) => {
-                let list = self.eval(list, f)?;
+                let list = self.ev(list, f)?;
                 for item in self.items(&list, f.span)?.iter() {
                     f.slots[*slot as usize] = item.clone();
                     self.block(body, f)?;
@@ -134,7 +164,7 @@ impl Game {
             }
             Stmt::Return(e) => {
                 let v = match e {
-                    Some(e) => self.eval(e, f)?,
+                    Some(e) => self.ev(e, f)?,
                     None => Value::None,
                 };
                 return Err(Flow::Return(v));
@@ -244,6 +274,52 @@ impl Game {
         }
     }
 
+    /// The leaves of an expression tree (constants, locals, `me`, a zone of
+    /// the running player), read in place: most operands are one of these, and
+    /// the full [`Game::eval`] call costs more than reading them.
+    #[inline(always)]
+    fn leaf(&self, e: &Expr, f: &Frame) -> Option<Value> {
+        Some(match e {
+            Expr::Int(i) => Value::Int(*i),
+            Expr::Local(s) => f.slots[*s as usize].clone(),
+            Expr::Me => Value::Player(f.me),
+            Expr::Def(d) => Value::Def(*d),
+            Expr::Bool(b) => Value::Bool(*b),
+            Expr::Zone(z, None) => Value::Zone(ZoneRef {
+                zone: *z,
+                owner: if self.st.shared(*z) { 0 } else { f.me },
+            }),
+            _ => return None,
+        })
+    }
+
+    /// [`Game::eval`], with leaves read in place.
+    #[inline(always)]
+    fn ev(&mut self, e: &Expr, f: &mut Frame) -> Res<Value> {
+        match self.leaf(e, f) {
+            Some(v) => Ok(v),
+            None => self.eval(e, f),
+        }
+    }
+
+    /// An operand of a comparison or sum: a leaf, or a counter or property of
+    /// one (a card's property compared with a player's counter), read in place.
+    #[inline(always)]
+    fn operand(&mut self, e: &Expr, f: &mut Frame) -> Res<Value> {
+        if let Expr::Field(base, field) = e
+            && let Some(b) = self.leaf(base, f)
+        {
+            match (&b, field.counter, field.prop) {
+                (Value::Player(p), Some(c), _) => return Ok(Value::Int(self.st.counter(*p, c))),
+                (Value::Card(c), _, Some(pr)) => {
+                    return Ok(Value::Int(self.st.prop(&self.data, *c, pr)));
+                }
+                _ => return self.field(&b, field, f),
+            }
+        }
+        self.ev(e, f)
+    }
+
     pub fn eval(&mut self, e: &Expr, f: &mut Frame) -> Res<Value> {
         Ok(match e {
             Expr::None => Value::None,
@@ -268,7 +344,7 @@ impl Game {
             Expr::Zone(z, owner) => {
                 let owner = match owner {
                     Some(o) => {
-                        let o = self.eval(o, f)?;
+                        let o = self.ev(o, f)?;
                         self.player(&o, f.span)?
                     }
                     None => f.me,
@@ -279,11 +355,16 @@ impl Game {
                 })
             }
             Expr::Field(base, field) => {
-                let b = self.eval(base, f)?;
-                self.field(&b, field, f)?
+                let b = self.ev(base, f)?;
+                // A player's counter and a card's property: read in place.
+                match (&b, field.counter, field.prop) {
+                    (Value::Player(p), Some(c), _) => Value::Int(self.st.counter(*p, c)),
+                    (Value::Card(c), _, Some(pr)) => Value::Int(self.st.prop(&self.data, *c, pr)),
+                    _ => self.field(&b, field, f)?,
+                }
             }
             Expr::Is(x, tag, negate) => {
-                let v = self.eval(x, f)?;
+                let v = self.ev(x, f)?;
                 let tags = match v {
                     Value::Card(c) => self.st.tags(&self.data, c),
                     Value::Def(d) => self.data.defs[d as usize].tags,
@@ -295,16 +376,16 @@ impl Game {
                 };
                 Value::Bool((tags & (1 << tag) != 0) != *negate)
             }
-            Expr::Not(x) => Value::Bool(!self.eval(x, f)?.truthy()),
+            Expr::Not(x) => Value::Bool(!self.ev(x, f)?.truthy()),
             Expr::Neg(x) => {
-                let v = self.eval(x, f)?;
+                let v = self.ev(x, f)?;
                 Value::Int(-self.int(&v, f.span)?)
             }
-            Expr::And(a, b) => Value::Bool(self.eval(a, f)?.truthy() && self.eval(b, f)?.truthy()),
-            Expr::Or(a, b) => Value::Bool(self.eval(a, f)?.truthy() || self.eval(b, f)?.truthy()),
+            Expr::And(a, b) => Value::Bool(self.ev(a, f)?.truthy() && self.ev(b, f)?.truthy()),
+            Expr::Or(a, b) => Value::Bool(self.ev(a, f)?.truthy() || self.ev(b, f)?.truthy()),
             Expr::Bin(op, a, b, span) => {
-                let a = self.eval(a, f)?;
-                let b = self.eval(b, f)?;
+                let a = self.operand(a, f)?;
+                let b = self.operand(b, f)?;
                 // Numbers compared or added: the common case, without the general path.
                 if let (Value::Int(x), Value::Int(y)) = (&a, &b) {
                     let (x, y) = (*x, *y);
@@ -326,7 +407,7 @@ impl Game {
             Expr::Call(b, args, span) => {
                 let mut vals = Args::new();
                 for a in args {
-                    vals.push(self.eval(a, f)?);
+                    vals.push(self.ev(a, f)?);
                 }
                 f.span = *span;
                 self.call(*b, vals, f)?
@@ -342,28 +423,37 @@ impl Game {
             Expr::List(items) => {
                 let mut out = Vec::with_capacity(items.len());
                 for i in items {
-                    out.push(self.eval(i, f)?);
+                    out.push(self.ev(i, f)?);
                 }
                 Value::list(out)
             }
             Expr::Where(list, slot, cond) => {
-                let list = self.eval(list, f)?;
-                let mut out = Vec::new();
+                let list = self.ev(list, f)?;
+                let mut out;
                 if let Value::Zone(z) = list {
                     // Filter a zone's cards without building its list first.
                     self.check_visible(z, f.span)?;
                     let cards: crate::value::Cards = self.cards_of(&list, f)?;
-                    for c in cards {
+                    out = Vec::new();
+                    for (i, &c) in cards.iter().enumerate() {
                         f.slots[*slot as usize] = Value::Card(c);
-                        if self.eval(cond, f)?.truthy() {
+                        if self.ev(cond, f)?.truthy() {
+                            // One allocation, sized for the cards still to test.
+                            if out.capacity() == 0 {
+                                out.reserve_exact(cards.len() - i);
+                            }
                             out.push(Value::Card(c));
                         }
                     }
                 } else {
                     let items = self.items(&list, f.span)?;
-                    for item in items.iter() {
+                    out = Vec::new();
+                    for (i, item) in items.iter().enumerate() {
                         f.slots[*slot as usize] = item.clone();
-                        if self.eval(cond, f)?.truthy() {
+                        if self.ev(cond, f)?.truthy() {
+                            if out.capacity() == 0 {
+                                out.reserve_exact(items.len() - i);
+                            }
                             out.push(item.clone());
                         }
                     }
@@ -371,21 +461,21 @@ impl Game {
                 Value::list(out)
             }
             Expr::Sum(list, slot, body) => {
-                let list = self.eval(list, f)?;
+                let list = self.ev(list, f)?;
                 let mut total = 0;
                 for item in self.items(&list, f.span)?.iter() {
                     f.slots[*slot as usize] = item.clone();
-                    let v = self.eval(body, f)?;
+                    let v = self.ev(body, f)?;
                     total += self.int(&v, f.span)?;
                 }
                 Value::Int(total)
             }
             Expr::Any(list, slot, body) => {
-                let list = self.eval(list, f)?;
+                let list = self.ev(list, f)?;
                 let mut found = false;
                 for item in self.items(&list, f.span)?.iter() {
                     f.slots[*slot as usize] = item.clone();
-                    if self.eval(body, f)?.truthy() {
+                    if self.ev(body, f)?.truthy() {
                         found = true;
                         break;
                     }
@@ -395,16 +485,16 @@ impl Game {
             Expr::Verb(v, args, span) => {
                 let mut vals = Args::new();
                 for a in args {
-                    vals.push(self.eval(a, f)?);
+                    vals.push(self.ev(a, f)?);
                 }
                 f.span = *span;
-                let data = self.data.clone();
-                self.exec_code(&data.verbs[*v as usize], f.this, f.me, vals)?
+                let data = f.data;
+                self.exec_in(data, &data.verbs[*v as usize], f.this, f.me, vals, None)?
             }
             Expr::Script(s, args, span) => {
                 let mut vals = Vec::with_capacity(args.len());
                 for a in args {
-                    vals.push(self.eval(a, f)?);
+                    vals.push(self.ev(a, f)?);
                 }
                 f.span = *span;
                 crate::script::call_fn(self, *s, vals, f.this, f.me, *span)?

@@ -113,6 +113,7 @@ impl Game {
         }
     }
 
+    #[inline]
     pub fn push(&mut self, e: Entry) {
         if self.logging {
             self.log.push(e);
@@ -122,7 +123,7 @@ impl Game {
     /// Runs the rules' setup, then turns until the game ends.
     pub fn play(&mut self) -> Result<Outcome, Flow> {
         let data = self.data.clone();
-        match self.exec_code(&data.setup, None, 0, Vec::new()) {
+        match self.exec_in(&data, &data.setup, None, 0, [], None) {
             Ok(_) | Err(Flow::EndGame) => {}
             Err(e) => return Err(e),
         }
@@ -170,7 +171,7 @@ impl Game {
 
     fn end_condition(&mut self) -> Res<bool> {
         let data = self.data.clone();
-        let v = self.exec_code(&data.end_if, None, self.st.active, Vec::new())?;
+        let v = self.exec_in(&data, &data.end_if, None, self.st.active, [], None)?;
         Ok(v.truthy())
     }
 
@@ -181,11 +182,11 @@ impl Game {
         let mut scores = Vec::with_capacity(n as usize);
         let mut keys = Vec::with_capacity(n as usize);
         for p in 0..n {
-            let s = self.exec_code(&data.score, None, p, Vec::new())?;
+            let s = self.exec_in(&data, &data.score, None, p, [], None)?;
             let s = self.int(&s, data.score.span)?;
             let t = match &data.tiebreak {
                 Some(t) => {
-                    let v = self.exec_code(t, None, p, Vec::new())?;
+                    let v = self.exec_in(&data, t, None, p, [], None)?;
                     self.int(&v, t.span)?
                 }
                 None => 0,

@@ -232,18 +232,16 @@ impl Game {
                     Value::None
                 } else {
                     let target = a.get(3).cloned().unwrap_or(Value::None);
-                    self.run_effect_with(c, effect, me, target)?
+                    self.run_effect_in(f.data, c, effect, me, target)?
                 }
             }
             Builtin::Players => Value::list(
-                self.turn_order(self.st.active, true)
-                    .into_iter()
+                self.turn_order_iter(self.st.active, true)
                     .map(Value::Player)
                     .collect(),
             ),
             Builtin::Others => Value::list(
-                self.turn_order(f.me, false)
-                    .into_iter()
+                self.turn_order_iter(f.me, false)
                     .map(Value::Player)
                     .collect(),
             ),
@@ -419,7 +417,7 @@ impl Game {
             }
             Builtin::Window => {
                 let w = self.int(&a[0], sp)? as u16;
-                self.window(w)?;
+                self.window_in(f.data, w)?;
                 Value::None
             }
             Builtin::ResolveTriggers => {
@@ -489,20 +487,39 @@ impl Game {
         target: Value,
     ) -> Res<Value> {
         let data = self.data.clone();
+        self.run_effect_in(&data, c, effect, me, target)
+    }
+
+    pub(crate) fn run_effect_in(
+        &mut self,
+        data: &crate::data::Data,
+        c: ObjId,
+        effect: u16,
+        me: PlayerId,
+        target: Value,
+    ) -> Res<Value> {
         let def = &data.defs[self.st.objs[c as usize].def as usize];
         match def.effects.get(effect as usize).and_then(|e| e.as_ref()) {
-            Some(code) => self.exec_code(code, Some(c), me, vec![target]),
+            Some(code) => self.exec_in(data, code, Some(c), me, [target], None),
             None => Ok(Value::None),
         }
     }
 
     /// Players from `from` clockwise: including `from` or starting after it.
     pub fn turn_order(&self, from: PlayerId, include: bool) -> Vec<PlayerId> {
+        self.turn_order_iter(from, include).collect()
+    }
+
+    /// [`Game::turn_order`] without building a list.
+    pub fn turn_order_iter(
+        &self,
+        from: PlayerId,
+        include: bool,
+    ) -> impl Iterator<Item = PlayerId> + '_ {
         let n = self.st.nplayers;
         (0..n)
-            .map(|i| (from + i) % n)
-            .filter(|&p| (include || p != from) && !self.st.lost[p as usize])
-            .collect()
+            .map(move |i| (from + i) % n)
+            .filter(move |&p| (include || p != from) && !self.st.lost[p as usize])
     }
 
     pub fn next_alive(&self, p: PlayerId) -> PlayerId {
@@ -605,7 +622,7 @@ impl Game {
                 ev.from = Some(from);
                 ev.to = Some(to);
                 ev.source = f.this;
-                let ev = self.dispatch(ev)?;
+                let ev = self.dispatch_in(f.data, ev)?;
                 if ev.prevented {
                     let def = self.st.objs[c as usize].def;
                     self.push(Entry::Prevented {
@@ -677,10 +694,10 @@ impl Game {
         };
         // Cards moved together: their abilities are due together.
         match batch {
-            [one] => self.dispatch(event(one)).map(|_| ()),
+            [one] => self.dispatch_in(f.data, event(one)).map(|_| ()),
             _ => {
                 let evs = batch.iter().map(event).collect();
-                self.dispatch_together(evs)
+                self.dispatch_together(f.data, evs)
             }
         }
     }
@@ -689,10 +706,10 @@ impl Game {
     /// the event itself. Returns the event as it happened, or None if prevented.
     /// An event with an amount that `would` abilities bring to zero or less does
     /// not happen (damage reduced to 0 is no damage).
-    pub fn emit(&mut self, mut ev: Event, counted: bool, _f: &Frame) -> Res<Option<Event>> {
+    pub fn emit(&mut self, mut ev: Event, counted: bool, f: &Frame) -> Res<Option<Event>> {
         if self.has_listeners(ev.name, true) {
             ev.would = true;
-            ev = self.dispatch(ev)?;
+            ev = self.dispatch_in(f.data, ev)?;
             if ev.prevented || counted && ev.amount <= 0 {
                 let card = ev.card.map(|c| self.st.objs[c as usize].def);
                 self.push(Entry::Prevented {
@@ -717,7 +734,7 @@ impl Game {
             });
         }
         if self.has_listeners(ev.name, false) {
-            ev = self.dispatch(ev)?;
+            ev = self.dispatch_in(f.data, ev)?;
         }
         Ok(Some(ev))
     }
@@ -733,7 +750,7 @@ impl Game {
             Builtin::May => {
                 let prompt = prompt_at(0);
                 let opts = vec![Choice::text("yes"), Choice::text("no")];
-                let r = self.decide(who, &prompt, &prompt, &opts, 1, 1, false)?;
+                let r = self.decide_in(f.data, who, &prompt, &prompt, &opts, 1, 1, false)?;
                 Ok(Value::Bool(r.first() == Some(&0)))
             }
             Builtin::ChooseOption => {
@@ -743,7 +760,7 @@ impl Game {
                 if opts.is_empty() {
                     return Ok(Value::None);
                 }
-                let r = self.decide(who, &prompt, &prompt, &opts, 1, 1, false)?;
+                let r = self.decide_in(f.data, who, &prompt, &prompt, &opts, 1, 1, false)?;
                 Ok(r.first().map(|&i| items[i].clone()).unwrap_or(Value::None))
             }
             _ => {
@@ -765,7 +782,16 @@ impl Game {
                     });
                 }
                 let opts: Vec<Choice> = items.iter().map(|v| self.choice_of(v)).collect();
-                let r = self.decide(who, &prompt, &prompt, &opts, min, max.max(min), false)?;
+                let r = self.decide_in(
+                    f.data,
+                    who,
+                    &prompt,
+                    &prompt,
+                    &opts,
+                    min,
+                    max.max(min),
+                    false,
+                )?;
                 let picked: Vec<Value> = r.iter().map(|&i| items[i].clone()).collect();
                 Ok(if b == Builtin::ChooseOne {
                     picked.into_iter().next().unwrap_or(Value::None)

@@ -4,6 +4,7 @@ use super::decide::Choice;
 use super::log::Entry;
 use super::state::{Event, Until};
 use super::{Flow, Game, Res};
+use crate::data::Data;
 use crate::value::{PlayerId, Value};
 
 impl Game {
@@ -18,7 +19,7 @@ impl Game {
             turn: self.st.turn,
             player: p,
         });
-        let r = self.turn_body(start_phase);
+        let r = self.turn_body(&data, start_phase);
         match r {
             Ok(()) | Err(Flow::EndTurn) => {}
             Err(e) => return Err(e),
@@ -30,25 +31,24 @@ impl Game {
             .retain(|m| matches!(m.until, Until::Forever | Until::While(_)));
         let mut ev = Event::new(data.turn.end_event);
         ev.player = Some(p);
-        self.raise(ev)?;
+        self.raise(&data, ev)?;
         if let Some(end) = &data.turn.end {
-            self.exec_code(end, None, p, Vec::new())?;
+            self.exec_in(&data, end, None, p, [], None)?;
         }
         self.resolve_pending()
     }
 
-    fn turn_body(&mut self, start_phase: Option<u16>) -> Res<()> {
-        let data = self.data.clone();
+    fn turn_body(&mut self, data: &Data, start_phase: Option<u16>) -> Res<()> {
         let p = self.st.active;
         if start_phase.is_none() {
             // The rules' own turn-start code (resets) runs before abilities
             // that wait for the turn to start.
             if let Some(start) = &data.turn.start {
-                self.exec_code(start, None, p, Vec::new())?;
+                self.exec_in(data, start, None, p, [], None)?;
             }
             let mut ev = Event::new(data.turn.start_event);
             ev.player = Some(p);
-            self.raise(ev)?;
+            self.raise(data, ev)?;
         }
         let first = start_phase.unwrap_or(0) as usize;
         let mut i = first;
@@ -62,11 +62,11 @@ impl Game {
             });
             let mut ev = Event::new(phase.start_event);
             ev.player = Some(p);
-            self.raise(ev)?;
-            self.exec_code(&phase.body, None, p, Vec::new())?;
+            self.raise(data, ev)?;
+            self.exec_in(data, &phase.body, None, p, [], None)?;
             let mut ev = Event::new(phase.end_event);
             ev.player = Some(p);
-            self.raise(ev)?;
+            self.raise(data, ev)?;
             self.st
                 .mods
                 .retain(|m| m.until != Until::EndOfPhase(i as u16));
@@ -74,7 +74,7 @@ impl Game {
                 phase: i as u16,
                 start: false,
             });
-            self.check_end_always()?;
+            self.check_end_always(data)?;
             if !self.st.repeat_phase {
                 i += 1;
             }
@@ -83,9 +83,9 @@ impl Game {
     }
 
     /// A timing point: its abilities resolve, then queued ones.
-    fn raise(&mut self, ev: Event) -> Res<()> {
+    fn raise(&mut self, data: &Data, ev: Event) -> Res<()> {
         if self.has_listeners(ev.name, false) {
-            self.dispatch(ev)?;
+            self.dispatch_in(data, ev)?;
         }
         self.resolve_pending()
     }
@@ -94,7 +94,7 @@ impl Game {
         let data = self.data.clone();
         let next = match &data.turn.next {
             Some(code) => {
-                let v = self.exec_code(code, None, self.st.active, Vec::new())?;
+                let v = self.exec_in(&data, code, None, self.st.active, [], None)?;
                 self.player(&v, code.span)?
             }
             None => self.next_alive(self.st.active),
@@ -109,6 +109,11 @@ impl Game {
     /// acts again; the window closes on passes with the stack empty.
     pub fn window(&mut self, w: u16) -> Res<()> {
         let data = self.data.clone();
+        self.window_in(&data, w)
+    }
+
+    /// [`Game::window`] for a caller that holds the game data.
+    pub(crate) fn window_in(&mut self, data: &Data, w: u16) -> Res<()> {
         let decl = &data.windows[w as usize];
         self.push(Entry::Window {
             window: w,
@@ -117,16 +122,20 @@ impl Game {
         let first = self.st.active;
         let mut cur = first;
         let mut passes = 0;
-        let alive = self.turn_order(first, true).len();
+        let alive = self.turn_order_iter(first, true).count();
         let needed = if decl.all_players { alive } else { 1 };
+        // One options list and one "pass" option for the whole window.
+        let mut options = Vec::with_capacity(8);
+        let mut pass: Option<Choice> = None;
         loop {
-            let mut options = self.legal_moves(w, cur)?;
+            options.clear();
+            self.legal_moves_into(data, w, cur, &mut options)?;
             let pass_index = options.len();
-            options.push(Choice::text("pass"));
             let pick = if pass_index == 0 {
                 pass_index
             } else {
-                let r = self.decide(cur, &decl.name, &decl.name, &options, 1, 1, true)?;
+                options.push(pass.get_or_insert_with(|| Choice::text("pass")).clone());
+                let r = self.decide_in(data, cur, &decl.name, &decl.name, &options, 1, 1, true)?;
                 r.first().copied().unwrap_or(pass_index)
             };
             if pick == pass_index {
@@ -146,9 +155,9 @@ impl Game {
                             def,
                             push: false,
                         });
-                        self.run_effect(item.card, item.effect, item.me)?;
+                        self.run_effect_in(data, item.card, item.effect, item.me, Value::None)?;
                         self.resolve_pending()?;
-                        self.check_end_always()?;
+                        self.check_end_always(data)?;
                         passes = 0;
                         cur = first;
                         continue;
@@ -160,9 +169,9 @@ impl Game {
                 let c = &options[pick];
                 let m = c.mv.expect("move options carry their move");
                 let body = &data.moves[m as usize].body;
-                self.exec_code_with(body, None, cur, vec![c.value.clone()], Some(m))?;
+                self.exec_in(data, body, None, cur, [c.value.clone()], Some(m))?;
                 self.resolve_pending()?;
-                self.check_end_always()?;
+                self.check_end_always(data)?;
             }
             if decl.all_players {
                 cur = self.next_alive(cur);
@@ -179,12 +188,21 @@ impl Game {
     pub fn legal_moves(&mut self, w: u16, p: PlayerId) -> Res<Vec<Choice>> {
         let data = self.data.clone();
         let mut out = Vec::with_capacity(8);
+        self.legal_moves_into(&data, w, p, &mut out)?;
+        Ok(out)
+    }
+
+    fn legal_moves_into(
+        &mut self,
+        data: &Data,
+        w: u16,
+        p: PlayerId,
+        out: &mut Vec<Choice>,
+    ) -> Res<()> {
         for &m in &data.windows[w as usize].moves {
             let mv = &data.moves[m as usize];
             if let Some(cond) = &mv.cond
-                && !self
-                    .exec_code_with(cond, None, p, Vec::new(), Some(m))?
-                    .truthy()
+                && !self.exec_in(data, cond, None, p, [], Some(m))?.truthy()
             {
                 continue;
             }
@@ -194,7 +212,7 @@ impl Game {
                     mv: Some(m),
                 }),
                 Some(pick) => {
-                    let v = self.exec_code_with(pick, None, p, Vec::new(), Some(m))?;
+                    let v = self.exec_in(data, pick, None, p, [], Some(m))?;
                     for item in self.items(&v, pick.span)?.iter() {
                         out.push(Choice {
                             value: item.clone(),
@@ -204,18 +222,16 @@ impl Game {
                 }
             }
         }
-        Ok(out)
+        Ok(())
     }
 
-    fn check_end_always(&mut self) -> Res<()> {
-        if self.data.end_always {
-            let data = self.data.clone();
-            if self
-                .exec_code(&data.end_if, None, self.st.active, Vec::new())?
+    fn check_end_always(&mut self, data: &Data) -> Res<()> {
+        if data.end_always
+            && self
+                .exec_in(data, &data.end_if, None, self.st.active, [], None)?
                 .truthy()
-            {
-                return Err(Flow::EndGame);
-            }
+        {
+            return Err(Flow::EndGame);
         }
         Ok(())
     }
