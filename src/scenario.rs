@@ -435,7 +435,7 @@ fn place(
         let mut marks = 0u64;
         for tag in parts {
             match find(&data.names.tags, tag) {
-                Some(t) => marks |= 1 << t,
+                Some(t) => marks |= crate::value::bit(t),
                 None => {
                     let help =
                         did_you_mean(suggest(tag, data.names.tags.iter().map(|s| s.as_str())));
@@ -452,7 +452,7 @@ fn place(
         }
         match data.names.def(&id) {
             Some(d) => {
-                if n <= 0 && game.st.pile_zones & (1 << z) != 0 {
+                if n <= 0 && game.st.pile_zones & crate::value::bit(z) != 0 {
                     // `id: 0` lays out an empty pile.
                     game.st.zones[inst].piles.push((d, Vec::new()));
                 }

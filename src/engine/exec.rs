@@ -148,8 +148,8 @@ impl Game {
         let combine = |g: &Game, old: &Value, v: Value| -> Res<Value> {
             match op {
                 AssignOp::Set => Ok(v),
-                AssignOp::Add => Ok(Value::Int(g.int(old, span)? + g.int(&v, span)?)),
-                AssignOp::Sub => Ok(Value::Int(g.int(old, span)? - g.int(&v, span)?)),
+                AssignOp::Add => Ok(Value::Int(g.int(old, span)?.saturating_add(g.int(&v, span)?))),
+                AssignOp::Sub => Ok(Value::Int(g.int(old, span)?.saturating_sub(g.int(&v, span)?))),
             }
         };
         match place {
@@ -293,12 +293,12 @@ impl Game {
                             .err(f.span, format!("`is` needs a card, not {}", other.kind()));
                     }
                 };
-                Value::Bool((tags & (1 << tag) != 0) != *negate)
+                Value::Bool((tags & crate::value::bit(*tag) != 0) != *negate)
             }
             Expr::Not(x) => Value::Bool(!self.eval(x, f)?.truthy()),
             Expr::Neg(x) => {
                 let v = self.eval(x, f)?;
-                Value::Int(-self.int(&v, f.span)?)
+                Value::Int(self.int(&v, f.span)?.saturating_neg())
             }
             Expr::And(a, b) => Value::Bool(self.eval(a, f)?.truthy() && self.eval(b, f)?.truthy()),
             Expr::Or(a, b) => Value::Bool(self.eval(a, f)?.truthy() || self.eval(b, f)?.truthy()),
@@ -376,7 +376,7 @@ impl Game {
                 for item in self.items(&list, f.span)?.iter() {
                     f.slots[*slot as usize] = item.clone();
                     let v = self.eval(body, f)?;
-                    total += self.int(&v, f.span)?;
+                    total = self.int(&v, f.span)?.saturating_add(total);
                 }
                 Value::Int(total)
             }
@@ -558,8 +558,9 @@ impl Game {
                     Sub => Value::Int(x.saturating_sub(y)),
                     Mul => Value::Int(x.saturating_mul(y)),
                     Div | Rem if y == 0 => return self.err(span, "division by zero"),
-                    Div => Value::Int(x.div_euclid(y)),
-                    Rem => Value::Int(x.rem_euclid(y)),
+                    // i64::MIN / -1 is the one quotient that does not fit: saturate.
+                    Div => Value::Int(x.checked_div_euclid(y).unwrap_or(i64::MAX)),
+                    Rem => Value::Int(x.checked_rem_euclid(y).unwrap_or(0)),
                     Lt => Value::Bool(x < y),
                     Le => Value::Bool(x <= y),
                     Gt => Value::Bool(x > y),

@@ -317,9 +317,9 @@ impl Game {
                 for c in self.cards_of(&a[0], f)? {
                     let m = &mut self.st.objs[c as usize].marks;
                     if b == Builtin::Mark {
-                        *m |= 1 << tag
+                        *m |= crate::value::bit(tag)
                     } else {
-                        *m &= !(1 << tag)
+                        *m &= !crate::value::bit(tag)
                     }
                 }
                 Value::None
@@ -386,7 +386,7 @@ impl Game {
                         .defs
                         .iter()
                         .enumerate()
-                        .filter(|(_, d)| d.tags & (1 << tag) != 0)
+                        .filter(|(_, d)| d.tags & crate::value::bit(tag) != 0)
                         .map(|(i, _)| Value::Def(i as u16))
                         .collect(),
                 )
@@ -406,7 +406,9 @@ impl Game {
                 if hi < lo {
                     return self.err(sp, "random(lo, hi) needs lo <= hi");
                 }
-                Value::Int(lo + self.st.below((hi - lo + 1) as usize) as i64)
+                // The range may span all of i64: count it in i128, draw in u64 steps.
+                let span = (hi as i128 - lo as i128 + 1).min(usize::MAX as i128) as usize;
+                Value::Int((lo as i128 + self.st.below(span) as i128).min(hi as i128) as i64)
             }
             Builtin::Sum | Builtin::Any => unreachable!("compiled as special forms"),
             Builtin::Min | Builtin::Max => {

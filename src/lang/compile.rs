@@ -419,7 +419,7 @@ impl<'a> Compiler<'a> {
                 let mut e = self.postfix(inner.expect("grammar: unary has an operand"))?;
                 for _ in 0..negs {
                     e = match e {
-                        Expr::Int(i) => Expr::Int(-i),
+                        Expr::Int(i) => Expr::Int(i.saturating_neg()),
                         e => Expr::Neg(Box::new(e)),
                     };
                 }
