@@ -107,8 +107,29 @@ enum Cmd {
     },
 }
 
+/// Stack of the thread that runs a command. Nesting in data is limited (code
+/// depth, effect depth, script call levels) but the limits multiply: a verb
+/// nested 200 deep may run deep expressions and Rhai at each level. Pages are
+/// only touched when used.
+pub const STACK_SIZE: usize = 512 << 20;
+
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
+    match std::thread::Builder::new()
+        .name("fuda".into())
+        .stack_size(STACK_SIZE)
+        .spawn(move || command(cli))
+    {
+        // A panic was already printed; 101 is what Rust exits with for one.
+        Ok(h) => h.join().unwrap_or(ExitCode::from(101)),
+        Err(e) => {
+            eprintln!("error: cannot start the main thread: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+fn command(cli: Cli) -> ExitCode {
     let dir = data_dir(cli.data.as_deref());
     match cli.cmd {
         Cmd::Run {
