@@ -198,6 +198,10 @@ fn check(dir: &Path, game: Option<&str>) -> ExitCode {
         Some(g) => vec![g.to_string()],
         None => load::list_games(dir),
     };
+    if games.is_empty() {
+        eprintln!("error: no games in {}: no rules/<game>.yaml", dir.display());
+        return ExitCode::from(1);
+    }
     let mut bad = false;
     for g in games {
         match load::load_game(dir, &g) {
@@ -399,6 +403,17 @@ fn replay(dir: &Path, file: &Path, json: bool, view: Option<u8>, upto: Option<us
         eprintln!(
             "warning: the game's data changed since this game was saved; the replay may diverge"
         );
+    }
+    if save.players < data.players.0 || save.players > data.players.1 {
+        eprintln!(
+            "error: {} saves a {}-player game; {} is for {} to {} players",
+            file.display(),
+            save.players,
+            data.game,
+            data.players.0,
+            data.players.1
+        );
+        return ExitCode::from(1);
     }
     let sets = save.options.clone().into_iter().collect();
     let options = match resolve_options(&data, sets) {

@@ -450,6 +450,17 @@ fn place(
                 }
             }
         }
+        if n > 100_000 || game.st.objs.len() + n.max(0) as usize > crate::engine::MAX_OBJECTS {
+            errors.push(err_at(
+                sources,
+                fid,
+                &id,
+                from,
+                format!("{n} cards of `{id}` are too many (at most 100000 per entry)"),
+                None,
+            ));
+            continue;
+        }
         match data.names.def(&id) {
             Some(d) => {
                 if n <= 0 && game.st.pile_zones & crate::value::bit(z) != 0 {

@@ -253,6 +253,7 @@ impl Game {
     /// A check point: resolves queued abilities in order, including any they queue.
     pub fn resolve_pending(&mut self) -> Res<()> {
         while !self.st.pending.is_empty() {
+            self.tick(Default::default())?;
             let batch = std::mem::take(&mut self.st.pending);
             let due: Vec<Due> = batch.iter().map(|p| (p.trigger, p.this, p.me)).collect();
             self.resolve_in_order(&due, |g, i| {

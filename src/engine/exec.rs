@@ -39,6 +39,7 @@ impl Game {
         args: impl IntoIterator<Item = Value>,
         move_name: Option<u16>,
     ) -> Res<Value> {
+        self.tick(code.span)?;
         self.depth += 1;
         if self.depth > 200 {
             self.depth -= 1;
@@ -109,6 +110,7 @@ impl Game {
                     return self.err(f.span, format!("repeat {n} times is more than {MAX_LOOP}"));
                 }
                 for _ in 0..n.max(0) {
+                    self.tick(f.span)?;
                     self.block(body, f)?;
                 }
             }
@@ -122,6 +124,7 @@ impl Game {
                             format!("a `while` loop ran {MAX_LOOP} times (an endless loop?)"),
                         );
                     }
+                    self.tick(f.span)?;
                     self.block(body, f)?;
                 }
             }
@@ -129,6 +132,7 @@ impl Game {
                 let list = self.eval(list, f)?;
                 for item in self.items(&list, f.span)?.iter() {
                     f.slots[*slot as usize] = item.clone();
+                    self.tick(f.span)?;
                     self.block(body, f)?;
                 }
             }
@@ -545,10 +549,23 @@ impl Game {
             Add => match (&a, &b) {
                 (Value::List(_) | Value::Zone(_), Value::List(_) | Value::Zone(_)) => {
                     let (x, y) = (self.items(&a, span)?, self.items(&b, span)?);
+                    if x.len() + y.len() > super::MAX_LIST {
+                        return self.err(
+                            span,
+                            format!("a list of more than {} items", super::MAX_LIST),
+                        );
+                    }
                     Value::list(x.iter().chain(y.iter()).cloned().collect())
                 }
                 (Value::Str(_), _) | (_, Value::Str(_)) => {
-                    Value::Str(Arc::from(format!("{}{}", self.show(&a), self.show(&b))))
+                    let s = format!("{}{}", self.show(&a), self.show(&b));
+                    if s.len() > super::MAX_LIST {
+                        return self.err(
+                            span,
+                            format!("a string of more than {} bytes", super::MAX_LIST),
+                        );
+                    }
+                    Value::Str(Arc::from(s))
                 }
                 _ => Value::Int(self.int(&a, span)?.saturating_add(self.int(&b, span)?)),
             },

@@ -275,6 +275,12 @@ impl Game {
                 if !(0..=100_000).contains(&n) {
                     return self.err(sp, format!("create: {n} cards is out of range"));
                 }
+                if self.st.objs.len() + n as usize > super::MAX_OBJECTS {
+                    return self.err(
+                        sp,
+                        format!("create: the game would hold more than {} cards", super::MAX_OBJECTS),
+                    );
+                }
                 let made: Vec<Value> = (0..n).map(|_| Value::Card(self.st.new_obj(d, z))).collect();
                 if n > 0 {
                     self.push(Entry::Created {
@@ -500,17 +506,17 @@ impl Game {
 
     /// Players from `from` clockwise: including `from` or starting after it.
     pub fn turn_order(&self, from: PlayerId, include: bool) -> Vec<PlayerId> {
-        let n = self.st.nplayers;
+        let n = self.st.nplayers as usize;
         (0..n)
-            .map(|i| (from + i) % n)
+            .map(|i| ((from as usize + i) % n) as PlayerId)
             .filter(|&p| (include || p != from) && !self.st.lost[p as usize])
             .collect()
     }
 
     pub fn next_alive(&self, p: PlayerId) -> PlayerId {
-        let n = self.st.nplayers;
+        let n = self.st.nplayers as usize;
         (1..=n)
-            .map(|i| (p + i) % n)
+            .map(|i| ((p as usize + i) % n) as PlayerId)
             .find(|&q| !self.st.lost[q as usize])
             .unwrap_or(p)
     }

@@ -12,6 +12,7 @@ impl Game {
         let data = self.data.clone();
         let p = self.st.active;
         self.st.turn += 1;
+        self.steps = 0;
         self.st.turns_taken[p as usize] += 1;
         self.st.end_turn = false;
         self.push(Entry::Turn {
@@ -52,6 +53,7 @@ impl Game {
         let mut i = first;
         while i < data.turn.phases.len() {
             let phase = &data.turn.phases[i];
+            self.tick(phase.body.span)?;
             self.st.phase = Some(i as u16);
             self.st.repeat_phase = false;
             self.push(Entry::Phase {
@@ -116,6 +118,7 @@ impl Game {
         let alive = self.turn_order(first, true).len();
         let needed = if decl.all_players { alive } else { 1 };
         loop {
+            self.tick(Default::default())?;
             let mut options = self.legal_moves(w, cur)?;
             let pass_index = options.len();
             options.push(Choice::text("pass"));
