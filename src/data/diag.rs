@@ -101,7 +101,10 @@ impl SourceCode for Src {
             )));
         }
         let line = text[..line_start].matches('\n').count();
-        let line_end = text[start..].find('\n').map(|i| start + i).unwrap_or(text.len());
+        let line_end = text[start..]
+            .find('\n')
+            .map(|i| start + i)
+            .unwrap_or(text.len());
         let end = floor_char(text, (start + span.len().max(200)).min(line_end));
         Ok(Box::new(MietteSpanContents::new_named(
             name,

@@ -152,8 +152,12 @@ impl Game {
         let combine = |g: &Game, old: &Value, v: Value| -> Res<Value> {
             match op {
                 AssignOp::Set => Ok(v),
-                AssignOp::Add => Ok(Value::Int(g.int(old, span)?.saturating_add(g.int(&v, span)?))),
-                AssignOp::Sub => Ok(Value::Int(g.int(old, span)?.saturating_sub(g.int(&v, span)?))),
+                AssignOp::Add => Ok(Value::Int(
+                    g.int(old, span)?.saturating_add(g.int(&v, span)?),
+                )),
+                AssignOp::Sub => Ok(Value::Int(
+                    g.int(old, span)?.saturating_sub(g.int(&v, span)?),
+                )),
             }
         };
         match place {

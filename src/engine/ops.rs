@@ -278,7 +278,10 @@ impl Game {
                 if self.st.objs.len() + n as usize > super::MAX_OBJECTS {
                     return self.err(
                         sp,
-                        format!("create: the game would hold more than {} cards", super::MAX_OBJECTS),
+                        format!(
+                            "create: the game would hold more than {} cards",
+                            super::MAX_OBJECTS
+                        ),
                     );
                 }
                 let made: Vec<Value> = (0..n).map(|_| Value::Card(self.st.new_obj(d, z))).collect();

@@ -311,9 +311,10 @@ impl State {
 }
 
 fn bits(flags: impl Iterator<Item = bool>) -> u64 {
-    flags
-        .enumerate()
-        .fold(0, |acc, (i, f)| if f { acc | crate::value::bit(i) } else { acc })
+    flags.enumerate().fold(
+        0,
+        |acc, (i, f)| if f { acc | crate::value::bit(i) } else { acc },
+    )
 }
 
 /// Lemire's nearly-divisionless method, with rejection, on the raw u64 stream.
