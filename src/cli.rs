@@ -107,8 +107,29 @@ enum Cmd {
     },
 }
 
+/// Stack of the thread that runs a command. Nesting in data is limited (code
+/// depth, effect depth, script call levels) but the limits multiply: a verb
+/// nested 200 deep may run deep expressions and Rhai at each level. Pages are
+/// only touched when used.
+pub const STACK_SIZE: usize = 512 << 20;
+
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
+    match std::thread::Builder::new()
+        .name("fuda".into())
+        .stack_size(STACK_SIZE)
+        .spawn(move || command(cli))
+    {
+        // A panic was already printed; 101 is what Rust exits with for one.
+        Ok(h) => h.join().unwrap_or(ExitCode::from(101)),
+        Err(e) => {
+            eprintln!("error: cannot start the main thread: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+fn command(cli: Cli) -> ExitCode {
     let dir = data_dir(cli.data.as_deref());
     match cli.cmd {
         Cmd::Run {
@@ -177,6 +198,10 @@ fn check(dir: &Path, game: Option<&str>) -> ExitCode {
         Some(g) => vec![g.to_string()],
         None => load::list_games(dir),
     };
+    if games.is_empty() {
+        eprintln!("error: no games in {}: no rules/<game>.yaml", dir.display());
+        return ExitCode::from(1);
+    }
     let mut bad = false;
     for g in games {
         match load::load_game(dir, &g) {
@@ -378,6 +403,17 @@ fn replay(dir: &Path, file: &Path, json: bool, view: Option<u8>, upto: Option<us
         eprintln!(
             "warning: the game's data changed since this game was saved; the replay may diverge"
         );
+    }
+    if save.players < data.players.0 || save.players > data.players.1 {
+        eprintln!(
+            "error: {} saves a {}-player game; {} is for {} to {} players",
+            file.display(),
+            save.players,
+            data.game,
+            data.players.0,
+            data.players.1
+        );
+        return ExitCode::from(1);
     }
     let sets = save.options.clone().into_iter().collect();
     let options = match resolve_options(&data, sets) {

@@ -435,7 +435,7 @@ fn place(
         let mut marks = 0u64;
         for tag in parts {
             match find(&data.names.tags, tag) {
-                Some(t) => marks |= 1 << t,
+                Some(t) => marks |= crate::value::bit(t),
                 None => {
                     let help =
                         did_you_mean(suggest(tag, data.names.tags.iter().map(|s| s.as_str())));
@@ -450,9 +450,20 @@ fn place(
                 }
             }
         }
+        if n > 100_000 || game.st.objs.len() + n.max(0) as usize > crate::engine::MAX_OBJECTS {
+            errors.push(err_at(
+                sources,
+                fid,
+                &id,
+                from,
+                format!("{n} cards of `{id}` are too many (at most 100000 per entry)"),
+                None,
+            ));
+            continue;
+        }
         match data.names.def(&id) {
             Some(d) => {
-                if n <= 0 && game.st.pile_zones & (1 << z) != 0 {
+                if n <= 0 && game.st.pile_zones & crate::value::bit(z) != 0 {
                     // `id: 0` lays out an empty pile.
                     game.st.zones[inst].piles.push((d, Vec::new()));
                 }

@@ -370,8 +370,12 @@ impl Game {
     /// Scripts pass names ("gain", "staying") where card text has indices.
     fn name_args(&self, b: Builtin, mut vals: Args, f: &Frame) -> Res<Args> {
         for (i, v) in vals.iter_mut().enumerate() {
-            if let (Some(t), Value::Str(s)) = (b.name_table(i), &*v) {
-                let table = self.data.names.table(t);
+            let Some(t) = b.name_table(i) else { continue };
+            if matches!(v, Value::None) {
+                continue;
+            }
+            let table = self.data.names.table(t);
+            if let Value::Str(s) = &*v {
                 match find(table, s) {
                     Some(id) => *v = Value::Int(id as i64),
                     None => {
@@ -382,6 +386,20 @@ impl Game {
                         return self.err(f.span, format!("unknown {} \"{s}\"{help}", t.what()));
                     }
                 }
+            } else {
+                // Anything else must already be one of the table's indices.
+                let n = self.int(v, f.span)?;
+                if usize::try_from(n).map_or(true, |n| n >= table.len()) {
+                    return self.err(
+                        f.span,
+                        format!(
+                            "{}: the {} must be a name (a string), not {n}",
+                            b.name(),
+                            t.what()
+                        ),
+                    );
+                }
+                *v = Value::Int(n);
             }
         }
         Ok(vals)

@@ -135,6 +135,7 @@ pub fn simulate(
     } else {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(jobs)
+            .stack_size(crate::cli::STACK_SIZE)
             .build()
             .map_err(|e| format!("cannot start {jobs} threads: {e}"))?;
         pool.install(|| {

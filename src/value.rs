@@ -19,6 +19,14 @@ pub struct ZoneRef {
     pub owner: PlayerId,
 }
 
+/// Bit `i` of a 64-bit set (tags, zones); nothing for an index past 63.
+pub fn bit(i: impl TryInto<u32>) -> u64 {
+    i.try_into()
+        .ok()
+        .and_then(|i| 1u64.checked_shl(i))
+        .unwrap_or(0)
+}
+
 #[derive(Debug, Clone, Default)]
 pub enum Value {
     #[default]

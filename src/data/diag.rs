@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use miette::{Diagnostic, NamedSource, SourceSpan};
+use miette::{Diagnostic, MietteError, MietteSpanContents, SourceCode, SourceSpan, SpanContents};
 use thiserror::Error;
 
 /// Every file read while loading a game, kept so errors can quote them.
@@ -44,16 +44,76 @@ impl Sources {
             .cloned()
             .unwrap_or_else(|| ("<unknown>".into(), Arc::new(String::new())));
         let len = text.len();
-        let start = (start as usize).min(len);
-        let end = (end as usize).clamp(start, len);
+        let start = floor_char(&text, (start as usize).min(len));
+        // A caret, not a page: long spans are cut to a few hundred bytes.
+        let end = floor_char(&text, (end as usize).clamp(start, len).min(start + 400));
         let message = message.into();
         DataError {
             label: short_label(&message),
             message,
-            src: NamedSource::new(path, text),
+            src: Src { name: path, text },
             span: Some((start, end - start).into()),
             help,
         }
+    }
+}
+
+fn floor_char(text: &str, mut i: usize) -> usize {
+    i = i.min(text.len());
+    while !text.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+/// Columns beyond this are shown from a window of their line.
+const WIDE: usize = 2_000;
+
+/// A file's text as miette reads it. A label far along a very long line (card
+/// text generated into one line, say) is shown from a window of that line that
+/// starts at the label, with the real line and column in its heading.
+#[derive(Debug, Clone)]
+pub struct Src {
+    pub name: String,
+    pub text: Arc<String>,
+}
+
+impl SourceCode for Src {
+    fn read_span<'a>(
+        &'a self,
+        span: &SourceSpan,
+        context_lines_before: usize,
+        context_lines_after: usize,
+    ) -> Result<Box<dyn SpanContents<'a> + 'a>, MietteError> {
+        let text = self.text.as_str();
+        let start = floor_char(text, span.offset());
+        let line_start = text[..start].rfind('\n').map(|i| i + 1).unwrap_or(0);
+        let name = self.name.clone();
+        if start - line_start <= WIDE {
+            let c = text.read_span(span, context_lines_before, context_lines_after)?;
+            return Ok(Box::new(MietteSpanContents::new_named(
+                name,
+                c.data(),
+                *c.span(),
+                c.line(),
+                c.column(),
+                c.line_count(),
+            )));
+        }
+        let line = text[..line_start].matches('\n').count();
+        let line_end = text[start..]
+            .find('\n')
+            .map(|i| start + i)
+            .unwrap_or(text.len());
+        let end = floor_char(text, (start + span.len().max(200)).min(line_end));
+        Ok(Box::new(MietteSpanContents::new_named(
+            name,
+            &text.as_bytes()[start..end],
+            (start, end - start).into(),
+            line,
+            text[line_start..start].chars().count(),
+            1,
+        )))
     }
 }
 
@@ -72,7 +132,7 @@ fn short_label(message: &str) -> String {
 pub struct DataError {
     pub message: String,
     #[source_code]
-    pub src: NamedSource<Arc<String>>,
+    pub src: Src,
     #[label("{label}")]
     pub span: Option<SourceSpan>,
     pub label: String,
@@ -85,7 +145,10 @@ impl DataError {
     pub fn plain(message: impl Into<String>, help: Option<String>) -> DataError {
         DataError {
             message: message.into(),
-            src: NamedSource::new("<input>", Arc::new(String::new())),
+            src: Src {
+                name: "<input>".into(),
+                text: Arc::new(String::new()),
+            },
             span: None,
             label: String::new(),
             help,

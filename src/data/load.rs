@@ -508,7 +508,7 @@ impl Loader {
             let mut tags = 0u64;
             for t in &c.raw.tags {
                 match find(&self.names.tags, t) {
-                    Some(id) => tags |= 1 << id,
+                    Some(id) => tags |= crate::value::bit(id),
                     None => {
                         let table = self.names.tags.clone();
                         self.unknown(file, at, "tag", t, &table);

@@ -303,6 +303,7 @@ impl Game {
         let data = self.data.clone();
         let data = &*data;
         while !self.st.pending.is_empty() {
+            self.tick(Default::default())?;
             let batch = std::mem::take(&mut self.st.pending);
             let due: Vec<Due> = batch.iter().map(|p| (p.trigger, p.this, p.me)).collect();
             self.resolve_in_order(&due, |g, i| {

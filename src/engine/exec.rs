@@ -58,6 +58,7 @@ impl Game {
         args: impl IntoIterator<Item = Value>,
         move_name: Option<u16>,
     ) -> Res<Value> {
+        self.tick(code.span)?;
         self.depth += 1;
         if self.depth > 200 {
             self.depth -= 1;
@@ -139,6 +140,7 @@ impl Game {
                     return self.err(f.span, format!("repeat {n} times is more than {MAX_LOOP}"));
                 }
                 for _ in 0..n.max(0) {
+                    self.tick(f.span)?;
                     self.block(body, f)?;
                 }
             }
@@ -152,6 +154,7 @@ impl Game {
                             format!("a `while` loop ran {MAX_LOOP} times (an endless loop?)"),
                         );
                     }
+                    self.tick(f.span)?;
                     self.block(body, f)?;
                 }
             }
@@ -159,6 +162,7 @@ impl Game {
                 let list = self.ev(list, f)?;
                 for item in self.items(&list, f.span)?.iter() {
                     f.slots[*slot as usize] = item.clone();
+                    self.tick(f.span)?;
                     self.block(body, f)?;
                 }
             }
@@ -178,8 +182,12 @@ impl Game {
         let combine = |g: &Game, old: &Value, v: Value| -> Res<Value> {
             match op {
                 AssignOp::Set => Ok(v),
-                AssignOp::Add => Ok(Value::Int(g.int(old, span)? + g.int(&v, span)?)),
-                AssignOp::Sub => Ok(Value::Int(g.int(old, span)? - g.int(&v, span)?)),
+                AssignOp::Add => Ok(Value::Int(
+                    g.int(old, span)?.saturating_add(g.int(&v, span)?),
+                )),
+                AssignOp::Sub => Ok(Value::Int(
+                    g.int(old, span)?.saturating_sub(g.int(&v, span)?),
+                )),
             }
         };
         match place {
@@ -374,12 +382,12 @@ impl Game {
                             .err(f.span, format!("`is` needs a card, not {}", other.kind()));
                     }
                 };
-                Value::Bool((tags & (1 << tag) != 0) != *negate)
+                Value::Bool((tags & crate::value::bit(*tag) != 0) != *negate)
             }
             Expr::Not(x) => Value::Bool(!self.ev(x, f)?.truthy()),
             Expr::Neg(x) => {
                 let v = self.ev(x, f)?;
-                Value::Int(-self.int(&v, f.span)?)
+                Value::Int(self.int(&v, f.span)?.saturating_neg())
             }
             Expr::And(a, b) => Value::Bool(self.ev(a, f)?.truthy() && self.ev(b, f)?.truthy()),
             Expr::Or(a, b) => Value::Bool(self.ev(a, f)?.truthy() || self.ev(b, f)?.truthy()),
@@ -466,7 +474,7 @@ impl Game {
                 for item in self.items(&list, f.span)?.iter() {
                     f.slots[*slot as usize] = item.clone();
                     let v = self.ev(body, f)?;
-                    total += self.int(&v, f.span)?;
+                    total = self.int(&v, f.span)?.saturating_add(total);
                 }
                 Value::Int(total)
             }
@@ -635,10 +643,23 @@ impl Game {
             Add => match (&a, &b) {
                 (Value::List(_) | Value::Zone(_), Value::List(_) | Value::Zone(_)) => {
                     let (x, y) = (self.items(&a, span)?, self.items(&b, span)?);
+                    if x.len() + y.len() > super::MAX_LIST {
+                        return self.err(
+                            span,
+                            format!("a list of more than {} items", super::MAX_LIST),
+                        );
+                    }
                     Value::list(x.iter().chain(y.iter()).cloned().collect())
                 }
                 (Value::Str(_), _) | (_, Value::Str(_)) => {
-                    Value::Str(Arc::from(format!("{}{}", self.show(&a), self.show(&b))))
+                    let s = format!("{}{}", self.show(&a), self.show(&b));
+                    if s.len() > super::MAX_LIST {
+                        return self.err(
+                            span,
+                            format!("a string of more than {} bytes", super::MAX_LIST),
+                        );
+                    }
+                    Value::Str(Arc::from(s))
                 }
                 _ => Value::Int(self.int(&a, span)?.saturating_add(self.int(&b, span)?)),
             },
@@ -648,8 +669,9 @@ impl Game {
                     Sub => Value::Int(x.saturating_sub(y)),
                     Mul => Value::Int(x.saturating_mul(y)),
                     Div | Rem if y == 0 => return self.err(span, "division by zero"),
-                    Div => Value::Int(x.div_euclid(y)),
-                    Rem => Value::Int(x.rem_euclid(y)),
+                    // i64::MIN / -1 is the one quotient that does not fit: saturate.
+                    Div => Value::Int(x.checked_div_euclid(y).unwrap_or(i64::MAX)),
+                    Rem => Value::Int(x.checked_rem_euclid(y).unwrap_or(0)),
                     Lt => Value::Bool(x < y),
                     Le => Value::Bool(x <= y),
                     Gt => Value::Bool(x > y),

@@ -43,6 +43,17 @@ pub struct RunError {
 
 pub type Res<T> = Result<T, Flow>;
 
+/// Steps one turn (or the setup) may take: far beyond any real turn, and
+/// reached in seconds by data that never stops (a phase repeated forever,
+/// nested loops, abilities that trigger each other, a move always chosen).
+pub const MAX_STEPS: u64 = 5_000_000;
+
+/// Card objects a game may hold.
+pub const MAX_OBJECTS: usize = 1_000_000;
+
+/// Items in a list, bytes in a string made by code.
+pub const MAX_LIST: usize = 1_000_000;
+
 /// How a game ended.
 #[derive(Debug, Clone)]
 pub struct Outcome {
@@ -73,6 +84,9 @@ pub struct Game {
     pub replay: VecDeque<u32>,
     pub(crate) current_card: Option<DefId>,
     pub(crate) depth: u32,
+    /// Work done in the current turn (or setup): effects run, loop rounds,
+    /// phases, window actions, check points. See [`MAX_STEPS`].
+    pub(crate) steps: u64,
     /// The seed the game started from.
     pub seed: u64,
     /// Spare slot vectors for frames.
@@ -108,6 +122,7 @@ impl Game {
             replay: VecDeque::new(),
             current_card: None,
             depth: 0,
+            steps: 0,
             pool: Vec::new(),
             seed: cfg.seed,
         }
@@ -203,6 +218,26 @@ impl Game {
             turns_taken: self.st.turns_taken.clone(),
             limit,
         })
+    }
+
+    /// Counts one step of work; fails once the turn has taken [`MAX_STEPS`].
+    #[inline]
+    pub(crate) fn tick(&mut self, span: Span) -> Res<()> {
+        self.steps += 1;
+        if self.steps > MAX_STEPS {
+            return self.err(
+                span,
+                format!(
+                    "{} ran more than {MAX_STEPS} steps (an endless loop, a phase repeated forever, abilities that trigger each other?)",
+                    if self.st.turn == 0 {
+                        "the setup".to_string()
+                    } else {
+                        format!("turn {}", self.st.turn)
+                    }
+                ),
+            );
+        }
+        Ok(())
     }
 
     pub(crate) fn err<T>(&self, span: Span, message: impl Into<String>) -> Res<T> {

@@ -272,6 +272,15 @@ impl Game {
                 if !(0..=100_000).contains(&n) {
                     return self.err(sp, format!("create: {n} cards is out of range"));
                 }
+                if self.st.objs.len() + n as usize > super::MAX_OBJECTS {
+                    return self.err(
+                        sp,
+                        format!(
+                            "create: the game would hold more than {} cards",
+                            super::MAX_OBJECTS
+                        ),
+                    );
+                }
                 let made: Vec<Value> = (0..n).map(|_| Value::Card(self.st.new_obj(d, z))).collect();
                 if n > 0 {
                     self.push(Entry::Created {
@@ -314,9 +323,9 @@ impl Game {
                 for c in self.cards_of(&a[0], f)? {
                     let m = &mut self.st.objs[c as usize].marks;
                     if b == Builtin::Mark {
-                        *m |= 1 << tag
+                        *m |= crate::value::bit(tag)
                     } else {
-                        *m &= !(1 << tag)
+                        *m &= !crate::value::bit(tag)
                     }
                 }
                 Value::None
@@ -384,7 +393,7 @@ impl Game {
                         .defs
                         .iter()
                         .enumerate()
-                        .filter(|(_, d)| d.tags & (1 << tag) != 0)
+                        .filter(|(_, d)| d.tags & crate::value::bit(tag) != 0)
                         .map(|(i, _)| Value::Def(i as u16))
                         .collect(),
                 )
@@ -404,7 +413,9 @@ impl Game {
                 if hi < lo {
                     return self.err(sp, "random(lo, hi) needs lo <= hi");
                 }
-                Value::Int(lo + self.st.below((hi - lo + 1) as usize) as i64)
+                // The range may span all of i64: count it in i128, draw in u64 steps.
+                let span = (hi as i128 - lo as i128 + 1).min(usize::MAX as i128) as usize;
+                Value::Int((lo as i128 + self.st.below(span) as i128).min(hi as i128) as i64)
             }
             Builtin::Sum | Builtin::Any => unreachable!("compiled as special forms"),
             Builtin::Min | Builtin::Max => {
@@ -516,16 +527,16 @@ impl Game {
         from: PlayerId,
         include: bool,
     ) -> impl Iterator<Item = PlayerId> + '_ {
-        let n = self.st.nplayers;
+        let n = self.st.nplayers as usize;
         (0..n)
-            .map(move |i| (from + i) % n)
+            .map(move |i| ((from as usize + i) % n) as PlayerId)
             .filter(move |&p| (include || p != from) && !self.st.lost[p as usize])
     }
 
     pub fn next_alive(&self, p: PlayerId) -> PlayerId {
-        let n = self.st.nplayers;
+        let n = self.st.nplayers as usize;
         (1..=n)
-            .map(|i| (p + i) % n)
+            .map(|i| ((p as usize + i) % n) as PlayerId)
             .find(|&q| !self.st.lost[q as usize])
             .unwrap_or(p)
     }

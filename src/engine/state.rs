@@ -180,7 +180,7 @@ impl State {
     }
 
     pub fn shared(&self, z: u16) -> bool {
-        self.shared_zones & (1 << z) != 0
+        self.shared_zones & crate::value::bit(z) != 0
     }
 
     pub fn zone_of(&self, c: ObjId) -> ZoneRef {
@@ -261,7 +261,7 @@ impl State {
     }
 
     fn piles_zone(&self, z: u16) -> bool {
-        self.pile_zones & (1 << z) != 0
+        self.pile_zones & crate::value::bit(z) != 0
     }
 
     /// Moves a card to the top (or bottom) of a zone.
@@ -317,9 +317,10 @@ impl State {
 }
 
 fn bits(flags: impl Iterator<Item = bool>) -> u64 {
-    flags
-        .enumerate()
-        .fold(0, |acc, (i, f)| if f { acc | 1 << i } else { acc })
+    flags.enumerate().fold(
+        0,
+        |acc, (i, f)| if f { acc | crate::value::bit(i) } else { acc },
+    )
 }
 
 /// Lemire's nearly-divisionless method, with rejection, on the raw u64 stream.

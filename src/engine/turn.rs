@@ -13,6 +13,7 @@ impl Game {
         let data = self.data.clone();
         let p = self.st.active;
         self.st.turn += 1;
+        self.steps = 0;
         self.st.turns_taken[p as usize] += 1;
         self.st.end_turn = false;
         self.push(Entry::Turn {
@@ -54,6 +55,7 @@ impl Game {
         let mut i = first;
         while i < data.turn.phases.len() {
             let phase = &data.turn.phases[i];
+            self.tick(phase.body.span)?;
             self.st.phase = Some(i as u16);
             self.st.repeat_phase = false;
             self.push(Entry::Phase {
@@ -128,6 +130,7 @@ impl Game {
         let mut options = Vec::with_capacity(8);
         let mut pass: Option<Choice> = None;
         loop {
+            self.tick(Default::default())?;
             options.clear();
             self.legal_moves_into(data, w, cur, &mut options)?;
             let pass_index = options.len();

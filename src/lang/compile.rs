@@ -157,7 +157,14 @@ fn describe(r: Rule) -> Option<String> {
     )
 }
 
+/// How deep code may nest (each operator, call, block and bracket is a level):
+/// far more than card text needs, and little enough that compiling, running
+/// and dropping the code never exhausts the stack.
+pub const MAX_NEST: usize = 256;
+
 struct Compiler<'a> {
+    /// Levels of nesting around the code being compiled.
+    depth: usize,
     names: &'a Names,
     origin: &'a Origin,
     locals: Vec<(String, u16)>,
@@ -170,6 +177,7 @@ type R<T> = Result<T, CompileError>;
 impl<'a> Compiler<'a> {
     fn new(names: &'a Names, origin: &'a Origin, ctx: &Context) -> Self {
         let mut c = Compiler {
+            depth: 0,
             names,
             origin,
             locals: Vec::new(),
@@ -249,7 +257,32 @@ impl<'a> Compiler<'a> {
         })
     }
 
+    /// Fails if `more` levels inside the current one nest too deep.
+    fn nest(&self, p: &Pair<Rule>, more: usize) -> R<()> {
+        if self.depth + more > MAX_NEST {
+            return Err(self.err(
+                p,
+                format!("code nested more than {MAX_NEST} levels deep"),
+                Some("split it with `let` or a verb".into()),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Runs `f` one level deeper.
+    fn deeper<T>(&mut self, p: &Pair<Rule>, f: impl FnOnce(&mut Self) -> R<T>) -> R<T> {
+        self.nest(p, 1)?;
+        self.depth += 1;
+        let r = f(self);
+        self.depth -= 1;
+        r
+    }
+
     fn stmt(&mut self, p: Pair<Rule>) -> R<Stmt> {
+        self.deeper(&p.clone(), |c| c.stmt_inner(p))
+    }
+
+    fn stmt_inner(&mut self, p: Pair<Rule>) -> R<Stmt> {
         match p.as_rule() {
             Rule::if_stmt => {
                 let mut it = p.into_inner();
@@ -324,6 +357,10 @@ impl<'a> Compiler<'a> {
     }
 
     pub fn expr(&mut self, p: Pair<Rule>) -> R<Expr> {
+        self.deeper(&p.clone(), |c| c.expr_inner(p))
+    }
+
+    fn expr_inner(&mut self, p: Pair<Rule>) -> R<Expr> {
         match p.as_rule() {
             Rule::expr => {
                 let mut it = p.into_inner().filter(|c| c.as_rule() != Rule::kw_where);
@@ -348,7 +385,9 @@ impl<'a> Compiler<'a> {
                         inner = Some(c);
                     }
                 }
-                let mut e = self.expr(inner.expect("grammar: not_expr has an operand"))?;
+                let inner = inner.expect("grammar: not_expr has an operand");
+                self.nest(&inner, nots)?;
+                let mut e = self.expr(inner)?;
                 for _ in 0..nots {
                     e = Expr::Not(Box::new(e));
                 }
@@ -390,6 +429,8 @@ impl<'a> Compiler<'a> {
                 }
             }
             Rule::sum_expr | Rule::prod_expr => {
+                // Each operator nests the tree one level (left to right).
+                self.nest(&p, p.clone().into_inner().count() / 2)?;
                 let mut it = p.into_inner();
                 let mut lhs = self.expr(next(&mut it))?;
                 while let Some(op) = it.next() {
@@ -416,10 +457,12 @@ impl<'a> Compiler<'a> {
                         inner = Some(c);
                     }
                 }
-                let mut e = self.postfix(inner.expect("grammar: unary has an operand"))?;
+                let inner = inner.expect("grammar: unary has an operand");
+                self.nest(&inner, negs)?;
+                let mut e = self.postfix(inner)?;
                 for _ in 0..negs {
                     e = match e {
-                        Expr::Int(i) => Expr::Int(-i),
+                        Expr::Int(i) => Expr::Int(i.saturating_neg()),
                         e => Expr::Neg(Box::new(e)),
                     };
                 }
@@ -431,6 +474,7 @@ impl<'a> Compiler<'a> {
     }
 
     fn fold_logic(&mut self, p: Pair<Rule>, and: bool) -> R<Expr> {
+        self.nest(&p, p.clone().into_inner().count() / 2)?;
         let mut it = p
             .into_inner()
             .filter(|c| !matches!(c.as_rule(), Rule::kw_and | Rule::kw_or));
@@ -447,6 +491,7 @@ impl<'a> Compiler<'a> {
     }
 
     fn postfix(&mut self, p: Pair<Rule>) -> R<Expr> {
+        self.nest(&p, p.clone().into_inner().count())?;
         let mut it = p.into_inner();
         let mut e = self.primary(next(&mut it))?;
         for f in it {
