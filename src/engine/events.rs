@@ -12,6 +12,9 @@ use crate::value::{ObjId, PlayerId};
 /// An ability that is due: its trigger, its card, the player it belongs to.
 type Due = (u32, Option<ObjId>, PlayerId);
 
+/// Abilities found for one event: inline, no allocation for the usual few.
+type Found = smallvec::SmallVec<[Due; 4]>;
+
 impl Game {
     pub fn has_listeners(&self, event: u16, would: bool) -> bool {
         self.data
@@ -42,7 +45,7 @@ impl Game {
     /// Handles events that happen together (cards moved at once): their
     /// abilities gather into one batch, ordered as one.
     pub fn dispatch_together(&mut self, data: &Data, evs: Vec<Event>) -> Res<()> {
-        let mut due = Vec::new();
+        let mut due = Found::new();
         let mut event_of = Vec::new();
         for (i, ev) in evs.iter().enumerate() {
             let found = self.find_abilities(ev);
@@ -65,9 +68,9 @@ impl Game {
     }
 
     /// The abilities waiting for an event, found through the trigger index.
-    fn find_abilities(&self, ev: &Event) -> Vec<Due> {
+    fn find_abilities(&self, ev: &Event) -> Found {
         let data = &self.data;
-        let mut found: Vec<Due> = Vec::new();
+        let mut found = Found::new();
         let Some(slot) = data.index.slot(ev.name, ev.would) else {
             return found;
         };
@@ -122,8 +125,8 @@ impl Game {
         found
     }
 
-    fn handle_found(&mut self, data: &Data, found: Vec<Due>) -> Res<()> {
-        let mut now = Vec::with_capacity(found.len());
+    fn handle_found(&mut self, data: &Data, found: Found) -> Res<()> {
+        let mut now = Found::new();
         self.sort_found(data, found, &mut now)?;
         self.resolve_due(&now, |g, i| {
             let (t, this, me) = now[i];
@@ -134,7 +137,7 @@ impl Game {
     /// Keeps the abilities whose condition holds for the current event: queued
     /// ones wait, unordered, for the next check point (which orders them); the
     /// others go to `now`.
-    fn sort_found(&mut self, data: &Data, found: Vec<Due>, now: &mut Vec<Due>) -> Res<()> {
+    fn sort_found(&mut self, data: &Data, found: Found, now: &mut Found) -> Res<()> {
         for (t, this, me) in found {
             if !self.condition(data, t, this, me)? {
                 continue;

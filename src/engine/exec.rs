@@ -31,8 +31,7 @@ impl Game {
         me: PlayerId,
         args: impl IntoIterator<Item = Value>,
     ) -> Res<Value> {
-        let data = self.data.clone();
-        self.exec_in(&data, code, this, me, args, None)
+        self.exec_code_with(code, this, me, args, None)
     }
 
     pub fn exec_code_with(
