@@ -217,6 +217,7 @@ impl Loader {
                 stmts: vec![Stmt::Return(Some(Expr::Rhai(id)))],
                 slots: 1,
                 span: Default::default(),
+                native: Default::default(),
             },
             Err(e) => {
                 self.compile_error(file, e);

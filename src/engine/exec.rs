@@ -1,4 +1,5 @@
-//! The tree-walking interpreter for compiled effect code.
+//! Running compiled effect code: frames, and the value operations its
+//! closures share (fields, numbers, lists, equality, display).
 
 use std::sync::Arc;
 
@@ -6,10 +7,10 @@ use super::log::Entry;
 use super::{Flow, Game, Res};
 use crate::data::Data;
 use crate::lang::ir::*;
-use crate::value::{Args, ObjId, PlayerId, Value, ZoneRef};
+use crate::value::{ObjId, PlayerId, Value, ZoneRef};
 
 /// Iterations a `while` loop may run before it is reported as endless.
-const MAX_LOOP: u32 = 100_000;
+pub(crate) const MAX_LOOP: u32 = 100_000;
 
 /// The variables of one running piece of code, and the game data it runs in
 /// (borrowed: no reference counting per call, shared by all threads).
@@ -88,12 +89,7 @@ impl Game {
         if let Some(c) = this {
             self.current_card = Some(self.st.objs[c as usize].def);
         }
-        let r = match code.stmts.as_slice() {
-            // Most code is one expression (conditions, picks, bot rules):
-            // its value, without a statement and a `Return` unwinding.
-            [Stmt::Return(Some(e))] => self.ev(e, &mut f),
-            stmts => self.block(stmts, &mut f).map(|()| Value::None),
-        };
+        let r = code.native.get(data, code)(self, &mut f);
         f.slots.clear();
         self.pool.push(f.slots);
         self.current_card = saved;
@@ -102,118 +98,6 @@ impl Game {
             Err(Flow::Return(v)) => Ok(v),
             r => r,
         }
-    }
-
-    pub fn block(&mut self, stmts: &[Stmt], f: &mut Frame) -> Res<()> {
-        for s in stmts {
-            self.stmt(s, f)?;
-        }
-        Ok(())
-    }
-
-    fn stmt(&mut self, s: &Stmt, f: &mut Frame) -> Res<()> {
-        match s {
-            Stmt::Expr(e) => {
-                self.ev(e, f)?;
-            }
-            Stmt::Let(slot, e) => {
-                let v = self.ev(e, f)?;
-                f.slots[*slot as usize] = v;
-            }
-            Stmt::Assign(place, op, e, span) => {
-                f.span = *span;
-                let v = self.ev(e, f)?;
-                self.assign(place, *op, v, f)?;
-            }
-            Stmt::If(c, a, b) => {
-                if self.ev(c, f)?.truthy() {
-                    self.block(a, f)?;
-                } else {
-                    self.block(b, f)?;
-                }
-            }
-            Stmt::Repeat(n, body) => {
-                let n = self.ev(n, f)?;
-                let n = self.int(&n, f.span)?;
-                if n > MAX_LOOP as i64 {
-                    return self.err(f.span, format!("repeat {n} times is more than {MAX_LOOP}"));
-                }
-                for _ in 0..n.max(0) {
-                    self.tick(f.span)?;
-                    self.block(body, f)?;
-                }
-            }
-            Stmt::While(cond, body) => {
-                let mut n = 0u32;
-                while self.ev(cond, f)?.truthy() {
-                    n += 1;
-                    if n > MAX_LOOP {
-                        return self.err(
-                            f.span,
-                            format!("a `while` loop ran {MAX_LOOP} times (an endless loop?)"),
-                        );
-                    }
-                    self.tick(f.span)?;
-                    self.block(body, f)?;
-                }
-            }
-            Stmt::For(slot, list, body) => {
-                let list = self.ev(list, f)?;
-                for item in self.items(&list, f.span)?.iter() {
-                    f.slots[*slot as usize] = item.clone();
-                    self.tick(f.span)?;
-                    self.block(body, f)?;
-                }
-            }
-            Stmt::Return(e) => {
-                let v = match e {
-                    Some(e) => self.ev(e, f)?,
-                    None => Value::None,
-                };
-                return Err(Flow::Return(v));
-            }
-        }
-        Ok(())
-    }
-
-    fn assign(&mut self, place: &Place, op: AssignOp, v: Value, f: &mut Frame) -> Res<()> {
-        let span = f.span;
-        let combine = |g: &Game, old: &Value, v: Value| -> Res<Value> {
-            match op {
-                AssignOp::Set => Ok(v),
-                AssignOp::Add => Ok(Value::Int(
-                    g.int(old, span)?.saturating_add(g.int(&v, span)?),
-                )),
-                AssignOp::Sub => Ok(Value::Int(
-                    g.int(old, span)?.saturating_sub(g.int(&v, span)?),
-                )),
-            }
-        };
-        match place {
-            Place::Local(s) => {
-                let new = combine(self, &f.slots[*s as usize], v)?;
-                f.slots[*s as usize] = new;
-            }
-            Place::Global(g) => {
-                let old = self.st.globals[*g as usize];
-                let new = self.int(&combine(self, &Value::Int(old), v)?, f.span)?;
-                self.st.globals[*g as usize] = new;
-                if old != new {
-                    self.push(Entry::Global {
-                        counter: *g,
-                        old,
-                        new,
-                    });
-                }
-            }
-            Place::Field(base, field) => {
-                let base = self.eval(base, f)?;
-                let old = self.field(&base, field, f)?;
-                let new = combine(self, &old, v)?;
-                self.set_field(&base, field, new, f)?;
-            }
-        }
-        Ok(())
     }
 
     pub fn set_field(&mut self, base: &Value, field: &Field, new: Value, f: &Frame) -> Res<()> {
@@ -279,239 +163,6 @@ impl Game {
                 format!("cannot assign to this field of {}", b.kind()),
             ),
         }
-    }
-
-    /// The leaves of an expression tree (constants, locals, `me`, a zone of
-    /// the running player), read in place: most operands are one of these, and
-    /// the full [`Game::eval`] call costs more than reading them.
-    #[inline(always)]
-    fn leaf(&self, e: &Expr, f: &Frame) -> Option<Value> {
-        Some(match e {
-            Expr::Int(i) => Value::Int(*i),
-            Expr::Local(s) => f.slots[*s as usize].clone(),
-            Expr::Me => Value::Player(f.me),
-            Expr::Def(d) => Value::Def(*d),
-            Expr::Bool(b) => Value::Bool(*b),
-            Expr::Zone(z, None) => Value::Zone(ZoneRef {
-                zone: *z,
-                owner: if self.st.shared(*z) { 0 } else { f.me },
-            }),
-            _ => return None,
-        })
-    }
-
-    /// [`Game::eval`], with leaves read in place.
-    #[inline(always)]
-    fn ev(&mut self, e: &Expr, f: &mut Frame) -> Res<Value> {
-        match self.leaf(e, f) {
-            Some(v) => Ok(v),
-            None => self.eval(e, f),
-        }
-    }
-
-    /// An operand of a comparison or sum: a leaf, or a counter or property of
-    /// one (a card's property compared with a player's counter), read in place.
-    #[inline(always)]
-    fn operand(&mut self, e: &Expr, f: &mut Frame) -> Res<Value> {
-        if let Expr::Field(base, field) = e
-            && let Some(b) = self.leaf(base, f)
-        {
-            match (&b, field.counter, field.prop) {
-                (Value::Player(p), Some(c), _) => return Ok(Value::Int(self.st.counter(*p, c))),
-                (Value::Card(c), _, Some(pr)) => {
-                    return Ok(Value::Int(self.st.prop(&self.data, *c, pr)));
-                }
-                _ => return self.field(&b, field, f),
-            }
-        }
-        self.ev(e, f)
-    }
-
-    pub fn eval(&mut self, e: &Expr, f: &mut Frame) -> Res<Value> {
-        Ok(match e {
-            Expr::None => Value::None,
-            Expr::Int(i) => Value::Int(*i),
-            Expr::Bool(b) => Value::Bool(*b),
-            Expr::Str(s) => Value::Str(s.clone()),
-            Expr::Def(d) => Value::Def(*d),
-            Expr::List(_) => return self.eval_cold(e, f),
-            Expr::Local(s) => f.slots[*s as usize].clone(),
-            Expr::This => f.this.map(Value::Card).unwrap_or(Value::None),
-            Expr::Me => Value::Player(f.me),
-            Expr::Active => Value::Player(self.st.active),
-            Expr::Event => match self.st.events.len() {
-                0 => Value::None,
-                n => Value::Event(n - 1),
-            },
-            Expr::MoveName => match f.move_name {
-                Some(m) => Value::Str(Arc::from(self.data.moves[m as usize].name.as_str())),
-                None => Value::None,
-            },
-            Expr::Global(g) => Value::Int(self.st.globals[*g as usize]),
-            Expr::Zone(z, owner) => {
-                let owner = match owner {
-                    Some(o) => {
-                        let o = self.ev(o, f)?;
-                        self.player(&o, f.span)?
-                    }
-                    None => f.me,
-                };
-                Value::Zone(ZoneRef {
-                    zone: *z,
-                    owner: if self.st.shared(*z) { 0 } else { owner },
-                })
-            }
-            Expr::Field(base, field) => {
-                let b = self.ev(base, f)?;
-                // A player's counter and a card's property: read in place.
-                match (&b, field.counter, field.prop) {
-                    (Value::Player(p), Some(c), _) => Value::Int(self.st.counter(*p, c)),
-                    (Value::Card(c), _, Some(pr)) => Value::Int(self.st.prop(&self.data, *c, pr)),
-                    _ => self.field(&b, field, f)?,
-                }
-            }
-            Expr::Is(x, tag, negate) => {
-                let v = self.ev(x, f)?;
-                let tags = match v {
-                    Value::Card(c) => self.st.tags(&self.data, c),
-                    Value::Def(d) => self.data.defs[d as usize].tags,
-                    Value::None => 0,
-                    other => {
-                        return self
-                            .err(f.span, format!("`is` needs a card, not {}", other.kind()));
-                    }
-                };
-                Value::Bool((tags & crate::value::bit(*tag) != 0) != *negate)
-            }
-            Expr::Not(x) => Value::Bool(!self.ev(x, f)?.truthy()),
-            Expr::Neg(x) => {
-                let v = self.ev(x, f)?;
-                Value::Int(self.int(&v, f.span)?.saturating_neg())
-            }
-            Expr::And(a, b) => Value::Bool(self.ev(a, f)?.truthy() && self.ev(b, f)?.truthy()),
-            Expr::Or(a, b) => Value::Bool(self.ev(a, f)?.truthy() || self.ev(b, f)?.truthy()),
-            Expr::Bin(op, a, b, span) => {
-                let a = self.operand(a, f)?;
-                let b = self.operand(b, f)?;
-                // Numbers compared or added: the common case, without the general path.
-                if let (Value::Int(x), Value::Int(y)) = (&a, &b) {
-                    let (x, y) = (*x, *y);
-                    match op {
-                        BinOp::Lt => return Ok(Value::Bool(x < y)),
-                        BinOp::Le => return Ok(Value::Bool(x <= y)),
-                        BinOp::Gt => return Ok(Value::Bool(x > y)),
-                        BinOp::Ge => return Ok(Value::Bool(x >= y)),
-                        BinOp::Eq => return Ok(Value::Bool(x == y)),
-                        BinOp::Ne => return Ok(Value::Bool(x != y)),
-                        BinOp::Add => return Ok(Value::Int(x.saturating_add(y))),
-                        BinOp::Sub => return Ok(Value::Int(x.saturating_sub(y))),
-                        _ => {}
-                    }
-                }
-                self.binop(*op, a, b, *span)?
-            }
-            Expr::Where(..) | Expr::Sum(..) | Expr::Any(..) => return self.eval_cold(e, f),
-            Expr::Call(b, args, span) => {
-                let mut vals = Args::new();
-                for a in args {
-                    vals.push(self.ev(a, f)?);
-                }
-                f.span = *span;
-                self.call(*b, vals, f)?
-            }
-            Expr::Verb(..) | Expr::Script(..) | Expr::Rhai(_) => return self.eval_cold(e, f),
-        })
-    }
-
-    /// The rarer, larger expressions, kept out of `eval` so its frame stays small.
-    #[inline(never)]
-    fn eval_cold(&mut self, e: &Expr, f: &mut Frame) -> Res<Value> {
-        Ok(match e {
-            Expr::List(items) => {
-                let mut out = Vec::with_capacity(items.len());
-                for i in items {
-                    out.push(self.ev(i, f)?);
-                }
-                Value::list(out)
-            }
-            Expr::Where(list, slot, cond) => {
-                let list = self.ev(list, f)?;
-                let mut out;
-                if let Value::Zone(z) = list {
-                    // Filter a zone's cards without building its list first.
-                    self.check_visible(z, f.span)?;
-                    let cards: crate::value::Cards = self.cards_of(&list, f)?;
-                    out = Vec::new();
-                    for (i, &c) in cards.iter().enumerate() {
-                        f.slots[*slot as usize] = Value::Card(c);
-                        if self.ev(cond, f)?.truthy() {
-                            // One allocation, sized for the cards still to test.
-                            if out.capacity() == 0 {
-                                out.reserve_exact(cards.len() - i);
-                            }
-                            out.push(Value::Card(c));
-                        }
-                    }
-                } else {
-                    let items = self.items(&list, f.span)?;
-                    out = Vec::new();
-                    for (i, item) in items.iter().enumerate() {
-                        f.slots[*slot as usize] = item.clone();
-                        if self.ev(cond, f)?.truthy() {
-                            if out.capacity() == 0 {
-                                out.reserve_exact(items.len() - i);
-                            }
-                            out.push(item.clone());
-                        }
-                    }
-                }
-                Value::list(out)
-            }
-            Expr::Sum(list, slot, body) => {
-                let list = self.ev(list, f)?;
-                let mut total = 0;
-                for item in self.items(&list, f.span)?.iter() {
-                    f.slots[*slot as usize] = item.clone();
-                    let v = self.ev(body, f)?;
-                    total = self.int(&v, f.span)?.saturating_add(total);
-                }
-                Value::Int(total)
-            }
-            Expr::Any(list, slot, body) => {
-                let list = self.ev(list, f)?;
-                let mut found = false;
-                for item in self.items(&list, f.span)?.iter() {
-                    f.slots[*slot as usize] = item.clone();
-                    if self.ev(body, f)?.truthy() {
-                        found = true;
-                        break;
-                    }
-                }
-                Value::Bool(found)
-            }
-            Expr::Verb(v, args, span) => {
-                let mut vals = Args::new();
-                for a in args {
-                    vals.push(self.ev(a, f)?);
-                }
-                f.span = *span;
-                let data = f.data;
-                self.exec_in(data, &data.verbs[*v as usize], f.this, f.me, vals, None)?
-            }
-            Expr::Script(s, args, span) => {
-                let mut vals = Vec::with_capacity(args.len());
-                for a in args {
-                    vals.push(self.ev(a, f)?);
-                }
-                f.span = *span;
-                crate::script::call_fn(self, *s, vals, f.this, f.me, *span)?
-            }
-            Expr::Rhai(id) => {
-                let target = f.slots.first().cloned().unwrap_or_default();
-                crate::script::run_snippet(self, *id, f.this, f.me, target)?
-            }
-            _ => unreachable!("eval handles the other expressions"),
-        })
     }
 
     pub fn int(&self, v: &Value, span: Span) -> Res<i64> {
@@ -634,7 +285,7 @@ impl Game {
         })
     }
 
-    fn binop(&self, op: BinOp, a: Value, b: Value, span: Span) -> Res<Value> {
+    pub(crate) fn binop(&self, op: BinOp, a: Value, b: Value, span: Span) -> Res<Value> {
         use BinOp::*;
         Ok(match op {
             Eq => Value::Bool(self.equal(&a, &b)),

@@ -5,6 +5,7 @@ pub mod decide;
 pub mod events;
 pub mod exec;
 pub mod log;
+pub mod native;
 pub mod ops;
 pub mod state;
 pub mod turn;

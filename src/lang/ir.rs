@@ -1,5 +1,6 @@
 //! The compiled form of effect code: names resolved to indices, ready to run.
-//! Nothing here is parsed at run time; the interpreter walks these trees.
+//! Nothing here is parsed at run time; `engine::native` turns these trees
+//! into closures.
 
 use crate::lang::builtins::Builtin;
 
@@ -17,6 +18,8 @@ pub struct Code {
     pub stmts: Vec<Stmt>,
     pub slots: u16,
     pub span: Span,
+    /// The statements as native closures, made when the code first runs.
+    pub native: crate::engine::native::Compiled,
 }
 
 #[derive(Debug, Clone)]

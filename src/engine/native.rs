@@ -1,0 +1,615 @@
+//! Compiled code as native closures. Each expression and statement becomes a
+//! Rust closure that calls its children directly; what a tree-walker would
+//! decide on every run (which kind of operand, whether a zone is shared, which
+//! table a field reads, whether a value is only tested for truth) is decided
+//! once here. A piece of code is compiled the first time it runs and kept in
+//! its [`Code`]; the game data it reads is the data that holds it.
+
+use std::sync::{Arc, OnceLock};
+
+use super::exec::{Frame, MAX_LOOP};
+use super::log::Entry;
+use super::{Flow, Game, Res};
+use crate::data::Data;
+use crate::lang::builtins::Builtin;
+use crate::lang::ir::*;
+use crate::value::{Args, Value, ZoneRef, bit};
+
+type Native<T> = Box<dyn Fn(&mut Game, &mut Frame) -> Res<T> + Send + Sync>;
+/// Code that computes a value.
+pub type ValFn = Native<Value>;
+/// Code whose value is only tested for truth (conditions, filters).
+type CondFn = Native<bool>;
+/// A statement or a block.
+type StmtFn = Native<()>;
+
+/// The compiled form of a [`Code`], made on first use.
+#[derive(Default)]
+pub struct Compiled(OnceLock<ValFn>);
+
+impl Compiled {
+    /// The code's closure, compiling it against `data` the first time.
+    #[inline]
+    pub fn get(&self, data: &Data, code: &Code) -> &ValFn {
+        self.0.get_or_init(|| compile(data, code))
+    }
+}
+
+impl Clone for Compiled {
+    /// A copy of code compiles again when it first runs.
+    fn clone(&self) -> Self {
+        Compiled::default()
+    }
+}
+
+impl std::fmt::Debug for Compiled {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(if self.0.get().is_some() {
+            "compiled"
+        } else {
+            "not compiled yet"
+        })
+    }
+}
+
+/// Compiles a whole piece of code: one-expression code (conditions, picks, bot
+/// rules) returns its value directly, without a statement and a `Return`.
+fn compile(data: &Data, code: &Code) -> ValFn {
+    let c = Compiler { data };
+    match code.stmts.as_slice() {
+        [Stmt::Return(Some(e))] => c.val(e),
+        stmts => {
+            let b = c.block(stmts);
+            Box::new(move |g, f| b(g, f).map(|()| Value::None))
+        }
+    }
+}
+
+struct Compiler<'d> {
+    data: &'d Data,
+}
+
+/// The value of a `+=`, `-=` or `=` assignment.
+fn combine(g: &Game, op: AssignOp, old: &Value, v: Value, span: Span) -> Res<Value> {
+    match op {
+        AssignOp::Set => Ok(v),
+        AssignOp::Add => Ok(Value::Int(
+            g.int(old, span)?.saturating_add(g.int(&v, span)?),
+        )),
+        AssignOp::Sub => Ok(Value::Int(
+            g.int(old, span)?.saturating_sub(g.int(&v, span)?),
+        )),
+    }
+}
+
+/// Two numbers compared or added: the common case of a binary operator.
+#[inline(always)]
+fn int_op(op: BinOp, x: i64, y: i64) -> Option<Value> {
+    Some(match op {
+        BinOp::Lt => Value::Bool(x < y),
+        BinOp::Le => Value::Bool(x <= y),
+        BinOp::Gt => Value::Bool(x > y),
+        BinOp::Ge => Value::Bool(x >= y),
+        BinOp::Eq => Value::Bool(x == y),
+        BinOp::Ne => Value::Bool(x != y),
+        BinOp::Add => Value::Int(x.saturating_add(y)),
+        BinOp::Sub => Value::Int(x.saturating_sub(y)),
+        _ => return None,
+    })
+}
+
+/// The tags of a value tested with `is`.
+#[inline(always)]
+fn tags_of(g: &Game, v: &Value, f: &Frame) -> Res<u64> {
+    match v {
+        Value::Card(c) => Ok(g.st.tags(f.data, *c)),
+        Value::Def(d) => Ok(f.data.defs[*d as usize].tags),
+        Value::None => Ok(0),
+        other => g.err(f.span, format!("`is` needs a card, not {}", other.kind())),
+    }
+}
+
+/// A field read from a value: a player's counter and a card's property in
+/// place, anything else through [`Game::field`].
+#[inline(always)]
+fn read_field(g: &Game, b: &Value, field: &Field, f: &Frame) -> Res<Value> {
+    match (b, field.counter, field.prop) {
+        (Value::Player(p), Some(c), _) => Ok(Value::Int(g.st.counter(*p, c))),
+        (Value::Card(c), _, Some(pr)) => Ok(Value::Int(g.st.prop(f.data, *c, pr))),
+        _ => g.field(b, field, f),
+    }
+}
+
+impl Compiler<'_> {
+    fn shared(&self, z: u16) -> bool {
+        bit(z) != 0 && self.data.zones[z as usize].shared
+    }
+
+    fn vals(&self, args: &[Expr]) -> Box<[ValFn]> {
+        args.iter().map(|a| self.val(a)).collect()
+    }
+
+    fn block(&self, stmts: &[Stmt]) -> StmtFn {
+        let mut v: Vec<StmtFn> = stmts.iter().map(|s| self.stmt(s)).collect();
+        match v.len() {
+            0 => Box::new(|_, _| Ok(())),
+            1 => v.remove(0),
+            2 => {
+                let b = v.remove(1);
+                let a = v.remove(0);
+                Box::new(move |g, f| {
+                    a(g, f)?;
+                    b(g, f)
+                })
+            }
+            _ => {
+                let v = v.into_boxed_slice();
+                Box::new(move |g, f| {
+                    for s in v.iter() {
+                        s(g, f)?;
+                    }
+                    Ok(())
+                })
+            }
+        }
+    }
+
+    fn stmt(&self, s: &Stmt) -> StmtFn {
+        match s {
+            Stmt::Expr(e) => {
+                let e = self.val(e);
+                Box::new(move |g, f| e(g, f).map(drop))
+            }
+            Stmt::Let(slot, e) => {
+                let (slot, e) = (*slot as usize, self.val(e));
+                Box::new(move |g, f| {
+                    f.slots[slot] = e(g, f)?;
+                    Ok(())
+                })
+            }
+            Stmt::Assign(place, op, e, span) => self.assign(place, *op, e, *span),
+            Stmt::If(c, a, b) => {
+                let (c, a, b) = (self.cond(c), self.block(a), self.block(b));
+                Box::new(move |g, f| if c(g, f)? { a(g, f) } else { b(g, f) })
+            }
+            Stmt::Repeat(n, body) => {
+                let (n, body) = (self.val(n), self.block(body));
+                Box::new(move |g, f| {
+                    let n = n(g, f)?;
+                    let n = g.int(&n, f.span)?;
+                    if n > MAX_LOOP as i64 {
+                        return g.err(f.span, format!("repeat {n} times is more than {MAX_LOOP}"));
+                    }
+                    for _ in 0..n.max(0) {
+                        g.tick(f.span)?;
+                        body(g, f)?;
+                    }
+                    Ok(())
+                })
+            }
+            Stmt::While(cond, body) => {
+                let (cond, body) = (self.cond(cond), self.block(body));
+                Box::new(move |g, f| {
+                    let mut n = 0u32;
+                    while cond(g, f)? {
+                        n += 1;
+                        if n > MAX_LOOP {
+                            return g.err(
+                                f.span,
+                                format!("a `while` loop ran {MAX_LOOP} times (an endless loop?)"),
+                            );
+                        }
+                        g.tick(f.span)?;
+                        body(g, f)?;
+                    }
+                    Ok(())
+                })
+            }
+            Stmt::For(slot, list, body) => {
+                let (slot, list, body) = (*slot as usize, self.val(list), self.block(body));
+                Box::new(move |g, f| {
+                    let list = list(g, f)?;
+                    for item in g.items(&list, f.span)?.iter() {
+                        f.slots[slot] = item.clone();
+                        g.tick(f.span)?;
+                        body(g, f)?;
+                    }
+                    Ok(())
+                })
+            }
+            Stmt::Return(e) => match e {
+                Some(e) => {
+                    let e = self.val(e);
+                    Box::new(move |g, f| Err(Flow::Return(e(g, f)?)))
+                }
+                None => Box::new(|_, _| Err(Flow::Return(Value::None))),
+            },
+        }
+    }
+
+    fn assign(&self, place: &Place, op: AssignOp, e: &Expr, span: Span) -> StmtFn {
+        let e = self.val(e);
+        match place {
+            Place::Local(s) => {
+                let s = *s as usize;
+                Box::new(move |g, f| {
+                    f.span = span;
+                    let v = e(g, f)?;
+                    f.slots[s] = combine(g, op, &f.slots[s], v, span)?;
+                    Ok(())
+                })
+            }
+            Place::Global(i) => {
+                let i = *i;
+                Box::new(move |g, f| {
+                    f.span = span;
+                    let v = e(g, f)?;
+                    let old = g.st.globals[i as usize];
+                    let new = g.int(&combine(g, op, &Value::Int(old), v, span)?, span)?;
+                    g.st.globals[i as usize] = new;
+                    if old != new {
+                        g.push(Entry::Global {
+                            counter: i,
+                            old,
+                            new,
+                        });
+                    }
+                    Ok(())
+                })
+            }
+            // The running player's own counter (`coins += 2`): no base to evaluate.
+            Place::Field(base, field) if matches!(**base, Expr::Me) && field.counter.is_some() => {
+                let (field, c) = (*field, field.counter.unwrap_or_default());
+                Box::new(move |g, f| {
+                    f.span = span;
+                    let v = e(g, f)?;
+                    let old = g.st.counter(f.me, c);
+                    let new = match (op, &v) {
+                        (AssignOp::Set, Value::Int(v)) => *v,
+                        (AssignOp::Add, Value::Int(v)) => old.saturating_add(*v),
+                        (AssignOp::Sub, Value::Int(v)) => old.saturating_sub(*v),
+                        _ => {
+                            let new = combine(g, op, &Value::Int(old), v, span)?;
+                            return g.set_field(&Value::Player(f.me), &field, new, f);
+                        }
+                    };
+                    *g.st.counter_mut(f.me, c) = new;
+                    if old != new {
+                        g.push(Entry::Counter {
+                            player: f.me,
+                            counter: c,
+                            old,
+                            new,
+                        });
+                    }
+                    Ok(())
+                })
+            }
+            Place::Field(base, field) => {
+                let (base, field) = (self.val(base), *field);
+                Box::new(move |g, f| {
+                    f.span = span;
+                    let v = e(g, f)?;
+                    let b = base(g, f)?;
+                    let old = g.field(&b, &field, f)?;
+                    let new = combine(g, op, &old, v, span)?;
+                    g.set_field(&b, &field, new, f)
+                })
+            }
+        }
+    }
+
+    /// Code whose value is tested for truth.
+    fn cond(&self, e: &Expr) -> CondFn {
+        match e {
+            Expr::Bool(b) => {
+                let b = *b;
+                Box::new(move |_, _| Ok(b))
+            }
+            Expr::Is(x, tag, negate) => {
+                let (mask, negate) = (bit(*tag), *negate);
+                if let Expr::Local(s) = **x {
+                    let s = s as usize;
+                    return Box::new(move |g, f| {
+                        let tags = tags_of(g, &f.slots[s], f)?;
+                        Ok((tags & mask != 0) != negate)
+                    });
+                }
+                let x = self.val(x);
+                Box::new(move |g, f| {
+                    let v = x(g, f)?;
+                    Ok((tags_of(g, &v, f)? & mask != 0) != negate)
+                })
+            }
+            Expr::Not(x) => {
+                let x = self.cond(x);
+                Box::new(move |g, f| Ok(!x(g, f)?))
+            }
+            Expr::And(a, b) => {
+                let (a, b) = (self.cond(a), self.cond(b));
+                Box::new(move |g, f| Ok(a(g, f)? && b(g, f)?))
+            }
+            Expr::Or(a, b) => {
+                let (a, b) = (self.cond(a), self.cond(b));
+                Box::new(move |g, f| Ok(a(g, f)? || b(g, f)?))
+            }
+            Expr::Bin(op, a, b, span)
+                if matches!(
+                    op,
+                    BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::Eq | BinOp::Ne
+                ) =>
+            {
+                let (op, span) = (*op, *span);
+                let (a, b) = (self.val(a), self.val(b));
+                Box::new(move |g, f| {
+                    let x = a(g, f)?;
+                    let y = b(g, f)?;
+                    if let (Value::Int(x), Value::Int(y)) = (&x, &y) {
+                        let (x, y) = (*x, *y);
+                        return Ok(match op {
+                            BinOp::Lt => x < y,
+                            BinOp::Le => x <= y,
+                            BinOp::Gt => x > y,
+                            BinOp::Ge => x >= y,
+                            BinOp::Eq => x == y,
+                            _ => x != y,
+                        });
+                    }
+                    Ok(g.binop(op, x, y, span)?.truthy())
+                })
+            }
+            Expr::Any(list, slot, body) => {
+                let (list, slot, body) = (self.val(list), *slot as usize, self.cond(body));
+                Box::new(move |g, f| {
+                    let list = list(g, f)?;
+                    for item in g.items(&list, f.span)?.iter() {
+                        f.slots[slot] = item.clone();
+                        if body(g, f)? {
+                            return Ok(true);
+                        }
+                    }
+                    Ok(false)
+                })
+            }
+            _ => {
+                let v = self.val(e);
+                Box::new(move |g, f| Ok(v(g, f)?.truthy()))
+            }
+        }
+    }
+
+    /// Code that computes a value.
+    fn val(&self, e: &Expr) -> ValFn {
+        match e {
+            Expr::None => Box::new(|_, _| Ok(Value::None)),
+            Expr::Int(i) => {
+                let i = *i;
+                Box::new(move |_, _| Ok(Value::Int(i)))
+            }
+            Expr::Bool(b) => {
+                let b = *b;
+                Box::new(move |_, _| Ok(Value::Bool(b)))
+            }
+            Expr::Str(s) => {
+                let s = s.clone();
+                Box::new(move |_, _| Ok(Value::Str(s.clone())))
+            }
+            Expr::Def(d) => {
+                let d = *d;
+                Box::new(move |_, _| Ok(Value::Def(d)))
+            }
+            Expr::List(items) => {
+                let items = self.vals(items);
+                Box::new(move |g, f| {
+                    let mut out = Vec::with_capacity(items.len());
+                    for i in items.iter() {
+                        out.push(i(g, f)?);
+                    }
+                    Ok(Value::list(out))
+                })
+            }
+            Expr::Local(s) => {
+                let s = *s as usize;
+                Box::new(move |_, f| Ok(f.slots[s].clone()))
+            }
+            Expr::This => Box::new(|_, f| Ok(f.this.map(Value::Card).unwrap_or(Value::None))),
+            Expr::Me => Box::new(|_, f| Ok(Value::Player(f.me))),
+            Expr::Active => Box::new(|g, _| Ok(Value::Player(g.st.active))),
+            Expr::Event => Box::new(|g, _| {
+                Ok(match g.st.events.len() {
+                    0 => Value::None,
+                    n => Value::Event(n - 1),
+                })
+            }),
+            Expr::MoveName => Box::new(|_, f| {
+                Ok(match f.move_name {
+                    Some(m) => Value::Str(Arc::from(f.data.moves[m as usize].name.as_str())),
+                    None => Value::None,
+                })
+            }),
+            Expr::Global(i) => {
+                let i = *i as usize;
+                Box::new(move |g, _| Ok(Value::Int(g.st.globals[i])))
+            }
+            Expr::Zone(z, owner) => self.zone(*z, owner.as_deref()),
+            Expr::Field(base, field) => self.field(base, *field),
+            Expr::Is(..)
+            | Expr::Not(_)
+            | Expr::And(..)
+            | Expr::Or(..)
+            | Expr::Any(..)
+            | Expr::Bin(
+                BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::Eq | BinOp::Ne,
+                ..,
+            ) => {
+                let c = self.cond(e);
+                Box::new(move |g, f| c(g, f).map(Value::Bool))
+            }
+            Expr::Neg(x) => {
+                let x = self.val(x);
+                Box::new(move |g, f| {
+                    let v = x(g, f)?;
+                    Ok(Value::Int(g.int(&v, f.span)?.saturating_neg()))
+                })
+            }
+            Expr::Bin(op, a, b, span) => {
+                let (op, span, a, b) = (*op, *span, self.val(a), self.val(b));
+                Box::new(move |g, f| {
+                    let x = a(g, f)?;
+                    let y = b(g, f)?;
+                    if let (Value::Int(x), Value::Int(y)) = (&x, &y)
+                        && let Some(v) = int_op(op, *x, *y)
+                    {
+                        return Ok(v);
+                    }
+                    g.binop(op, x, y, span)
+                })
+            }
+            Expr::Where(list, slot, cond) => self.filter(list, *slot, cond),
+            Expr::Sum(list, slot, body) => {
+                let (list, slot, body) = (self.val(list), *slot as usize, self.val(body));
+                Box::new(move |g, f| {
+                    let list = list(g, f)?;
+                    let mut total = 0i64;
+                    for item in g.items(&list, f.span)?.iter() {
+                        f.slots[slot] = item.clone();
+                        let v = body(g, f)?;
+                        total = g.int(&v, f.span)?.saturating_add(total);
+                    }
+                    Ok(Value::Int(total))
+                })
+            }
+            Expr::Call(b, args, span) => self.call(*b, args, *span),
+            Expr::Verb(v, args, span) => {
+                let (v, span, args) = (*v as usize, *span, self.vals(args));
+                Box::new(move |g, f| {
+                    let mut vals = Args::new();
+                    for a in args.iter() {
+                        vals.push(a(g, f)?);
+                    }
+                    f.span = span;
+                    let data = f.data;
+                    g.exec_in(data, &data.verbs[v], f.this, f.me, vals, None)
+                })
+            }
+            Expr::Script(s, args, span) => {
+                let (s, span, args) = (*s, *span, self.vals(args));
+                Box::new(move |g, f| {
+                    let mut vals = Vec::with_capacity(args.len());
+                    for a in args.iter() {
+                        vals.push(a(g, f)?);
+                    }
+                    f.span = span;
+                    crate::script::call_fn(g, s, vals, f.this, f.me, span)
+                })
+            }
+            Expr::Rhai(id) => {
+                let id = *id;
+                Box::new(move |g, f| {
+                    let target = f.slots.first().cloned().unwrap_or_default();
+                    crate::script::run_snippet(g, id, f.this, f.me, target)
+                })
+            }
+        }
+    }
+
+    fn zone(&self, z: u16, owner: Option<&Expr>) -> ValFn {
+        if self.shared(z) {
+            // A shared zone has one instance; its owner expression (if any) is
+            // still evaluated, and must be a player.
+            let zone = Value::Zone(ZoneRef { zone: z, owner: 0 });
+            return match owner {
+                None => Box::new(move |_, _| Ok(zone.clone())),
+                Some(o) => {
+                    let o = self.val(o);
+                    Box::new(move |g, f| {
+                        let o = o(g, f)?;
+                        g.player(&o, f.span)?;
+                        Ok(zone.clone())
+                    })
+                }
+            };
+        }
+        match owner {
+            None => Box::new(move |_, f| {
+                Ok(Value::Zone(ZoneRef {
+                    zone: z,
+                    owner: f.me,
+                }))
+            }),
+            Some(o) => {
+                let o = self.val(o);
+                Box::new(move |g, f| {
+                    let o = o(g, f)?;
+                    let owner = g.player(&o, f.span)?;
+                    Ok(Value::Zone(ZoneRef { zone: z, owner }))
+                })
+            }
+        }
+    }
+
+    fn field(&self, base: &Expr, field: Field) -> ValFn {
+        match (base, field.counter, field.prop) {
+            (Expr::Me, Some(c), _) => Box::new(move |g, f| Ok(Value::Int(g.st.counter(f.me, c)))),
+            (Expr::Local(s), ..) => {
+                let s = *s as usize;
+                Box::new(move |g, f| read_field(g, &f.slots[s], &field, f))
+            }
+            _ => {
+                let base = self.val(base);
+                Box::new(move |g, f| {
+                    let b = base(g, f)?;
+                    read_field(g, &b, &field, f)
+                })
+            }
+        }
+    }
+
+    /// `list where cond`: a zone's cards are filtered without building the
+    /// zone's list first.
+    fn filter(&self, list: &Expr, slot: u16, cond: &Expr) -> ValFn {
+        let (list, slot, cond) = (self.val(list), slot as usize, self.cond(cond));
+        Box::new(move |g, f| {
+            let list = list(g, f)?;
+            let mut out = Vec::new();
+            if let Value::Zone(z) = list {
+                g.check_visible(z, f.span)?;
+                let cards = g.cards_of(&list, f)?;
+                for (i, &c) in cards.iter().enumerate() {
+                    f.slots[slot] = Value::Card(c);
+                    if cond(g, f)? {
+                        // One allocation, sized for the cards still to test.
+                        if out.capacity() == 0 {
+                            out.reserve_exact(cards.len() - i);
+                        }
+                        out.push(Value::Card(c));
+                    }
+                }
+            } else {
+                let items = g.items(&list, f.span)?;
+                for (i, item) in items.iter().enumerate() {
+                    f.slots[slot] = item.clone();
+                    if cond(g, f)? {
+                        if out.capacity() == 0 {
+                            out.reserve_exact(items.len() - i);
+                        }
+                        out.push(item.clone());
+                    }
+                }
+            }
+            Ok(Value::list(out))
+        })
+    }
+
+    fn call(&self, b: Builtin, args: &[Expr], span: Span) -> ValFn {
+        let args = self.vals(args);
+        Box::new(move |g, f| {
+            let mut vals = Args::new();
+            for a in args.iter() {
+                vals.push(a(g, f)?);
+            }
+            f.span = span;
+            g.call(b, vals, f)
+        })
+    }
+}
