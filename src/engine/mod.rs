@@ -88,10 +88,10 @@ pub struct Game {
     /// Work done in the current turn (or setup): effects run, loop rounds,
     /// phases, window actions, check points. See [`MAX_STEPS`].
     pub(crate) steps: u64,
-    /// The seed the game started from.
-    pub seed: u64,
     /// Spare slot vectors for frames.
     pub(crate) pool: Vec<Vec<Value>>,
+    /// The seed the game started from.
+    pub seed: u64,
 }
 
 pub struct GameConfig {
@@ -222,23 +222,28 @@ impl Game {
     }
 
     /// Counts one step of work; fails once the turn has taken [`MAX_STEPS`].
-    #[inline]
+    #[inline(always)]
     pub(crate) fn tick(&mut self, span: Span) -> Res<()> {
         self.steps += 1;
         if self.steps > MAX_STEPS {
-            return self.err(
-                span,
-                format!(
-                    "{} ran more than {MAX_STEPS} steps (an endless loop, a phase repeated forever, abilities that trigger each other?)",
-                    if self.st.turn == 0 {
-                        "the setup".to_string()
-                    } else {
-                        format!("turn {}", self.st.turn)
-                    }
-                ),
-            );
+            return self.too_many_steps(span);
         }
         Ok(())
+    }
+
+    #[cold]
+    fn too_many_steps(&self, span: Span) -> Res<()> {
+        self.err(
+            span,
+            format!(
+                "{} ran more than {MAX_STEPS} steps (an endless loop, a phase repeated forever, abilities that trigger each other?)",
+                if self.st.turn == 0 {
+                    "the setup".to_string()
+                } else {
+                    format!("turn {}", self.st.turn)
+                }
+            ),
+        )
     }
 
     pub(crate) fn err<T>(&self, span: Span, message: impl Into<String>) -> Res<T> {

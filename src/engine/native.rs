@@ -601,15 +601,135 @@ impl Compiler<'_> {
         })
     }
 
+    /// A kernel operation. The ones every turn runs many times (count, top,
+    /// move, run, window) take their arguments straight from their closures;
+    /// the rest go through [`Game::call`].
     fn call(&self, b: Builtin, args: &[Expr], span: Span) -> ValFn {
-        let args = self.vals(args);
-        Box::new(move |g, f| {
-            let mut vals = Args::new();
-            for a in args.iter() {
-                vals.push(a(g, f)?);
+        match (b, args) {
+            (Builtin::Count | Builtin::Empty, [x]) => {
+                let (x, count) = (self.val(x), b == Builtin::Count);
+                Box::new(move |g, f| {
+                    let v = x(g, f)?;
+                    f.span = span;
+                    let n = g.count(&v, span)?;
+                    Ok(if count {
+                        Value::Int(n as i64)
+                    } else {
+                        Value::Bool(n == 0)
+                    })
+                })
             }
-            f.span = span;
-            g.call(b, vals, f)
-        })
+            (Builtin::Top, [z]) => {
+                let z = self.val(z);
+                Box::new(move |g, f| {
+                    let z = z(g, f)?;
+                    f.span = span;
+                    let z = g.zone_value(&z, span)?;
+                    let cards = &g.st.zones[g.st.inst(z)].cards;
+                    Ok(cards.last().map(|&c| Value::Card(c)).unwrap_or(Value::None))
+                })
+            }
+            (Builtin::Move | Builtin::MoveAll, [cards, zone, rest @ ..])
+                if matches!(rest, [] | [Expr::Int(_)]) =>
+            {
+                let cause = match rest {
+                    [Expr::Int(e)] => Some(*e as u16),
+                    _ => None,
+                };
+                let (cards, zone, together) =
+                    (self.val(cards), self.val(zone), b == Builtin::MoveAll);
+                Box::new(move |g, f| {
+                    let cards = cards(g, f)?;
+                    let zone = zone(g, f)?;
+                    f.span = span;
+                    g.move_value(&cards, &zone, cause, false, together, f)
+                })
+            }
+            (Builtin::Run, [card, Expr::Int(effect)]) => {
+                let (card, effect) = (self.val(card), *effect as u16);
+                Box::new(move |g, f| {
+                    let card = card(g, f)?;
+                    f.span = span;
+                    match card {
+                        Value::Card(c) => g.run_effect_in(f.data, c, effect, f.me, Value::None),
+                        Value::None => Ok(Value::None),
+                        other => g.err(span, format!("run needs a card, not {}", other.kind())),
+                    }
+                })
+            }
+            (Builtin::Window, [Expr::Int(w)]) => {
+                let w = *w as u16;
+                Box::new(move |g, f| {
+                    f.span = span;
+                    g.window_in(f.data, w).map(|()| Value::None)
+                })
+            }
+            _ => {
+                let args = self.vals(args);
+                Box::new(move |g, f| {
+                    let mut vals = Args::new();
+                    for a in args.iter() {
+                        vals.push(a(g, f)?);
+                    }
+                    f.span = span;
+                    g.call(b, vals, f)
+                })
+            }
+        }
+    }
+}
+
+impl Game {
+    /// `count(x)`: a zone's size (if the viewer may know it) or a list's length.
+    pub(crate) fn count(&self, v: &Value, span: Span) -> Res<usize> {
+        match v {
+            Value::Zone(z) => {
+                if let Some(viewer) = self.viewer
+                    && !super::log::sees_size(&self.data, *z, Some(viewer))
+                {
+                    return self.err(
+                        span,
+                        format!(
+                            "the size of {} is hidden",
+                            super::log::zone_label(&self.data, *z)
+                        ),
+                    );
+                }
+                Ok(self.st.size(*z))
+            }
+            other => Ok(self.items(other, span)?.len()),
+        }
+    }
+
+    pub(crate) fn zone_value(&self, v: &Value, span: Span) -> Res<ZoneRef> {
+        match v {
+            Value::Zone(z) => Ok(*z),
+            other => self.err(span, format!("expected a zone, found {}", other.kind())),
+        }
+    }
+
+    /// `move(cards, zone, cause)`: one card in, that card out (no list to
+    /// allocate); else the list of cards moved.
+    pub(crate) fn move_value(
+        &mut self,
+        cards: &Value,
+        zone: &Value,
+        cause: Option<u16>,
+        bottom: bool,
+        together: bool,
+        f: &Frame,
+    ) -> Res<Value> {
+        if let Value::Card(c) = cards {
+            let to = self.zone_value(zone, f.span)?;
+            let moved = self.move_cards(&[*c], to, cause, bottom, together, f)?;
+            if let [c] = moved.as_slice() {
+                return Ok(Value::Card(*c));
+            }
+            return Ok(Value::list(moved.into_iter().map(Value::Card).collect()));
+        }
+        let list = self.cards_of(cards, f)?;
+        let to = self.zone_value(zone, f.span)?;
+        let moved = self.move_cards(&list, to, cause, bottom, together, f)?;
+        Ok(Value::list(moved.into_iter().map(Value::Card).collect()))
     }
 }
