@@ -69,7 +69,14 @@ impl Value {
         }
     }
 
+    /// A list value; empty lists share one allocation per thread.
     pub fn list(v: Vec<Value>) -> Value {
+        if v.is_empty() {
+            thread_local! {
+                static EMPTY: Arc<Vec<Value>> = Arc::new(Vec::new());
+            }
+            return Value::List(EMPTY.with(Arc::clone));
+        }
         Value::List(Arc::new(v))
     }
 }

@@ -98,6 +98,38 @@ fn int_op(op: BinOp, x: i64, y: i64) -> Option<Value> {
     })
 }
 
+/// A few values: inline, no allocation for the usual handful.
+type Items = smallvec::SmallVec<[Value; 8]>;
+
+/// The items of a list or zone for which `cond` holds (each bound in `slot`
+/// while tested). A zone's cards are read without building its list.
+fn filter_items(
+    g: &mut Game,
+    f: &mut Frame,
+    list: &Value,
+    slot: usize,
+    cond: &CondFn,
+    out: &mut Items,
+) -> Res<()> {
+    if let Value::Zone(z) = list {
+        g.check_visible(*z, f.span)?;
+        for c in g.cards_of(list, f)? {
+            f.slots[slot] = Value::Card(c);
+            if cond(g, f)? {
+                out.push(Value::Card(c));
+            }
+        }
+    } else {
+        for item in g.items(list, f.span)?.iter() {
+            f.slots[slot] = item.clone();
+            if cond(g, f)? {
+                out.push(item.clone());
+            }
+        }
+    }
+    Ok(())
+}
+
 /// The tags of a value tested with `is`.
 #[inline(always)]
 fn tags_of(g: &Game, v: &Value, f: &Frame) -> Res<u64> {
@@ -199,6 +231,22 @@ impl Compiler<'_> {
                                 format!("a `while` loop ran {MAX_LOOP} times (an endless loop?)"),
                             );
                         }
+                        g.tick(f.span)?;
+                        body(g, f)?;
+                    }
+                    Ok(())
+                })
+            }
+            // `for x in list where cond`: the items that pass, kept inline.
+            Stmt::For(slot, Expr::Where(list, it, cond), body) => {
+                let (slot, body) = (*slot as usize, self.block(body));
+                let (list, it, cond) = (self.val(list), *it as usize, self.cond(cond));
+                Box::new(move |g, f| {
+                    let list = list(g, f)?;
+                    let mut items = Items::new();
+                    filter_items(g, f, &list, it, &cond, &mut items)?;
+                    for item in items {
+                        f.slots[slot] = item;
                         g.tick(f.span)?;
                         body(g, f)?;
                     }
