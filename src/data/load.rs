@@ -743,6 +743,33 @@ fn build_index(triggers: &[Trigger], events: usize) -> TriggerIndex {
             }
         }
     }
+    let def_bits = |list: &[u32]| {
+        let mut bits = Vec::new();
+        for &t in list {
+            if let Some(d) = triggers[t as usize].def {
+                let w = d as usize / 64;
+                if w >= bits.len() {
+                    bits.resize(w + 1, 0u64);
+                }
+                bits[w] |= 1 << (d % 64);
+            }
+        }
+        bits
+    };
+    for slot in &mut slots {
+        slot.any = !slot.rules.is_empty() || !slot.self_only.is_empty() || !slot.zoned.is_empty();
+        slot.zoned_defs = slot.zoned.iter().map(|(_, l)| def_bits(l)).collect();
+        let mut defs = def_bits(&slot.self_only);
+        for z in &slot.zoned_defs {
+            if z.len() > defs.len() {
+                defs.resize(z.len(), 0);
+            }
+            for (a, b) in defs.iter_mut().zip(z) {
+                *a |= b;
+            }
+        }
+        slot.defs = defs;
+    }
     TriggerIndex { slots }
 }
 

@@ -125,11 +125,25 @@ pub struct EventSlot {
     pub self_only: Vec<u32>,
     /// Card abilities live in a zone, grouped by that zone.
     pub zoned: Vec<(u16, Vec<u32>)>,
+    /// Whether any ability waits for the event (the rules' or a card's).
+    pub any: bool,
+    /// Bit per card definition with an ability here (self or zoned): with no
+    /// card of these in the game, only the rules' abilities can trigger.
+    pub defs: Vec<u64>,
+    /// The same bits for each entry of `zoned`.
+    pub zoned_defs: Vec<Vec<u64>>,
 }
 
 impl TriggerIndex {
+    #[inline]
     pub fn slot(&self, event: u16, would: bool) -> Option<&EventSlot> {
         self.slots.get(event as usize * 2 + would as usize)
+    }
+
+    /// Whether any ability waits for the event, whatever cards are in the game.
+    #[inline]
+    pub fn listened(&self, event: u16, would: bool) -> bool {
+        self.slot(event, would).is_some_and(|s| s.any)
     }
 }
 

@@ -16,11 +16,15 @@ type Due = (u32, Option<ObjId>, PlayerId);
 type Found = smallvec::SmallVec<[Due; 4]>;
 
 impl Game {
+    /// Whether some ability may trigger on the event: a rules' ability, or one
+    /// of a card definition with a card in the game (dispatching finds nothing
+    /// otherwise).
+    #[inline]
     pub fn has_listeners(&self, event: u16, would: bool) -> bool {
         self.data
             .index
             .slot(event, would)
-            .is_some_and(|s| !s.rules.is_empty() || !s.self_only.is_empty() || !s.zoned.is_empty())
+            .is_some_and(|s| !s.rules.is_empty() || self.st.made_any(&s.defs))
     }
 
     /// Handles one event and returns it as the abilities left it (a `would`
@@ -78,7 +82,9 @@ impl Game {
         for &t in &slot.rules {
             found.push((t, None, default_me));
         }
-        if let Some(c) = ev.card {
+        if let Some(c) = ev.card
+            && !slot.self_only.is_empty()
+        {
             let def = self.st.objs[c as usize].def;
             for &t in &slot.self_only {
                 if data.triggers[t as usize].def == Some(def) {
@@ -89,14 +95,17 @@ impl Game {
                 }
             }
         }
-        for (zone, list) in &slot.zoned {
+        for ((zone, list), defs) in slot.zoned.iter().zip(&slot.zoned_defs) {
+            // No card of these definitions in the game: none in the zone.
+            if !self.st.made_any(defs) {
+                continue;
+            }
             let shared = self.st.shared(*zone);
             let owners = if shared { 1 } else { self.st.nplayers };
             let active_controls =
                 shared && data.zones[*zone as usize].controller == Controller::Active;
             for p in self
-                .turn_order(self.st.active, true)
-                .into_iter()
+                .turn_order_iter(self.st.active, true)
                 .filter(|&p| p < owners)
             {
                 let inst = self.st.inst(crate::value::ZoneRef {

@@ -14,6 +14,19 @@ impl Game {
         let sp = f.span;
         Ok(match b {
             Builtin::Move | Builtin::MoveAll => {
+                if let Value::Card(c) = a[0] {
+                    let to = self.zone_arg(&a[1], f)?;
+                    let cause = match a.get(2) {
+                        Some(Value::Int(e)) => Some(*e as u16),
+                        _ => None,
+                    };
+                    let bottom = matches!(a.get(3), Some(Value::Str(s)) if &**s == "bottom");
+                    let together = b == Builtin::MoveAll;
+                    return Ok(match self.move_card(c, to, cause, bottom, together, f)? {
+                        true => Value::Card(c),
+                        false => Value::list(Vec::new()),
+                    });
+                }
                 let cards = self.cards_of(&a[0], f)?;
                 let to = self.zone_arg(&a[1], f)?;
                 let cause = match a.get(2) {
@@ -281,7 +294,8 @@ impl Game {
                         ),
                     );
                 }
-                let made: Vec<Value> = (0..n).map(|_| Value::Card(self.st.new_obj(d, z))).collect();
+                let first = self.st.new_objs(d, z, n as usize);
+                let made: Vec<Value> = (first..first + n as ObjId).map(Value::Card).collect();
                 if n > 0 {
                     self.push(Entry::Created {
                         def: d,
@@ -606,6 +620,69 @@ impl Game {
         }
     }
 
+    /// [`Game::move_cards`] for one card: whether it moved.
+    pub fn move_card(
+        &mut self,
+        c: ObjId,
+        to: ZoneRef,
+        cause: Option<u16>,
+        bottom: bool,
+        together: bool,
+        f: &Frame,
+    ) -> Res<bool> {
+        let from = self.st.zone_of(c);
+        let mut dest = to;
+        if let Some(cause) = cause
+            && self.has_listeners(cause, true)
+        {
+            match self.would_move(c, from, to, cause, f)? {
+                Some(d) => dest = d,
+                None => return Ok(false),
+            }
+        }
+        self.st.relocate(c, dest, bottom);
+        if self.logging || cause.is_some_and(|e| self.has_listeners(e, false)) {
+            // A batch's mover is the one of its first card's actual move.
+            let player = self.mover(from, if together { dest } else { to }, f.me);
+            self.after_move(&[(c, from, dest)], cause, player, f)?;
+        }
+        Ok(true)
+    }
+
+    /// The `would` event of a move: where the card goes, or None if it stays
+    /// (the move was prevented, or a reaction moved the card meanwhile).
+    #[inline(never)]
+    fn would_move(
+        &mut self,
+        c: ObjId,
+        from: ZoneRef,
+        to: ZoneRef,
+        cause: u16,
+        f: &Frame,
+    ) -> Res<Option<ZoneRef>> {
+        let mut ev = Event::new(cause);
+        ev.would = true;
+        ev.card = Some(c);
+        ev.player = Some(self.mover(from, to, f.me));
+        ev.from = Some(from);
+        ev.to = Some(to);
+        ev.source = f.this;
+        let ev = self.dispatch_in(f.data, ev)?;
+        if ev.prevented {
+            let def = self.st.objs[c as usize].def;
+            self.push(Entry::Prevented {
+                name: cause,
+                card: Some(def),
+            });
+            return Ok(None);
+        }
+        // A card that left its zone meanwhile (a reaction moved it) stays put.
+        if self.st.zone_of(c) != from {
+            return Ok(None);
+        }
+        Ok(Some(ev.to.unwrap_or(to)))
+    }
+
     /// Moves cards one at a time (or together), with `would` and after events.
     pub fn move_cards(
         &mut self,
@@ -617,46 +694,37 @@ impl Game {
         f: &Frame,
     ) -> Res<Cards> {
         let mut moved = Cards::new();
+        // Cards moved together with no `would` ability: no code runs until all
+        // have moved, so whether anything follows the moves is known now.
+        let keep = together
+            && (self.logging
+                || cause
+                    .is_some_and(|e| self.has_listeners(e, true) || self.has_listeners(e, false)));
         let mut batch: smallvec::SmallVec<[(ObjId, ZoneRef, ZoneRef); 8]> =
             smallvec::SmallVec::new();
         for &c in cards {
             let from = self.st.zone_of(c);
-            let player = self.mover(from, to, f.me);
             let mut dest = to;
             if let Some(cause) = cause
                 && self.has_listeners(cause, true)
             {
-                let mut ev = Event::new(cause);
-                ev.would = true;
-                ev.card = Some(c);
-                ev.player = Some(player);
-                ev.from = Some(from);
-                ev.to = Some(to);
-                ev.source = f.this;
-                let ev = self.dispatch_in(f.data, ev)?;
-                if ev.prevented {
-                    let def = self.st.objs[c as usize].def;
-                    self.push(Entry::Prevented {
-                        name: cause,
-                        card: Some(def),
-                    });
-                    continue;
+                match self.would_move(c, from, to, cause, f)? {
+                    Some(d) => dest = d,
+                    None => continue,
                 }
-                dest = ev.to.unwrap_or(to);
-            }
-            // A card that left its zone meanwhile (a reaction moved it) stays put.
-            if self.st.zone_of(c) != from {
-                continue;
             }
             self.st.relocate(c, dest, bottom);
             moved.push(c);
             if together {
-                batch.push((c, from, dest));
-            } else {
+                if keep {
+                    batch.push((c, from, dest));
+                }
+            } else if self.logging || cause.is_some_and(|e| self.has_listeners(e, false)) {
+                let player = self.mover(from, to, f.me);
                 self.after_move(&[(c, from, dest)], cause, player, f)?;
             }
         }
-        if together && !batch.is_empty() {
+        if !batch.is_empty() {
             let (_, from, to) = batch[0];
             let player = self.mover(from, to, f.me);
             self.after_move(&batch, cause, player, f)?;
@@ -718,7 +786,9 @@ impl Game {
     /// An event with an amount that `would` abilities bring to zero or less does
     /// not happen (damage reduced to 0 is no damage).
     pub fn emit(&mut self, mut ev: Event, counted: bool, f: &Frame) -> Res<Option<Event>> {
-        if self.has_listeners(ev.name, true) {
+        // Any `would` ability in the data (even with no card of it in the game)
+        // makes a counted event with nothing left not happen.
+        if self.data.index.listened(ev.name, true) {
             ev.would = true;
             ev = self.dispatch_in(f.data, ev)?;
             if ev.prevented || counted && ev.amount <= 0 {

@@ -123,6 +123,9 @@ pub struct State {
     pub pile_zones: u64,
     /// Bit per declared zone: one instance shared by all players.
     pub shared_zones: u64,
+    /// Bit per card definition: some card of it was made in this game (an
+    /// ability of a definition with no card can never trigger).
+    pub made: Vec<u64>,
 }
 
 impl State {
@@ -167,9 +170,11 @@ impl State {
             repeat_phase: false,
             pile_zones: bits(data.zones.iter().map(|z| z.piles)),
             shared_zones: bits(data.zones.iter().map(|z| z.shared)),
+            made: vec![0; data.defs.len().div_ceil(64)],
         }
     }
 
+    #[inline]
     pub fn inst(&self, z: ZoneRef) -> usize {
         let base = self.zone_base[z.zone as usize] as usize;
         if self.shared(z.zone) {
@@ -179,18 +184,22 @@ impl State {
         }
     }
 
+    #[inline]
     pub fn shared(&self, z: u16) -> bool {
         self.shared_zones & crate::value::bit(z) != 0
     }
 
+    #[inline]
     pub fn zone_of(&self, c: ObjId) -> ZoneRef {
         self.inst_ref[self.objs[c as usize].zone as usize]
     }
 
+    #[inline]
     pub fn counter(&self, p: PlayerId, c: u16) -> i64 {
         self.counters[p as usize * self.ncounters + c as usize]
     }
 
+    #[inline]
     pub fn counter_mut(&mut self, p: PlayerId, c: u16) -> &mut i64 {
         &mut self.counters[p as usize * self.ncounters + c as usize]
     }
@@ -217,35 +226,84 @@ impl State {
     pub fn new_obj(&mut self, def: DefId, z: ZoneRef) -> ObjId {
         let id = self.objs.len() as ObjId;
         let inst = self.inst(z);
-        self.objs.push(Obj {
-            def,
-            owner: z.owner,
-            zone: inst as u32,
-            marks: 0,
-            host: None,
-        });
+        self.push_obj(def, z.owner, inst);
         self.put(id, inst, false);
         id
     }
 
+    /// Makes `n` cards of a definition on top of a zone, as `n` calls of
+    /// [`State::new_obj`] would; returns the first new id (the others follow).
+    pub fn new_objs(&mut self, def: DefId, z: ZoneRef, n: usize) -> ObjId {
+        let first = self.objs.len() as ObjId;
+        if n == 0 {
+            return first;
+        }
+        let inst = self.inst(z);
+        self.objs.reserve(n);
+        for _ in 0..n {
+            self.push_obj(def, z.owner, inst);
+        }
+        let ids = first..first + n as ObjId;
+        let piles = self.piles_zone(self.inst_ref[inst].zone);
+        let zi = &mut self.zones[inst];
+        if piles {
+            match zi.piles.iter_mut().find(|(d, _)| *d == def) {
+                Some((_, p)) => p.extend(ids),
+                None => zi.piles.push((def, ids.collect())),
+            }
+        } else {
+            zi.cards.extend(ids);
+        }
+        first
+    }
+
+    fn push_obj(&mut self, def: DefId, owner: PlayerId, inst: usize) {
+        let w = def as usize / 64;
+        if w >= self.made.len() {
+            self.made.resize(w + 1, 0);
+        }
+        self.made[w] |= 1 << (def % 64);
+        self.objs.push(Obj {
+            def,
+            owner,
+            zone: inst as u32,
+            marks: 0,
+            host: None,
+        });
+    }
+
+    /// Whether a card of any definition in the bit set was made.
+    #[inline]
+    pub fn made_any(&self, defs: &[u64]) -> bool {
+        defs.iter().zip(&self.made).any(|(a, b)| a & b != 0)
+    }
+
+    /// Takes a card out of its zone (a card no longer listed there stays out).
+    #[inline]
     fn take(&mut self, c: ObjId) {
         let o = &self.objs[c as usize];
         let (inst, def) = (o.zone as usize, o.def);
         let zi = &mut self.zones[inst];
-        if let Some(i) = zi.cards.iter().rposition(|&x| x == c) {
+        // Most moves take the top card: no search, no shifting.
+        if zi.cards.last() == Some(&c) {
+            zi.cards.pop();
+        } else if let Some(i) = zi.cards.iter().rposition(|&x| x == c) {
             zi.cards.remove(i);
-        } else if let Some((_, pile)) = zi.piles.iter_mut().find(|(d, _)| *d == def)
-            && let Some(i) = pile.iter().rposition(|&x| x == c)
-        {
-            pile.remove(i);
+        } else if let Some((_, pile)) = zi.piles.iter_mut().find(|(d, _)| *d == def) {
+            if pile.last() == Some(&c) {
+                pile.pop();
+            } else if let Some(i) = pile.iter().rposition(|&x| x == c) {
+                pile.remove(i);
+            }
         }
     }
 
+    #[inline]
     fn put(&mut self, c: ObjId, inst: usize, bottom: bool) {
-        let def = self.objs[c as usize].def;
-        let pile_zone = self.inst_ref[inst];
-        self.objs[c as usize].zone = inst as u32;
-        let piles = self.piles_zone(pile_zone.zone);
+        let o = &mut self.objs[c as usize];
+        o.zone = inst as u32;
+        let def = o.def;
+        let piles = self.piles_zone(self.inst_ref[inst].zone);
         let zi = &mut self.zones[inst];
         if piles {
             match zi.piles.iter_mut().find(|(d, _)| *d == def) {
@@ -260,6 +318,7 @@ impl State {
         }
     }
 
+    #[inline]
     fn piles_zone(&self, z: u16) -> bool {
         self.pile_zones & crate::value::bit(z) != 0
     }
@@ -267,22 +326,25 @@ impl State {
     /// Moves a card to the top (or bottom) of a zone.
     pub fn relocate(&mut self, c: ObjId, to: ZoneRef, bottom: bool) {
         self.take(c);
+        let shared = self.shared(to.zone);
+        let o = &mut self.objs[c as usize];
         // Leaving its zone ends an attachment; a host's own move does not move
         // what is attached to it (rules decide where those cards go).
-        self.objs[c as usize].host = None;
+        o.host = None;
+        // A card that enters a player's zone becomes that player's card.
+        if !shared {
+            o.owner = to.owner;
+        }
         // So do the effects that last while this card stays where it is.
         if !self.mods.is_empty() {
             self.mods.retain(|m| m.until != Until::While(c));
         }
         let inst = self.inst(to);
-        // A card that enters a player's zone becomes that player's card.
-        if !self.shared(to.zone) {
-            self.objs[c as usize].owner = to.owner;
-        }
         self.put(c, inst, bottom);
     }
 
     /// A number in `0..n` from the game's RNG (unbiased, stable across versions).
+    #[inline]
     pub fn below(&mut self, n: usize) -> usize {
         below(&mut self.rng, n)
     }
@@ -297,6 +359,7 @@ impl State {
         self.zones[inst].cards = cards;
     }
 
+    #[inline]
     pub fn prop(&self, data: &Data, c: ObjId, prop: u16) -> i64 {
         let base = data.defs[self.objs[c as usize].def as usize].props[prop as usize];
         if self.mods.is_empty() {
@@ -310,6 +373,7 @@ impl State {
             .sum::<i64>()
     }
 
+    #[inline]
     pub fn tags(&self, data: &Data, c: ObjId) -> u64 {
         let o = &self.objs[c as usize];
         data.defs[o.def as usize].tags | o.marks
