@@ -9,8 +9,13 @@ use rand_chacha::ChaCha8Rng;
 use super::log::Entry;
 use super::state::below;
 use super::{Flow, Game, Res};
-use crate::data::Data;
+use crate::data::native::{Choose, Operand, Test};
+use crate::data::{BotRule, Data};
+use crate::lang::ir::{BinOp, Code};
 use crate::value::{PlayerId, Value};
+
+/// How deep code may nest before running it is an error (as `exec_in` counts).
+const MAX_DEPTH: u32 = 200;
 
 /// The indices an agent picked.
 pub type Picks = smallvec::SmallVec<[usize; 4]>;
@@ -127,6 +132,36 @@ impl Game {
         max: usize,
         public: bool,
     ) -> Res<Picks> {
+        self.decide_at(data, player, kind, None, prompt, options, min, max, public)
+    }
+
+    /// A priority window's decision: one of its moves, or pass (the last option).
+    pub(crate) fn decide_window(
+        &mut self,
+        data: &Data,
+        player: PlayerId,
+        w: u16,
+        options: &[Choice],
+    ) -> Res<Picks> {
+        let name = &data.windows[w as usize].name;
+        self.decide_at(data, player, name, Some(w), name, options, 1, 1, true)
+    }
+
+    /// [`Game::decide_in`], told the window deciding if it is one (`kind` is
+    /// then the window's name).
+    #[allow(clippy::too_many_arguments)]
+    fn decide_at(
+        &mut self,
+        data: &Data,
+        player: PlayerId,
+        kind: &str,
+        window: Option<u16>,
+        prompt: &str,
+        options: &[Choice],
+        min: usize,
+        max: usize,
+        public: bool,
+    ) -> Res<Picks> {
         let n = options.len();
         let (min, max) = (min.min(n), max.min(n));
         let picked: Picks = match &mut self.agents[player as usize] {
@@ -146,7 +181,7 @@ impl Game {
                 .collect(),
             AgentKind::Bot(b) => {
                 let b = *b;
-                self.bot_decide(data, b, player, kind, options, min, max)?
+                self.bot_decide(data, b, player, kind, window, options, min, max)?
             }
             AgentKind::Replay => self.replayed(player, prompt, n, min, max)?,
             AgentKind::Human => human(self, player, prompt, options, min, max)
@@ -298,69 +333,221 @@ impl Game {
         b: usize,
         player: PlayerId,
         kind: &str,
+        window: Option<u16>,
         options: &[Choice],
         min: usize,
         max: usize,
     ) -> Res<Picks> {
         let saved = self.viewer.replace(player);
-        let r = (|| {
-            let mut out = Picks::new();
-            for rule in &data.bots[b].1 {
+        let r = self.bot_rules(data, b, player, kind, window, options, max);
+        self.viewer = saved;
+        let mut out = r?;
+        let mut i = 0;
+        while out.len() < min {
+            if !out.contains(&i) {
+                out.push(i);
+            }
+            i += 1;
+        }
+        Ok(out)
+    }
+
+    /// The options a bot's rules pick, in rule order.
+    #[allow(clippy::too_many_arguments)]
+    fn bot_rules(
+        &mut self,
+        data: &Data,
+        b: usize,
+        player: PlayerId,
+        kind: &str,
+        window: Option<u16>,
+        options: &[Choice],
+        max: usize,
+    ) -> Res<Picks> {
+        let mut out = Picks::new();
+        let rules = &data.bots[b].1;
+        // A window knows its rules; other decisions match `when` by text.
+        let listed = window
+            .and_then(|w| data.windows.get(w as usize))
+            .and_then(|w| w.bot_rules.get(b));
+        if let Some(list) = listed {
+            for &r in list {
+                let Some(rule) = rules.get(r as usize) else {
+                    continue;
+                };
+                if self.bot_rule(data, rule, player, options, max, &mut out)? {
+                    break;
+                }
+            }
+        } else {
+            for rule in rules {
                 if rule.when.as_deref().is_some_and(|w| w != kind) {
                     continue;
                 }
-                // A condition that does not look at the option is checked once.
-                let reads_it = rule.cond.as_ref().is_some_and(|c| c.reads_slot(0));
-                if let Some(c) = rule.cond.as_ref().filter(|_| !reads_it)
-                    && !self
-                        .exec_in(data, c, None, player, [Value::None], None)?
-                        .truthy()
-                {
-                    continue;
+                if self.bot_rule(data, rule, player, options, max, &mut out)? {
+                    break;
                 }
-                for (i, o) in options.iter().enumerate() {
-                    if out.len() >= max || out.contains(&i) {
-                        continue;
-                    }
-                    if let Some(c) = rule.cond.as_ref().filter(|_| reads_it)
-                        && !self
-                            .exec_in(data, c, None, player, [o.value.clone()], o.mv)?
-                            .truthy()
-                    {
-                        continue;
-                    }
-                    let hit =
-                        self.exec_in(data, &rule.choose, None, player, [o.value.clone()], o.mv)?;
-                    let hit = match hit {
-                        Value::Str(s) => match &o.value {
-                            Value::Str(v) => s == *v,
-                            _ => {
-                                o.mv.is_some_and(|m| {
-                                    s.starts_with(data.moves[m as usize].label.as_str())
-                                }) && (*s == *o.key(self) || *s == *o.label(self))
-                            }
-                        },
+            }
+        }
+        Ok(out)
+    }
+
+    /// One bot rule weighs the options not picked yet; true when the decision
+    /// is made (one option wanted, and this rule found it).
+    fn bot_rule(
+        &mut self,
+        data: &Data,
+        rule: &BotRule,
+        player: PlayerId,
+        options: &[Choice],
+        max: usize,
+        out: &mut Picks,
+    ) -> Res<bool> {
+        let test = rule.cond_test.as_ref();
+        // A condition that does not look at the option is checked once.
+        if let Some(c) = rule.cond.as_ref().filter(|_| !rule.cond_reads_it)
+            && !self.holds(data, c, test, player, &Value::None, None)?
+        {
+            return Ok(false);
+        }
+        for (i, o) in options.iter().enumerate() {
+            if out.len() >= max || out.contains(&i) {
+                continue;
+            }
+            if let Some(c) = rule.cond.as_ref().filter(|_| rule.cond_reads_it)
+                && !self.holds(data, c, test, player, &o.value, o.mv)?
+            {
+                continue;
+            }
+            // The common shapes of `choose` decide natively, counting the
+            // step running the code would.
+            let native = match &rule.choose_native {
+                _ if self.depth >= MAX_DEPTH => None,
+                Choose::Str(s) => Some(self.text_hit(data, s, o)),
+                Choose::Test(t) => self.native_test(data, t, player, &o.value, o.mv),
+                Choose::General => None,
+            };
+            let hit = match native {
+                Some(hit) => {
+                    self.tick(rule.choose.span)?;
+                    hit
+                }
+                None => {
+                    match self.exec_in(data, &rule.choose, None, player, [o.value.clone()], o.mv)? {
+                        Value::Str(s) => self.text_hit(data, &s, o),
                         v => v.truthy(),
-                    };
-                    if hit {
-                        out.push(i);
-                        if max == 1 {
-                            return Ok(out);
-                        }
                     }
                 }
-            }
-            let mut i = 0;
-            while out.len() < min {
-                if !out.contains(&i) {
-                    out.push(i);
+            };
+            if hit {
+                out.push(i);
+                if max == 1 {
+                    return Ok(true);
                 }
-                i += 1;
             }
-            Ok(out)
-        })();
-        self.viewer = saved;
-        r
+        }
+        Ok(false)
+    }
+
+    /// Whether a bot's text names an option: a text option by its text, a
+    /// move's option by its label or key.
+    fn text_hit(&self, data: &Data, s: &str, o: &Choice) -> bool {
+        match &o.value {
+            Value::Str(v) => *s == **v,
+            _ => {
+                o.mv.is_some_and(|m| s.starts_with(data.moves[m as usize].label.as_str()))
+                    && (*s == *o.key(self) || *s == *o.label(self))
+            }
+        }
+    }
+
+    /// Whether `code` holds for `it` (and the option's move): natively when it
+    /// has a test that fits the value, else by running it.
+    pub(crate) fn holds(
+        &mut self,
+        data: &Data,
+        code: &Code,
+        test: Option<&Test>,
+        me: PlayerId,
+        it: &Value,
+        mv: Option<u16>,
+    ) -> Res<bool> {
+        if let Some(t) = test
+            && self.depth < MAX_DEPTH
+            && let Some(b) = self.native_test(data, t, me, it, mv)
+        {
+            // The step running the code would count.
+            self.tick(code.span)?;
+            return Ok(b);
+        }
+        Ok(self
+            .exec_in(data, code, None, me, [it.clone()], mv)?
+            .truthy())
+    }
+
+    /// A native test, as the interpreter would find it; `None` when it meets
+    /// a value it was not made for (the code then runs and says why).
+    pub(crate) fn native_test(
+        &self,
+        data: &Data,
+        t: &Test,
+        me: PlayerId,
+        it: &Value,
+        mv: Option<u16>,
+    ) -> Option<bool> {
+        Some(match t {
+            Test::Const(b) => *b,
+            Test::Is { tag, negate } => {
+                let tags = match it {
+                    Value::Card(c) => self.st.tags(data, *c),
+                    Value::Def(d) => data.defs[*d as usize].tags,
+                    Value::None => 0,
+                    _ => return None,
+                };
+                (tags & crate::value::bit(*tag) != 0) != *negate
+            }
+            Test::DefEq { def, negate } => {
+                let eq = match it {
+                    Value::Card(c) => self.st.objs[*c as usize].def == *def,
+                    Value::Def(d) => d == def,
+                    _ => false,
+                };
+                eq != *negate
+            }
+            Test::Move { id, negate } => (id.is_some() && mv == *id) != *negate,
+            Test::Cmp(a, op, b) => {
+                let x = self.native_operand(data, *a, me, it)?;
+                let y = self.native_operand(data, *b, me, it)?;
+                match op {
+                    BinOp::Lt => x < y,
+                    BinOp::Le => x <= y,
+                    BinOp::Gt => x > y,
+                    BinOp::Ge => x >= y,
+                    BinOp::Eq => x == y,
+                    BinOp::Ne => x != y,
+                    _ => return None,
+                }
+            }
+            Test::Not(x) => !self.native_test(data, x, me, it, mv)?,
+            Test::And(a, b) => {
+                self.native_test(data, a, me, it, mv)? && self.native_test(data, b, me, it, mv)?
+            }
+            Test::Or(a, b) => {
+                self.native_test(data, a, me, it, mv)? || self.native_test(data, b, me, it, mv)?
+            }
+        })
+    }
+
+    fn native_operand(&self, data: &Data, o: Operand, me: PlayerId, it: &Value) -> Option<i64> {
+        Some(match o {
+            Operand::Int(i) => i,
+            Operand::Counter(c) => self.st.counter(me, c),
+            Operand::Global(g) => *self.st.globals.get(g as usize)?,
+            Operand::Prop(p) => match it {
+                Value::Card(c) => self.st.prop(data, *c, p),
+                _ => return None,
+            },
+        })
     }
 }
 

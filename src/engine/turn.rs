@@ -4,8 +4,9 @@ use super::decide::Choice;
 use super::log::Entry;
 use super::state::{Event, Until};
 use super::{Flow, Game, Res};
-use crate::data::Data;
-use crate::value::{PlayerId, Value};
+use crate::data::{Data, native};
+use crate::lang::ir::Code;
+use crate::value::{ObjId, PlayerId, Value, ZoneRef};
 
 impl Game {
     /// One turn of the active player, optionally starting at a phase.
@@ -138,7 +139,7 @@ impl Game {
                 pass_index
             } else {
                 options.push(pass.get_or_insert_with(|| Choice::text("pass")).clone());
-                let r = self.decide_in(data, cur, &decl.name, &decl.name, &options, 1, 1, true)?;
+                let r = self.decide_window(data, cur, w, &options)?;
                 r.first().copied().unwrap_or(pass_index)
             };
             if pick == pass_index {
@@ -205,7 +206,7 @@ impl Game {
         for &m in &data.windows[w as usize].moves {
             let mv = &data.moves[m as usize];
             if let Some(cond) = &mv.cond
-                && !self.exec_in(data, cond, None, p, [], Some(m))?.truthy()
+                && !self.holds(data, cond, mv.cond_test.as_ref(), p, &Value::None, Some(m))?
             {
                 continue;
             }
@@ -215,6 +216,12 @@ impl Game {
                     mv: Some(m),
                 }),
                 Some(pick) => {
+                    if let Some(np) = &mv.pick_native
+                        && self.depth < 200
+                        && self.pick_native(data, np, pick, p, m, out)?
+                    {
+                        continue;
+                    }
                     let v = self.exec_in(data, pick, None, p, [], Some(m))?;
                     for item in self.items(&v, pick.span)?.iter() {
                         out.push(Choice {
@@ -226,6 +233,58 @@ impl Game {
             }
         }
         Ok(())
+    }
+
+    /// A pick of the shape `<zone> where <test>`, filtered in place: the
+    /// zone's cards in the order the interpreter lists them, with no list
+    /// built. False (and nothing added) if the test defers to the code.
+    fn pick_native(
+        &mut self,
+        data: &Data,
+        np: &native::Pick,
+        pick: &Code,
+        p: PlayerId,
+        m: u16,
+        out: &mut Vec<Choice>,
+    ) -> Res<bool> {
+        // What running the pick would do first: count a step, check the zone
+        // may be seen.
+        self.tick(pick.span)?;
+        let z = ZoneRef {
+            zone: np.zone,
+            owner: if self.st.shared(np.zone) { 0 } else { p },
+        };
+        self.check_visible(z, pick.span)?;
+        let start = out.len();
+        let zi = &self.st.zones[self.st.inst(z)];
+        let mut take =
+            |c: ObjId| match self.native_test(data, &np.test, p, &Value::Card(c), Some(m)) {
+                Some(keep) => {
+                    if keep {
+                        out.push(Choice {
+                            value: Value::Card(c),
+                            mv: Some(m),
+                        });
+                    }
+                    true
+                }
+                None => false,
+            };
+        // Ordered zones list their top card first; pile rows keep their order.
+        let done = if zi.piles.is_empty() {
+            zi.cards.iter().rev().all(|&c| take(c))
+        } else {
+            zi.piles
+                .iter()
+                .filter_map(|(_, pile)| pile.last())
+                .all(|&c| take(c))
+        };
+        if !done {
+            // The code runs instead, and counts its own step.
+            out.truncate(start);
+            self.steps -= 1;
+        }
+        Ok(done)
     }
 
     fn check_end_always(&mut self, data: &Data) -> Res<()> {
