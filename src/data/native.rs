@@ -29,10 +29,47 @@ pub enum Test {
         negate: bool,
     },
     /// Two numbers compared.
-    Cmp(Operand, BinOp, Operand),
+    Cmp(Operand, CmpOp, Operand),
     Not(Box<Test>),
     And(Box<Test>, Box<Test>),
     Or(Box<Test>, Box<Test>),
+}
+
+/// How a [`Test`] compares two numbers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CmpOp {
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    Eq,
+    Ne,
+}
+
+impl CmpOp {
+    fn of(op: BinOp) -> Option<CmpOp> {
+        Some(match op {
+            BinOp::Lt => CmpOp::Lt,
+            BinOp::Le => CmpOp::Le,
+            BinOp::Gt => CmpOp::Gt,
+            BinOp::Ge => CmpOp::Ge,
+            BinOp::Eq => CmpOp::Eq,
+            BinOp::Ne => CmpOp::Ne,
+            _ => return None,
+        })
+    }
+
+    #[inline]
+    pub fn holds(self, x: i64, y: i64) -> bool {
+        match self {
+            CmpOp::Lt => x < y,
+            CmpOp::Le => x <= y,
+            CmpOp::Gt => x > y,
+            CmpOp::Ge => x >= y,
+            CmpOp::Eq => x == y,
+            CmpOp::Ne => x != y,
+        }
+    }
 }
 
 /// A number a [`Test`] compares.
@@ -125,12 +162,7 @@ fn test_expr(e: &Expr, it: Option<u16>, moves: &[String]) -> Option<Test> {
                 negate: *op == BinOp::Ne,
             }
         }
-        Expr::Bin(
-            op @ (BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::Eq | BinOp::Ne),
-            a,
-            b,
-            _,
-        ) => Test::Cmp(operand(a, it)?, *op, operand(b, it)?),
+        Expr::Bin(op, a, b, _) => Test::Cmp(operand(a, it)?, CmpOp::of(*op)?, operand(b, it)?),
         _ => return None,
     })
 }

@@ -11,8 +11,8 @@ use super::state::below;
 use super::{Flow, Game, Res};
 use crate::data::native::{Choose, Operand, Test};
 use crate::data::{BotRule, Data};
-use crate::lang::ir::{BinOp, Code};
-use crate::value::{PlayerId, Value};
+use crate::lang::ir::Code;
+use crate::value::{ObjId, PlayerId, Value};
 
 /// How deep code may nest before running it is an error (as `exec_in` counts).
 const MAX_DEPTH: u32 = 200;
@@ -495,11 +495,13 @@ impl Game {
         it: &Value,
         mv: Option<u16>,
     ) -> Option<bool> {
+        if let Value::Card(c) = it {
+            return Some(self.card_test(data, t, me, *c, mv));
+        }
         Some(match t {
             Test::Const(b) => *b,
             Test::Is { tag, negate } => {
                 let tags = match it {
-                    Value::Card(c) => self.st.tags(data, *c),
                     Value::Def(d) => data.defs[*d as usize].tags,
                     Value::None => 0,
                     _ => return None,
@@ -507,26 +509,14 @@ impl Game {
                 (tags & crate::value::bit(*tag) != 0) != *negate
             }
             Test::DefEq { def, negate } => {
-                let eq = match it {
-                    Value::Card(c) => self.st.objs[*c as usize].def == *def,
-                    Value::Def(d) => d == def,
-                    _ => false,
-                };
+                let eq = matches!(it, Value::Def(d) if d == def);
                 eq != *negate
             }
             Test::Move { id, negate } => (id.is_some() && mv == *id) != *negate,
             Test::Cmp(a, op, b) => {
-                let x = self.native_operand(data, *a, me, it)?;
-                let y = self.native_operand(data, *b, me, it)?;
-                match op {
-                    BinOp::Lt => x < y,
-                    BinOp::Le => x <= y,
-                    BinOp::Gt => x > y,
-                    BinOp::Ge => x >= y,
-                    BinOp::Eq => x == y,
-                    BinOp::Ne => x != y,
-                    _ => return None,
-                }
+                let x = self.plain_operand(*a, me)?;
+                let y = self.plain_operand(*b, me)?;
+                op.holds(x, y)
             }
             Test::Not(x) => !self.native_test(data, x, me, it, mv)?,
             Test::And(a, b) => {
@@ -538,15 +528,74 @@ impl Game {
         })
     }
 
-    fn native_operand(&self, data: &Data, o: Operand, me: PlayerId, it: &Value) -> Option<i64> {
-        Some(match o {
+    /// [`Game::native_test`] with a card bound to `it`: every test is
+    /// defined for cards. The one-step tests are inlined into the loops
+    /// that filter cards.
+    #[inline(always)]
+    pub(crate) fn card_test(
+        &self,
+        data: &Data,
+        t: &Test,
+        me: PlayerId,
+        c: ObjId,
+        mv: Option<u16>,
+    ) -> bool {
+        match t {
+            Test::Is { tag, negate } => {
+                (self.st.tags(data, c) & crate::value::bit(*tag) != 0) != *negate
+            }
+            Test::DefEq { def, negate } => (self.st.objs[c as usize].def == *def) != *negate,
+            Test::Cmp(a, op, b) => op.holds(
+                self.card_operand(data, *a, me, c),
+                self.card_operand(data, *b, me, c),
+            ),
+            _ => self.card_test_rest(data, t, me, c, mv),
+        }
+    }
+
+    #[inline(never)]
+    fn card_test_rest(
+        &self,
+        data: &Data,
+        t: &Test,
+        me: PlayerId,
+        c: ObjId,
+        mv: Option<u16>,
+    ) -> bool {
+        match t {
+            Test::Const(b) => *b,
+            Test::Move { id, negate } => (id.is_some() && mv == *id) != *negate,
+            Test::Not(x) => !self.card_test(data, x, me, c, mv),
+            Test::And(a, b) => {
+                self.card_test(data, a, me, c, mv) && self.card_test(data, b, me, c, mv)
+            }
+            Test::Or(a, b) => {
+                self.card_test(data, a, me, c, mv) || self.card_test(data, b, me, c, mv)
+            }
+            Test::Is { .. } | Test::DefEq { .. } | Test::Cmp(..) => {
+                self.card_test(data, t, me, c, mv)
+            }
+        }
+    }
+
+    /// A number a test compares, with a card bound to `it`.
+    #[inline(always)]
+    fn card_operand(&self, data: &Data, o: Operand, me: PlayerId, c: ObjId) -> i64 {
+        match o {
+            Operand::Prop(p) => self.st.prop(data, c, p),
             Operand::Int(i) => i,
-            Operand::Counter(c) => self.st.counter(me, c),
-            Operand::Global(g) => *self.st.globals.get(g as usize)?,
-            Operand::Prop(p) => match it {
-                Value::Card(c) => self.st.prop(data, *c, p),
-                _ => return None,
-            },
+            Operand::Counter(k) => self.st.counter(me, k),
+            Operand::Global(g) => self.st.globals[g as usize],
+        }
+    }
+
+    /// A number a test compares, with no card bound (a property has none).
+    fn plain_operand(&self, o: Operand, me: PlayerId) -> Option<i64> {
+        Some(match o {
+            Operand::Prop(_) => return None,
+            Operand::Int(i) => i,
+            Operand::Counter(k) => self.st.counter(me, k),
+            Operand::Global(g) => self.st.globals[g as usize],
         })
     }
 }

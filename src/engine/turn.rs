@@ -218,8 +218,8 @@ impl Game {
                 Some(pick) => {
                     if let Some(np) = &mv.pick_native
                         && self.depth < 200
-                        && self.pick_native(data, np, pick, p, m, out)?
                     {
+                        self.pick_native(data, np, pick, p, m, out)?;
                         continue;
                     }
                     let v = self.exec_in(data, pick, None, p, [], Some(m))?;
@@ -237,7 +237,7 @@ impl Game {
 
     /// A pick of the shape `<zone> where <test>`, filtered in place: the
     /// zone's cards in the order the interpreter lists them, with no list
-    /// built. False (and nothing added) if the test defers to the code.
+    /// built (tests on cards never defer to the code).
     fn pick_native(
         &mut self,
         data: &Data,
@@ -246,7 +246,7 @@ impl Game {
         p: PlayerId,
         m: u16,
         out: &mut Vec<Choice>,
-    ) -> Res<bool> {
+    ) -> Res<()> {
         // What running the pick would do first: count a step, check the zone
         // may be seen.
         self.tick(pick.span)?;
@@ -255,36 +255,61 @@ impl Game {
             owner: if self.st.shared(np.zone) { 0 } else { p },
         };
         self.check_visible(z, pick.span)?;
-        let start = out.len();
         let zi = &self.st.zones[self.st.inst(z)];
-        let mut take =
-            |c: ObjId| match self.native_test(data, &np.test, p, &Value::Card(c), Some(m)) {
-                Some(keep) => {
-                    if keep {
-                        out.push(Choice {
-                            value: Value::Card(c),
-                            mv: Some(m),
-                        });
-                    }
-                    true
-                }
-                None => false,
-            };
         // Ordered zones list their top card first; pile rows keep their order.
-        let done = if zi.piles.is_empty() {
-            zi.cards.iter().rev().all(|&c| take(c))
+        if zi.piles.is_empty() {
+            self.filter_cards(data, &np.test, p, m, zi.cards.iter().rev().copied(), out);
         } else {
-            zi.piles
-                .iter()
-                .filter_map(|(_, pile)| pile.last())
-                .all(|&c| take(c))
-        };
-        if !done {
-            // The code runs instead, and counts its own step.
-            out.truncate(start);
-            self.steps -= 1;
+            let tops = zi.piles.iter().filter_map(|(_, pile)| pile.last().copied());
+            self.filter_cards(data, &np.test, p, m, tops, out);
         }
-        Ok(done)
+        Ok(())
+    }
+
+    /// The cards that pass a test, as options of move `m`; the commonest
+    /// tests get a loop of their own.
+    #[inline(always)]
+    fn filter_cards(
+        &self,
+        data: &Data,
+        t: &native::Test,
+        p: PlayerId,
+        m: u16,
+        cards: impl Iterator<Item = ObjId>,
+        out: &mut Vec<Choice>,
+    ) {
+        use native::{Operand, Test};
+        let choice = |c| Choice {
+            value: Value::Card(c),
+            mv: Some(m),
+        };
+        match *t {
+            Test::Is { tag, negate } => {
+                let bit = crate::value::bit(tag);
+                for c in cards {
+                    if (self.st.tags(data, c) & bit != 0) != negate {
+                        out.push(choice(c));
+                    }
+                }
+            }
+            // A card's property against the player's counter: the counter is
+            // read once.
+            Test::Cmp(Operand::Prop(pr), op, Operand::Counter(k)) => {
+                let y = self.st.counter(p, k);
+                for c in cards {
+                    if op.holds(self.st.prop(data, c, pr), y) {
+                        out.push(choice(c));
+                    }
+                }
+            }
+            _ => {
+                for c in cards {
+                    if self.card_test(data, t, p, c, Some(m)) {
+                        out.push(choice(c));
+                    }
+                }
+            }
+        }
     }
 
     fn check_end_always(&mut self, data: &Data) -> Res<()> {
