@@ -405,27 +405,38 @@ impl Game {
     ) -> Res<bool> {
         let test = rule.cond_test.as_ref();
         // A condition that does not look at the option is checked once.
-        if let Some(c) = rule.cond.as_ref().filter(|_| !rule.cond_reads_it)
+        let (once, each) = match &rule.cond {
+            Some(c) if rule.cond_reads_it => (None, Some(c)),
+            c => (c.as_ref(), None),
+        };
+        if let Some(c) = once
             && !self.holds(data, c, test, player, &Value::None, None)?
         {
             return Ok(false);
         }
+        // Code nested too deep runs (and fails) as it would have.
+        let choose = match &rule.choose_native {
+            _ if self.depth >= MAX_DEPTH => &Choose::General,
+            c => c,
+        };
         for (i, o) in options.iter().enumerate() {
             if out.len() >= max || out.contains(&i) {
                 continue;
             }
-            if let Some(c) = rule.cond.as_ref().filter(|_| rule.cond_reads_it)
+            if let Some(c) = each
                 && !self.holds(data, c, test, player, &o.value, o.mv)?
             {
                 continue;
             }
             // The common shapes of `choose` decide natively, counting the
             // step running the code would.
-            let native = match &rule.choose_native {
-                _ if self.depth >= MAX_DEPTH => None,
-                Choose::Str(s) => Some(self.text_hit(data, s, o)),
-                Choose::Test(t) => self.native_test(data, t, player, &o.value, o.mv),
-                Choose::General => None,
+            let native = match (choose, &o.value) {
+                (Choose::Test(t), Value::Card(c)) => {
+                    Some(self.card_test(data, t, player, *c, o.mv))
+                }
+                (Choose::Test(t), v) => self.native_test(data, t, player, v, o.mv),
+                (Choose::Str(s), _) => Some(self.text_hit(data, s, o)),
+                (Choose::General, _) => None,
             };
             let hit = match native {
                 Some(hit) => {
