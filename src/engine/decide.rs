@@ -15,7 +15,7 @@ use crate::lang::ir::Code;
 use crate::value::{ObjId, PlayerId, Value};
 
 /// How deep code may nest before running it is an error (as `exec_in` counts).
-const MAX_DEPTH: u32 = 200;
+pub(crate) const MAX_DEPTH: u32 = 200;
 
 /// The indices an agent picked.
 pub type Picks = smallvec::SmallVec<[usize; 4]>;

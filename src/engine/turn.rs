@@ -217,7 +217,7 @@ impl Game {
                 }),
                 Some(pick) => {
                     if let Some(np) = &mv.pick_native
-                        && self.depth < 200
+                        && self.depth < super::decide::MAX_DEPTH
                     {
                         self.pick_native(data, np, pick, p, m, out)?;
                         continue;
