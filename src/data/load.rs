@@ -360,23 +360,29 @@ impl Loader {
             })
             .collect();
 
+        let move_names: Vec<String> = r.moves.keys().cloned().collect();
         let moves: Vec<MoveDecl> = r
             .moves
             .iter()
             .map(|(name, m)| {
                 let from = rtext.find(&format!(" {name}:")).unwrap_or(0);
+                let pick = m.pick.as_ref().map(|p| self.code(rf, from, p, &none, true));
+                let cond = m.cond.as_ref().map(|c| self.code(rf, from, c, &none, true));
                 MoveDecl {
                     name: name.clone(),
                     label: m.label.clone(),
-                    pick: m.pick.as_ref().map(|p| self.code(rf, from, p, &none, true)),
-                    cond: m.cond.as_ref().map(|c| self.code(rf, from, c, &none, true)),
+                    cond_test: cond
+                        .as_ref()
+                        .and_then(|c| native::test(c, None, &move_names)),
+                    pick_native: pick.as_ref().and_then(|p| native::pick(p, &move_names)),
+                    pick,
+                    cond,
                     body: self.code(rf, from, &m.body, &with_it, false),
                 }
             })
             .collect();
-        let move_names: Vec<String> = r.moves.keys().cloned().collect();
 
-        let windows = r
+        let mut windows: Vec<WindowDecl> = r
             .windows
             .iter()
             .map(|(name, w)| {
@@ -410,6 +416,7 @@ impl Loader {
                     name: name.clone(),
                     all_players,
                     moves,
+                    bot_rules: Vec::new(),
                 }
             })
             .collect();
@@ -481,25 +488,48 @@ impl Loader {
             }
         }
 
-        let bots = r
+        let bots: Vec<(String, Vec<BotRule>)> = r
             .bots
             .iter()
             .map(|(name, rules)| {
                 let from = rtext.find(&format!(" {name}:")).unwrap_or(0);
                 let rules = rules
                     .iter()
-                    .map(|b| BotRule {
-                        when: b.when.clone(),
-                        choose: self.code(rf, from, &b.choose, &with_it, true),
-                        cond: b
+                    .map(|b| {
+                        let choose = self.code(rf, from, &b.choose, &with_it, true);
+                        let cond = b
                             .cond
                             .as_ref()
-                            .map(|c| self.code(rf, from, c, &with_it, true)),
+                            .map(|c| self.code(rf, from, c, &with_it, true));
+                        BotRule {
+                            when: b.when.clone(),
+                            choose_native: native::choose(&choose, &move_names),
+                            choose,
+                            cond_reads_it: cond.as_ref().is_some_and(|c| c.reads_slot(0)),
+                            cond_test: cond
+                                .as_ref()
+                                .and_then(|c| native::test(c, Some(0), &move_names)),
+                            cond,
+                        }
                     })
                     .collect();
                 (name.clone(), rules)
             })
             .collect();
+        // Which rules of each bot may decide in each window.
+        for w in &mut windows {
+            w.bot_rules = bots
+                .iter()
+                .map(|(_, rules)| {
+                    rules
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, r)| r.when.as_deref().is_none_or(|k| k == w.name))
+                        .filter_map(|(i, _)| u32::try_from(i).ok())
+                        .collect()
+                })
+                .collect();
+        }
 
         // 4. Cards.
         let prop_defaults: Vec<i64> = r.properties.values().copied().collect();

@@ -3,6 +3,7 @@
 pub mod diag;
 pub mod load;
 pub mod locate;
+pub mod native;
 pub mod schema;
 
 use crate::lang::ir::Code;
@@ -61,6 +62,9 @@ pub struct WindowDecl {
     pub name: String,
     pub all_players: bool,
     pub moves: Vec<u16>,
+    /// By bot: the rules that may decide in this window (no `when`, or this
+    /// window's name), in order.
+    pub bot_rules: Vec<Vec<u32>>,
 }
 
 pub struct MoveDecl {
@@ -69,6 +73,9 @@ pub struct MoveDecl {
     pub pick: Option<Code>,
     pub cond: Option<Code>,
     pub body: Code,
+    /// `cond` and `pick` recognised as native tests ([`native`]), if they are.
+    pub cond_test: Option<native::Test>,
+    pub pick_native: Option<native::Pick>,
 }
 
 pub struct PhaseDecl {
@@ -151,6 +158,12 @@ pub struct BotRule {
     pub when: Option<String>,
     pub choose: Code,
     pub cond: Option<Code>,
+    /// Whether `cond` looks at the option (`it`): if not, it is checked once
+    /// per decision.
+    pub cond_reads_it: bool,
+    /// `cond` and `choose` recognised as native decisions ([`native`]).
+    pub cond_test: Option<native::Test>,
+    pub choose_native: native::Choose,
 }
 
 impl Data {

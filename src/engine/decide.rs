@@ -9,8 +9,13 @@ use rand_chacha::ChaCha8Rng;
 use super::log::Entry;
 use super::state::below;
 use super::{Flow, Game, Res};
-use crate::data::Data;
-use crate::value::{PlayerId, Value};
+use crate::data::native::{Choose, Operand, Test};
+use crate::data::{BotRule, Data};
+use crate::lang::ir::Code;
+use crate::value::{ObjId, PlayerId, Value};
+
+/// How deep code may nest before running it is an error (as `exec_in` counts).
+pub(crate) const MAX_DEPTH: u32 = 200;
 
 /// The indices an agent picked.
 pub type Picks = smallvec::SmallVec<[usize; 4]>;
@@ -127,6 +132,36 @@ impl Game {
         max: usize,
         public: bool,
     ) -> Res<Picks> {
+        self.decide_at(data, player, kind, None, prompt, options, min, max, public)
+    }
+
+    /// A priority window's decision: one of its moves, or pass (the last option).
+    pub(crate) fn decide_window(
+        &mut self,
+        data: &Data,
+        player: PlayerId,
+        w: u16,
+        options: &[Choice],
+    ) -> Res<Picks> {
+        let name = &data.windows[w as usize].name;
+        self.decide_at(data, player, name, Some(w), name, options, 1, 1, true)
+    }
+
+    /// [`Game::decide_in`], told the window deciding if it is one (`kind` is
+    /// then the window's name).
+    #[allow(clippy::too_many_arguments)]
+    fn decide_at(
+        &mut self,
+        data: &Data,
+        player: PlayerId,
+        kind: &str,
+        window: Option<u16>,
+        prompt: &str,
+        options: &[Choice],
+        min: usize,
+        max: usize,
+        public: bool,
+    ) -> Res<Picks> {
         let n = options.len();
         let (min, max) = (min.min(n), max.min(n));
         let picked: Picks = match &mut self.agents[player as usize] {
@@ -146,7 +181,7 @@ impl Game {
                 .collect(),
             AgentKind::Bot(b) => {
                 let b = *b;
-                self.bot_decide(data, b, player, kind, options, min, max)?
+                self.bot_decide(data, b, player, kind, window, options, min, max)?
             }
             AgentKind::Replay => self.replayed(player, prompt, n, min, max)?,
             AgentKind::Human => human(self, player, prompt, options, min, max)
@@ -298,69 +333,281 @@ impl Game {
         b: usize,
         player: PlayerId,
         kind: &str,
+        window: Option<u16>,
         options: &[Choice],
         min: usize,
         max: usize,
     ) -> Res<Picks> {
         let saved = self.viewer.replace(player);
-        let r = (|| {
-            let mut out = Picks::new();
-            for rule in &data.bots[b].1 {
+        let r = self.bot_rules(data, b, player, kind, window, options, max);
+        self.viewer = saved;
+        let mut out = r?;
+        let mut i = 0;
+        while out.len() < min {
+            if !out.contains(&i) {
+                out.push(i);
+            }
+            i += 1;
+        }
+        Ok(out)
+    }
+
+    /// The options a bot's rules pick, in rule order.
+    #[allow(clippy::too_many_arguments)]
+    fn bot_rules(
+        &mut self,
+        data: &Data,
+        b: usize,
+        player: PlayerId,
+        kind: &str,
+        window: Option<u16>,
+        options: &[Choice],
+        max: usize,
+    ) -> Res<Picks> {
+        let mut out = Picks::new();
+        let rules = &data.bots[b].1;
+        // A window knows its rules; other decisions match `when` by text.
+        let listed = window
+            .and_then(|w| data.windows.get(w as usize))
+            .and_then(|w| w.bot_rules.get(b));
+        if let Some(list) = listed {
+            for &r in list {
+                let Some(rule) = rules.get(r as usize) else {
+                    continue;
+                };
+                if self.bot_rule(data, rule, player, options, max, &mut out)? {
+                    break;
+                }
+            }
+        } else {
+            for rule in rules {
                 if rule.when.as_deref().is_some_and(|w| w != kind) {
                     continue;
                 }
-                // A condition that does not look at the option is checked once.
-                let reads_it = rule.cond.as_ref().is_some_and(|c| c.reads_slot(0));
-                if let Some(c) = rule.cond.as_ref().filter(|_| !reads_it)
-                    && !self
-                        .exec_in(data, c, None, player, [Value::None], None)?
-                        .truthy()
-                {
-                    continue;
+                if self.bot_rule(data, rule, player, options, max, &mut out)? {
+                    break;
                 }
-                for (i, o) in options.iter().enumerate() {
-                    if out.len() >= max || out.contains(&i) {
-                        continue;
-                    }
-                    if let Some(c) = rule.cond.as_ref().filter(|_| reads_it)
-                        && !self
-                            .exec_in(data, c, None, player, [o.value.clone()], o.mv)?
-                            .truthy()
-                    {
-                        continue;
-                    }
-                    let hit =
-                        self.exec_in(data, &rule.choose, None, player, [o.value.clone()], o.mv)?;
-                    let hit = match hit {
-                        Value::Str(s) => match &o.value {
-                            Value::Str(v) => s == *v,
-                            _ => {
-                                o.mv.is_some_and(|m| {
-                                    s.starts_with(data.moves[m as usize].label.as_str())
-                                }) && (*s == *o.key(self) || *s == *o.label(self))
-                            }
-                        },
+            }
+        }
+        Ok(out)
+    }
+
+    /// One bot rule weighs the options not picked yet; true when the decision
+    /// is made (one option wanted, and this rule found it).
+    fn bot_rule(
+        &mut self,
+        data: &Data,
+        rule: &BotRule,
+        player: PlayerId,
+        options: &[Choice],
+        max: usize,
+        out: &mut Picks,
+    ) -> Res<bool> {
+        let test = rule.cond_test.as_ref();
+        // A condition that does not look at the option is checked once.
+        let (once, each) = match &rule.cond {
+            Some(c) if rule.cond_reads_it => (None, Some(c)),
+            c => (c.as_ref(), None),
+        };
+        if let Some(c) = once
+            && !self.holds(data, c, test, player, &Value::None, None)?
+        {
+            return Ok(false);
+        }
+        // Code nested too deep runs (and fails) as it would have.
+        let choose = match &rule.choose_native {
+            _ if self.depth >= MAX_DEPTH => &Choose::General,
+            c => c,
+        };
+        for (i, o) in options.iter().enumerate() {
+            if out.len() >= max || out.contains(&i) {
+                continue;
+            }
+            if let Some(c) = each
+                && !self.holds(data, c, test, player, &o.value, o.mv)?
+            {
+                continue;
+            }
+            // The common shapes of `choose` decide natively, counting the
+            // step running the code would.
+            let native = match (choose, &o.value) {
+                (Choose::Test(t), Value::Card(c)) => {
+                    Some(self.card_test(data, t, player, *c, o.mv))
+                }
+                (Choose::Test(t), v) => self.native_test(data, t, player, v, o.mv),
+                (Choose::Str(s), _) => Some(self.text_hit(data, s, o)),
+                (Choose::General, _) => None,
+            };
+            let hit = match native {
+                Some(hit) => {
+                    self.tick(rule.choose.span)?;
+                    hit
+                }
+                None => {
+                    match self.exec_in(data, &rule.choose, None, player, [o.value.clone()], o.mv)? {
+                        Value::Str(s) => self.text_hit(data, &s, o),
                         v => v.truthy(),
-                    };
-                    if hit {
-                        out.push(i);
-                        if max == 1 {
-                            return Ok(out);
-                        }
                     }
                 }
-            }
-            let mut i = 0;
-            while out.len() < min {
-                if !out.contains(&i) {
-                    out.push(i);
+            };
+            if hit {
+                out.push(i);
+                if max == 1 {
+                    return Ok(true);
                 }
-                i += 1;
             }
-            Ok(out)
-        })();
-        self.viewer = saved;
-        r
+        }
+        Ok(false)
+    }
+
+    /// Whether a bot's text names an option: a text option by its text, a
+    /// move's option by its label or key.
+    fn text_hit(&self, data: &Data, s: &str, o: &Choice) -> bool {
+        match &o.value {
+            Value::Str(v) => *s == **v,
+            _ => {
+                o.mv.is_some_and(|m| s.starts_with(data.moves[m as usize].label.as_str()))
+                    && (*s == *o.key(self) || *s == *o.label(self))
+            }
+        }
+    }
+
+    /// Whether `code` holds for `it` (and the option's move): natively when it
+    /// has a test that fits the value, else by running it.
+    pub(crate) fn holds(
+        &mut self,
+        data: &Data,
+        code: &Code,
+        test: Option<&Test>,
+        me: PlayerId,
+        it: &Value,
+        mv: Option<u16>,
+    ) -> Res<bool> {
+        if let Some(t) = test
+            && self.depth < MAX_DEPTH
+            && let Some(b) = self.native_test(data, t, me, it, mv)
+        {
+            // The step running the code would count.
+            self.tick(code.span)?;
+            return Ok(b);
+        }
+        Ok(self
+            .exec_in(data, code, None, me, [it.clone()], mv)?
+            .truthy())
+    }
+
+    /// A native test, as the interpreter would find it; `None` when it meets
+    /// a value it was not made for (the code then runs and says why).
+    pub(crate) fn native_test(
+        &self,
+        data: &Data,
+        t: &Test,
+        me: PlayerId,
+        it: &Value,
+        mv: Option<u16>,
+    ) -> Option<bool> {
+        if let Value::Card(c) = it {
+            return Some(self.card_test(data, t, me, *c, mv));
+        }
+        Some(match t {
+            Test::Const(b) => *b,
+            Test::Is { tag, negate } => {
+                let tags = match it {
+                    Value::Def(d) => data.defs[*d as usize].tags,
+                    Value::None => 0,
+                    _ => return None,
+                };
+                (tags & crate::value::bit(*tag) != 0) != *negate
+            }
+            Test::DefEq { def, negate } => {
+                let eq = matches!(it, Value::Def(d) if d == def);
+                eq != *negate
+            }
+            Test::Move { id, negate } => (id.is_some() && mv == *id) != *negate,
+            Test::Cmp(a, op, b) => {
+                let x = self.plain_operand(*a, me)?;
+                let y = self.plain_operand(*b, me)?;
+                op.holds(x, y)
+            }
+            Test::Not(x) => !self.native_test(data, x, me, it, mv)?,
+            Test::And(a, b) => {
+                self.native_test(data, a, me, it, mv)? && self.native_test(data, b, me, it, mv)?
+            }
+            Test::Or(a, b) => {
+                self.native_test(data, a, me, it, mv)? || self.native_test(data, b, me, it, mv)?
+            }
+        })
+    }
+
+    /// [`Game::native_test`] with a card bound to `it`: every test is
+    /// defined for cards. The one-step tests are inlined into the loops
+    /// that filter cards.
+    #[inline(always)]
+    pub(crate) fn card_test(
+        &self,
+        data: &Data,
+        t: &Test,
+        me: PlayerId,
+        c: ObjId,
+        mv: Option<u16>,
+    ) -> bool {
+        match t {
+            Test::Is { tag, negate } => {
+                (self.st.tags(data, c) & crate::value::bit(*tag) != 0) != *negate
+            }
+            Test::DefEq { def, negate } => (self.st.objs[c as usize].def == *def) != *negate,
+            Test::Cmp(a, op, b) => op.holds(
+                self.card_operand(data, *a, me, c),
+                self.card_operand(data, *b, me, c),
+            ),
+            _ => self.card_test_rest(data, t, me, c, mv),
+        }
+    }
+
+    #[inline(never)]
+    fn card_test_rest(
+        &self,
+        data: &Data,
+        t: &Test,
+        me: PlayerId,
+        c: ObjId,
+        mv: Option<u16>,
+    ) -> bool {
+        match t {
+            Test::Const(b) => *b,
+            Test::Move { id, negate } => (id.is_some() && mv == *id) != *negate,
+            Test::Not(x) => !self.card_test(data, x, me, c, mv),
+            Test::And(a, b) => {
+                self.card_test(data, a, me, c, mv) && self.card_test(data, b, me, c, mv)
+            }
+            Test::Or(a, b) => {
+                self.card_test(data, a, me, c, mv) || self.card_test(data, b, me, c, mv)
+            }
+            Test::Is { .. } | Test::DefEq { .. } | Test::Cmp(..) => {
+                self.card_test(data, t, me, c, mv)
+            }
+        }
+    }
+
+    /// A number a test compares, with a card bound to `it`.
+    #[inline(always)]
+    fn card_operand(&self, data: &Data, o: Operand, me: PlayerId, c: ObjId) -> i64 {
+        match o {
+            Operand::Prop(p) => self.st.prop(data, c, p),
+            Operand::Int(i) => i,
+            Operand::Counter(k) => self.st.counter(me, k),
+            Operand::Global(g) => self.st.globals[g as usize],
+        }
+    }
+
+    /// A number a test compares, with no card bound (a property has none).
+    fn plain_operand(&self, o: Operand, me: PlayerId) -> Option<i64> {
+        Some(match o {
+            Operand::Prop(_) => return None,
+            Operand::Int(i) => i,
+            Operand::Counter(k) => self.st.counter(me, k),
+            Operand::Global(g) => self.st.globals[g as usize],
+        })
     }
 }
 

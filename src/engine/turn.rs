@@ -4,8 +4,9 @@ use super::decide::Choice;
 use super::log::Entry;
 use super::state::{Event, Until};
 use super::{Flow, Game, Res};
-use crate::data::Data;
-use crate::value::{PlayerId, Value};
+use crate::data::{Data, native};
+use crate::lang::ir::Code;
+use crate::value::{ObjId, PlayerId, Value, ZoneRef};
 
 impl Game {
     /// One turn of the active player, optionally starting at a phase.
@@ -138,7 +139,7 @@ impl Game {
                 pass_index
             } else {
                 options.push(pass.get_or_insert_with(|| Choice::text("pass")).clone());
-                let r = self.decide_in(data, cur, &decl.name, &decl.name, &options, 1, 1, true)?;
+                let r = self.decide_window(data, cur, w, &options)?;
                 r.first().copied().unwrap_or(pass_index)
             };
             if pick == pass_index {
@@ -205,7 +206,7 @@ impl Game {
         for &m in &data.windows[w as usize].moves {
             let mv = &data.moves[m as usize];
             if let Some(cond) = &mv.cond
-                && !self.exec_in(data, cond, None, p, [], Some(m))?.truthy()
+                && !self.holds(data, cond, mv.cond_test.as_ref(), p, &Value::None, Some(m))?
             {
                 continue;
             }
@@ -215,6 +216,12 @@ impl Game {
                     mv: Some(m),
                 }),
                 Some(pick) => {
+                    if let Some(np) = &mv.pick_native
+                        && self.depth < super::decide::MAX_DEPTH
+                    {
+                        self.pick_native(data, np, pick, p, m, out)?;
+                        continue;
+                    }
                     let v = self.exec_in(data, pick, None, p, [], Some(m))?;
                     for item in self.items(&v, pick.span)?.iter() {
                         out.push(Choice {
@@ -226,6 +233,83 @@ impl Game {
             }
         }
         Ok(())
+    }
+
+    /// A pick of the shape `<zone> where <test>`, filtered in place: the
+    /// zone's cards in the order the interpreter lists them, with no list
+    /// built (tests on cards never defer to the code).
+    fn pick_native(
+        &mut self,
+        data: &Data,
+        np: &native::Pick,
+        pick: &Code,
+        p: PlayerId,
+        m: u16,
+        out: &mut Vec<Choice>,
+    ) -> Res<()> {
+        // What running the pick would do first: count a step, check the zone
+        // may be seen.
+        self.tick(pick.span)?;
+        let z = ZoneRef {
+            zone: np.zone,
+            owner: if self.st.shared(np.zone) { 0 } else { p },
+        };
+        self.check_visible(z, pick.span)?;
+        let zi = &self.st.zones[self.st.inst(z)];
+        // Ordered zones list their top card first; pile rows keep their order.
+        if zi.piles.is_empty() {
+            self.filter_cards(data, &np.test, p, m, zi.cards.iter().rev().copied(), out);
+        } else {
+            let tops = zi.piles.iter().filter_map(|(_, pile)| pile.last().copied());
+            self.filter_cards(data, &np.test, p, m, tops, out);
+        }
+        Ok(())
+    }
+
+    /// The cards that pass a test, as options of move `m`; the commonest
+    /// tests get a loop of their own.
+    #[inline(always)]
+    fn filter_cards(
+        &self,
+        data: &Data,
+        t: &native::Test,
+        p: PlayerId,
+        m: u16,
+        cards: impl Iterator<Item = ObjId>,
+        out: &mut Vec<Choice>,
+    ) {
+        use native::{Operand, Test};
+        let choice = |c| Choice {
+            value: Value::Card(c),
+            mv: Some(m),
+        };
+        match *t {
+            Test::Is { tag, negate } => {
+                let bit = crate::value::bit(tag);
+                for c in cards {
+                    if (self.st.tags(data, c) & bit != 0) != negate {
+                        out.push(choice(c));
+                    }
+                }
+            }
+            // A card's property against the player's counter: the counter is
+            // read once.
+            Test::Cmp(Operand::Prop(pr), op, Operand::Counter(k)) => {
+                let y = self.st.counter(p, k);
+                for c in cards {
+                    if op.holds(self.st.prop(data, c, pr), y) {
+                        out.push(choice(c));
+                    }
+                }
+            }
+            _ => {
+                for c in cards {
+                    if self.card_test(data, t, p, c, Some(m)) {
+                        out.push(choice(c));
+                    }
+                }
+            }
+        }
     }
 
     fn check_end_always(&mut self, data: &Data) -> Res<()> {

@@ -1,0 +1,204 @@
+//! The common shapes of conditions, picks and bot choices, recognised once at
+//! load time so the kernel decides them natively, with no interpreter call.
+//! Anything else keeps its compiled code; a native test that meets a value it
+//! was not made for (say `it is x` on a string) also defers to that code, so
+//! both paths always agree, errors included.
+
+use std::sync::Arc;
+
+use crate::lang::ir::{BinOp, Code, Expr, Stmt};
+
+/// A condition on the value bound to `it` (an option, a zone's card), the
+/// running player's counters and the option's move.
+#[derive(Debug, Clone)]
+pub enum Test {
+    Const(bool),
+    /// `it is <tag>`, `it is not <tag>`.
+    Is {
+        tag: u16,
+        negate: bool,
+    },
+    /// `it == @card`, `it != @card`.
+    DefEq {
+        def: u16,
+        negate: bool,
+    },
+    /// `move == "name"`: the option's move, by index (`None`: no move has that name).
+    Move {
+        id: Option<u16>,
+        negate: bool,
+    },
+    /// Two numbers compared.
+    Cmp(Operand, CmpOp, Operand),
+    Not(Box<Test>),
+    And(Box<Test>, Box<Test>),
+    Or(Box<Test>, Box<Test>),
+}
+
+/// How a [`Test`] compares two numbers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CmpOp {
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    Eq,
+    Ne,
+}
+
+impl CmpOp {
+    fn of(op: BinOp) -> Option<CmpOp> {
+        Some(match op {
+            BinOp::Lt => CmpOp::Lt,
+            BinOp::Le => CmpOp::Le,
+            BinOp::Gt => CmpOp::Gt,
+            BinOp::Ge => CmpOp::Ge,
+            BinOp::Eq => CmpOp::Eq,
+            BinOp::Ne => CmpOp::Ne,
+            _ => return None,
+        })
+    }
+
+    #[inline]
+    pub fn holds(self, x: i64, y: i64) -> bool {
+        match self {
+            CmpOp::Lt => x < y,
+            CmpOp::Le => x <= y,
+            CmpOp::Gt => x > y,
+            CmpOp::Ge => x >= y,
+            CmpOp::Eq => x == y,
+            CmpOp::Ne => x != y,
+        }
+    }
+}
+
+/// A number a [`Test`] compares.
+#[derive(Debug, Clone, Copy)]
+pub enum Operand {
+    Int(i64),
+    /// A counter of the running player (`coins`, `me.coins`).
+    Counter(u16),
+    Global(u16),
+    /// A property of the card bound to `it` (`it.cost`).
+    Prop(u16),
+}
+
+/// A bot rule's `choose`, as far as it is recognised.
+#[derive(Debug, Clone)]
+pub enum Choose {
+    /// A string constant: matches options by text.
+    Str(Arc<str>),
+    Test(Test),
+    /// Anything else: run the code.
+    General,
+}
+
+/// A move's `pick` of the shape `<zone> where <test>`.
+#[derive(Debug, Clone)]
+pub struct Pick {
+    pub zone: u16,
+    pub test: Test,
+}
+
+/// The one expression a piece of code returns, if that is all it does.
+fn single(code: &Code) -> Option<&Expr> {
+    match code.stmts.as_slice() {
+        [Stmt::Return(Some(e))] => Some(e),
+        _ => None,
+    }
+}
+
+/// Recognises code as a [`Test`]; `it` is the local slot bound to the value
+/// tested (none: the code reads no slot), `moves` the rules' move names.
+pub fn test(code: &Code, it: Option<u16>, moves: &[String]) -> Option<Test> {
+    test_expr(single(code)?, it, moves)
+}
+
+fn is_it(e: &Expr, it: Option<u16>) -> bool {
+    matches!(e, Expr::Local(s) if Some(*s) == it)
+}
+
+fn test_expr(e: &Expr, it: Option<u16>, moves: &[String]) -> Option<Test> {
+    Some(match e {
+        Expr::Bool(b) => Test::Const(*b),
+        Expr::Is(x, tag, negate) if is_it(x, it) => Test::Is {
+            tag: *tag,
+            negate: *negate,
+        },
+        Expr::Not(x) => Test::Not(Box::new(test_expr(x, it, moves)?)),
+        Expr::And(a, b) => Test::And(
+            Box::new(test_expr(a, it, moves)?),
+            Box::new(test_expr(b, it, moves)?),
+        ),
+        Expr::Or(a, b) => Test::Or(
+            Box::new(test_expr(a, it, moves)?),
+            Box::new(test_expr(b, it, moves)?),
+        ),
+        Expr::Bin(op @ (BinOp::Eq | BinOp::Ne), a, b, _)
+            if matches!((&**a, &**b), (Expr::Def(_), _) | (_, Expr::Def(_))) =>
+        {
+            let negate = *op == BinOp::Ne;
+            match (&**a, &**b) {
+                (x, Expr::Def(d)) | (Expr::Def(d), x) if is_it(x, it) => {
+                    Test::DefEq { def: *d, negate }
+                }
+                _ => return None,
+            }
+        }
+        Expr::Bin(op @ (BinOp::Eq | BinOp::Ne), a, b, _)
+            if matches!(
+                (&**a, &**b),
+                (Expr::MoveName, Expr::Str(_)) | (Expr::Str(_), Expr::MoveName)
+            ) =>
+        {
+            let ((Expr::Str(s), _) | (_, Expr::Str(s))) = (&**a, &**b) else {
+                return None;
+            };
+            Test::Move {
+                id: moves
+                    .iter()
+                    .position(|m| m.as_str() == &**s)
+                    .and_then(|i| u16::try_from(i).ok()),
+                negate: *op == BinOp::Ne,
+            }
+        }
+        Expr::Bin(op, a, b, _) => Test::Cmp(operand(a, it)?, CmpOp::of(*op)?, operand(b, it)?),
+        _ => return None,
+    })
+}
+
+fn operand(e: &Expr, it: Option<u16>) -> Option<Operand> {
+    Some(match e {
+        Expr::Int(i) => Operand::Int(*i),
+        Expr::Global(g) => Operand::Global(*g),
+        Expr::Field(base, f) => match (&**base, f.counter, f.prop) {
+            (Expr::Me, Some(c), _) => Operand::Counter(c),
+            (x, _, Some(p)) if is_it(x, it) => Operand::Prop(p),
+            _ => return None,
+        },
+        _ => return None,
+    })
+}
+
+/// Recognises a bot rule's `choose` (`it` in slot 0).
+pub fn choose(code: &Code, moves: &[String]) -> Choose {
+    match single(code) {
+        Some(Expr::Str(s)) => Choose::Str(s.clone()),
+        _ => test(code, Some(0), moves).map_or(Choose::General, Choose::Test),
+    }
+}
+
+/// Recognises a move's `pick` of the shape `<zone> where <test>` (a zone of
+/// the running player, or a shared one).
+pub fn pick(code: &Code, moves: &[String]) -> Option<Pick> {
+    match single(code)? {
+        Expr::Where(list, slot, cond) => match &**list {
+            Expr::Zone(z, None) => Some(Pick {
+                zone: *z,
+                test: test_expr(cond, Some(*slot), moves)?,
+            }),
+            _ => None,
+        },
+        _ => None,
+    }
+}

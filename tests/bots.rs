@@ -1,0 +1,135 @@
+//! Native decisions (bot rules, move conditions and picks recognised at load
+//! time) play exactly the games the interpreter plays: same decisions, same
+//! transcripts, same errors.
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::Arc;
+
+use fuda::data::native::Choose;
+use fuda::data::{Data, load};
+use fuda::engine::{AgentKind, Game, GameConfig};
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The same data with every native decision taken away.
+fn interpreted(mut d: Data) -> Data {
+    for m in &mut d.moves {
+        m.cond_test = None;
+        m.pick_native = None;
+    }
+    for (_, rules) in &mut d.bots {
+        for r in rules {
+            r.cond_test = None;
+            r.choose_native = Choose::General;
+        }
+    }
+    d
+}
+
+fn play(data: &Arc<Data>, agents: &[&str], seed: u64) -> String {
+    let agents: Vec<AgentKind> = agents
+        .iter()
+        .map(|a| AgentKind::parse(a, data).unwrap_or_else(|| panic!("agent {a}")))
+        .collect();
+    let mut g = Game::new(
+        data.clone(),
+        GameConfig {
+            players: agents.len() as u8,
+            seed,
+            agents,
+            options: HashMap::new(),
+            logging: true,
+        },
+    );
+    let r = g.play();
+    format!("{r:?}\n{:?}\n{:?}", g.decisions, g.log)
+}
+
+fn same_games(dir: &Path, game: &str, agents: &[&str], games: u64) {
+    let load = || load::load_game(dir, game).unwrap_or_else(|e| panic!("{:?}", e.errors));
+    let native = Arc::new(load());
+    let plain = Arc::new(interpreted(load()));
+    for seed in 0..games {
+        let a = play(&native, agents, seed);
+        let b = play(&plain, agents, seed);
+        assert!(
+            a == b,
+            "{game} {agents:?} seed {seed}: native decisions differ"
+        );
+    }
+}
+
+#[test]
+fn shipped_bots_decide_natively() {
+    let d = load::load_game(root(), "shrine").unwrap_or_else(|e| panic!("{:?}", e.errors));
+    let b = d.bot("bigmoney").expect("bigmoney");
+    for r in &d.bots[b].1 {
+        assert!(!matches!(r.choose_native, Choose::General), "{:?}", r.when);
+        assert_eq!(r.cond.is_some(), r.cond_test.is_some(), "{:?}", r.when);
+    }
+    for m in &d.moves {
+        assert_eq!(m.cond.is_some(), m.cond_test.is_some(), "{}", m.name);
+        assert_eq!(m.pick.is_some(), m.pick_native.is_some(), "{}", m.name);
+    }
+}
+
+#[test]
+fn native_decisions_play_the_same_games() {
+    same_games(root(), "shrine", &["bigmoney", "bigmoney"], 12);
+    same_games(root(), "shrine", &["bigmoney", "random", "bigmoney"], 8);
+    same_games(root(), "utage", &["utage", "utage"], 6);
+}
+
+/// Bots whose tests meet values they were not made for (the pass option, a
+/// text, where a card is expected) defer to the code, errors included.
+#[test]
+fn native_decisions_defer_to_code() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let rules = std::fs::read_to_string(root().join("rules/shrine.yaml")).expect("shrine");
+    let at = rules.find("\nbots:").expect("bots section");
+    let probes = r#"
+bots:
+  probe:
+    - {when: action, choose: "it is action and actions > 0 and not (it is victory)"}
+    - {when: action, choose: "\"pass\""}
+    - {when: resources, choose: "not (it is not resource)"}
+    - {when: buy, choose: "move == \"buy\" and it.cost >= 6 and it != @omiki", if: "coins >= 6"}
+    - {when: buy, choose: "move == \"buy\" and it.cost == coins", if: "it != @minus"}
+    - {when: buy, choose: "move != \"nothing\" and it == @honoumai"}
+    - {when: buy, choose: "\"pass\""}
+  picky:
+    - {when: resources, choose: "true"}
+    - {when: buy, choose: "it is victory or it.cost > 100"}
+  pricey:
+    - {when: buy, choose: "it.cost >= 5"}
+    - {when: buy, choose: "false"}
+"#;
+    std::fs::create_dir_all(dir.path().join("rules")).expect("rules dir");
+    std::fs::write(
+        dir.path().join("rules/shrine.yaml"),
+        format!("{}{probes}", &rules[..at]),
+    )
+    .expect("write rules");
+    copy_dir(
+        &root().join("cards/shrine"),
+        &dir.path().join("cards/shrine"),
+    );
+    same_games(dir.path(), "shrine", &["probe", "probe"], 10);
+    same_games(dir.path(), "shrine", &["probe", "picky"], 10);
+    same_games(dir.path(), "shrine", &["pricey", "probe"], 10);
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("create dir");
+    for e in std::fs::read_dir(from).expect("read dir").flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            copy_dir(&p, &to.join(e.file_name()));
+        } else {
+            std::fs::copy(&p, to.join(e.file_name())).expect("copy");
+        }
+    }
+}
