@@ -174,7 +174,7 @@ impl State {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     pub fn inst(&self, z: ZoneRef) -> usize {
         let base = self.zone_base[z.zone as usize] as usize;
         if self.shared(z.zone) {
@@ -184,22 +184,22 @@ impl State {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     pub fn shared(&self, z: u16) -> bool {
-        self.shared_zones & crate::value::bit(z) != 0
+        z < 64 && self.shared_zones >> z & 1 != 0
     }
 
-    #[inline]
+    #[inline(always)]
     pub fn zone_of(&self, c: ObjId) -> ZoneRef {
         self.inst_ref[self.objs[c as usize].zone as usize]
     }
 
-    #[inline]
+    #[inline(always)]
     pub fn counter(&self, p: PlayerId, c: u16) -> i64 {
         self.counters[p as usize * self.ncounters + c as usize]
     }
 
-    #[inline]
+    #[inline(always)]
     pub fn counter_mut(&mut self, p: PlayerId, c: u16) -> &mut i64 {
         &mut self.counters[p as usize * self.ncounters + c as usize]
     }
@@ -218,6 +218,7 @@ impl State {
         }
     }
 
+    #[inline]
     pub fn size(&self, z: ZoneRef) -> usize {
         let zi = &self.zones[self.inst(z)];
         zi.cards.len() + zi.piles.iter().map(|(_, p)| p.len()).sum::<usize>()
@@ -279,7 +280,7 @@ impl State {
     }
 
     /// Takes a card out of its zone (a card no longer listed there stays out).
-    #[inline]
+    #[inline(always)]
     fn take(&mut self, c: ObjId) {
         let o = &self.objs[c as usize];
         let (inst, def) = (o.zone as usize, o.def);
@@ -298,7 +299,7 @@ impl State {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn put(&mut self, c: ObjId, inst: usize, bottom: bool) {
         let o = &mut self.objs[c as usize];
         o.zone = inst as u32;
@@ -318,9 +319,9 @@ impl State {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn piles_zone(&self, z: u16) -> bool {
-        self.pile_zones & crate::value::bit(z) != 0
+        z < 64 && self.pile_zones >> z & 1 != 0
     }
 
     /// Moves a card to the top (or bottom) of a zone.
@@ -359,7 +360,7 @@ impl State {
         self.zones[inst].cards = cards;
     }
 
-    #[inline]
+    #[inline(always)]
     pub fn prop(&self, data: &Data, c: ObjId, prop: u16) -> i64 {
         let base = data.defs[self.objs[c as usize].def as usize].props[prop as usize];
         if self.mods.is_empty() {
@@ -373,7 +374,7 @@ impl State {
             .sum::<i64>()
     }
 
-    #[inline]
+    #[inline(always)]
     pub fn tags(&self, data: &Data, c: ObjId) -> u64 {
         let o = &self.objs[c as usize];
         data.defs[o.def as usize].tags | o.marks
