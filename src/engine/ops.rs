@@ -50,10 +50,12 @@ impl Game {
             Builtin::Shuffle => {
                 let z = self.zone_arg(&a[0], f)?;
                 self.st.shuffle(z);
-                self.push(Entry::Shuffle {
-                    zone: z,
-                    size: self.st.size(z),
-                });
+                if self.logging {
+                    self.push(Entry::Shuffle {
+                        zone: z,
+                        size: self.st.size(z),
+                    });
+                }
                 Value::None
             }
             Builtin::Top | Builtin::Bottom => {
