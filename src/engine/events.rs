@@ -308,10 +308,16 @@ impl Game {
     }
 
     /// A check point: resolves queued abilities in order, including any they queue.
+    #[inline]
     pub fn resolve_pending(&mut self) -> Res<()> {
         if self.st.pending.is_empty() {
             return Ok(());
         }
+        self.resolve_queued()
+    }
+
+    #[inline(never)]
+    fn resolve_queued(&mut self) -> Res<()> {
         let data = self.data.clone();
         let data = &*data;
         while !self.st.pending.is_empty() {

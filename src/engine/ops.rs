@@ -11,6 +11,12 @@ use crate::value::{Args, Cards, ObjId, PlayerId, Value, ZoneRef};
 
 impl Game {
     pub fn call(&mut self, b: Builtin, mut a: Args, f: &mut Frame) -> Res<Value> {
+        let r = self.call_with(b, &mut a, f);
+        release(a);
+        r
+    }
+
+    fn call_with(&mut self, b: Builtin, a: &mut Args, f: &mut Frame) -> Res<Value> {
         let sp = f.span;
         Ok(match b {
             Builtin::Move | Builtin::MoveAll => {
@@ -44,10 +50,12 @@ impl Game {
             Builtin::Shuffle => {
                 let z = self.zone_arg(&a[0], f)?;
                 self.st.shuffle(z);
-                self.push(Entry::Shuffle {
-                    zone: z,
-                    size: self.st.size(z),
-                });
+                if self.logging {
+                    self.push(Entry::Shuffle {
+                        zone: z,
+                        size: self.st.size(z),
+                    });
+                }
                 Value::None
             }
             Builtin::Top | Builtin::Bottom => {
@@ -162,7 +170,7 @@ impl Game {
                     }
                     _ => f.me,
                 };
-                self.choose_builtin(b, who, a, f)?
+                self.choose_builtin(b, who, std::mem::take(a), f)?
             }
             Builtin::Reveal | Builtin::Look => {
                 let cards = self.cards_of(&a[0], f)?;
@@ -562,7 +570,10 @@ impl Game {
             Value::Zone(z) => {
                 let zi = &self.st.zones[self.st.inst(*z)];
                 Ok(if zi.piles.is_empty() {
-                    zi.cards.iter().rev().copied().collect()
+                    // Top card first.
+                    let mut out = Cards::from_slice(&zi.cards);
+                    out.reverse();
+                    out
                 } else {
                     zi.piles
                         .iter()
@@ -590,22 +601,27 @@ impl Game {
         }
     }
 
+    #[inline]
     fn zone_arg(&self, v: &Value, f: &Frame) -> Res<ZoneRef> {
         match v {
             Value::Zone(z) => Ok(*z),
-            other => self.err(f.span, format!("expected a zone, found {}", other.kind())),
+            other => self.expected(f, "a zone", other),
         }
     }
 
+    #[inline]
     fn def_arg(&self, v: &Value, f: &Frame) -> Res<u16> {
         match v {
             Value::Def(d) => Ok(*d),
             Value::Card(c) => Ok(self.st.objs[*c as usize].def),
-            other => self.err(
-                f.span,
-                format!("expected a card id like @name, found {}", other.kind()),
-            ),
+            other => self.expected(f, "a card id like @name", other),
         }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn expected<T>(&self, f: &Frame, what: &str, found: &Value) -> Res<T> {
+        self.err(f.span, format!("expected {what}, found {}", found.kind()))
     }
 
     /// Whose move it is: the owner of the player zone involved (the
@@ -888,5 +904,17 @@ impl Game {
             value: v.clone(),
             mv: None,
         }
+    }
+}
+
+/// Drops a call's arguments: plain values (numbers, cards, zones...) held
+/// inline need no work, so the usual case skips the element-wise drop.
+#[inline(always)]
+fn release(a: Args) {
+    if !a.spilled()
+        && a.iter()
+            .all(|v| !matches!(v, Value::Str(_) | Value::List(_)))
+    {
+        std::mem::forget(a);
     }
 }

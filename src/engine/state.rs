@@ -174,7 +174,7 @@ impl State {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     pub fn inst(&self, z: ZoneRef) -> usize {
         let base = self.zone_base[z.zone as usize] as usize;
         if self.shared(z.zone) {
@@ -184,22 +184,22 @@ impl State {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     pub fn shared(&self, z: u16) -> bool {
-        self.shared_zones & crate::value::bit(z) != 0
+        z < 64 && self.shared_zones >> z & 1 != 0
     }
 
-    #[inline]
+    #[inline(always)]
     pub fn zone_of(&self, c: ObjId) -> ZoneRef {
         self.inst_ref[self.objs[c as usize].zone as usize]
     }
 
-    #[inline]
+    #[inline(always)]
     pub fn counter(&self, p: PlayerId, c: u16) -> i64 {
         self.counters[p as usize * self.ncounters + c as usize]
     }
 
-    #[inline]
+    #[inline(always)]
     pub fn counter_mut(&mut self, p: PlayerId, c: u16) -> &mut i64 {
         &mut self.counters[p as usize * self.ncounters + c as usize]
     }
@@ -218,6 +218,7 @@ impl State {
         }
     }
 
+    #[inline]
     pub fn size(&self, z: ZoneRef) -> usize {
         let zi = &self.zones[self.inst(z)];
         zi.cards.len() + zi.piles.iter().map(|(_, p)| p.len()).sum::<usize>()
@@ -278,56 +279,33 @@ impl State {
         defs.iter().zip(&self.made).any(|(a, b)| a & b != 0)
     }
 
-    /// Takes a card out of its zone (a card no longer listed there stays out).
-    #[inline]
-    fn take(&mut self, c: ObjId) {
-        let o = &self.objs[c as usize];
-        let (inst, def) = (o.zone as usize, o.def);
-        let zi = &mut self.zones[inst];
-        // Most moves take the top card: no search, no shifting.
-        if zi.cards.last() == Some(&c) {
-            zi.cards.pop();
-        } else if let Some(i) = zi.cards.iter().rposition(|&x| x == c) {
-            zi.cards.remove(i);
-        } else if let Some((_, pile)) = zi.piles.iter_mut().find(|(d, _)| *d == def) {
-            if pile.last() == Some(&c) {
-                pile.pop();
-            } else if let Some(i) = pile.iter().rposition(|&x| x == c) {
-                pile.remove(i);
-            }
-        }
-    }
-
-    #[inline]
+    #[inline(always)]
     fn put(&mut self, c: ObjId, inst: usize, bottom: bool) {
         let o = &mut self.objs[c as usize];
         o.zone = inst as u32;
         let def = o.def;
         let piles = self.piles_zone(self.inst_ref[inst].zone);
         let zi = &mut self.zones[inst];
-        if piles {
-            match zi.piles.iter_mut().find(|(d, _)| *d == def) {
-                Some((_, p)) if bottom => p.insert(0, c),
-                Some((_, p)) => p.push(c),
-                None => zi.piles.push((def, vec![c])),
-            }
-        } else if bottom {
-            zi.cards.insert(0, c);
-        } else {
+        if !piles && !bottom {
             zi.cards.push(c);
+        } else {
+            put_pile_or_bottom(zi, c, def, piles, bottom);
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn piles_zone(&self, z: u16) -> bool {
-        self.pile_zones & crate::value::bit(z) != 0
+        z < 64 && self.pile_zones >> z & 1 != 0
     }
 
     /// Moves a card to the top (or bottom) of a zone.
     pub fn relocate(&mut self, c: ObjId, to: ZoneRef, bottom: bool) {
-        self.take(c);
+        let inst = self.inst(to);
         let shared = self.shared(to.zone);
+        let piles = self.piles_zone(self.inst_ref[inst].zone);
         let o = &mut self.objs[c as usize];
+        let (from, def) = (o.zone as usize, o.def);
+        o.zone = inst as u32;
         // Leaving its zone ends an attachment; a host's own move does not move
         // what is attached to it (rules decide where those cards go).
         o.host = None;
@@ -335,12 +313,23 @@ impl State {
         if !shared {
             o.owner = to.owner;
         }
+        let zi = &mut self.zones[from];
+        // Most moves take the top card: no search, no shifting.
+        if zi.cards.last() == Some(&c) {
+            zi.cards.pop();
+        } else {
+            take_below(zi, c, def);
+        }
         // So do the effects that last while this card stays where it is.
         if !self.mods.is_empty() {
             self.mods.retain(|m| m.until != Until::While(c));
         }
-        let inst = self.inst(to);
-        self.put(c, inst, bottom);
+        let zi = &mut self.zones[inst];
+        if !piles && !bottom {
+            zi.cards.push(c);
+        } else {
+            put_pile_or_bottom(zi, c, def, piles, bottom);
+        }
     }
 
     /// A number in `0..n` from the game's RNG (unbiased, stable across versions).
@@ -359,7 +348,7 @@ impl State {
         self.zones[inst].cards = cards;
     }
 
-    #[inline]
+    #[inline(always)]
     pub fn prop(&self, data: &Data, c: ObjId, prop: u16) -> i64 {
         let base = data.defs[self.objs[c as usize].def as usize].props[prop as usize];
         if self.mods.is_empty() {
@@ -373,10 +362,40 @@ impl State {
             .sum::<i64>()
     }
 
-    #[inline]
+    #[inline(always)]
     pub fn tags(&self, data: &Data, c: ObjId) -> u64 {
         let o = &self.objs[c as usize];
         data.defs[o.def as usize].tags | o.marks
+    }
+}
+
+/// Takes a card that is not the top one out of its zone (a card no longer
+/// listed there stays out).
+#[cold]
+#[inline(never)]
+fn take_below(zi: &mut ZoneInst, c: ObjId, def: DefId) {
+    if let Some(i) = zi.cards.iter().rposition(|&x| x == c) {
+        zi.cards.remove(i);
+    } else if let Some((_, pile)) = zi.piles.iter_mut().find(|(d, _)| *d == def) {
+        if pile.last() == Some(&c) {
+            pile.pop();
+        } else if let Some(i) = pile.iter().rposition(|&x| x == c) {
+            pile.remove(i);
+        }
+    }
+}
+
+/// [`State::put`] into a pile, or at the bottom of a zone.
+#[inline(never)]
+fn put_pile_or_bottom(zi: &mut ZoneInst, c: ObjId, def: DefId, piles: bool, bottom: bool) {
+    if piles {
+        match zi.piles.iter_mut().find(|(d, _)| *d == def) {
+            Some((_, p)) if bottom => p.insert(0, c),
+            Some((_, p)) => p.push(c),
+            None => zi.piles.push((def, vec![c])),
+        }
+    } else {
+        zi.cards.insert(0, c);
     }
 }
 
@@ -397,7 +416,9 @@ pub fn below(rng: &mut impl Rng, n: usize) -> usize {
         let x = rng.next_u64();
         let m = (x as u128) * (n as u128);
         let lo = m as u64;
-        if lo >= n.wrapping_neg() % n {
+        // The threshold `2^64 mod n` is below n: only a low part under n needs
+        // the division (the same draws, far fewer divisions).
+        if lo >= n || lo >= n.wrapping_neg() % n {
             return (m >> 64) as usize;
         }
     }
