@@ -672,7 +672,7 @@ impl Compiler<'_> {
                 Box::new(move |g, f| {
                     let z = z(g, f)?;
                     f.span = span;
-                    let z = g.zone_value(&z, span)?;
+                    let z = g.zone_arg(&z, f)?;
                     let cards = &g.st.zones[g.st.inst(z)].cards;
                     Ok(cards.last().map(|&c| Value::Card(c)).unwrap_or(Value::None))
                 })
@@ -724,60 +724,5 @@ impl Compiler<'_> {
                 })
             }
         }
-    }
-}
-
-impl Game {
-    /// `count(x)`: a zone's size (if the viewer may know it) or a list's length.
-    pub(crate) fn count(&self, v: &Value, span: Span) -> Res<usize> {
-        match v {
-            Value::Zone(z) => {
-                if let Some(viewer) = self.viewer
-                    && !super::log::sees_size(&self.data, *z, Some(viewer))
-                {
-                    return self.err(
-                        span,
-                        format!(
-                            "the size of {} is hidden",
-                            super::log::zone_label(&self.data, *z)
-                        ),
-                    );
-                }
-                Ok(self.st.size(*z))
-            }
-            other => Ok(self.items(other, span)?.len()),
-        }
-    }
-
-    pub(crate) fn zone_value(&self, v: &Value, span: Span) -> Res<ZoneRef> {
-        match v {
-            Value::Zone(z) => Ok(*z),
-            other => self.err(span, format!("expected a zone, found {}", other.kind())),
-        }
-    }
-
-    /// `move(cards, zone, cause)`: one card in, that card out (no list to
-    /// allocate); else the list of cards moved.
-    pub(crate) fn move_value(
-        &mut self,
-        cards: &Value,
-        zone: &Value,
-        cause: Option<u16>,
-        bottom: bool,
-        together: bool,
-        f: &Frame,
-    ) -> Res<Value> {
-        if let Value::Card(c) = cards {
-            let to = self.zone_value(zone, f.span)?;
-            let moved = self.move_cards(&[*c], to, cause, bottom, together, f)?;
-            if let [c] = moved.as_slice() {
-                return Ok(Value::Card(*c));
-            }
-            return Ok(Value::list(moved.into_iter().map(Value::Card).collect()));
-        }
-        let list = self.cards_of(cards, f)?;
-        let to = self.zone_value(zone, f.span)?;
-        let moved = self.move_cards(&list, to, cause, bottom, together, f)?;
-        Ok(Value::list(moved.into_iter().map(Value::Card).collect()))
     }
 }

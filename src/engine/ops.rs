@@ -20,32 +20,12 @@ impl Game {
         let sp = f.span;
         Ok(match b {
             Builtin::Move | Builtin::MoveAll => {
-                if let Value::Card(c) = a[0] {
-                    let to = self.zone_arg(&a[1], f)?;
-                    let cause = match a.get(2) {
-                        Some(Value::Int(e)) => Some(*e as u16),
-                        _ => None,
-                    };
-                    let bottom = matches!(a.get(3), Some(Value::Str(s)) if &**s == "bottom");
-                    let together = b == Builtin::MoveAll;
-                    return Ok(match self.move_card(c, to, cause, bottom, together, f)? {
-                        true => Value::Card(c),
-                        false => Value::list(Vec::new()),
-                    });
-                }
-                let cards = self.cards_of(&a[0], f)?;
-                let to = self.zone_arg(&a[1], f)?;
                 let cause = match a.get(2) {
                     Some(Value::Int(e)) => Some(*e as u16),
                     _ => None,
                 };
                 let bottom = matches!(a.get(3), Some(Value::Str(s)) if &**s == "bottom");
-                let moved = self.move_cards(&cards, to, cause, bottom, b == Builtin::MoveAll, f)?;
-                // One card in, one card out (no list to allocate); else the moved list.
-                match (&a[0], moved.as_slice()) {
-                    (Value::Card(_), [c]) => Value::Card(*c),
-                    _ => Value::list(moved.into_iter().map(Value::Card).collect()),
-                }
+                self.move_value(&a[0], &a[1], cause, bottom, b == Builtin::MoveAll, f)?
             }
             Builtin::Shuffle => {
                 let z = self.zone_arg(&a[0], f)?;
@@ -81,23 +61,7 @@ impl Game {
                 }
             }
             Builtin::Count | Builtin::Empty => {
-                let n = match &a[0] {
-                    Value::Zone(z) => {
-                        if let Some(v) = self.viewer
-                            && !super::log::sees_size(&self.data, *z, Some(v))
-                        {
-                            return self.err(
-                                sp,
-                                format!(
-                                    "the size of {} is hidden",
-                                    super::log::zone_label(&self.data, *z)
-                                ),
-                            );
-                        }
-                        self.st.size(*z)
-                    }
-                    other => self.items(other, sp)?.len(),
-                };
+                let n = self.count(&a[0], sp)?;
                 if b == Builtin::Count {
                     Value::Int(n as i64)
                 } else {
@@ -601,8 +565,53 @@ impl Game {
         }
     }
 
+    /// `count(x)`: a zone's size (if the viewer may know it) or a list's length.
+    pub(crate) fn count(&self, v: &Value, span: crate::lang::ir::Span) -> Res<usize> {
+        match v {
+            Value::Zone(z) => {
+                if let Some(viewer) = self.viewer
+                    && !super::log::sees_size(&self.data, *z, Some(viewer))
+                {
+                    return self.err(
+                        span,
+                        format!(
+                            "the size of {} is hidden",
+                            super::log::zone_label(&self.data, *z)
+                        ),
+                    );
+                }
+                Ok(self.st.size(*z))
+            }
+            other => Ok(self.items(other, span)?.len()),
+        }
+    }
+
+    /// `move(cards, zone, cause)`: one card in, that card out (no list to
+    /// allocate); else the list of cards moved.
+    pub(crate) fn move_value(
+        &mut self,
+        cards: &Value,
+        zone: &Value,
+        cause: Option<u16>,
+        bottom: bool,
+        together: bool,
+        f: &Frame,
+    ) -> Res<Value> {
+        if let Value::Card(c) = *cards {
+            let to = self.zone_arg(zone, f)?;
+            return Ok(match self.move_card(c, to, cause, bottom, together, f)? {
+                true => Value::Card(c),
+                false => Value::list(Vec::new()),
+            });
+        }
+        let list = self.cards_of(cards, f)?;
+        let to = self.zone_arg(zone, f)?;
+        let moved = self.move_cards(&list, to, cause, bottom, together, f)?;
+        Ok(Value::list(moved.into_iter().map(Value::Card).collect()))
+    }
+
     #[inline]
-    fn zone_arg(&self, v: &Value, f: &Frame) -> Res<ZoneRef> {
+    pub(crate) fn zone_arg(&self, v: &Value, f: &Frame) -> Res<ZoneRef> {
         match v {
             Value::Zone(z) => Ok(*z),
             other => self.expected(f, "a zone", other),
