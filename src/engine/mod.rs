@@ -90,6 +90,10 @@ pub struct Game {
     pub(crate) steps: u64,
     /// Spare slot vectors for frames.
     pub(crate) pool: Vec<Vec<Value>>,
+    /// A spare options list for windows.
+    pub(crate) spare_options: Vec<decide::Choice>,
+    /// The "pass" option of every window.
+    pub(crate) pass: decide::Choice,
     /// The seed the game started from.
     pub seed: u64,
 }
@@ -125,14 +129,25 @@ impl Game {
             depth: 0,
             steps: 0,
             pool: Vec::new(),
+            spare_options: Vec::new(),
+            pass: decide::Choice::text("pass"),
             seed: cfg.seed,
         }
     }
 
-    #[inline]
+    #[inline(always)]
     pub fn push(&mut self, e: Entry) {
         if self.logging {
             self.log.push(e);
+        }
+    }
+
+    /// [`Game::push`] for the hot paths: the entry is built only when logging
+    /// (a built entry costs its drop even when it is not kept).
+    #[inline(always)]
+    pub fn push_with(&mut self, e: impl FnOnce() -> Entry) {
+        if self.logging {
+            self.log.push(e());
         }
     }
 

@@ -296,7 +296,7 @@ impl Compiler<'_> {
                     let new = g.int(&combine(g, op, &Value::Int(old), v, span)?, span)?;
                     g.st.globals[i as usize] = new;
                     if old != new {
-                        g.push(Entry::Global {
+                        g.push_with(|| Entry::Global {
                             counter: i,
                             old,
                             new,
@@ -323,7 +323,7 @@ impl Compiler<'_> {
                     };
                     *g.st.counter_mut(f.me, c) = new;
                     if old != new {
-                        g.push(Entry::Counter {
+                        g.push_with(|| Entry::Counter {
                             player: f.me,
                             counter: c,
                             old,
@@ -407,6 +407,11 @@ impl Compiler<'_> {
                 })
             }
             Expr::Any(list, slot, body) => {
+                if let Expr::Call(Builtin::Piles, a, span) = &**list
+                    && let [zone] = a.as_slice()
+                {
+                    return self.any_pile(zone, *span, *slot, body);
+                }
                 let (list, slot, body) = (self.val(list), *slot as usize, self.cond(body));
                 Box::new(move |g, f| {
                     let list = list(g, f)?;
@@ -611,6 +616,28 @@ impl Compiler<'_> {
                 })
             }
         }
+    }
+
+    /// `any(piles(zone), cond)`: the pile ids read in place, no list made.
+    fn any_pile(&self, zone: &Expr, span: Span, slot: u16, body: &Expr) -> CondFn {
+        let (zone, slot, body) = (self.val(zone), slot as usize, self.cond(body));
+        Box::new(move |g, f| {
+            let zone = zone(g, f)?;
+            f.span = span;
+            let z = g.zone_arg(&zone, f)?;
+            let defs: smallvec::SmallVec<[u16; 16]> = g.st.zones[g.st.inst(z)]
+                .piles
+                .iter()
+                .map(|(d, _)| *d)
+                .collect();
+            for d in defs {
+                f.slots[slot] = Value::Def(d);
+                if body(g, f)? {
+                    return Ok(true);
+                }
+            }
+            Ok(false)
+        })
     }
 
     /// `list where cond`: a zone's cards are filtered without building the

@@ -17,10 +17,8 @@ impl Game {
         self.steps = 0;
         self.st.turns_taken[p as usize] += 1;
         self.st.end_turn = false;
-        self.push(Entry::Turn {
-            turn: self.st.turn,
-            player: p,
-        });
+        let turn = self.st.turn;
+        self.push_with(|| Entry::Turn { turn, player: p });
         let r = self.turn_body(&data, start_phase);
         match r {
             Ok(()) | Err(Flow::EndTurn) => {}
@@ -59,7 +57,7 @@ impl Game {
             self.tick(phase.body.span)?;
             self.st.phase = Some(i as u16);
             self.st.repeat_phase = false;
-            self.push(Entry::Phase {
+            self.push_with(|| Entry::Phase {
                 phase: i as u16,
                 start: true,
             });
@@ -73,7 +71,7 @@ impl Game {
             self.st
                 .mods
                 .retain(|m| m.until != Until::EndOfPhase(i as u16));
-            self.push(Entry::Phase {
+            self.push_with(|| Entry::Phase {
                 phase: i as u16,
                 start: false,
             });
@@ -117,8 +115,18 @@ impl Game {
 
     /// [`Game::window`] for a caller that holds the game data.
     pub(crate) fn window_in(&mut self, data: &Data, w: u16) -> Res<()> {
+        // Windows reuse one options list (a window opened inside another's
+        // move gets a new one).
+        let mut options = std::mem::take(&mut self.spare_options);
+        let r = self.window_rounds(data, w, &mut options);
+        options.clear();
+        self.spare_options = options;
+        r
+    }
+
+    fn window_rounds(&mut self, data: &Data, w: u16, options: &mut Vec<Choice>) -> Res<()> {
         let decl = &data.windows[w as usize];
-        self.push(Entry::Window {
+        self.push_with(|| Entry::Window {
             window: w,
             open: true,
         });
@@ -127,19 +135,16 @@ impl Game {
         let mut passes = 0;
         let alive = self.turn_order_iter(first, true).count();
         let needed = if decl.all_players { alive } else { 1 };
-        // One options list and one "pass" option for the whole window.
-        let mut options = Vec::with_capacity(8);
-        let mut pass: Option<Choice> = None;
         loop {
             self.tick(Default::default())?;
             options.clear();
-            self.legal_moves_into(data, w, cur, &mut options)?;
+            self.legal_moves_into(data, w, cur, options)?;
             let pass_index = options.len();
             let pick = if pass_index == 0 {
                 pass_index
             } else {
-                options.push(pass.get_or_insert_with(|| Choice::text("pass")).clone());
-                let r = self.decide_window(data, cur, w, &options)?;
+                options.push(self.pass.clone());
+                let r = self.decide_window(data, cur, w, options)?;
                 r.first().copied().unwrap_or(pass_index)
             };
             if pick == pass_index {
@@ -148,7 +153,7 @@ impl Game {
                         text: format!("{} passes (nothing to do)", super::log::pname(cur)),
                     });
                 } else if pass_index > 0 {
-                    self.push(Entry::Pass { player: cur });
+                    self.push_with(|| Entry::Pass { player: cur });
                 }
                 passes += 1;
                 if passes >= needed {
@@ -181,7 +186,7 @@ impl Game {
                 cur = self.next_alive(cur);
             }
         }
-        self.push(Entry::Window {
+        self.push_with(|| Entry::Window {
             window: w,
             open: false,
         });
