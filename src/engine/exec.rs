@@ -58,18 +58,41 @@ impl Game {
         args: impl IntoIterator<Item = Value>,
         move_name: Option<u16>,
     ) -> Res<Value> {
-        self.tick(code.span)?;
+        self.enter(code.span)?;
+        // Frames reuse their slot vectors: no allocation per call on the hot path.
+        let mut slots = self.pool.pop().unwrap_or_default();
+        slots.extend(args);
+        self.run_frame(data, code, this, me, slots, move_name)
+    }
+
+    /// Counts a piece of code run, one level deeper: the step budget and the
+    /// nesting limit. [`Game::run_frame`] leaves the level.
+    #[inline]
+    pub(crate) fn enter(&mut self, span: Span) -> Res<()> {
+        self.tick(span)?;
         self.depth += 1;
         if self.depth > 200 {
             self.depth -= 1;
             return self.err(
-                code.span,
+                span,
                 "effects nested more than 200 deep (a verb or trigger that calls itself?)",
             );
         }
-        // Frames reuse their slot vectors: no allocation per call on the hot path.
-        let mut slots = self.pool.pop().unwrap_or_default();
-        slots.extend(args);
+        Ok(())
+    }
+
+    /// Runs code in a frame whose first slots hold the arguments (a vector
+    /// from the pool, returned to it afterwards), after [`Game::enter`].
+    #[inline]
+    pub(crate) fn run_frame(
+        &mut self,
+        data: &Data,
+        code: &Code,
+        this: Option<ObjId>,
+        me: PlayerId,
+        mut slots: Vec<Value>,
+        move_name: Option<u16>,
+    ) -> Res<Value> {
         let n = code.slots as usize;
         if slots.len() > n {
             slots.truncate(n);

@@ -536,13 +536,16 @@ impl Compiler<'_> {
             Expr::Verb(v, args, span) => {
                 let (v, span, args) = (*v as usize, *span, self.vals(args));
                 Box::new(move |g, f| {
-                    let mut vals = Args::new();
+                    // The arguments go straight into the verb's frame.
+                    let mut slots = g.pool.pop().unwrap_or_default();
                     for a in args.iter() {
-                        vals.push(a(g, f)?);
+                        slots.push(a(g, f)?);
                     }
                     f.span = span;
                     let data = f.data;
-                    g.exec_in(data, &data.verbs[v], f.this, f.me, vals, None)
+                    let code = &data.verbs[v];
+                    g.enter(code.span)?;
+                    g.run_frame(data, code, f.this, f.me, slots, None)
                 })
             }
             Expr::Script(s, args, span) => {
