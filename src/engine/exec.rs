@@ -188,6 +188,7 @@ impl Game {
         }
     }
 
+    #[inline]
     pub fn int(&self, v: &Value, span: Span) -> Res<i64> {
         match v {
             Value::Int(i) => Ok(*i),
@@ -197,6 +198,7 @@ impl Game {
         }
     }
 
+    #[inline]
     pub fn player(&self, v: &Value, span: Span) -> Res<PlayerId> {
         match v {
             Value::Player(p) => Ok(*p),

@@ -347,6 +347,34 @@ impl Compiler<'_> {
         }
     }
 
+    /// Code that always makes a number (or fails), compiled to return it
+    /// unboxed: constants, the running player's counters, globals, counts.
+    fn int(&self, e: &Expr) -> Option<Native<i64>> {
+        Some(match e {
+            Expr::Int(i) => {
+                let i = *i;
+                Box::new(move |_, _| Ok(i))
+            }
+            Expr::Global(i) => {
+                let i = *i as usize;
+                Box::new(move |g, _| Ok(g.st.globals[i]))
+            }
+            Expr::Field(base, field) if matches!(**base, Expr::Me) && field.counter.is_some() => {
+                let c = field.counter.unwrap_or_default();
+                Box::new(move |g, f| Ok(g.st.counter(f.me, c)))
+            }
+            Expr::Call(Builtin::Count, args, span) if args.len() == 1 => {
+                let (x, span) = (self.val(&args[0]), *span);
+                Box::new(move |g, f| {
+                    let v = x(g, f)?;
+                    f.span = span;
+                    Ok(g.count(&v, span)? as i64)
+                })
+            }
+            _ => return None,
+        })
+    }
+
     /// Code whose value is tested for truth.
     fn cond(&self, e: &Expr) -> CondFn {
         match e {
@@ -388,6 +416,20 @@ impl Compiler<'_> {
                 ) =>
             {
                 let (op, span) = (*op, *span);
+                if let (Some(a), Some(b)) = (self.int(a), self.int(b)) {
+                    return Box::new(move |g, f| {
+                        let x = a(g, f)?;
+                        let y = b(g, f)?;
+                        Ok(match op {
+                            BinOp::Lt => x < y,
+                            BinOp::Le => x <= y,
+                            BinOp::Gt => x > y,
+                            BinOp::Ge => x >= y,
+                            BinOp::Eq => x == y,
+                            _ => x != y,
+                        })
+                    });
+                }
                 let (a, b) = (self.val(a), self.val(b));
                 Box::new(move |g, f| {
                     let x = a(g, f)?;
@@ -593,6 +635,14 @@ impl Compiler<'_> {
                     owner: f.me,
                 }))
             }),
+            // `deck(p)`: the player read from its slot in place.
+            Some(Expr::Local(s)) => {
+                let s = *s as usize;
+                Box::new(move |g, f| {
+                    let owner = g.player(&f.slots[s], f.span)?;
+                    Ok(Value::Zone(ZoneRef { zone: z, owner }))
+                })
+            }
             Some(o) => {
                 let o = self.val(o);
                 Box::new(move |g, f| {
