@@ -82,6 +82,19 @@ fn combine(g: &Game, op: AssignOp, old: &Value, v: Value, span: Span) -> Res<Val
     }
 }
 
+/// Two numbers compared (`op` is a comparison).
+#[inline(always)]
+fn compare(op: BinOp, x: i64, y: i64) -> bool {
+    match op {
+        BinOp::Lt => x < y,
+        BinOp::Le => x <= y,
+        BinOp::Gt => x > y,
+        BinOp::Ge => x >= y,
+        BinOp::Eq => x == y,
+        _ => x != y,
+    }
+}
+
 /// Two numbers compared or added: the common case of a binary operator.
 #[inline(always)]
 fn int_op(op: BinOp, x: i64, y: i64) -> Option<Value> {
@@ -420,14 +433,7 @@ impl Compiler<'_> {
                     return Box::new(move |g, f| {
                         let x = a(g, f)?;
                         let y = b(g, f)?;
-                        Ok(match op {
-                            BinOp::Lt => x < y,
-                            BinOp::Le => x <= y,
-                            BinOp::Gt => x > y,
-                            BinOp::Ge => x >= y,
-                            BinOp::Eq => x == y,
-                            _ => x != y,
-                        })
+                        Ok(compare(op, x, y))
                     });
                 }
                 let (a, b) = (self.val(a), self.val(b));
@@ -436,14 +442,7 @@ impl Compiler<'_> {
                     let y = b(g, f)?;
                     if let (Value::Int(x), Value::Int(y)) = (&x, &y) {
                         let (x, y) = (*x, *y);
-                        return Ok(match op {
-                            BinOp::Lt => x < y,
-                            BinOp::Le => x <= y,
-                            BinOp::Gt => x > y,
-                            BinOp::Ge => x >= y,
-                            BinOp::Eq => x == y,
-                            _ => x != y,
-                        });
+                        return Ok(compare(op, x, y));
                     }
                     Ok(g.binop(op, x, y, span)?.truthy())
                 })
