@@ -588,7 +588,31 @@ impl Game {
 
     /// `move(cards, zone, cause)`: one card in, that card out (no list to
     /// allocate); else the list of cards moved.
+    #[inline(always)]
     pub(crate) fn move_value(
+        &mut self,
+        cards: &Value,
+        zone: &Value,
+        cause: Option<u16>,
+        bottom: bool,
+        together: bool,
+        f: &Frame,
+    ) -> Res<Value> {
+        // The usual move: one card to the top of a zone, nothing logged and
+        // no ability waiting for it, so nothing but the card moves.
+        if let (Value::Card(c), Value::Zone(to)) = (cards, zone)
+            && !bottom
+            && !self.logging
+            && cause.is_none_or(|e| !self.has_listeners(e, true) && !self.has_listeners(e, false))
+        {
+            self.st.relocate(*c, *to, false);
+            return Ok(Value::Card(*c));
+        }
+        self.move_value_slow(cards, zone, cause, bottom, together, f)
+    }
+
+    #[inline(never)]
+    fn move_value_slow(
         &mut self,
         cards: &Value,
         zone: &Value,

@@ -299,10 +299,11 @@ impl State {
     }
 
     /// Moves a card to the top (or bottom) of a zone.
+    #[inline(always)]
     pub fn relocate(&mut self, c: ObjId, to: ZoneRef, bottom: bool) {
         let inst = self.inst(to);
         let shared = self.shared(to.zone);
-        let piles = self.piles_zone(self.inst_ref[inst].zone);
+        let piles = self.piles_zone(to.zone);
         let o = &mut self.objs[c as usize];
         let (from, def) = (o.zone as usize, o.def);
         o.zone = inst as u32;
