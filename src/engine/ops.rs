@@ -621,6 +621,15 @@ impl Game {
         together: bool,
         f: &Frame,
     ) -> Res<Value> {
+        // A whole zone onto another with nothing logged or listening.
+        if let (Value::Zone(from), Value::Zone(to)) = (cards, zone)
+            && !bottom
+            && !self.logging
+            && cause.is_none_or(|e| !self.has_listeners(e, true) && !self.has_listeners(e, false))
+            && let Some(moved) = self.st.move_zone(*from, *to)
+        {
+            return Ok(Value::list(moved));
+        }
         if let Value::Card(c) = *cards {
             let to = self.zone_arg(zone, f)?;
             return Ok(match self.move_card(c, to, cause, bottom, together, f)? {

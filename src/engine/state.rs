@@ -333,6 +333,42 @@ impl State {
         }
     }
 
+    /// Moves every card of a zone to the top of another, top card first, as
+    /// that many [`State::relocate`] calls would; returns them in that order.
+    /// None (and nothing moved) for a row of piles or a zone onto itself.
+    pub fn move_zone(&mut self, from: ZoneRef, to: ZoneRef) -> Option<Vec<Value>> {
+        let (src, dst) = (self.inst(from), self.inst(to));
+        if src == dst || self.piles_zone(to.zone) || !self.zones[src].piles.is_empty() {
+            return None;
+        }
+        let mut cards = std::mem::take(&mut self.zones[src].cards);
+        if cards
+            .iter()
+            .any(|&c| self.objs[c as usize].zone as usize != src)
+        {
+            self.zones[src].cards = cards;
+            return None;
+        }
+        let shared = self.shared(to.zone);
+        let mut out = Vec::with_capacity(cards.len());
+        for &c in cards.iter().rev() {
+            let o = &mut self.objs[c as usize];
+            o.zone = dst as u32;
+            o.host = None;
+            if !shared {
+                o.owner = to.owner;
+            }
+            if !self.mods.is_empty() {
+                self.mods.retain(|m| m.until != Until::While(c));
+            }
+            out.push(Value::Card(c));
+        }
+        self.zones[dst].cards.extend(cards.iter().rev());
+        cards.clear();
+        self.zones[src].cards = cards;
+        Some(out)
+    }
+
     /// A number in `0..n` from the game's RNG (unbiased, stable across versions).
     #[inline]
     pub fn below(&mut self, n: usize) -> usize {
