@@ -131,7 +131,7 @@ pub struct State {
 impl State {
     pub fn new(data: &Data, nplayers: u8, seed: u64) -> State {
         let mut zone_base = Vec::with_capacity(data.zones.len());
-        let mut inst_ref = Vec::new();
+        let mut inst_ref = Vec::with_capacity(data.zones.len() * nplayers.max(1) as usize);
         for (z, decl) in data.zones.iter().enumerate() {
             zone_base.push(inst_ref.len() as u32);
             let owners = if decl.shared { 1 } else { nplayers };
@@ -149,8 +149,10 @@ impl State {
         }
         State {
             nplayers,
-            objs: Vec::new(),
-            zones: vec![ZoneInst::default(); inst_ref.len()],
+            // Room for a usual game's cards from the start (no regrowing
+            // while the setup makes them).
+            objs: Vec::with_capacity(256),
+            zones: (0..inst_ref.len()).map(|_| ZoneInst::default()).collect(),
             zone_base,
             inst_ref,
             ncounters: data.counters.len(),
