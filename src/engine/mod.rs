@@ -96,6 +96,9 @@ pub struct Game {
     pub(crate) pass: decide::Choice,
     /// The seed the game started from.
     pub seed: u64,
+    /// The last list a move or `create` returned, kept to be refilled once
+    /// nothing else holds it (such results are mostly dropped at once).
+    pub(crate) spare_list: Option<Arc<Vec<Value>>>,
 }
 
 pub struct GameConfig {
@@ -132,7 +135,33 @@ impl Game {
             spare_options: Vec::new(),
             pass: decide::Choice::text("pass"),
             seed: cfg.seed,
+            spare_list: None,
         }
+    }
+
+    /// An empty list to fill: the last one [`Game::keep_list`] kept when
+    /// nothing else holds it any more (no allocation), else a new one.
+    #[inline]
+    pub(crate) fn spare_list(&mut self) -> Arc<Vec<Value>> {
+        if let Some(mut a) = self.spare_list.take()
+            && let Some(v) = Arc::get_mut(&mut a)
+        {
+            v.clear();
+            return a;
+        }
+        Arc::new(Vec::new())
+    }
+
+    /// The list value of a filled [`Game::spare_list`], kept to be refilled
+    /// once dropped (moves' and `create`'s results mostly are, at once).
+    #[inline]
+    pub(crate) fn keep_list(&mut self, list: Arc<Vec<Value>>) -> Value {
+        if list.is_empty() {
+            self.spare_list = Some(list);
+            return Value::list(Vec::new());
+        }
+        self.spare_list = Some(list.clone());
+        Value::List(list)
     }
 
     #[inline(always)]

@@ -7,6 +7,8 @@ use super::state::{Event, Modifier, StackItem, Until};
 use super::{Flow, Game, Res};
 use crate::lang::builtins::Builtin;
 use crate::lang::ir::{Field, Special};
+use std::sync::Arc;
+
 use crate::value::{Args, Cards, ObjId, PlayerId, Value, ZoneRef};
 
 impl Game {
@@ -267,7 +269,10 @@ impl Game {
                     );
                 }
                 let first = self.st.new_objs(d, z, n as usize);
-                let made: Vec<Value> = (first..first + n as ObjId).map(Value::Card).collect();
+                let mut made = self.spare_list();
+                if let Some(items) = Arc::get_mut(&mut made) {
+                    items.extend((first..first + n as ObjId).map(Value::Card));
+                }
                 if n > 0 {
                     self.push(Entry::Created {
                         def: d,
@@ -275,7 +280,7 @@ impl Game {
                         to: z,
                     });
                 }
-                Value::list(made)
+                self.keep_list(made)
             }
             Builtin::Attach => {
                 let host = match &a[1] {
@@ -626,9 +631,14 @@ impl Game {
             && !bottom
             && !self.logging
             && cause.is_none_or(|e| !self.has_listeners(e, true) && !self.has_listeners(e, false))
-            && let Some(moved) = self.st.move_zone(*from, *to)
         {
-            return Ok(Value::list(moved));
+            let mut list = self.spare_list();
+            if let Some(items) = Arc::get_mut(&mut list)
+                && self.st.move_zone(*from, *to, items)
+            {
+                return Ok(self.keep_list(list));
+            }
+            self.spare_list = Some(list);
         }
         if let Value::Card(c) = *cards {
             let to = self.zone_arg(zone, f)?;
@@ -640,7 +650,11 @@ impl Game {
         let list = self.cards_of(cards, f)?;
         let to = self.zone_arg(zone, f)?;
         let moved = self.move_cards(&list, to, cause, bottom, together, f)?;
-        Ok(Value::list(moved.into_iter().map(Value::Card).collect()))
+        let mut list = self.spare_list();
+        if let Some(items) = Arc::get_mut(&mut list) {
+            items.extend(moved.into_iter().map(Value::Card));
+        }
+        Ok(self.keep_list(list))
     }
 
     #[inline]

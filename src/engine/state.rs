@@ -336,12 +336,13 @@ impl State {
     }
 
     /// Moves every card of a zone to the top of another, top card first, as
-    /// that many [`State::relocate`] calls would; returns them in that order.
-    /// None (and nothing moved) for a row of piles or a zone onto itself.
-    pub fn move_zone(&mut self, from: ZoneRef, to: ZoneRef) -> Option<Vec<Value>> {
+    /// that many [`State::relocate`] calls would, pushing them in that order
+    /// onto `out`. False (and nothing moved) for a row of piles or a zone onto
+    /// itself.
+    pub fn move_zone(&mut self, from: ZoneRef, to: ZoneRef, out: &mut Vec<Value>) -> bool {
         let (src, dst) = (self.inst(from), self.inst(to));
         if src == dst || self.piles_zone(to.zone) || !self.zones[src].piles.is_empty() {
-            return None;
+            return false;
         }
         let mut cards = std::mem::take(&mut self.zones[src].cards);
         if cards
@@ -349,10 +350,10 @@ impl State {
             .any(|&c| self.objs[c as usize].zone as usize != src)
         {
             self.zones[src].cards = cards;
-            return None;
+            return false;
         }
         let shared = self.shared(to.zone);
-        let mut out = Vec::with_capacity(cards.len());
+        out.reserve(cards.len());
         for &c in cards.iter().rev() {
             let o = &mut self.objs[c as usize];
             o.zone = dst as u32;
@@ -368,7 +369,7 @@ impl State {
         self.zones[dst].cards.extend(cards.iter().rev());
         cards.clear();
         self.zones[src].cards = cards;
-        Some(out)
+        true
     }
 
     /// A number in `0..n` from the game's RNG (unbiased, stable across versions).
