@@ -242,10 +242,17 @@ impl State {
             return first;
         }
         let inst = self.inst(z);
-        self.objs.reserve(n);
-        for _ in 0..n {
-            self.push_obj(def, z.owner, inst);
-        }
+        self.note_made(def);
+        self.objs.extend(std::iter::repeat_n(
+            Obj {
+                def,
+                owner: z.owner,
+                zone: inst as u32,
+                marks: 0,
+                host: None,
+            },
+            n,
+        ));
         let ids = first..first + n as ObjId;
         let piles = self.piles_zone(self.inst_ref[inst].zone);
         let zi = &mut self.zones[inst];
@@ -260,12 +267,16 @@ impl State {
         first
     }
 
-    fn push_obj(&mut self, def: DefId, owner: PlayerId, inst: usize) {
+    fn note_made(&mut self, def: DefId) {
         let w = def as usize / 64;
         if w >= self.made.len() {
             self.made.resize(w + 1, 0);
         }
         self.made[w] |= 1 << (def % 64);
+    }
+
+    fn push_obj(&mut self, def: DefId, owner: PlayerId, inst: usize) {
+        self.note_made(def);
         self.objs.push(Obj {
             def,
             owner,
