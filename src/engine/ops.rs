@@ -371,8 +371,11 @@ impl Game {
                 Value::None
             }
             Builtin::Option => {
-                let name = self.show(&a[0]);
-                match self.options.get(&name) {
+                let found = match &a[0] {
+                    Value::Str(name) => self.options.get(&**name),
+                    other => self.options.get(&self.show(other)),
+                };
+                match found {
                     Some(defs) => Value::list(defs.iter().map(|&d| Value::Def(d)).collect()),
                     None => Value::None,
                 }
