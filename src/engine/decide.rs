@@ -135,16 +135,65 @@ impl Game {
         self.decide_at(data, player, kind, None, prompt, options, min, max, public)
     }
 
-    /// A priority window's decision: one of its moves, or pass (the last option).
+    /// A priority window's decision: the index of one of its moves, or of
+    /// pass (the last option). A data bot with the window's rules listed picks
+    /// without a list of picks in between.
     pub(crate) fn decide_window(
         &mut self,
         data: &Data,
         player: PlayerId,
         w: u16,
         options: &[Choice],
-    ) -> Res<Picks> {
-        let name = &data.windows[w as usize].name;
-        self.decide_at(data, player, name, Some(w), name, options, 1, 1, true)
+    ) -> Res<usize> {
+        let decl = &data.windows[w as usize];
+        if let Some(AgentKind::Bot(b)) = self.agents.get(player as usize)
+            && let Some(list) = decl.bot_rules.get(*b)
+            && !options.is_empty()
+        {
+            let rules = &data.bots[*b].1;
+            let saved = self.viewer.replace(player);
+            let r = self.bot_window(data, rules, list, player, options);
+            self.viewer = saved;
+            // No rule picked: the first option (the decision wants one).
+            let i = r?.unwrap_or(0);
+            self.decisions.push(1);
+            self.decisions.push(i as u32);
+            return Ok(i);
+        }
+        let name = &decl.name;
+        let picks = self.decide_at(data, player, name, Some(w), name, options, 1, 1, true)?;
+        Ok(picks
+            .first()
+            .copied()
+            .unwrap_or(options.len().saturating_sub(1)))
+    }
+
+    /// The option a bot's listed rules pick in a window, if any: what
+    /// [`Game::bot_rules`] finds when one option is wanted.
+    fn bot_window(
+        &mut self,
+        data: &Data,
+        rules: &[BotRule],
+        list: &[u32],
+        player: PlayerId,
+        options: &[Choice],
+    ) -> Res<Option<usize>> {
+        for &r in list {
+            let Some(rule) = rules.get(r as usize) else {
+                continue;
+            };
+            let each = match self.rule_once(data, rule, player)? {
+                Some(each) => each,
+                None => continue,
+            };
+            let choose = self.choose_of(rule);
+            for (i, o) in options.iter().enumerate() {
+                if self.option_hits(data, rule, each, choose, player, o)? {
+                    return Ok(Some(i));
+                }
+            }
+        }
+        Ok(None)
     }
 
     /// [`Game::decide_in`], told the window deciding if it is one (`kind` is
@@ -403,54 +452,16 @@ impl Game {
         max: usize,
         out: &mut Picks,
     ) -> Res<bool> {
-        let test = rule.cond_test.as_ref();
-        // A condition that does not look at the option is checked once.
-        let (once, each) = match &rule.cond {
-            Some(c) if rule.cond_reads_it => (None, Some(c)),
-            c => (c.as_ref(), None),
+        let each = match self.rule_once(data, rule, player)? {
+            Some(each) => each,
+            None => return Ok(false),
         };
-        if let Some(c) = once
-            && !self.holds(data, c, test, player, &Value::None, None)?
-        {
-            return Ok(false);
-        }
-        // Code nested too deep runs (and fails) as it would have.
-        let choose = match &rule.choose_native {
-            _ if self.depth >= MAX_DEPTH => &Choose::General,
-            c => c,
-        };
+        let choose = self.choose_of(rule);
         for (i, o) in options.iter().enumerate() {
             if out.len() >= max || out.contains(&i) {
                 continue;
             }
-            if let Some(c) = each
-                && !self.holds(data, c, test, player, &o.value, o.mv)?
-            {
-                continue;
-            }
-            // The common shapes of `choose` decide natively, counting the
-            // step running the code would.
-            let native = match (choose, &o.value) {
-                (Choose::Test(t), Value::Card(c)) => {
-                    Some(self.card_test(data, t, player, *c, o.mv))
-                }
-                (Choose::Test(t), v) => self.native_test(data, t, player, v, o.mv),
-                (Choose::Str(s), _) => Some(self.text_hit(data, s, o)),
-                (Choose::General, _) => None,
-            };
-            let hit = match native {
-                Some(hit) => {
-                    self.tick(rule.choose.span)?;
-                    hit
-                }
-                None => {
-                    match self.exec_in(data, &rule.choose, None, player, [o.value.clone()], o.mv)? {
-                        Value::Str(s) => self.text_hit(data, &s, o),
-                        v => v.truthy(),
-                    }
-                }
-            };
-            if hit {
+            if self.option_hits(data, rule, each, choose, player, o)? {
                 out.push(i);
                 if max == 1 {
                     return Ok(true);
@@ -458,6 +469,76 @@ impl Game {
             }
         }
         Ok(false)
+    }
+
+    /// A rule's condition, when it does not look at the option, checked once:
+    /// `None` when it fails; otherwise the condition left to check per option.
+    #[inline(always)]
+    fn rule_once<'r>(
+        &mut self,
+        data: &Data,
+        rule: &'r BotRule,
+        player: PlayerId,
+    ) -> Res<Option<Option<&'r Code>>> {
+        match &rule.cond {
+            Some(c) if rule.cond_reads_it => Ok(Some(Some(c))),
+            Some(c) => {
+                let test = rule.cond_test.as_ref();
+                Ok(self
+                    .holds(data, c, test, player, &Value::None, None)?
+                    .then_some(None))
+            }
+            None => Ok(Some(None)),
+        }
+    }
+
+    /// How a rule's `choose` decides: code nested too deep runs (and fails)
+    /// as it would have.
+    #[inline(always)]
+    fn choose_of<'r>(&self, rule: &'r BotRule) -> &'r Choose {
+        match &rule.choose_native {
+            _ if self.depth >= MAX_DEPTH => &Choose::General,
+            c => c,
+        }
+    }
+
+    /// Whether a rule picks an option (its per-option condition, then its
+    /// `choose`).
+    #[inline(always)]
+    fn option_hits(
+        &mut self,
+        data: &Data,
+        rule: &BotRule,
+        each: Option<&Code>,
+        choose: &Choose,
+        player: PlayerId,
+        o: &Choice,
+    ) -> Res<bool> {
+        if let Some(c) = each
+            && !self.holds(data, c, rule.cond_test.as_ref(), player, &o.value, o.mv)?
+        {
+            return Ok(false);
+        }
+        // The common shapes of `choose` decide natively, counting the
+        // step running the code would.
+        let native = match (choose, &o.value) {
+            (Choose::Test(t), Value::Card(c)) => Some(self.card_test(data, t, player, *c, o.mv)),
+            (Choose::Test(t), v) => self.native_test(data, t, player, v, o.mv),
+            (Choose::Str(s), _) => Some(self.text_hit(data, s, o)),
+            (Choose::General, _) => None,
+        };
+        Ok(match native {
+            Some(hit) => {
+                self.tick(rule.choose.span)?;
+                hit
+            }
+            None => {
+                match self.exec_in(data, &rule.choose, None, player, [o.value.clone()], o.mv)? {
+                    Value::Str(s) => self.text_hit(data, &s, o),
+                    v => v.truthy(),
+                }
+            }
+        })
     }
 
     /// Whether a bot's text names an option: a text option by its text, a

@@ -144,8 +144,7 @@ impl Game {
                 pass_index
             } else {
                 options.push(self.pass.clone());
-                let r = self.decide_window(data, cur, w, options)?;
-                r.first().copied().unwrap_or(pass_index)
+                self.decide_window(data, cur, w, options)?
             };
             if pick == pass_index {
                 if pass_index == 0 && self.logging {
