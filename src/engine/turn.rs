@@ -29,9 +29,7 @@ impl Game {
         self.st
             .mods
             .retain(|m| matches!(m.until, Until::Forever | Until::While(_)));
-        let mut ev = Event::new(data.turn.end_event);
-        ev.player = Some(p);
-        self.raise(&data, ev)?;
+        self.raise(&data, data.turn.end_event, p)?;
         if let Some(end) = &data.turn.end {
             self.exec_in(&data, end, None, p, [], None)?;
         }
@@ -46,9 +44,7 @@ impl Game {
             if let Some(start) = &data.turn.start {
                 self.exec_in(data, start, None, p, [], None)?;
             }
-            let mut ev = Event::new(data.turn.start_event);
-            ev.player = Some(p);
-            self.raise(data, ev)?;
+            self.raise(data, data.turn.start_event, p)?;
         }
         let first = start_phase.unwrap_or(0) as usize;
         let mut i = first;
@@ -61,13 +57,9 @@ impl Game {
                 phase: i as u16,
                 start: true,
             });
-            let mut ev = Event::new(phase.start_event);
-            ev.player = Some(p);
-            self.raise(data, ev)?;
+            self.raise(data, phase.start_event, p)?;
             self.exec_in(data, &phase.body, None, p, [], None)?;
-            let mut ev = Event::new(phase.end_event);
-            ev.player = Some(p);
-            self.raise(data, ev)?;
+            self.raise(data, phase.end_event, p)?;
             self.st
                 .mods
                 .retain(|m| m.until != Until::EndOfPhase(i as u16));
@@ -83,9 +75,13 @@ impl Game {
         Ok(())
     }
 
-    /// A timing point: its abilities resolve, then queued ones.
-    fn raise(&mut self, data: &Data, ev: Event) -> Res<()> {
-        if self.has_listeners(ev.name, false) {
+    /// A timing point of player `p`: its abilities resolve, then queued ones.
+    /// The event is built only when something listens.
+    #[inline(always)]
+    fn raise(&mut self, data: &Data, name: u16, p: PlayerId) -> Res<()> {
+        if self.has_listeners(name, false) {
+            let mut ev = Event::new(name);
+            ev.player = Some(p);
             self.dispatch_in(data, ev)?;
         }
         self.resolve_pending()
@@ -133,8 +129,11 @@ impl Game {
         let first = self.st.active;
         let mut cur = first;
         let mut passes = 0;
-        let alive = self.turn_order_iter(first, true).count();
-        let needed = if decl.all_players { alive } else { 1 };
+        let needed = if decl.all_players {
+            self.turn_order_iter(first, true).count()
+        } else {
+            1
+        };
         loop {
             self.tick(Default::default())?;
             options.clear();
