@@ -555,7 +555,32 @@ impl Game {
 
     /// Whether `code` holds for `it` (and the option's move): natively when it
     /// has a test that fits the value, else by running it.
+    #[inline(always)]
     pub(crate) fn holds(
+        &mut self,
+        data: &Data,
+        code: &Code,
+        test: Option<&Test>,
+        me: PlayerId,
+        it: &Value,
+        mv: Option<u16>,
+    ) -> Res<bool> {
+        // The commonest condition, a number of the player's against another
+        // (`actions > 0`), decided in place.
+        if let Some(Test::Cmp(a, op, b)) = test
+            && !matches!(it, Value::Card(_))
+            && self.depth < MAX_DEPTH
+            && let (Some(x), Some(y)) = (self.plain_operand(*a, me), self.plain_operand(*b, me))
+        {
+            self.tick(code.span)?;
+            return Ok(op.holds(x, y));
+        }
+        self.holds_rest(data, code, test, me, it, mv)
+    }
+
+    /// [`Game::holds`] for the other tests.
+    #[inline(never)]
+    fn holds_rest(
         &mut self,
         data: &Data,
         code: &Code,
@@ -682,6 +707,7 @@ impl Game {
     }
 
     /// A number a test compares, with no card bound (a property has none).
+    #[inline(always)]
     fn plain_operand(&self, o: Operand, me: PlayerId) -> Option<i64> {
         Some(match o {
             Operand::Prop(_) => return None,

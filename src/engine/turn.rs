@@ -60,9 +60,11 @@ impl Game {
             self.raise(data, phase.start_event, p)?;
             self.exec_in(data, &phase.body, None, p, [], None)?;
             self.raise(data, phase.end_event, p)?;
-            self.st
-                .mods
-                .retain(|m| m.until != Until::EndOfPhase(i as u16));
+            if !self.st.mods.is_empty() {
+                self.st
+                    .mods
+                    .retain(|m| m.until != Until::EndOfPhase(i as u16));
+            }
             self.push_with(|| Entry::Phase {
                 phase: i as u16,
                 start: false,
