@@ -29,6 +29,10 @@ pub struct Choice {
     pub mv: Option<u16>,
 }
 
+/// The "pass" option of every window.
+pub(crate) static PASS: std::sync::LazyLock<Choice> =
+    std::sync::LazyLock::new(|| Choice::text("pass"));
+
 impl Choice {
     pub fn text(s: &str) -> Choice {
         Choice {
@@ -135,20 +139,20 @@ impl Game {
         self.decide_at(data, player, kind, None, prompt, options, min, max, public)
     }
 
-    /// A priority window's decision: the index of one of its moves, or of
-    /// pass (the last option). A data bot with the window's rules listed picks
-    /// without a list of picks in between.
+    /// A priority window's decision between its moves and pass: the index
+    /// of a move, or `options.len()` for pass (the option after them). A
+    /// data bot with the window's rules listed picks without a list of picks
+    /// in between (nor pass listed).
     pub(crate) fn decide_window(
         &mut self,
         data: &Data,
         player: PlayerId,
         w: u16,
-        options: &[Choice],
+        options: &mut Vec<Choice>,
     ) -> Res<usize> {
         let decl = &data.windows[w as usize];
         if let Some(AgentKind::Bot(b)) = self.agents.get(player as usize)
             && let Some(list) = decl.bot_rules.get(*b)
-            && !options.is_empty()
         {
             let rules = &data.bots[*b].1;
             let saved = self.viewer.replace(player);
@@ -160,16 +164,15 @@ impl Game {
             self.decisions.push(i as u32);
             return Ok(i);
         }
+        options.push(PASS.clone());
         let name = &decl.name;
         let picks = self.decide_at(data, player, name, Some(w), name, options, 1, 1, true)?;
-        Ok(picks
-            .first()
-            .copied()
-            .unwrap_or(options.len().saturating_sub(1)))
+        Ok(picks.first().copied().unwrap_or(options.len() - 1))
     }
 
     /// The option a bot's listed rules pick in a window, if any: what
-    /// [`Game::bot_rules`] finds when one option is wanted.
+    /// [`Game::bot_rules`] finds when one option is wanted (pass, not
+    /// listed, is the one after `options`).
     fn bot_window(
         &mut self,
         data: &Data,
@@ -191,6 +194,9 @@ impl Game {
                 if self.option_hits(data, rule, each, choose, player, o)? {
                     return Ok(Some(i));
                 }
+            }
+            if self.option_hits(data, rule, each, choose, player, &PASS)? {
+                return Ok(Some(options.len()));
             }
         }
         Ok(None)

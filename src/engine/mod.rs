@@ -92,8 +92,6 @@ pub struct Game {
     pub(crate) pool: Vec<Vec<Value>>,
     /// A spare options list for windows.
     pub(crate) spare_options: Vec<decide::Choice>,
-    /// The "pass" option of every window.
-    pub(crate) pass: decide::Choice,
     /// The seed the game started from.
     pub seed: u64,
     /// The last list a move or `create` returned, kept to be refilled once
@@ -133,7 +131,6 @@ impl Game {
             steps: 0,
             pool: Vec::new(),
             spare_options: Vec::new(),
-            pass: decide::Choice::text("pass"),
             seed: cfg.seed,
             spare_list: None,
         }

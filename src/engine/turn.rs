@@ -144,7 +144,6 @@ impl Game {
             let pick = if pass_index == 0 {
                 pass_index
             } else {
-                options.push(self.pass.clone());
                 self.decide_window(data, cur, w, options)?
             };
             if pick == pass_index {
@@ -175,10 +174,10 @@ impl Game {
                 }
             } else {
                 passes = 0;
-                let c = &options[pick];
+                let c = options.swap_remove(pick);
                 let m = c.mv.expect("move options carry their move");
                 let body = &data.moves[m as usize].body;
-                self.exec_in(data, body, None, cur, [c.value.clone()], Some(m))?;
+                self.exec_in(data, body, None, cur, [c.value], Some(m))?;
                 self.resolve_pending()?;
                 self.check_end_always(data)?;
             }
@@ -259,7 +258,9 @@ impl Game {
             zone: np.zone,
             owner: if self.st.shared(np.zone) { 0 } else { p },
         };
-        self.check_visible(z, pick.span)?;
+        if self.viewer.is_some() {
+            self.check_visible(z, pick.span)?;
+        }
         let zi = &self.st.zones[self.st.inst(z)];
         // Ordered zones list their top card first; pile rows keep their order.
         if zi.piles.is_empty() {
