@@ -10,7 +10,7 @@ use crate::lang::ir::{BinOp, Code, Expr, Stmt};
 
 /// A condition on the value bound to `it` (an option, a zone's card), the
 /// running player's counters and the option's move.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum Test {
     Const(bool),
     /// `it is <tag>`, `it is not <tag>`.
@@ -73,7 +73,7 @@ impl CmpOp {
 }
 
 /// A number a [`Test`] compares.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Operand {
     Int(i64),
     /// A counter of the running player (`coins`, `me.coins`).

@@ -9,7 +9,7 @@ use rand_chacha::ChaCha8Rng;
 use super::log::Entry;
 use super::state::below;
 use super::{Flow, Game, Res};
-use crate::data::native::{Choose, Operand, Test};
+use crate::data::native::{Choose, Operand, Pick, Test};
 use crate::data::{BotRule, Data};
 use crate::lang::ir::Code;
 use crate::value::{ObjId, PlayerId, Value};
@@ -167,7 +167,94 @@ impl Game {
         options.push(PASS.clone());
         let name = &decl.name;
         let picks = self.decide_at(data, player, name, Some(w), name, options, 1, 1, true)?;
-        Ok(picks.first().copied().unwrap_or(options.len() - 1))
+        options.pop();
+        Ok(picks.first().copied().unwrap_or(options.len()))
+    }
+
+    /// A round of a window whose one move has a native pick, decided by a
+    /// data bot with the window's rules listed: `None` when there is nothing
+    /// to do, else the pick (`options.len()` for pass). When the first rule
+    /// to apply takes exactly what the pick lists, it takes the first card
+    /// and nothing more is listed; otherwise every option is listed before
+    /// any rule weighs one (a rule's condition running code first).
+    pub(crate) fn bot_round(
+        &mut self,
+        data: &Data,
+        w: u16,
+        p: PlayerId,
+        b: usize,
+        list: &[u32],
+        options: &mut Vec<Choice>,
+    ) -> Res<Option<usize>> {
+        let m = data.windows[w as usize].moves[0];
+        let mv = &data.moves[m as usize];
+        if let Some(cond) = &mv.cond
+            && !self.holds(data, cond, mv.cond_test.as_ref(), p, &Value::None, Some(m))?
+        {
+            return Ok(None);
+        }
+        let (Some(pick), Some(np)) = (&mv.pick, &mv.pick_native) else {
+            unreachable!("a quick window's move has a native pick");
+        };
+        let inst = self.pick_zone(np, pick, p)?;
+        let Some(first) = self.pick_first(data, &np.test, p, m, inst) else {
+            return Ok(None);
+        };
+        let saved = self.viewer.replace(p);
+        let r = self.bot_quick(data, &data.bots[b].1, list, p, np, m, inst, options);
+        self.viewer = saved;
+        let i = r?.unwrap_or(0);
+        if options.is_empty() {
+            options.push(Choice {
+                value: Value::Card(first),
+                mv: Some(m),
+            });
+        }
+        self.decisions.extend_from_slice(&[1, i as u32]);
+        Ok(Some(i))
+    }
+
+    /// [`Game::bot_window`] for [`Game::bot_round`]: options are listed only
+    /// when a rule weighs them.
+    #[allow(clippy::too_many_arguments)]
+    fn bot_quick(
+        &mut self,
+        data: &Data,
+        rules: &[BotRule],
+        list: &[u32],
+        player: PlayerId,
+        np: &Pick,
+        m: u16,
+        inst: usize,
+        options: &mut Vec<Choice>,
+    ) -> Res<Option<usize>> {
+        for (k, &r) in list.iter().enumerate() {
+            let Some(rule) = rules.get(r as usize) else {
+                continue;
+            };
+            if rule.cond.is_some() && rule.cond_test.is_none() {
+                self.pick_cards(data, &np.test, player, m, inst, options);
+                return self.bot_window(data, rules, &list[k..], player, options);
+            }
+            let each = match self.rule_once(data, rule, player)? {
+                Some(each) => each,
+                None => continue,
+            };
+            if each.is_none()
+                && self.depth < MAX_DEPTH
+                && matches!(&rule.choose_native, Choose::Test(t) if same(t, &np.test))
+            {
+                // The rule takes every card the pick lists: the first one.
+                self.tick(rule.choose.span)?;
+                return Ok(Some(0));
+            }
+            self.pick_cards(data, &np.test, player, m, inst, options);
+            if let Some(i) = self.rule_pick(data, rule, each, player, options)? {
+                return Ok(Some(i));
+            }
+            return self.bot_window(data, rules, &list[k + 1..], player, options);
+        }
+        Ok(None)
     }
 
     /// The option a bot's listed rules pick in a window, if any: what
@@ -189,15 +276,32 @@ impl Game {
                 Some(each) => each,
                 None => continue,
             };
-            let choose = self.choose_of(rule);
-            for (i, o) in options.iter().enumerate() {
-                if self.option_hits(data, rule, each, choose, player, o)? {
-                    return Ok(Some(i));
-                }
+            if let Some(i) = self.rule_pick(data, rule, each, player, options)? {
+                return Ok(Some(i));
             }
-            if self.option_hits(data, rule, each, choose, player, &PASS)? {
-                return Ok(Some(options.len()));
+        }
+        Ok(None)
+    }
+
+    /// The option a rule that applies picks in a window, if any (pass, not
+    /// listed, is the one after `options`).
+    #[inline(always)]
+    fn rule_pick(
+        &mut self,
+        data: &Data,
+        rule: &BotRule,
+        each: Option<&Code>,
+        player: PlayerId,
+        options: &[Choice],
+    ) -> Res<Option<usize>> {
+        let choose = self.choose_of(rule);
+        for (i, o) in options.iter().enumerate() {
+            if self.option_hits(data, rule, each, choose, player, o)? {
+                return Ok(Some(i));
             }
+        }
+        if self.option_hits(data, rule, each, choose, player, &PASS)? {
+            return Ok(Some(options.len()));
         }
         Ok(None)
     }
@@ -721,6 +825,15 @@ impl Game {
             Operand::Counter(k) => self.st.counter(me, k),
             Operand::Global(g) => self.st.globals[g as usize],
         })
+    }
+}
+
+/// Whether two tests are the same (the commonest shape compared in place).
+#[inline(always)]
+fn same(a: &Test, b: &Test) -> bool {
+    match (a, b) {
+        (Test::Is { tag, negate }, Test::Is { tag: t, negate: n }) => tag == t && negate == n,
+        _ => a == b,
     }
 }
 

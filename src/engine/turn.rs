@@ -1,6 +1,6 @@
 //! Turns, phases and priority windows, as the rules declare them.
 
-use super::decide::Choice;
+use super::decide::{AgentKind, Choice};
 use super::log::Entry;
 use super::state::{Event, Until};
 use super::{Flow, Game, Res};
@@ -136,22 +136,33 @@ impl Game {
         } else {
             1
         };
+        // One move with a native pick: a data bot may decide before it is
+        // listed (see `bot_round`).
+        let quick = decl.moves.len() == 1
+            && self.depth < super::decide::MAX_DEPTH
+            && data.moves[decl.moves[0] as usize].pick_native.is_some();
         loop {
             self.tick(Default::default())?;
             options.clear();
-            self.legal_moves_into(data, w, cur, options)?;
-            let pass_index = options.len();
-            let pick = if pass_index == 0 {
-                pass_index
-            } else {
-                self.decide_window(data, cur, w, options)?
+            let pick = match self.agents.get(cur as usize) {
+                Some(AgentKind::Bot(b)) if quick && let Some(list) = decl.bot_rules.get(*b) => {
+                    self.bot_round(data, w, cur, *b, list, options)?
+                }
+                _ => {
+                    self.legal_moves_into(data, w, cur, options)?;
+                    if options.is_empty() {
+                        None
+                    } else {
+                        Some(self.decide_window(data, cur, w, options)?)
+                    }
+                }
             };
-            if pick == pass_index {
-                if pass_index == 0 && self.logging {
+            if pick.is_none_or(|i| i == options.len()) {
+                if pick.is_none() && self.logging {
                     self.push(Entry::Text {
                         text: format!("{} passes (nothing to do)", super::log::pname(cur)),
                     });
-                } else if pass_index > 0 {
+                } else if pick.is_some() {
                     self.push_with(|| Entry::Pass { player: cur });
                 }
                 passes += 1;
@@ -172,7 +183,7 @@ impl Game {
                     }
                     break;
                 }
-            } else {
+            } else if let Some(pick) = pick {
                 passes = 0;
                 let c = options.swap_remove(pick);
                 let m = c.mv.expect("move options carry their move");
@@ -251,8 +262,15 @@ impl Game {
         m: u16,
         out: &mut Vec<Choice>,
     ) -> Res<()> {
-        // What running the pick would do first: count a step, check the zone
-        // may be seen.
+        let inst = self.pick_zone(np, pick, p)?;
+        self.pick_cards(data, &np.test, p, m, inst, out);
+        Ok(())
+    }
+
+    /// The zone instance a native pick reads, after what running the pick
+    /// would do first: count a step, check the zone may be seen.
+    #[inline(always)]
+    pub(crate) fn pick_zone(&mut self, np: &native::Pick, pick: &Code, p: PlayerId) -> Res<usize> {
         self.tick(pick.span)?;
         let z = ZoneRef {
             zone: np.zone,
@@ -261,15 +279,56 @@ impl Game {
         if self.viewer.is_some() {
             self.check_visible(z, pick.span)?;
         }
-        let zi = &self.st.zones[self.st.inst(z)];
+        Ok(self.st.inst(z))
+    }
+
+    /// The options of a native pick reading zone instance `inst`.
+    #[inline(always)]
+    pub(crate) fn pick_cards(
+        &self,
+        data: &Data,
+        t: &native::Test,
+        p: PlayerId,
+        m: u16,
+        inst: usize,
+        out: &mut Vec<Choice>,
+    ) {
+        let zi = &self.st.zones[inst];
         // Ordered zones list their top card first; pile rows keep their order.
         if zi.piles.is_empty() {
-            self.filter_cards(data, &np.test, p, m, zi.cards.iter().rev().copied(), out);
+            self.filter_cards(data, t, p, m, zi.cards.iter().rev().copied(), out);
         } else {
             let tops = zi.piles.iter().filter_map(|(_, pile)| pile.last().copied());
-            self.filter_cards(data, &np.test, p, m, tops, out);
+            self.filter_cards(data, t, p, m, tops, out);
         }
-        Ok(())
+    }
+
+    /// The first option of a native pick reading zone instance `inst`.
+    pub(crate) fn pick_first(
+        &self,
+        data: &Data,
+        t: &native::Test,
+        p: PlayerId,
+        m: u16,
+        inst: usize,
+    ) -> Option<ObjId> {
+        let zi = &self.st.zones[inst];
+        if zi.piles.is_empty() {
+            for &c in zi.cards.iter().rev() {
+                if self.card_test(data, t, p, c, Some(m)) {
+                    return Some(c);
+                }
+            }
+        } else {
+            for (_, pile) in &zi.piles {
+                if let Some(&c) = pile.last()
+                    && self.card_test(data, t, p, c, Some(m))
+                {
+                    return Some(c);
+                }
+            }
+        }
+        None
     }
 
     /// The cards that pass a test, as options of move `m`; the commonest
