@@ -160,8 +160,7 @@ impl Game {
             self.viewer = saved;
             // No rule picked: the first option (the decision wants one).
             let i = r?.unwrap_or(0);
-            self.decisions.push(1);
-            self.decisions.push(i as u32);
+            self.decisions.extend_from_slice(&[1, i as u32]);
             return Ok(i);
         }
         options.push(PASS.clone());

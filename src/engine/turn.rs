@@ -2,7 +2,7 @@
 
 use super::decide::{AgentKind, Choice};
 use super::log::Entry;
-use super::state::{Event, Until};
+use super::state::{Event, Until, ZoneInst};
 use super::{Flow, Game, Res};
 use crate::data::{Data, native};
 use crate::lang::ir::Code;
@@ -303,7 +303,8 @@ impl Game {
         }
     }
 
-    /// The first option of a native pick reading zone instance `inst`.
+    /// The first option of a native pick reading zone instance `inst`; the
+    /// commonest test gets a loop of its own.
     pub(crate) fn pick_first(
         &self,
         data: &Data,
@@ -313,22 +314,13 @@ impl Game {
         inst: usize,
     ) -> Option<ObjId> {
         let zi = &self.st.zones[inst];
-        if zi.piles.is_empty() {
-            for &c in zi.cards.iter().rev() {
-                if self.card_test(data, t, p, c, Some(m)) {
-                    return Some(c);
-                }
+        match *t {
+            native::Test::Is { tag, negate } => {
+                let bit = crate::value::bit(tag);
+                first_in(zi, |c| (self.st.tags(data, c) & bit != 0) != negate)
             }
-        } else {
-            for (_, pile) in &zi.piles {
-                if let Some(&c) = pile.last()
-                    && self.card_test(data, t, p, c, Some(m))
-                {
-                    return Some(c);
-                }
-            }
+            _ => first_in(zi, |c| self.card_test(data, t, p, c, Some(m))),
         }
-        None
     }
 
     /// The cards that pass a test, as options of move `m`; the commonest
@@ -377,14 +369,37 @@ impl Game {
         }
     }
 
+    /// The end check of rules that check it after every action.
+    #[inline(always)]
     fn check_end_always(&mut self, data: &Data) -> Res<()> {
-        if data.end_always
-            && self
-                .exec_in(data, &data.end_if, None, self.st.active, [], None)?
-                .truthy()
+        if data.end_always {
+            return self.check_end_now(data);
+        }
+        Ok(())
+    }
+
+    #[inline(never)]
+    fn check_end_now(&mut self, data: &Data) -> Res<()> {
+        if self
+            .exec_in(data, &data.end_if, None, self.st.active, [], None)?
+            .truthy()
         {
             return Err(Flow::EndGame);
         }
         Ok(())
+    }
+}
+
+/// The first card of a zone, in the order the interpreter lists them (top
+/// card first; pile rows in their order), that passes a test.
+#[inline(always)]
+fn first_in(zi: &ZoneInst, hit: impl Fn(ObjId) -> bool) -> Option<ObjId> {
+    if zi.piles.is_empty() {
+        zi.cards.iter().rev().copied().find(|&c| hit(c))
+    } else {
+        zi.piles
+            .iter()
+            .filter_map(|(_, pile)| pile.last().copied())
+            .find(|&c| hit(c))
     }
 }
