@@ -199,6 +199,7 @@ impl Game {
         mut start_phase: Option<u16>,
         max_turns: u32,
     ) -> Result<Outcome, Flow> {
+        let data = self.data.clone();
         let mut played = 0;
         while !self.over() {
             if self.st.turn >= self.data.max_turns || played >= max_turns {
@@ -213,7 +214,10 @@ impl Game {
             if self.over() {
                 break;
             }
-            if self.end_condition()? {
+            if self
+                .exec_in(&data, &data.end_if, None, self.st.active, [], None)?
+                .truthy()
+            {
                 break;
             }
             self.advance_player()?;
@@ -224,12 +228,6 @@ impl Game {
     pub fn over(&self) -> bool {
         let alive = self.st.lost.iter().filter(|l| !**l).count();
         alive <= 1 && self.st.nplayers > 1 || alive == 0
-    }
-
-    fn end_condition(&mut self) -> Res<bool> {
-        let data = self.data.clone();
-        let v = self.exec_in(&data, &data.end_if, None, self.st.active, [], None)?;
-        Ok(v.truthy())
     }
 
     /// Scores every player and picks the winners.

@@ -165,9 +165,52 @@ fn read_field(g: &Game, b: &Value, field: &Field, f: &Frame) -> Res<Value> {
     }
 }
 
+/// A zone operand: one the code names without an owner (`supply`, `hand`)
+/// is made in place, no closure run.
+enum ZoneOp {
+    Named(u16, bool),
+    Code(ValFn),
+}
+
+impl ZoneOp {
+    #[inline(always)]
+    fn get(&self, g: &mut Game, f: &mut Frame) -> Res<Value> {
+        match *self {
+            ZoneOp::Named(zone, shared) => Ok(Value::Zone(ZoneRef {
+                zone,
+                owner: if shared { 0 } else { f.me },
+            })),
+            ZoneOp::Code(ref c) => c(g, f),
+        }
+    }
+}
+
+/// `it is a or it is b`: tag tests of one local, as the local and the mask
+/// of tags any of which passes.
+fn tag_any(e: &Expr) -> Option<(u16, u64)> {
+    match e {
+        Expr::Is(x, tag, false) => match **x {
+            Expr::Local(s) => Some((s, bit(*tag))),
+            _ => None,
+        },
+        Expr::Or(a, b) => {
+            let ((s, m), (t, n)) = (tag_any(a)?, tag_any(b)?);
+            (s == t).then_some((s, m | n))
+        }
+        _ => None,
+    }
+}
+
 impl Compiler<'_> {
     fn shared(&self, z: u16) -> bool {
         bit(z) != 0 && self.data.zones[z as usize].shared
+    }
+
+    fn zone_op(&self, e: &Expr) -> ZoneOp {
+        match e {
+            Expr::Zone(z, None) => ZoneOp::Named(*z, self.shared(*z)),
+            _ => ZoneOp::Code(self.val(e)),
+        }
     }
 
     fn vals(&self, args: &[Expr]) -> Box<[ValFn]> {
@@ -384,12 +427,36 @@ impl Compiler<'_> {
                     Ok(g.count(&v, span)? as i64)
                 })
             }
+            Expr::Call(Builtin::EmptyPiles, args, span) if args.len() == 1 => {
+                let (z, span) = (self.zone_op(&args[0]), *span);
+                Box::new(move |g, f| {
+                    let z = z.get(g, f)?;
+                    f.span = span;
+                    let z = g.zone_arg(&z, f)?;
+                    Ok(g.empty_piles(z))
+                })
+            }
+            Expr::Call(Builtin::PileCount, args, span) if args.len() == 2 => {
+                let (z, d, span) = (self.zone_op(&args[0]), self.val(&args[1]), *span);
+                Box::new(move |g, f| {
+                    let z = z.get(g, f)?;
+                    let d = d(g, f)?;
+                    f.span = span;
+                    let z = g.zone_arg(&z, f)?;
+                    let d = g.def_arg(&d, f)?;
+                    Ok(g.pile_of(z, d).len() as i64)
+                })
+            }
             _ => return None,
         })
     }
 
     /// Code whose value is tested for truth.
     fn cond(&self, e: &Expr) -> CondFn {
+        if let Some((s, mask)) = tag_any(e) {
+            let s = s as usize;
+            return Box::new(move |g, f| Ok(tags_of(g, &f.slots[s], f)? & mask != 0));
+        }
         match e {
             Expr::Bool(b) => {
                 let b = *b;
@@ -429,6 +496,10 @@ impl Compiler<'_> {
                 ) =>
             {
                 let (op, span) = (*op, *span);
+                if let (Some(a), Expr::Int(y)) = (self.int(a), &**b) {
+                    let y = *y;
+                    return Box::new(move |g, f| Ok(compare(op, a(g, f)?, y)));
+                }
                 if let (Some(a), Some(b)) = (self.int(a), self.int(b)) {
                     return Box::new(move |g, f| {
                         let x = a(g, f)?;
@@ -670,25 +741,39 @@ impl Compiler<'_> {
         }
     }
 
-    /// `any(piles(zone), cond)`: the pile ids read in place, no list made.
+    /// `any(piles(zone), cond)`: the pile ids read in place, no list made. A
+    /// test of `it`'s tags first (`it is a and ...`) reads the definition in
+    /// place; the rest runs only for the piles that pass it.
     fn any_pile(&self, zone: &Expr, span: Span, slot: u16, body: &Expr) -> CondFn {
-        let (zone, slot, body) = (self.val(zone), slot as usize, self.cond(body));
+        let (mask, body) = match body {
+            Expr::And(a, b) => match tag_any(a) {
+                Some((s, m)) if s == slot => (Some(m), &**b),
+                _ => (None, body),
+            },
+            _ => (None, body),
+        };
+        let (zone, slot, body) = (self.zone_op(zone), slot as usize, self.cond(body));
         Box::new(move |g, f| {
-            let zone = zone(g, f)?;
+            let zone = zone.get(g, f)?;
             f.span = span;
             let z = g.zone_arg(&zone, f)?;
-            let defs: smallvec::SmallVec<[u16; 16]> = g.st.zones[g.st.inst(z)]
-                .piles
-                .iter()
-                .map(|(d, _)| *d)
-                .collect();
-            for d in defs {
+            let inst = g.st.inst(z);
+            let defs = &f.data.defs;
+            let pass = |d: u16| mask.is_none_or(|m| defs[d as usize].tags & m != 0);
+            // Piles are only ever added: the first `n` are the ones listed now.
+            let (n, mut i) = (g.st.zones[inst].piles.len(), 0);
+            loop {
+                let piles = &g.st.zones[inst].piles[i..n];
+                let Some(k) = piles.iter().position(|(d, _)| pass(*d)) else {
+                    return Ok(false);
+                };
+                let d = piles[k].0;
+                i += k + 1;
                 f.slots[slot] = Value::Def(d);
                 if body(g, f)? {
                     return Ok(true);
                 }
             }
-            Ok(false)
         })
     }
 

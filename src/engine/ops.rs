@@ -90,13 +90,7 @@ impl Game {
             Builtin::Pile | Builtin::PileCount => {
                 let z = self.zone_arg(&a[0], f)?;
                 let d = self.def_arg(&a[1], f)?;
-                let zi = &self.st.zones[self.st.inst(z)];
-                let pile = zi
-                    .piles
-                    .iter()
-                    .find(|(pd, _)| *pd == d)
-                    .map(|(_, p)| p.as_slice())
-                    .unwrap_or(&[]);
+                let pile = self.pile_of(z, d);
                 if b == Builtin::Pile {
                     pile.last().map(|&c| Value::Card(c)).unwrap_or(Value::None)
                 } else {
@@ -120,8 +114,7 @@ impl Game {
             }
             Builtin::EmptyPiles => {
                 let z = self.zone_arg(&a[0], f)?;
-                let zi = &self.st.zones[self.st.inst(z)];
-                Value::Int(zi.piles.iter().filter(|(_, p)| p.is_empty()).count() as i64)
+                Value::Int(self.empty_piles(z))
             }
             Builtin::Choose
             | Builtin::ChooseOne
@@ -669,12 +662,30 @@ impl Game {
     }
 
     #[inline]
-    fn def_arg(&self, v: &Value, f: &Frame) -> Res<u16> {
+    pub(crate) fn def_arg(&self, v: &Value, f: &Frame) -> Res<u16> {
         match v {
             Value::Def(d) => Ok(*d),
             Value::Card(c) => Ok(self.st.objs[*c as usize].def),
             other => self.expected(f, "a card id like @name", other),
         }
+    }
+
+    /// The pile of a definition in a pile zone (none: empty).
+    #[inline]
+    pub(crate) fn pile_of(&self, z: ZoneRef, d: u16) -> &[ObjId] {
+        self.st.zones[self.st.inst(z)]
+            .piles
+            .iter()
+            .find(|(pd, _)| *pd == d)
+            .map(|(_, p)| p.as_slice())
+            .unwrap_or(&[])
+    }
+
+    /// `empty_piles(zone)`.
+    #[inline]
+    pub(crate) fn empty_piles(&self, z: ZoneRef) -> i64 {
+        let zi = &self.st.zones[self.st.inst(z)];
+        zi.piles.iter().filter(|(_, p)| p.is_empty()).count() as i64
     }
 
     #[cold]
