@@ -13,7 +13,7 @@ use super::{Flow, Game, Res};
 use crate::data::Data;
 use crate::lang::builtins::Builtin;
 use crate::lang::ir::*;
-use crate::value::{Args, Value, ZoneRef, bit};
+use crate::value::{Args, ObjId, Value, ZoneRef, bit};
 
 type Native<T> = Box<dyn Fn(&mut Game, &mut Frame) -> Res<T> + Send + Sync>;
 /// Code that computes a value.
@@ -185,6 +185,76 @@ impl ZoneOp {
     }
 }
 
+/// Zones joined with `+` (`deck + hand + discard`), each named or owned by a
+/// local (nothing runs while they are read).
+enum Zones {
+    One(ZoneOp),
+    Join(Box<Zones>, Box<Zones>, Span),
+}
+
+impl Zones {
+    /// Pushes the zones, checked as the interpreter would: values left to
+    /// right, then each `+` checks its zones may be seen and the list's size.
+    /// The items of a join (a lone zone's are counted by its join).
+    fn eval(
+        &self,
+        g: &mut Game,
+        f: &mut Frame,
+        out: &mut smallvec::SmallVec<[ZoneRef; 4]>,
+    ) -> Res<usize> {
+        let (a, b, span) = match self {
+            Zones::One(z) => {
+                let v = z.get(g, f)?;
+                out.push(g.zone_arg(&v, f)?);
+                return Ok(0);
+            }
+            Zones::Join(a, b, span) => (a, b, span),
+        };
+        let i = out.len();
+        let mut n = a.eval(g, f, out)?;
+        let j = out.len();
+        let mut m = b.eval(g, f, out)?;
+        for (side, k, len) in [(a, i, &mut n), (b, j, &mut m)] {
+            if let Zones::One(_) = **side {
+                g.check_visible(out[k], *span)?;
+                *len = g.st.listed(out[k]);
+            }
+        }
+        if n + m > super::MAX_LIST {
+            return g.err(
+                *span,
+                format!("a list of more than {} items", super::MAX_LIST),
+            );
+        }
+        Ok(n + m)
+    }
+}
+
+/// `sum(zones, it.prop)`: the cards' property added up in place, no list made.
+fn sum_prop(zones: Zones, pr: u16) -> ValFn {
+    Box::new(move |g, f| {
+        let mut zs = smallvec::SmallVec::new();
+        zones.eval(g, f, &mut zs)?;
+        if let Zones::One(_) = zones {
+            g.check_visible(zs[0], f.span)?;
+        }
+        let mut total = 0i64;
+        for &z in &zs {
+            let zi = &g.st.zones[g.st.inst(z)];
+            let add = |t: i64, c: &ObjId| g.st.prop(f.data, *c, pr).saturating_add(t);
+            total = if zi.piles.is_empty() {
+                zi.cards.iter().rev().fold(total, add)
+            } else {
+                zi.piles
+                    .iter()
+                    .filter_map(|(_, p)| p.last())
+                    .fold(total, add)
+            };
+        }
+        Ok(Value::Int(total))
+    })
+}
+
 /// `it is a or it is b`: tag tests of one local, as the local and the mask
 /// of tags any of which passes.
 fn tag_any(e: &Expr) -> Option<(u16, u64)> {
@@ -211,6 +281,18 @@ impl Compiler<'_> {
             Expr::Zone(z, None) => ZoneOp::Named(*z, self.shared(*z)),
             _ => ZoneOp::Code(self.val(e)),
         }
+    }
+
+    fn zones(&self, e: &Expr) -> Option<Zones> {
+        Some(match e {
+            Expr::Zone(_, o) if matches!(o.as_deref(), None | Some(Expr::Local(_))) => {
+                Zones::One(self.zone_op(e))
+            }
+            Expr::Bin(BinOp::Add, a, b, span) => {
+                Zones::Join(Box::new(self.zones(a)?), Box::new(self.zones(b)?), *span)
+            }
+            _ => return None,
+        })
     }
 
     fn vals(&self, args: &[Expr]) -> Box<[ValFn]> {
@@ -632,6 +714,13 @@ impl Compiler<'_> {
             }
             Expr::Where(list, slot, cond) => self.filter(list, *slot, cond),
             Expr::Sum(list, slot, body) => {
+                if let Expr::Field(x, field) = &**body
+                    && matches!(**x, Expr::Local(s) if s == *slot)
+                    && let Some(pr) = field.prop
+                    && let Some(zones) = self.zones(list)
+                {
+                    return sum_prop(zones, pr);
+                }
                 let (list, slot, body) = (self.val(list), *slot as usize, self.val(body));
                 Box::new(move |g, f| {
                     let list = list(g, f)?;

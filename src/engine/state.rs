@@ -220,6 +220,17 @@ impl State {
         }
     }
 
+    /// How many items a zone lists: its cards, or its non-empty piles.
+    #[inline]
+    pub fn listed(&self, z: ZoneRef) -> usize {
+        let zi = &self.zones[self.inst(z)];
+        if zi.piles.is_empty() {
+            zi.cards.len()
+        } else {
+            zi.piles.iter().filter(|(_, p)| !p.is_empty()).count()
+        }
+    }
+
     #[inline]
     pub fn size(&self, z: ZoneRef) -> usize {
         let zi = &self.zones[self.inst(z)];
