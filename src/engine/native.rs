@@ -255,6 +255,14 @@ fn sum_prop(zones: Zones, pr: u16) -> ValFn {
     })
 }
 
+/// What `any(piles(..), ...)` asks of a pile past its tag test.
+enum PileTest {
+    /// `pile_count(zone, it) <op> k`: the zone (named; shared?) and the
+    /// call's span.
+    Count(u16, bool, BinOp, i64, Span),
+    Code(CondFn),
+}
+
 /// `it is a or it is b`: tag tests of one local, as the local and the mask
 /// of tags any of which passes.
 fn tag_any(e: &Expr) -> Option<(u16, u64)> {
@@ -326,6 +334,18 @@ impl Compiler<'_> {
 
     fn stmt(&self, s: &Stmt) -> StmtFn {
         match s {
+            // `create(...)` whose cards are not used: no list made.
+            Stmt::Expr(Expr::Call(Builtin::Create, args, span)) => {
+                let (args, span) = (self.vals(args), *span);
+                Box::new(move |g, f| {
+                    let mut vals = Args::new();
+                    for a in args.iter() {
+                        vals.push(a(g, f)?);
+                    }
+                    f.span = span;
+                    g.create(&vals, f).map(drop)
+                })
+            }
             Stmt::Expr(e) => {
                 let e = self.val(e);
                 Box::new(move |g, f| e(g, f).map(drop))
@@ -680,9 +700,16 @@ impl Compiler<'_> {
             }
             Expr::Zone(z, owner) => self.zone(*z, owner.as_deref()),
             Expr::Field(base, field) => self.field(base, *field),
+            Expr::And(a, b) => {
+                let (a, b) = (self.cond(a), self.cond(b));
+                Box::new(move |g, f| Ok(Value::Bool(a(g, f)? && b(g, f)?)))
+            }
+            Expr::Or(a, b) if tag_any(e).is_none() => {
+                let (a, b) = (self.cond(a), self.cond(b));
+                Box::new(move |g, f| Ok(Value::Bool(a(g, f)? || b(g, f)?)))
+            }
             Expr::Is(..)
             | Expr::Not(_)
-            | Expr::And(..)
             | Expr::Or(..)
             | Expr::Any(..)
             | Expr::Bin(
@@ -832,7 +859,8 @@ impl Compiler<'_> {
 
     /// `any(piles(zone), cond)`: the pile ids read in place, no list made. A
     /// test of `it`'s tags first (`it is a and ...`) reads the definition in
-    /// place; the rest runs only for the piles that pass it.
+    /// place; the rest runs only for the piles that pass it, and a rest of
+    /// the shape `pile_count(zone, it) < n` reads the pile's size in place.
     fn any_pile(&self, zone: &Expr, span: Span, slot: u16, body: &Expr) -> CondFn {
         let (mask, body) = match body {
             Expr::And(a, b) => match tag_any(a) {
@@ -841,7 +869,29 @@ impl Compiler<'_> {
             },
             _ => (None, body),
         };
-        let (zone, slot, body) = (self.zone_op(zone), slot as usize, self.cond(body));
+        // `pile_count(zone, it) < n`.
+        let rest = match body {
+            Expr::Bin(
+                op @ (BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::Eq | BinOp::Ne),
+                a,
+                b,
+                _,
+            ) => match (&**a, &**b) {
+                (Expr::Call(Builtin::PileCount, args, at), Expr::Int(k)) => match args.as_slice() {
+                    [Expr::Zone(z, None), Expr::Local(s)] if *s == slot => {
+                        Some((*z, self.shared(*z), *op, *k, *at))
+                    }
+                    _ => None,
+                },
+                _ => None,
+            },
+            _ => None,
+        };
+        let rest = match rest {
+            Some((zone, shared, op, k, at)) => PileTest::Count(zone, shared, op, k, at),
+            None => PileTest::Code(self.cond(body)),
+        };
+        let (zone, slot) = (self.zone_op(zone), slot as usize);
         Box::new(move |g, f| {
             let zone = zone.get(g, f)?;
             f.span = span;
@@ -858,8 +908,18 @@ impl Compiler<'_> {
                 };
                 let d = piles[k].0;
                 i += k + 1;
-                f.slots[slot] = Value::Def(d);
-                if body(g, f)? {
+                let pass = match rest {
+                    PileTest::Count(zone, shared, op, y, at) => {
+                        f.span = at;
+                        let owner = if shared { 0 } else { f.me };
+                        compare(op, g.pile_of(ZoneRef { zone, owner }, d).len() as i64, y)
+                    }
+                    PileTest::Code(ref body) => {
+                        f.slots[slot] = Value::Def(d);
+                        body(g, f)?
+                    }
+                };
+                if pass {
                     return Ok(true);
                 }
             }

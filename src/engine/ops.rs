@@ -70,11 +70,11 @@ impl Game {
                     Value::Bool(n == 0)
                 }
             }
-            Builtin::First => self
-                .items(&a[0], sp)?
-                .first()
-                .cloned()
-                .unwrap_or(Value::None),
+            // `first` and `contains` of none (an unset option): no list made.
+            Builtin::First => match &a[0] {
+                Value::None => Value::None,
+                v => self.items(v, sp)?.first().cloned().unwrap_or(Value::None),
+            },
             Builtin::At => {
                 let i = self.int(&a[1], sp)?;
                 let items = self.items(&a[0], sp)?;
@@ -83,6 +83,7 @@ impl Game {
                     .and_then(|i| items.get(i).cloned())
                     .unwrap_or(Value::None)
             }
+            Builtin::Contains if matches!(a[0], Value::None) => Value::Bool(false),
             Builtin::Contains => {
                 let items = self.items(&a[0], sp)?;
                 Value::Bool(items.iter().any(|x| self.equal(x, &a[1])))
@@ -243,35 +244,10 @@ impl Game {
                 Value::Player((n - 1) as PlayerId)
             }
             Builtin::Create => {
-                let d = self.def_arg(&a[0], f)?;
-                let z = self.zone_arg(&a[1], f)?;
-                let n = match a.get(2) {
-                    Some(v) => self.int(v, sp)?,
-                    None => 1,
-                };
-                if !(0..=100_000).contains(&n) {
-                    return self.err(sp, format!("create: {n} cards is out of range"));
-                }
-                if self.st.objs.len() + n as usize > super::MAX_OBJECTS {
-                    return self.err(
-                        sp,
-                        format!(
-                            "create: the game would hold more than {} cards",
-                            super::MAX_OBJECTS
-                        ),
-                    );
-                }
-                let first = self.st.new_objs(d, z, n as usize);
+                let (first, n) = self.create(a, f)?;
                 let mut made = self.spare_list();
                 if let Some(items) = Arc::get_mut(&mut made) {
                     items.extend((first..first + n as ObjId).map(Value::Card));
-                }
-                if n > 0 {
-                    self.push(Entry::Created {
-                        def: d,
-                        n: n as usize,
-                        to: z,
-                    });
                 }
                 self.keep_list(made)
             }
@@ -456,6 +432,39 @@ impl Game {
                 })
             }
         })
+    }
+
+    /// `create(@card, zone, n?)`: the first new card and how many were made
+    /// (they follow it), for callers that want their list.
+    pub(crate) fn create(&mut self, a: &Args, f: &Frame) -> Res<(ObjId, usize)> {
+        let sp = f.span;
+        let d = self.def_arg(&a[0], f)?;
+        let z = self.zone_arg(&a[1], f)?;
+        let n = match a.get(2) {
+            Some(v) => self.int(v, sp)?,
+            None => 1,
+        };
+        if !(0..=100_000).contains(&n) {
+            return self.err(sp, format!("create: {n} cards is out of range"));
+        }
+        if self.st.objs.len() + n as usize > super::MAX_OBJECTS {
+            return self.err(
+                sp,
+                format!(
+                    "create: the game would hold more than {} cards",
+                    super::MAX_OBJECTS
+                ),
+            );
+        }
+        let first = self.st.new_objs(d, z, n as usize);
+        if n > 0 {
+            self.push(Entry::Created {
+                def: d,
+                n: n as usize,
+                to: z,
+            });
+        }
+        Ok((first, n as usize))
     }
 
     fn field_by_name(&self, name: &str, sp: crate::lang::ir::Span) -> Res<Field> {
