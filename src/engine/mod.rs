@@ -220,7 +220,7 @@ impl Game {
             {
                 break;
             }
-            self.advance_player()?;
+            self.advance_player(&data)?;
         }
         self.finish(false)
     }

@@ -183,60 +183,46 @@ impl ZoneOp {
             ZoneOp::Code(ref c) => c(g, f),
         }
     }
-}
 
-/// Zones joined with `+` (`deck + hand + discard`), each named or owned by a
-/// local (nothing runs while they are read).
-enum Zones {
-    One(ZoneOp),
-    Join(Box<Zones>, Box<Zones>, Span),
-}
-
-impl Zones {
-    /// Pushes the zones, checked as the interpreter would: values left to
-    /// right, then each `+` checks its zones may be seen and the list's size.
-    /// The items of a join (a lone zone's are counted by its join).
-    fn eval(
-        &self,
-        g: &mut Game,
-        f: &mut Frame,
-        out: &mut smallvec::SmallVec<[ZoneRef; 4]>,
-    ) -> Res<usize> {
-        let (a, b, span) = match self {
-            Zones::One(z) => {
-                let v = z.get(g, f)?;
-                out.push(g.zone_arg(&v, f)?);
-                return Ok(0);
+    /// The zone of a builtin's only argument, read after `f.span` is set
+    /// to the call's.
+    #[inline(always)]
+    fn zone(&self, g: &mut Game, f: &mut Frame, span: Span) -> Res<ZoneRef> {
+        match *self {
+            ZoneOp::Named(zone, shared) => {
+                f.span = span;
+                let owner = if shared { 0 } else { f.me };
+                Ok(ZoneRef { zone, owner })
             }
-            Zones::Join(a, b, span) => (a, b, span),
-        };
-        let i = out.len();
-        let mut n = a.eval(g, f, out)?;
-        let j = out.len();
-        let mut m = b.eval(g, f, out)?;
-        for (side, k, len) in [(a, i, &mut n), (b, j, &mut m)] {
-            if let Zones::One(_) = **side {
-                g.check_visible(out[k], *span)?;
-                *len = g.st.listed(out[k]);
+            ZoneOp::Code(ref c) => {
+                let v = c(g, f)?;
+                f.span = span;
+                g.zone_arg(&v, f)
             }
         }
-        if n + m > super::MAX_LIST {
-            return g.err(
-                *span,
-                format!("a list of more than {} items", super::MAX_LIST),
-            );
-        }
-        Ok(n + m)
     }
 }
 
-/// `sum(zones, it.prop)`: the cards' property added up in place, no list made.
-fn sum_prop(zones: Zones, pr: u16) -> ValFn {
+/// `sum(zone + zone + ..., it.prop)`: the cards' property added up in place,
+/// no list made. Where the interpreter's way could fail (a zone hidden from a
+/// bot, an owner that is not a player, a list too long) it runs instead:
+/// reading these zones has no effect to undo.
+fn sum_prop(zones: Box<[ZoneOp]>, pr: u16, generic: ValFn) -> ValFn {
     Box::new(move |g, f| {
-        let mut zs = smallvec::SmallVec::new();
-        zones.eval(g, f, &mut zs)?;
-        if let Zones::One(_) = zones {
-            g.check_visible(zs[0], f.span)?;
+        if g.viewer.is_some() {
+            return generic(g, f);
+        }
+        let mut zs: smallvec::SmallVec<[ZoneRef; 4]> = smallvec::SmallVec::new();
+        let mut n = 0;
+        for z in zones.iter() {
+            let Ok(Value::Zone(z)) = z.get(g, f) else {
+                return generic(g, f);
+            };
+            n += g.st.listed(z);
+            zs.push(z);
+        }
+        if n > super::MAX_LIST {
+            return generic(g, f);
         }
         let mut total = 0i64;
         for &z in &zs {
@@ -291,16 +277,16 @@ impl Compiler<'_> {
         }
     }
 
-    fn zones(&self, e: &Expr) -> Option<Zones> {
-        Some(match e {
+    /// The zones of `a + b + ...`, each named or owned by a local, in order.
+    fn zone_leaves(&self, e: &Expr, out: &mut Vec<ZoneOp>) -> bool {
+        match e {
             Expr::Zone(_, o) if matches!(o.as_deref(), None | Some(Expr::Local(_))) => {
-                Zones::One(self.zone_op(e))
+                out.push(self.zone_op(e));
+                true
             }
-            Expr::Bin(BinOp::Add, a, b, span) => {
-                Zones::Join(Box::new(self.zones(a)?), Box::new(self.zones(b)?), *span)
-            }
-            _ => return None,
-        })
+            Expr::Bin(BinOp::Add, a, b, _) => self.zone_leaves(a, out) && self.zone_leaves(b, out),
+            _ => false,
+        }
     }
 
     fn vals(&self, args: &[Expr]) -> Box<[ValFn]> {
@@ -529,26 +515,6 @@ impl Compiler<'_> {
                     Ok(g.count(&v, span)? as i64)
                 })
             }
-            Expr::Call(Builtin::EmptyPiles, args, span) if args.len() == 1 => {
-                let (z, span) = (self.zone_op(&args[0]), *span);
-                Box::new(move |g, f| {
-                    let z = z.get(g, f)?;
-                    f.span = span;
-                    let z = g.zone_arg(&z, f)?;
-                    Ok(g.empty_piles(z))
-                })
-            }
-            Expr::Call(Builtin::PileCount, args, span) if args.len() == 2 => {
-                let (z, d, span) = (self.zone_op(&args[0]), self.val(&args[1]), *span);
-                Box::new(move |g, f| {
-                    let z = z.get(g, f)?;
-                    let d = d(g, f)?;
-                    f.span = span;
-                    let z = g.zone_arg(&z, f)?;
-                    let d = g.def_arg(&d, f)?;
-                    Ok(g.pile_of(z, d).len() as i64)
-                })
-            }
             _ => return None,
         })
     }
@@ -598,6 +564,16 @@ impl Compiler<'_> {
                 ) =>
             {
                 let (op, span) = (*op, *span);
+                // `empty_piles(zone) >= n`: counted and compared in one step.
+                if let (Expr::Call(Builtin::EmptyPiles, args, at), Expr::Int(y)) = (&**a, &**b)
+                    && let [z] = args.as_slice()
+                {
+                    let (z, at, y) = (self.zone_op(z), *at, *y);
+                    return Box::new(move |g, f| {
+                        let z = z.zone(g, f, at)?;
+                        Ok(compare(op, g.empty_piles(z), y))
+                    });
+                }
                 if let (Some(a), Expr::Int(y)) = (self.int(a), &**b) {
                     let y = *y;
                     return Box::new(move |g, f| Ok(compare(op, a(g, f)?, y)));
@@ -741,15 +717,15 @@ impl Compiler<'_> {
             }
             Expr::Where(list, slot, cond) => self.filter(list, *slot, cond),
             Expr::Sum(list, slot, body) => {
-                if let Expr::Field(x, field) = &**body
-                    && matches!(**x, Expr::Local(s) if s == *slot)
-                    && let Some(pr) = field.prop
-                    && let Some(zones) = self.zones(list)
-                {
-                    return sum_prop(zones, pr);
-                }
+                let mut zones = Vec::new();
+                let pr = match &**body {
+                    Expr::Field(x, field) if matches!(**x, Expr::Local(s) if s == *slot) => {
+                        field.prop.filter(|_| self.zone_leaves(list, &mut zones))
+                    }
+                    _ => None,
+                };
                 let (list, slot, body) = (self.val(list), *slot as usize, self.val(body));
-                Box::new(move |g, f| {
+                let generic: ValFn = Box::new(move |g, f| {
                     let list = list(g, f)?;
                     let mut total = 0i64;
                     for item in g.items(&list, f.span)?.iter() {
@@ -758,7 +734,11 @@ impl Compiler<'_> {
                         total = g.int(&v, f.span)?.saturating_add(total);
                     }
                     Ok(Value::Int(total))
-                })
+                });
+                match pr {
+                    Some(pr) => sum_prop(zones.into_boxed_slice(), pr, generic),
+                    None => generic,
+                }
             }
             Expr::Call(b, args, span) => self.call(*b, args, *span),
             Expr::Verb(v, args, span) => {
@@ -893,9 +873,7 @@ impl Compiler<'_> {
         };
         let (zone, slot) = (self.zone_op(zone), slot as usize);
         Box::new(move |g, f| {
-            let zone = zone.get(g, f)?;
-            f.span = span;
-            let z = g.zone_arg(&zone, f)?;
+            let z = zone.zone(g, f, span)?;
             let inst = g.st.inst(z);
             let defs = &f.data.defs;
             let pass = |d: u16| mask.is_none_or(|m| defs[d as usize].tags & m != 0);

@@ -89,11 +89,10 @@ impl Game {
         self.resolve_pending()
     }
 
-    pub fn advance_player(&mut self) -> Res<()> {
-        let data = self.data.clone();
+    pub(crate) fn advance_player(&mut self, data: &Data) -> Res<()> {
         let next = match &data.turn.next {
             Some(code) => {
-                let v = self.exec_in(&data, code, None, self.st.active, [], None)?;
+                let v = self.exec_in(data, code, None, self.st.active, [], None)?;
                 self.player(&v, code.span)?
             }
             None => self.next_alive(self.st.active),
