@@ -5,6 +5,7 @@
 //! once here. A piece of code is compiled the first time it runs and kept in
 //! its [`Code`]; the game data it reads is the data that holds it.
 
+use std::cell::Cell;
 use std::sync::{Arc, OnceLock};
 
 use super::exec::{Frame, MAX_LOOP};
@@ -23,14 +24,16 @@ type CondFn = Native<bool>;
 /// A statement or a block.
 type StmtFn = Native<()>;
 
-/// The compiled form of a [`Code`], made on first use.
+/// The compiled form of a [`Code`], made on first use: its closure and the
+/// frame slots it needs (its own, then those of the verbs inlined into it).
 #[derive(Default)]
-pub struct Compiled(OnceLock<ValFn>);
+pub struct Compiled(OnceLock<(ValFn, usize)>);
 
 impl Compiled {
-    /// The code's closure, compiling it against `data` the first time.
+    /// The code's closure and frame size, compiling it against `data` the
+    /// first time.
     #[inline]
-    pub fn get(&self, data: &Data, code: &Code) -> &ValFn {
+    pub fn get(&self, data: &Data, code: &Code) -> &(ValFn, usize) {
         self.0.get_or_init(|| compile(data, code))
     }
 }
@@ -54,19 +57,34 @@ impl std::fmt::Debug for Compiled {
 
 /// Compiles a whole piece of code: one-expression code (conditions, picks, bot
 /// rules) returns its value directly, without a statement and a `Return`.
-fn compile(data: &Data, code: &Code) -> ValFn {
-    let c = Compiler { data };
-    match code.stmts.as_slice() {
-        [Stmt::Return(Some(e))] => c.val(e),
-        stmts => {
-            let b = c.block(stmts);
-            Box::new(move |g, f| b(g, f).map(|()| Value::None))
-        }
-    }
+fn compile(data: &Data, code: &Code) -> (ValFn, usize) {
+    let need = Cell::new(code.slots);
+    let c = Compiler {
+        data,
+        base: 0,
+        size: code.slots,
+        need: &need,
+        chain: Vec::new(),
+    };
+    let f = c.body(code);
+    (f, need.get() as usize)
 }
+
+/// Verbs inlined one inside another at most this deep (a verb calling
+/// itself is never inlined into itself).
+const INLINE_DEPTH: usize = 4;
 
 struct Compiler<'d> {
     data: &'d Data,
+    /// The frame slot of the code's slot 0: not 0 inside an inlined verb,
+    /// whose slots follow its caller's.
+    base: u16,
+    /// The slots of the code being compiled.
+    size: u16,
+    /// The frame size the whole compiled code needs.
+    need: &'d Cell<u16>,
+    /// The verbs being inlined around the code being compiled.
+    chain: Vec<u16>,
 }
 
 /// The value of a `+=`, `-=` or `=` assignment.
@@ -165,7 +183,308 @@ fn read_field(g: &Game, b: &Value, field: &Field, f: &Frame) -> Res<Value> {
     }
 }
 
+/// What a call's value becomes: the value itself, or nothing for a call
+/// in statement position (no value to build and drop).
+trait Keep: 'static {
+    type Out: 'static;
+    fn keep(v: Value) -> Self::Out;
+}
+
+struct KeepValue;
+impl Keep for KeepValue {
+    type Out = Value;
+    #[inline(always)]
+    fn keep(v: Value) -> Value {
+        v
+    }
+}
+
+struct KeepNothing;
+impl Keep for KeepNothing {
+    type Out = ();
+    #[inline(always)]
+    fn keep(_: Value) {}
+}
+
+/// A zone expression whose zone is found without running code: a shared
+/// zone, one of the running player's, or one of the player in a slot.
+#[derive(Clone, Copy)]
+enum ZoneAt {
+    Fixed(ZoneRef),
+    Mine(u16),
+    Slot(u16, usize),
+}
+
+impl ZoneAt {
+    #[inline(always)]
+    fn get(self, g: &Game, f: &Frame) -> Res<ZoneRef> {
+        Ok(match self {
+            ZoneAt::Fixed(z) => z,
+            ZoneAt::Mine(zone) => ZoneRef { zone, owner: f.me },
+            ZoneAt::Slot(zone, s) => ZoneRef {
+                zone,
+                owner: g.player(&f.slots[s], f.span)?,
+            },
+        })
+    }
+}
+
+/// The cards a move takes, found without running code: a slot's value or
+/// the top card of a zone (`top(deck)`, with the span of the `top` call).
+#[derive(Clone, Copy)]
+enum CardAt {
+    Slot(usize),
+    Top(ZoneAt, Span),
+}
+
+/// A number found without a closure call where it can be: constants,
+/// counters, globals, zone sizes; other number code as a closure.
+enum Num {
+    Const(i64),
+    Global(usize),
+    Counter(u16),
+    Count(ZoneAt, Span),
+    /// A card's property read from a slot (`card.coins`), with the span its
+    /// conversion to a number reports: only where any value is converted
+    /// (none is 0), as an assignment to a counter does.
+    SlotProp(usize, u16, Field, Span),
+    Code(Native<i64>),
+}
+
+impl Num {
+    #[inline(always)]
+    fn get(&self, g: &mut Game, f: &mut Frame) -> Res<i64> {
+        match self {
+            Num::Const(i) => Ok(*i),
+            Num::Global(i) => Ok(g.st.globals[*i]),
+            Num::Counter(c) => Ok(g.st.counter(f.me, *c)),
+            Num::Count(z, span) => {
+                let z = z.get(g, f)?;
+                f.span = *span;
+                Ok(g.count(&Value::Zone(z), *span)? as i64)
+            }
+            Num::SlotProp(s, pr, field, span) => match f.slots[*s] {
+                Value::Card(c) => Ok(g.st.prop(f.data, c, *pr)),
+                ref other => g.int(&read_field(g, other, field, f)?, *span),
+            },
+            Num::Code(c) => c(g, f),
+        }
+    }
+}
+
 impl Compiler<'_> {
+    /// The frame slot of the code's slot `s`.
+    fn slot(&self, s: u16) -> usize {
+        (self.base + s) as usize
+    }
+
+    /// A whole piece of code; one `return <expr>` is its expression.
+    fn body(&self, code: &Code) -> ValFn {
+        match code.stmts.as_slice() {
+            [Stmt::Return(Some(e))] => self.val(e),
+            stmts => {
+                let b = self.block(stmts);
+                Box::new(move |g, f| b(g, f).map(|()| Value::None))
+            }
+        }
+    }
+
+    /// A verb call compiled into its caller: the verb's slots follow the
+    /// caller's in the same frame, so no frame is made; the step, the depth
+    /// and what the verb sees (`this`, `me`, no move name, its span) are as
+    /// in a call of its own. None for a verb already being inlined here (a
+    /// verb that calls itself) or nested too deep.
+    fn inline<K: Keep>(&self, v: u16, args: &[Expr], span: Span) -> Option<Native<K::Out>> {
+        let code = &self.data.verbs[v as usize];
+        let base = self.base + self.size;
+        if self.chain.len() >= INLINE_DEPTH || self.chain.contains(&v) || base > 1024 {
+            return None;
+        }
+        let mut chain = self.chain.clone();
+        chain.push(v);
+        let inner = Compiler {
+            data: self.data,
+            base,
+            size: code.slots,
+            need: self.need,
+            chain,
+        };
+        self.need.set(self.need.get().max(base + code.slots));
+        // One `return <expr>` is that expression; else the block, whose
+        // value is none unless it returns one.
+        let body: Result<ValFn, StmtFn> = match code.stmts.as_slice() {
+            [Stmt::Return(Some(e))] => Ok(inner.val(e)),
+            stmts => Err(inner.block(stmts)),
+        };
+        // The arguments go straight into the verb's slots: code in them
+        // that inlines a verb too uses the slots after the verb's.
+        let outer = Compiler {
+            size: self.size + code.slots,
+            chain: self.chain.clone(),
+            ..*self
+        };
+        let args = outer.vals(args);
+        let (slots, at) = (base as usize..(base + code.slots) as usize, code.span);
+        Some(Box::new(move |g, f| {
+            // Arguments past the verb's slots are computed, then dropped.
+            let mut s = slots.start;
+            for a in args.iter() {
+                let v = a(g, f)?;
+                if s < slots.end {
+                    f.slots[s] = v;
+                    s += 1;
+                }
+            }
+            f.span = span;
+            g.enter(at)?;
+            f.span = at;
+            let move_name = f.move_name.take();
+            let r = match &body {
+                Ok(e) => match e(g, f) {
+                    Ok(v) | Err(Flow::Return(v)) => Ok(K::keep(v)),
+                    Err(e) => Err(e),
+                },
+                Err(b) => match b(g, f) {
+                    Ok(()) => Ok(K::keep(Value::None)),
+                    Err(Flow::Return(v)) => Ok(K::keep(v)),
+                    Err(e) => Err(e),
+                },
+            };
+            f.move_name = move_name;
+            // Left empty, as the next call expects them.
+            for s in &mut f.slots[slots.clone()] {
+                *s = Value::None;
+            }
+            f.span = span;
+            g.depth -= 1;
+            r
+        }))
+    }
+
+    /// A zone expression that needs no code run to find its zone.
+    fn zone_at(&self, e: &Expr) -> Option<ZoneAt> {
+        let Expr::Zone(z, owner) = e else { return None };
+        let z = *z;
+        Some(match owner.as_deref() {
+            None if self.shared(z) => ZoneAt::Fixed(ZoneRef { zone: z, owner: 0 }),
+            None | Some(Expr::Me) if !self.shared(z) => ZoneAt::Mine(z),
+            Some(Expr::Local(s)) if !self.shared(z) => ZoneAt::Slot(z, self.slot(*s)),
+            _ => return None,
+        })
+    }
+
+    /// The cards of a move that need no code run to find them.
+    fn card_at(&self, e: &Expr) -> Option<CardAt> {
+        match e {
+            Expr::Local(s) => Some(CardAt::Slot(self.slot(*s))),
+            Expr::Call(Builtin::Top, a, span) => match a.as_slice() {
+                [z] => Some(CardAt::Top(self.zone_at(z)?, *span)),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// `move(cards, zone, cause)` with operands read in place: one card
+    /// to the top of a zone with nothing logged or listening moves here.
+    fn mover<K: Keep>(&self, b: Builtin, args: &[Expr], span: Span) -> Option<Native<K::Out>> {
+        let (cards, zone, cause) = match args {
+            [c, z] => (c, z, None),
+            [c, z, Expr::Int(e)] => (c, z, Some(*e as u16)),
+            _ => return None,
+        };
+        let (cards, zone, together) = (
+            self.card_at(cards)?,
+            self.zone_at(zone)?,
+            b == Builtin::MoveAll,
+        );
+        Some(Box::new(move |g, f| {
+            let card = match cards {
+                CardAt::Slot(s) => match f.slots[s] {
+                    Value::Card(c) => Some(c),
+                    _ => {
+                        let to = zone.get(g, f)?;
+                        f.span = span;
+                        let v =
+                            g.move_value(&f.slots[s], &Value::Zone(to), cause, false, together, f)?;
+                        return Ok(K::keep(v));
+                    }
+                },
+                CardAt::Top(z, top) => {
+                    let z = z.get(g, f)?;
+                    f.span = top;
+                    g.st.zones[g.st.inst(z)].cards.last().copied()
+                }
+            };
+            let to = zone.get(g, f)?;
+            f.span = span;
+            let cards = card.map(Value::Card).unwrap_or(Value::None);
+            g.move_value(&cards, &Value::Zone(to), cause, false, together, f)
+                .map(K::keep)
+        }))
+    }
+
+    /// `run(card, effect)` with the card read in place: a card with no such
+    /// effect does nothing.
+    fn runner<K: Keep>(&self, card: &Expr, effect: u16, span: Span) -> Native<K::Out> {
+        let card: Result<usize, ValFn> = match card {
+            Expr::Local(s) => Ok(self.slot(*s)),
+            other => Err(self.val(other)),
+        };
+        Box::new(move |g, f| {
+            let c = match &card {
+                Ok(s) => match f.slots[*s] {
+                    Value::Card(c) => Ok(c),
+                    ref other => Err(other.clone()),
+                },
+                Err(v) => match v(g, f)? {
+                    Value::Card(c) => Ok(c),
+                    other => Err(other),
+                },
+            };
+            f.span = span;
+            match c {
+                Ok(c) => {
+                    let data = f.data;
+                    let def = &data.defs[g.st.objs[c as usize].def as usize];
+                    match def.effects.get(effect as usize).and_then(|e| e.as_ref()) {
+                        Some(code) => g
+                            .exec_in(data, code, Some(c), f.me, [Value::None], None)
+                            .map(K::keep),
+                        None => Ok(K::keep(Value::None)),
+                    }
+                }
+                Err(Value::None) => Ok(K::keep(Value::None)),
+                Err(other) => g.err(span, format!("run needs a card, not {}", other.kind())),
+            }
+        })
+    }
+
+    /// A statement that is one call, run for its effect: its value is
+    /// never built when the call needs none.
+    fn effect(&self, e: &Expr) -> StmtFn {
+        match e {
+            Expr::Verb(v, args, span) => {
+                if let Some(call) = self.inline::<KeepNothing>(*v, args, *span) {
+                    return call;
+                }
+            }
+            Expr::Call(b @ (Builtin::Move | Builtin::MoveAll), args, span) => {
+                if let Some(m) = self.mover::<KeepNothing>(*b, args, *span) {
+                    return m;
+                }
+            }
+            Expr::Call(Builtin::Run, args, span) => {
+                if let [card, Expr::Int(effect)] = args.as_slice() {
+                    return self.runner::<KeepNothing>(card, *effect as u16, *span);
+                }
+            }
+            _ => {}
+        }
+        let e = self.val(e);
+        Box::new(move |g, f| e(g, f).map(drop))
+    }
+
     fn shared(&self, z: u16) -> bool {
         bit(z) != 0 && self.data.zones[z as usize].shared
     }
@@ -201,12 +520,9 @@ impl Compiler<'_> {
 
     fn stmt(&self, s: &Stmt) -> StmtFn {
         match s {
-            Stmt::Expr(e) => {
-                let e = self.val(e);
-                Box::new(move |g, f| e(g, f).map(drop))
-            }
+            Stmt::Expr(e) => self.effect(e),
             Stmt::Let(slot, e) => {
-                let (slot, e) = (*slot as usize, self.val(e));
+                let (slot, e) = (self.slot(*slot), self.val(e));
                 Box::new(move |g, f| {
                     f.slots[slot] = e(g, f)?;
                     Ok(())
@@ -252,8 +568,8 @@ impl Compiler<'_> {
             }
             // `for x in list where cond`: the items that pass, kept inline.
             Stmt::For(slot, Expr::Where(list, it, cond), body) => {
-                let (slot, body) = (*slot as usize, self.block(body));
-                let (list, it, cond) = (self.val(list), *it as usize, self.cond(cond));
+                let (slot, body) = (self.slot(*slot), self.block(body));
+                let (list, it, cond) = (self.val(list), self.slot(*it), self.cond(cond));
                 Box::new(move |g, f| {
                     let list = list(g, f)?;
                     let mut items = Items::new();
@@ -267,7 +583,7 @@ impl Compiler<'_> {
                 })
             }
             Stmt::For(slot, list, body) => {
-                let (slot, list, body) = (*slot as usize, self.val(list), self.block(body));
+                let (slot, list, body) = (self.slot(*slot), self.val(list), self.block(body));
                 Box::new(move |g, f| {
                     let list = list(g, f)?;
                     for item in g.items(&list, f.span)?.iter() {
@@ -288,11 +604,11 @@ impl Compiler<'_> {
         }
     }
 
-    fn assign(&self, place: &Place, op: AssignOp, e: &Expr, span: Span) -> StmtFn {
-        let e = self.val(e);
+    fn assign(&self, place: &Place, op: AssignOp, rhs: &Expr, span: Span) -> StmtFn {
+        let e = self.val(rhs);
         match place {
             Place::Local(s) => {
-                let s = *s as usize;
+                let s = self.slot(*s);
                 Box::new(move |g, f| {
                     f.span = span;
                     let v = e(g, f)?;
@@ -321,6 +637,44 @@ impl Compiler<'_> {
             // The running player's own counter (`coins += 2`): no base to evaluate.
             Place::Field(base, field) if matches!(**base, Expr::Me) && field.counter.is_some() => {
                 let (field, c) = (*field, field.counter.unwrap_or_default());
+                // A number found in place: the value is converted to one
+                // anyway.
+                let num = match rhs {
+                    Expr::Field(b, pf)
+                        if pf.prop.is_some()
+                            && let Expr::Local(s) = **b =>
+                    {
+                        Some(Num::SlotProp(
+                            self.slot(s),
+                            pf.prop.unwrap_or_default(),
+                            *pf,
+                            span,
+                        ))
+                    }
+                    rhs => self.int(rhs),
+                };
+                if let Some(num) = num {
+                    return Box::new(move |g, f| {
+                        f.span = span;
+                        let v = num.get(g, f)?;
+                        let old = g.st.counter(f.me, c);
+                        let new = match op {
+                            AssignOp::Set => v,
+                            AssignOp::Add => old.saturating_add(v),
+                            AssignOp::Sub => old.saturating_sub(v),
+                        };
+                        *g.st.counter_mut(f.me, c) = new;
+                        if old != new {
+                            g.push_with(|| Entry::Counter {
+                                player: f.me,
+                                counter: c,
+                                old,
+                                new,
+                            });
+                        }
+                        Ok(())
+                    });
+                }
                 Box::new(move |g, f| {
                     f.span = span;
                     let v = e(g, f)?;
@@ -362,27 +716,23 @@ impl Compiler<'_> {
 
     /// Code that always makes a number (or fails), compiled to return it
     /// unboxed: constants, the running player's counters, globals, counts.
-    fn int(&self, e: &Expr) -> Option<Native<i64>> {
+    fn int(&self, e: &Expr) -> Option<Num> {
         Some(match e {
-            Expr::Int(i) => {
-                let i = *i;
-                Box::new(move |_, _| Ok(i))
-            }
-            Expr::Global(i) => {
-                let i = *i as usize;
-                Box::new(move |g, _| Ok(g.st.globals[i]))
-            }
+            Expr::Int(i) => Num::Const(*i),
+            Expr::Global(i) => Num::Global(*i as usize),
             Expr::Field(base, field) if matches!(**base, Expr::Me) && field.counter.is_some() => {
-                let c = field.counter.unwrap_or_default();
-                Box::new(move |g, f| Ok(g.st.counter(f.me, c)))
+                Num::Counter(field.counter.unwrap_or_default())
             }
             Expr::Call(Builtin::Count, args, span) if args.len() == 1 => {
+                if let Some(z) = self.zone_at(&args[0]) {
+                    return Some(Num::Count(z, *span));
+                }
                 let (x, span) = (self.val(&args[0]), *span);
-                Box::new(move |g, f| {
+                Num::Code(Box::new(move |g, f| {
                     let v = x(g, f)?;
                     f.span = span;
                     Ok(g.count(&v, span)? as i64)
-                })
+                }))
             }
             _ => return None,
         })
@@ -398,7 +748,7 @@ impl Compiler<'_> {
             Expr::Is(x, tag, negate) => {
                 let (mask, negate) = (bit(*tag), *negate);
                 if let Expr::Local(s) = **x {
-                    let s = s as usize;
+                    let s = self.slot(s);
                     return Box::new(move |g, f| {
                         let tags = tags_of(g, &f.slots[s], f)?;
                         Ok((tags & mask != 0) != negate)
@@ -431,8 +781,8 @@ impl Compiler<'_> {
                 let (op, span) = (*op, *span);
                 if let (Some(a), Some(b)) = (self.int(a), self.int(b)) {
                     return Box::new(move |g, f| {
-                        let x = a(g, f)?;
-                        let y = b(g, f)?;
+                        let x = a.get(g, f)?;
+                        let y = b.get(g, f)?;
                         Ok(compare(op, x, y))
                     });
                 }
@@ -453,7 +803,7 @@ impl Compiler<'_> {
                 {
                     return self.any_pile(zone, *span, *slot, body);
                 }
-                let (list, slot, body) = (self.val(list), *slot as usize, self.cond(body));
+                let (list, slot, body) = (self.val(list), self.slot(*slot), self.cond(body));
                 Box::new(move |g, f| {
                     let list = list(g, f)?;
                     for item in g.items(&list, f.span)?.iter() {
@@ -503,7 +853,7 @@ impl Compiler<'_> {
                 })
             }
             Expr::Local(s) => {
-                let s = *s as usize;
+                let s = self.slot(*s);
                 Box::new(move |_, f| Ok(f.slots[s].clone()))
             }
             Expr::This => Box::new(|_, f| Ok(f.this.map(Value::Card).unwrap_or(Value::None))),
@@ -561,7 +911,7 @@ impl Compiler<'_> {
             }
             Expr::Where(list, slot, cond) => self.filter(list, *slot, cond),
             Expr::Sum(list, slot, body) => {
-                let (list, slot, body) = (self.val(list), *slot as usize, self.val(body));
+                let (list, slot, body) = (self.val(list), self.slot(*slot), self.val(body));
                 Box::new(move |g, f| {
                     let list = list(g, f)?;
                     let mut total = 0i64;
@@ -575,6 +925,9 @@ impl Compiler<'_> {
             }
             Expr::Call(b, args, span) => self.call(*b, args, *span),
             Expr::Verb(v, args, span) => {
+                if let Some(call) = self.inline::<KeepValue>(*v, args, *span) {
+                    return call;
+                }
                 let (v, span, args) = (*v as usize, *span, self.vals(args));
                 Box::new(move |g, f| {
                     // The arguments go straight into the verb's frame.
@@ -601,9 +954,10 @@ impl Compiler<'_> {
                 })
             }
             Expr::Rhai(id) => {
-                let id = *id;
+                // Scripts see the code's first slot as `target`.
+                let (id, first) = (*id, (self.size > 0).then_some(self.base as usize));
                 Box::new(move |g, f| {
-                    let target = f.slots.first().cloned().unwrap_or_default();
+                    let target = first.map(|s| f.slots[s].clone()).unwrap_or_default();
                     crate::script::run_snippet(g, id, f.this, f.me, target)
                 })
             }
@@ -636,7 +990,7 @@ impl Compiler<'_> {
             }),
             // `deck(p)`: the player read from its slot in place.
             Some(Expr::Local(s)) => {
-                let s = *s as usize;
+                let s = self.slot(*s);
                 Box::new(move |g, f| {
                     let owner = g.player(&f.slots[s], f.span)?;
                     Ok(Value::Zone(ZoneRef { zone: z, owner }))
@@ -657,7 +1011,7 @@ impl Compiler<'_> {
         match (base, field.counter, field.prop) {
             (Expr::Me, Some(c), _) => Box::new(move |g, f| Ok(Value::Int(g.st.counter(f.me, c)))),
             (Expr::Local(s), ..) => {
-                let s = *s as usize;
+                let s = self.slot(*s);
                 Box::new(move |g, f| read_field(g, &f.slots[s], &field, f))
             }
             _ => {
@@ -672,7 +1026,7 @@ impl Compiler<'_> {
 
     /// `any(piles(zone), cond)`: the pile ids read in place, no list made.
     fn any_pile(&self, zone: &Expr, span: Span, slot: u16, body: &Expr) -> CondFn {
-        let (zone, slot, body) = (self.val(zone), slot as usize, self.cond(body));
+        let (zone, slot, body) = (self.val(zone), self.slot(slot), self.cond(body));
         Box::new(move |g, f| {
             let zone = zone(g, f)?;
             f.span = span;
@@ -695,7 +1049,7 @@ impl Compiler<'_> {
     /// `list where cond`: a zone's cards are filtered without building the
     /// zone's list first.
     fn filter(&self, list: &Expr, slot: u16, cond: &Expr) -> ValFn {
-        let (list, slot, cond) = (self.val(list), slot as usize, self.cond(cond));
+        let (list, slot, cond) = (self.val(list), self.slot(slot), self.cond(cond));
         Box::new(move |g, f| {
             let list = list(g, f)?;
             let mut out = Vec::new();
@@ -756,6 +1110,11 @@ impl Compiler<'_> {
                     Ok(cards.last().map(|&c| Value::Card(c)).unwrap_or(Value::None))
                 })
             }
+            (Builtin::Move | Builtin::MoveAll, _)
+                if let Some(m) = self.mover::<KeepValue>(b, args, span) =>
+            {
+                m
+            }
             (Builtin::Move | Builtin::MoveAll, [cards, zone, rest @ ..])
                 if matches!(rest, [] | [Expr::Int(_)]) =>
             {
@@ -773,16 +1132,7 @@ impl Compiler<'_> {
                 })
             }
             (Builtin::Run, [card, Expr::Int(effect)]) => {
-                let (card, effect) = (self.val(card), *effect as u16);
-                Box::new(move |g, f| {
-                    let card = card(g, f)?;
-                    f.span = span;
-                    match card {
-                        Value::Card(c) => g.run_effect_in(f.data, c, effect, f.me, Value::None),
-                        Value::None => Ok(Value::None),
-                        other => g.err(span, format!("run needs a card, not {}", other.kind())),
-                    }
-                })
+                self.runner::<KeepValue>(card, *effect as u16, span)
             }
             (Builtin::Window, [Expr::Int(w)]) => {
                 let w = *w as u16;
