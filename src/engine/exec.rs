@@ -113,7 +113,7 @@ impl Game {
         if let Some(c) = this {
             self.current_card = Some(self.st.objs[c as usize].def);
         }
-        let r = native(self, &mut f);
+        let r = native.run(self, &mut f);
         f.slots.clear();
         self.pool.push(f.slots);
         self.current_card = saved;

@@ -14,7 +14,7 @@ use super::{Flow, Game, Res};
 use crate::data::Data;
 use crate::lang::builtins::Builtin;
 use crate::lang::ir::*;
-use crate::value::{Args, Value, ZoneRef, bit};
+use crate::value::{Args, Cards, Value, ZoneRef, bit};
 
 type Native<T> = Box<dyn Fn(&mut Game, &mut Frame) -> Res<T> + Send + Sync>;
 /// Code that computes a value.
@@ -22,18 +22,36 @@ pub type ValFn = Native<Value>;
 /// Code whose value is only tested for truth (conditions, filters).
 type CondFn = Native<bool>;
 /// A statement or a block.
-type StmtFn = Native<()>;
+pub type StmtFn = Native<()>;
+
+/// A compiled piece of code: one expression, or statements whose value is
+/// none unless they return one.
+pub enum Body {
+    Expr(ValFn),
+    Block(StmtFn),
+}
+
+impl Body {
+    /// Runs the code; a `return` is left to the caller to catch.
+    #[inline(always)]
+    pub fn run(&self, g: &mut Game, f: &mut Frame) -> Res<Value> {
+        match self {
+            Body::Expr(e) => e(g, f),
+            Body::Block(b) => b(g, f).map(|()| Value::None),
+        }
+    }
+}
 
 /// The compiled form of a [`Code`], made on first use: its closure and the
 /// frame slots it needs (its own, then those of the verbs inlined into it).
 #[derive(Default)]
-pub struct Compiled(OnceLock<(ValFn, usize)>);
+pub struct Compiled(OnceLock<(Body, usize)>);
 
 impl Compiled {
     /// The code's closure and frame size, compiling it against `data` the
     /// first time.
     #[inline]
-    pub fn get(&self, data: &Data, code: &Code) -> &(ValFn, usize) {
+    pub fn get(&self, data: &Data, code: &Code) -> &(Body, usize) {
         self.0.get_or_init(|| compile(data, code))
     }
 }
@@ -57,7 +75,7 @@ impl std::fmt::Debug for Compiled {
 
 /// Compiles a whole piece of code: one-expression code (conditions, picks, bot
 /// rules) returns its value directly, without a statement and a `Return`.
-fn compile(data: &Data, code: &Code) -> (ValFn, usize) {
+fn compile(data: &Data, code: &Code) -> (Body, usize) {
     let need = Cell::new(code.slots);
     let c = Compiler {
         data,
@@ -66,7 +84,7 @@ fn compile(data: &Data, code: &Code) -> (ValFn, usize) {
         need: &need,
         chain: Vec::new(),
     };
-    let f = c.body(code);
+    let f = c.body::<KeepValue>(code);
     (f, need.get() as usize)
 }
 
@@ -187,12 +205,15 @@ fn read_field(g: &Game, b: &Value, field: &Field, f: &Frame) -> Res<Value> {
 /// in statement position (no value to build and drop).
 trait Keep: 'static {
     type Out: 'static;
+    /// Whether the value is kept.
+    const VALUE: bool;
     fn keep(v: Value) -> Self::Out;
 }
 
 struct KeepValue;
 impl Keep for KeepValue {
     type Out = Value;
+    const VALUE: bool = true;
     #[inline(always)]
     fn keep(v: Value) -> Value {
         v
@@ -202,6 +223,7 @@ impl Keep for KeepValue {
 struct KeepNothing;
 impl Keep for KeepNothing {
     type Out = ();
+    const VALUE: bool = false;
     #[inline(always)]
     fn keep(_: Value) {}
 }
@@ -278,14 +300,13 @@ impl Compiler<'_> {
         (self.base + s) as usize
     }
 
-    /// A whole piece of code; one `return <expr>` is its expression.
-    fn body(&self, code: &Code) -> ValFn {
+    /// A whole piece of code; one `return <expr>` is its expression, run
+    /// for its effect only when its value is not kept.
+    fn body<K: Keep>(&self, code: &Code) -> Body {
         match code.stmts.as_slice() {
-            [Stmt::Return(Some(e))] => self.val(e),
-            stmts => {
-                let b = self.block(stmts);
-                Box::new(move |g, f| b(g, f).map(|()| Value::None))
-            }
+            [Stmt::Return(Some(e))] if K::VALUE => Body::Expr(self.val(e)),
+            [Stmt::Return(Some(e))] => Body::Block(self.effect(e)),
+            stmts => Body::Block(self.block(stmts)),
         }
     }
 
@@ -310,12 +331,7 @@ impl Compiler<'_> {
             chain,
         };
         self.need.set(self.need.get().max(base + code.slots));
-        // One `return <expr>` is that expression; else the block, whose
-        // value is none unless it returns one.
-        let body: Result<ValFn, StmtFn> = match code.stmts.as_slice() {
-            [Stmt::Return(Some(e))] => Ok(inner.val(e)),
-            stmts => Err(inner.block(stmts)),
-        };
+        let body = inner.body::<K>(code);
         // The arguments go straight into the verb's slots: code in them
         // that inlines a verb too uses the slots after the verb's.
         let outer = Compiler {
@@ -339,16 +355,9 @@ impl Compiler<'_> {
             g.enter(at)?;
             f.span = at;
             let move_name = f.move_name.take();
-            let r = match &body {
-                Ok(e) => match e(g, f) {
-                    Ok(v) | Err(Flow::Return(v)) => Ok(K::keep(v)),
-                    Err(e) => Err(e),
-                },
-                Err(b) => match b(g, f) {
-                    Ok(()) => Ok(K::keep(Value::None)),
-                    Err(Flow::Return(v)) => Ok(K::keep(v)),
-                    Err(e) => Err(e),
-                },
+            let r = match body.run(g, f) {
+                Ok(v) | Err(Flow::Return(v)) => Ok(K::keep(v)),
+                Err(e) => Err(e),
             };
             f.move_name = move_name;
             // Left empty, as the next call expects them.
@@ -529,6 +538,10 @@ impl Compiler<'_> {
                 })
             }
             Stmt::Assign(place, op, e, span) => self.assign(place, *op, e, *span),
+            Stmt::If(c, a, b) if b.is_empty() => {
+                let (c, a) = (self.cond(c), self.block(a));
+                Box::new(move |g, f| if c(g, f)? { a(g, f) } else { Ok(()) })
+            }
             Stmt::If(c, a, b) => {
                 let (c, a, b) = (self.cond(c), self.block(a), self.block(b));
                 Box::new(move |g, f| if c(g, f)? { a(g, f) } else { b(g, f) })
@@ -567,6 +580,30 @@ impl Compiler<'_> {
                 })
             }
             // `for x in list where cond`: the items that pass, kept inline.
+            // Over a zone found in place: the cards that pass kept as ids.
+            Stmt::For(slot, Expr::Where(list, it, cond), body)
+                if let Some(z) = self.zone_at(list) =>
+            {
+                let (slot, body) = (self.slot(*slot), self.block(body));
+                let (it, cond) = (self.slot(*it), self.cond(cond));
+                Box::new(move |g, f| {
+                    let z = z.get(g, f)?;
+                    g.check_visible(z, f.span)?;
+                    let mut pass = Cards::new();
+                    for c in g.cards_of(&Value::Zone(z), f)? {
+                        f.slots[it] = Value::Card(c);
+                        if cond(g, f)? {
+                            pass.push(c);
+                        }
+                    }
+                    for c in pass {
+                        f.slots[slot] = Value::Card(c);
+                        g.tick(f.span)?;
+                        body(g, f)?;
+                    }
+                    Ok(())
+                })
+            }
             Stmt::For(slot, Expr::Where(list, it, cond), body) => {
                 let (slot, body) = (self.slot(*slot), self.block(body));
                 let (list, it, cond) = (self.val(list), self.slot(*it), self.cond(cond));
