@@ -251,12 +251,14 @@ impl ZoneAt {
     }
 }
 
-/// The cards a move takes, found without running code: a slot's value or
-/// the top card of a zone (`top(deck)`, with the span of the `top` call).
+/// The cards a move takes, found without running code: a slot's value,
+/// the top card of a zone (`top(deck)`, with the span of the `top` call) or
+/// a whole zone.
 #[derive(Clone, Copy)]
 enum CardAt {
     Slot(usize),
     Top(ZoneAt, Span),
+    Zone(ZoneAt),
 }
 
 /// A number found without a closure call where it can be: constants,
@@ -390,7 +392,7 @@ impl Compiler<'_> {
                 [z] => Some(CardAt::Top(self.zone_at(z)?, *span)),
                 _ => None,
             },
-            _ => None,
+            e => Some(CardAt::Zone(self.zone_at(e)?)),
         }
     }
 
@@ -408,9 +410,10 @@ impl Compiler<'_> {
             b == Builtin::MoveAll,
         );
         Some(Box::new(move |g, f| {
-            let card = match cards {
+            let cards = match cards {
                 CardAt::Slot(s) => match f.slots[s] {
-                    Value::Card(c) => Some(c),
+                    Value::Card(c) => Value::Card(c),
+                    Value::Zone(z) => Value::Zone(z),
                     _ => {
                         let to = zone.get(g, f)?;
                         f.span = span;
@@ -422,12 +425,21 @@ impl Compiler<'_> {
                 CardAt::Top(z, top) => {
                     let z = z.get(g, f)?;
                     f.span = top;
-                    g.st.zones[g.st.inst(z)].cards.last().copied()
+                    let top = g.st.zones[g.st.inst(z)].cards.last();
+                    top.map(|&c| Value::Card(c)).unwrap_or(Value::None)
                 }
+                CardAt::Zone(z) => Value::Zone(z.get(g, f)?),
             };
             let to = zone.get(g, f)?;
             f.span = span;
-            let cards = card.map(Value::Card).unwrap_or(Value::None);
+            // A whole zone moved for its effect only: no list of its cards.
+            if !K::VALUE
+                && let Value::Zone(from) = cards
+                && g.quiet_move(cause)
+                && g.st.move_zone(from, to, None)
+            {
+                return Ok(K::keep(Value::None));
+            }
             g.move_value(&cards, &Value::Zone(to), cause, false, together, f)
                 .map(K::keep)
         }))

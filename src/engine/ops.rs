@@ -610,13 +610,20 @@ impl Game {
         // no ability waiting for it, so nothing but the card moves.
         if let (Value::Card(c), Value::Zone(to)) = (cards, zone)
             && !bottom
-            && !self.logging
-            && cause.is_none_or(|e| !self.has_listeners(e, true) && !self.has_listeners(e, false))
+            && self.quiet_move(cause)
         {
             self.st.relocate(*c, *to, false);
             return Ok(Value::Card(*c));
         }
         self.move_value_slow(cards, zone, cause, bottom, together, f)
+    }
+
+    /// Whether a move seen by nothing: not logged, no ability waiting for
+    /// its cause.
+    #[inline(always)]
+    pub(crate) fn quiet_move(&self, cause: Option<u16>) -> bool {
+        !self.logging
+            && cause.is_none_or(|e| !self.has_listeners(e, true) && !self.has_listeners(e, false))
     }
 
     #[inline(never)]
@@ -632,12 +639,11 @@ impl Game {
         // A whole zone onto another with nothing logged or listening.
         if let (Value::Zone(from), Value::Zone(to)) = (cards, zone)
             && !bottom
-            && !self.logging
-            && cause.is_none_or(|e| !self.has_listeners(e, true) && !self.has_listeners(e, false))
+            && self.quiet_move(cause)
         {
             let mut list = self.spare_list();
             if let Some(items) = Arc::get_mut(&mut list)
-                && self.st.move_zone(*from, *to, items)
+                && self.st.move_zone(*from, *to, Some(items))
             {
                 return Ok(self.keep_list(list));
             }

@@ -348,9 +348,14 @@ impl State {
 
     /// Moves every card of a zone to the top of another, top card first, as
     /// that many [`State::relocate`] calls would, pushing them in that order
-    /// onto `out`. False (and nothing moved) for a row of piles or a zone onto
-    /// itself.
-    pub fn move_zone(&mut self, from: ZoneRef, to: ZoneRef, out: &mut Vec<Value>) -> bool {
+    /// onto `out` if given. False (and nothing moved) for a row of piles or a
+    /// zone onto itself.
+    pub fn move_zone(
+        &mut self,
+        from: ZoneRef,
+        to: ZoneRef,
+        mut out: Option<&mut Vec<Value>>,
+    ) -> bool {
         let (src, dst) = (self.inst(from), self.inst(to));
         if src == dst || self.piles_zone(to.zone) || !self.zones[src].piles.is_empty() {
             return false;
@@ -364,7 +369,9 @@ impl State {
             return false;
         }
         let shared = self.shared(to.zone);
-        out.reserve(cards.len());
+        if let Some(out) = out.as_deref_mut() {
+            out.reserve(cards.len());
+        }
         for &c in cards.iter().rev() {
             let o = &mut self.objs[c as usize];
             o.zone = dst as u32;
@@ -375,7 +382,9 @@ impl State {
             if !self.mods.is_empty() {
                 self.mods.retain(|m| m.until != Until::While(c));
             }
-            out.push(Value::Card(c));
+            if let Some(out) = out.as_deref_mut() {
+                out.push(Value::Card(c));
+            }
         }
         self.zones[dst].cards.extend(cards.iter().rev());
         cards.clear();
