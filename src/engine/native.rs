@@ -10,6 +10,7 @@ use std::sync::{Arc, OnceLock};
 
 use super::exec::{Frame, MAX_LOOP};
 use super::log::Entry;
+use super::state::Event;
 use super::{Flow, Game, Res};
 use crate::data::Data;
 use crate::lang::builtins::Builtin;
@@ -481,6 +482,28 @@ impl Compiler<'_> {
         })
     }
 
+    /// `emit(event, card)`: the event built in place (no argument list).
+    fn emitter<K: Keep>(&self, args: &[Expr], span: Span) -> Option<Native<K::Out>> {
+        let [Expr::Int(name), card] = args else {
+            return None;
+        };
+        let (name, card) = (*name as u16, self.val(card));
+        Some(Box::new(move |g, f| {
+            let card = card(g, f)?;
+            f.span = span;
+            let mut ev = Event::new(name);
+            ev.card = match card {
+                Value::Card(c) => Some(c),
+                _ => None,
+            };
+            ev.player = Some(f.me);
+            ev.source = f.this;
+            // Whether the event happened (it is not counted).
+            let happened = g.emit(ev, false, f)?.is_some();
+            Ok(K::keep(Value::Bool(happened)))
+        }))
+    }
+
     /// A statement that is one call, run for its effect: its value is
     /// never built when the call needs none.
     fn effect(&self, e: &Expr) -> StmtFn {
@@ -498,6 +521,11 @@ impl Compiler<'_> {
             Expr::Call(Builtin::Run, args, span) => {
                 if let [card, Expr::Int(effect)] = args.as_slice() {
                     return self.runner::<KeepNothing>(card, *effect as u16, *span);
+                }
+            }
+            Expr::Call(Builtin::Emit, args, span) => {
+                if let Some(e) = self.emitter::<KeepNothing>(args, *span) {
+                    return e;
                 }
             }
             _ => {}
@@ -1180,6 +1208,7 @@ impl Compiler<'_> {
                     g.move_value(&cards, &zone, cause, false, together, f)
                 })
             }
+            (Builtin::Emit, _) if let Some(e) = self.emitter::<KeepValue>(args, span) => e,
             (Builtin::Run, [card, Expr::Int(effect)]) => {
                 self.runner::<KeepValue>(card, *effect as u16, span)
             }
