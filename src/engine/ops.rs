@@ -622,8 +622,22 @@ impl Game {
     /// its cause.
     #[inline(always)]
     pub(crate) fn quiet_move(&self, cause: Option<u16>) -> bool {
-        !self.logging
-            && cause.is_none_or(|e| !self.has_listeners(e, true) && !self.has_listeners(e, false))
+        !self.logging && cause.is_none_or(|e| self.quiet_event(e))
+    }
+
+    /// Whether no ability waits for the event, before or after: kept in
+    /// the state once found.
+    #[inline(always)]
+    fn quiet_event(&self, e: u16) -> bool {
+        let bit = crate::value::bit(e);
+        if self.st.quiet.get() & bit != 0 {
+            return true;
+        }
+        let quiet = !self.has_listeners(e, true) && !self.has_listeners(e, false);
+        if quiet {
+            self.st.quiet.set(self.st.quiet.get() | bit);
+        }
+        quiet
     }
 
     #[inline(never)]

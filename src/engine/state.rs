@@ -126,6 +126,10 @@ pub struct State {
     /// Bit per card definition: some card of it was made in this game (an
     /// ability of a definition with no card can never trigger).
     pub made: Vec<u64>,
+    /// Bit per event (below 64): no ability can wait for it, before or
+    /// after, with the cards made so far (found once, forgotten when a card
+    /// of a new definition is made).
+    pub quiet: std::cell::Cell<u64>,
 }
 
 impl State {
@@ -173,6 +177,7 @@ impl State {
             pile_zones: bits(data.zones.iter().map(|z| z.piles)),
             shared_zones: bits(data.zones.iter().map(|z| z.shared)),
             made: vec![0; data.defs.len().div_ceil(64)],
+            quiet: Default::default(),
         }
     }
 
@@ -271,6 +276,9 @@ impl State {
         let w = def as usize / 64;
         if w >= self.made.len() {
             self.made.resize(w + 1, 0);
+        }
+        if self.made[w] & (1 << (def % 64)) == 0 {
+            self.quiet.set(0);
         }
         self.made[w] |= 1 << (def % 64);
     }
