@@ -83,7 +83,7 @@ impl Game {
 
     /// Runs code in a frame whose first slots hold the arguments (a vector
     /// from the pool, returned to it afterwards), after [`Game::enter`].
-    #[inline]
+    #[inline(always)]
     pub(crate) fn run_frame(
         &mut self,
         data: &Data,
