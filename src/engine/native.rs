@@ -286,7 +286,12 @@ impl Num {
             Num::Count(z, span) => {
                 let z = z.get(g, f)?;
                 f.span = *span;
-                Ok(g.count(&Value::Zone(z), *span)? as i64)
+                // Sizes are hidden only from a bot's view.
+                let n = match g.viewer {
+                    None => g.st.size(z),
+                    Some(_) => g.count(&Value::Zone(z), *span)?,
+                };
+                Ok(n as i64)
             }
             Num::SlotProp(s, pr, field, span) => match f.slots[*s] {
                 Value::Card(c) => Ok(g.st.prop(f.data, c, *pr)),
