@@ -83,7 +83,7 @@ impl Game {
 
     /// Runs code in a frame whose first slots hold the arguments (a vector
     /// from the pool, returned to it afterwards), after [`Game::enter`].
-    #[inline]
+    #[inline(always)]
     pub(crate) fn run_frame(
         &mut self,
         data: &Data,
@@ -93,11 +93,12 @@ impl Game {
         mut slots: Vec<Value>,
         move_name: Option<u16>,
     ) -> Res<Value> {
-        let n = code.slots as usize;
-        if slots.len() > n {
-            slots.truncate(n);
+        let (native, n) = code.native.get(data, code);
+        let k = code.slots as usize;
+        if slots.len() > k {
+            slots.truncate(k);
         }
-        while slots.len() < n {
+        while slots.len() < *n {
             slots.push(Value::None);
         }
         let mut f = Frame {
@@ -112,7 +113,7 @@ impl Game {
         if let Some(c) = this {
             self.current_card = Some(self.st.objs[c as usize].def);
         }
-        let r = code.native.get(data, code)(self, &mut f);
+        let r = native.run(self, &mut f);
         f.slots.clear();
         self.pool.push(f.slots);
         self.current_card = saved;

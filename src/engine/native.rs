@@ -5,15 +5,17 @@
 //! once here. A piece of code is compiled the first time it runs and kept in
 //! its [`Code`]; the game data it reads is the data that holds it.
 
+use std::cell::Cell;
 use std::sync::{Arc, OnceLock};
 
 use super::exec::{Frame, MAX_LOOP};
 use super::log::Entry;
+use super::state::Event;
 use super::{Flow, Game, Res};
 use crate::data::Data;
 use crate::lang::builtins::Builtin;
 use crate::lang::ir::*;
-use crate::value::{Args, ObjId, Value, ZoneRef, bit};
+use crate::value::{Args, Cards, ObjId, Value, ZoneRef, bit};
 
 type Native<T> = Box<dyn Fn(&mut Game, &mut Frame) -> Res<T> + Send + Sync>;
 /// Code that computes a value.
@@ -21,16 +23,36 @@ pub type ValFn = Native<Value>;
 /// Code whose value is only tested for truth (conditions, filters).
 type CondFn = Native<bool>;
 /// A statement or a block.
-type StmtFn = Native<()>;
+pub type StmtFn = Native<()>;
 
-/// The compiled form of a [`Code`], made on first use.
+/// A compiled piece of code: one expression, or statements whose value is
+/// none unless they return one.
+pub enum Body {
+    Expr(ValFn),
+    Block(StmtFn),
+}
+
+impl Body {
+    /// Runs the code; a `return` is left to the caller to catch.
+    #[inline(always)]
+    pub fn run(&self, g: &mut Game, f: &mut Frame) -> Res<Value> {
+        match self {
+            Body::Expr(e) => e(g, f),
+            Body::Block(b) => b(g, f).map(|()| Value::None),
+        }
+    }
+}
+
+/// The compiled form of a [`Code`], made on first use: its closure and the
+/// frame slots it needs (its own, then those of the verbs inlined into it).
 #[derive(Default)]
-pub struct Compiled(OnceLock<ValFn>);
+pub struct Compiled(OnceLock<(Body, usize)>);
 
 impl Compiled {
-    /// The code's closure, compiling it against `data` the first time.
+    /// The code's closure and frame size, compiling it against `data` the
+    /// first time.
     #[inline]
-    pub fn get(&self, data: &Data, code: &Code) -> &ValFn {
+    pub fn get(&self, data: &Data, code: &Code) -> &(Body, usize) {
         self.0.get_or_init(|| compile(data, code))
     }
 }
@@ -54,19 +76,34 @@ impl std::fmt::Debug for Compiled {
 
 /// Compiles a whole piece of code: one-expression code (conditions, picks, bot
 /// rules) returns its value directly, without a statement and a `Return`.
-fn compile(data: &Data, code: &Code) -> ValFn {
-    let c = Compiler { data };
-    match code.stmts.as_slice() {
-        [Stmt::Return(Some(e))] => c.val(e),
-        stmts => {
-            let b = c.block(stmts);
-            Box::new(move |g, f| b(g, f).map(|()| Value::None))
-        }
-    }
+fn compile(data: &Data, code: &Code) -> (Body, usize) {
+    let need = Cell::new(code.slots);
+    let c = Compiler {
+        data,
+        base: 0,
+        size: code.slots,
+        need: &need,
+        chain: Vec::new(),
+    };
+    let f = c.body::<KeepValue>(code);
+    (f, need.get() as usize)
 }
+
+/// Verbs inlined one inside another at most this deep (a verb calling
+/// itself is never inlined into itself).
+const INLINE_DEPTH: usize = 4;
 
 struct Compiler<'d> {
     data: &'d Data,
+    /// The frame slot of the code's slot 0: not 0 inside an inlined verb,
+    /// whose slots follow its caller's.
+    base: u16,
+    /// The slots of the code being compiled.
+    size: u16,
+    /// The frame size the whole compiled code needs.
+    need: &'d Cell<u16>,
+    /// The verbs being inlined around the code being compiled.
+    chain: Vec<u16>,
 }
 
 /// The value of a `+=`, `-=` or `=` assignment.
@@ -203,6 +240,106 @@ impl ZoneOp {
     }
 }
 
+/// What a call's value becomes: the value itself, or nothing for a call
+/// in statement position (no value to build and drop).
+trait Keep: 'static {
+    type Out: 'static;
+    /// Whether the value is kept.
+    const VALUE: bool;
+    fn keep(v: Value) -> Self::Out;
+}
+
+struct KeepValue;
+impl Keep for KeepValue {
+    type Out = Value;
+    const VALUE: bool = true;
+    #[inline(always)]
+    fn keep(v: Value) -> Value {
+        v
+    }
+}
+
+struct KeepNothing;
+impl Keep for KeepNothing {
+    type Out = ();
+    const VALUE: bool = false;
+    #[inline(always)]
+    fn keep(_: Value) {}
+}
+
+/// A zone expression whose zone is found without running code: a shared
+/// zone, one of the running player's, or one of the player in a slot.
+#[derive(Clone, Copy)]
+enum ZoneAt {
+    Fixed(ZoneRef),
+    Mine(u16),
+    Slot(u16, usize),
+}
+
+impl ZoneAt {
+    #[inline(always)]
+    fn get(self, g: &Game, f: &Frame) -> Res<ZoneRef> {
+        Ok(match self {
+            ZoneAt::Fixed(z) => z,
+            ZoneAt::Mine(zone) => ZoneRef { zone, owner: f.me },
+            ZoneAt::Slot(zone, s) => ZoneRef {
+                zone,
+                owner: g.player(&f.slots[s], f.span)?,
+            },
+        })
+    }
+}
+
+/// The cards a move takes, found without running code: a slot's value,
+/// the top card of a zone (`top(deck)`, with the span of the `top` call) or
+/// a whole zone.
+#[derive(Clone, Copy)]
+enum CardAt {
+    Slot(usize),
+    Top(ZoneAt, Span),
+    Zone(ZoneAt),
+}
+
+/// A number found without a closure call where it can be: constants,
+/// counters, globals, zone sizes; other number code as a closure.
+enum Num {
+    Const(i64),
+    Global(usize),
+    Counter(u16),
+    Count(ZoneAt, Span),
+    /// A card's property read from a slot (`card.coins`), with the span its
+    /// conversion to a number reports: only where any value is converted
+    /// (none is 0), as an assignment to a counter does.
+    SlotProp(usize, u16, Field, Span),
+    Code(Native<i64>),
+}
+
+impl Num {
+    #[inline(always)]
+    fn get(&self, g: &mut Game, f: &mut Frame) -> Res<i64> {
+        match self {
+            Num::Const(i) => Ok(*i),
+            Num::Global(i) => Ok(g.st.globals[*i]),
+            Num::Counter(c) => Ok(g.st.counter(f.me, *c)),
+            Num::Count(z, span) => {
+                let z = z.get(g, f)?;
+                f.span = *span;
+                // Sizes are hidden only from a bot's view.
+                let n = match g.viewer {
+                    None => g.st.size(z),
+                    Some(_) => g.count(&Value::Zone(z), *span)?,
+                };
+                Ok(n as i64)
+            }
+            Num::SlotProp(s, pr, field, span) => match f.slots[*s] {
+                Value::Card(c) => Ok(g.st.prop(f.data, c, *pr)),
+                ref other => g.int(&read_field(g, other, field, f)?, *span),
+            },
+            Num::Code(c) => c(g, f),
+        }
+    }
+}
+
 /// `sum(zone + zone + ..., it.prop)`: the cards' property added up in place,
 /// no list made. Where the interpreter's way could fail (a zone hidden from a
 /// bot, an owner that is not a player, a list too long) it runs instead:
@@ -266,6 +403,254 @@ fn tag_any(e: &Expr) -> Option<(u16, u64)> {
 }
 
 impl Compiler<'_> {
+    /// The frame slot of the code's slot `s`.
+    fn slot(&self, s: u16) -> usize {
+        (self.base + s) as usize
+    }
+
+    /// A whole piece of code; one `return <expr>` is its expression, run
+    /// for its effect only when its value is not kept.
+    fn body<K: Keep>(&self, code: &Code) -> Body {
+        match code.stmts.as_slice() {
+            [Stmt::Return(Some(e))] if K::VALUE => Body::Expr(self.val(e)),
+            [Stmt::Return(Some(e))] => Body::Block(self.effect(e)),
+            stmts => Body::Block(self.block(stmts)),
+        }
+    }
+
+    /// A verb call compiled into its caller: the verb's slots follow the
+    /// caller's in the same frame, so no frame is made; the step, the depth
+    /// and what the verb sees (`this`, `me`, no move name, its span) are as
+    /// in a call of its own. None for a verb already being inlined here (a
+    /// verb that calls itself) or nested too deep.
+    fn inline<K: Keep>(&self, v: u16, args: &[Expr], span: Span) -> Option<Native<K::Out>> {
+        let code = &self.data.verbs[v as usize];
+        let base = self.base + self.size;
+        if self.chain.len() >= INLINE_DEPTH || self.chain.contains(&v) || base > 1024 {
+            return None;
+        }
+        let mut chain = self.chain.clone();
+        chain.push(v);
+        let inner = Compiler {
+            data: self.data,
+            base,
+            size: code.slots,
+            need: self.need,
+            chain,
+        };
+        self.need.set(self.need.get().max(base + code.slots));
+        let body = inner.body::<K>(code);
+        // The arguments go straight into the verb's slots: code in them
+        // that inlines a verb too uses the slots after the verb's.
+        let outer = Compiler {
+            size: self.size + code.slots,
+            chain: self.chain.clone(),
+            ..*self
+        };
+        let args = outer.vals(args);
+        let (slots, at) = (base as usize..(base + code.slots) as usize, code.span);
+        Some(Box::new(move |g, f| {
+            // Arguments past the verb's slots are computed, then dropped.
+            let mut s = slots.start;
+            for a in args.iter() {
+                let v = a(g, f)?;
+                if s < slots.end {
+                    f.slots[s] = v;
+                    s += 1;
+                }
+            }
+            f.span = span;
+            g.enter(at)?;
+            f.span = at;
+            let move_name = f.move_name.take();
+            let r = match body.run(g, f) {
+                Ok(v) | Err(Flow::Return(v)) => Ok(K::keep(v)),
+                Err(e) => Err(e),
+            };
+            f.move_name = move_name;
+            // Left empty, as the next call expects them.
+            for s in &mut f.slots[slots.clone()] {
+                *s = Value::None;
+            }
+            f.span = span;
+            g.depth -= 1;
+            r
+        }))
+    }
+
+    /// A zone expression that needs no code run to find its zone.
+    fn zone_at(&self, e: &Expr) -> Option<ZoneAt> {
+        let Expr::Zone(z, owner) = e else { return None };
+        let z = *z;
+        Some(match owner.as_deref() {
+            None if self.shared(z) => ZoneAt::Fixed(ZoneRef { zone: z, owner: 0 }),
+            None | Some(Expr::Me) if !self.shared(z) => ZoneAt::Mine(z),
+            Some(Expr::Local(s)) if !self.shared(z) => ZoneAt::Slot(z, self.slot(*s)),
+            _ => return None,
+        })
+    }
+
+    /// The cards of a move that need no code run to find them.
+    fn card_at(&self, e: &Expr) -> Option<CardAt> {
+        match e {
+            Expr::Local(s) => Some(CardAt::Slot(self.slot(*s))),
+            Expr::Call(Builtin::Top, a, span) => match a.as_slice() {
+                [z] => Some(CardAt::Top(self.zone_at(z)?, *span)),
+                _ => None,
+            },
+            e => Some(CardAt::Zone(self.zone_at(e)?)),
+        }
+    }
+
+    /// `move(cards, zone, cause)` with operands read in place: one card
+    /// to the top of a zone with nothing logged or listening moves here.
+    fn mover<K: Keep>(&self, b: Builtin, args: &[Expr], span: Span) -> Option<Native<K::Out>> {
+        let (cards, zone, cause) = match args {
+            [c, z] => (c, z, None),
+            [c, z, Expr::Int(e)] => (c, z, Some(*e as u16)),
+            _ => return None,
+        };
+        let (cards, zone, together) = (
+            self.card_at(cards)?,
+            self.zone_at(zone)?,
+            b == Builtin::MoveAll,
+        );
+        Some(Box::new(move |g, f| {
+            let cards = match cards {
+                CardAt::Slot(s) => match f.slots[s] {
+                    Value::Card(c) => Value::Card(c),
+                    Value::Zone(z) => Value::Zone(z),
+                    _ => {
+                        let to = zone.get(g, f)?;
+                        f.span = span;
+                        let v =
+                            g.move_value(&f.slots[s], &Value::Zone(to), cause, false, together, f)?;
+                        return Ok(K::keep(v));
+                    }
+                },
+                CardAt::Top(z, top) => {
+                    let z = z.get(g, f)?;
+                    f.span = top;
+                    let top = g.st.zones[g.st.inst(z)].cards.last();
+                    top.map(|&c| Value::Card(c)).unwrap_or(Value::None)
+                }
+                CardAt::Zone(z) => Value::Zone(z.get(g, f)?),
+            };
+            let to = zone.get(g, f)?;
+            f.span = span;
+            // A whole zone moved for its effect only: no list of its cards.
+            if !K::VALUE
+                && let Value::Zone(from) = cards
+                && g.quiet_move(cause)
+                && g.st.move_zone(from, to, None)
+            {
+                return Ok(K::keep(Value::None));
+            }
+            g.move_value(&cards, &Value::Zone(to), cause, false, together, f)
+                .map(K::keep)
+        }))
+    }
+
+    /// `run(card, effect)` with the card read in place: a card with no such
+    /// effect does nothing.
+    fn runner<K: Keep>(&self, card: &Expr, effect: u16, span: Span) -> Native<K::Out> {
+        let card: Result<usize, ValFn> = match card {
+            Expr::Local(s) => Ok(self.slot(*s)),
+            other => Err(self.val(other)),
+        };
+        Box::new(move |g, f| {
+            let c = match &card {
+                Ok(s) => match f.slots[*s] {
+                    Value::Card(c) => Ok(c),
+                    ref other => Err(other.clone()),
+                },
+                Err(v) => match v(g, f)? {
+                    Value::Card(c) => Ok(c),
+                    other => Err(other),
+                },
+            };
+            f.span = span;
+            match c {
+                Ok(c) => {
+                    let data = f.data;
+                    let def = &data.defs[g.st.objs[c as usize].def as usize];
+                    match def.effects.get(effect as usize).and_then(|e| e.as_ref()) {
+                        Some(code) => g
+                            .exec_in(data, code, Some(c), f.me, [Value::None], None)
+                            .map(K::keep),
+                        None => Ok(K::keep(Value::None)),
+                    }
+                }
+                Err(Value::None) => Ok(K::keep(Value::None)),
+                Err(other) => g.err(span, format!("run needs a card, not {}", other.kind())),
+            }
+        })
+    }
+
+    /// `emit(event, card)`: the event built in place (no argument list).
+    fn emitter<K: Keep>(&self, args: &[Expr], span: Span) -> Option<Native<K::Out>> {
+        let [Expr::Int(name), card] = args else {
+            return None;
+        };
+        let (name, card) = (*name as u16, self.val(card));
+        Some(Box::new(move |g, f| {
+            let card = card(g, f)?;
+            f.span = span;
+            let mut ev = Event::new(name);
+            ev.card = match card {
+                Value::Card(c) => Some(c),
+                _ => None,
+            };
+            ev.player = Some(f.me);
+            ev.source = f.this;
+            // Whether the event happened (it is not counted).
+            let happened = g.emit(ev, false, f)?.is_some();
+            Ok(K::keep(Value::Bool(happened)))
+        }))
+    }
+
+    /// A statement that is one call, run for its effect: its value is
+    /// never built when the call needs none.
+    fn effect(&self, e: &Expr) -> StmtFn {
+        match e {
+            Expr::Verb(v, args, span) => {
+                if let Some(call) = self.inline::<KeepNothing>(*v, args, *span) {
+                    return call;
+                }
+            }
+            Expr::Call(b @ (Builtin::Move | Builtin::MoveAll), args, span) => {
+                if let Some(m) = self.mover::<KeepNothing>(*b, args, *span) {
+                    return m;
+                }
+            }
+            Expr::Call(Builtin::Run, args, span) => {
+                if let [card, Expr::Int(effect)] = args.as_slice() {
+                    return self.runner::<KeepNothing>(card, *effect as u16, *span);
+                }
+            }
+            // `create(...)` whose cards are not used: no list made.
+            Expr::Call(Builtin::Create, args, span) => {
+                let (args, span) = (self.vals(args), *span);
+                return Box::new(move |g, f| {
+                    let mut vals = Args::new();
+                    for a in args.iter() {
+                        vals.push(a(g, f)?);
+                    }
+                    f.span = span;
+                    g.create(&vals, f).map(drop)
+                });
+            }
+            Expr::Call(Builtin::Emit, args, span) => {
+                if let Some(e) = self.emitter::<KeepNothing>(args, *span) {
+                    return e;
+                }
+            }
+            _ => {}
+        }
+        let e = self.val(e);
+        Box::new(move |g, f| e(g, f).map(drop))
+    }
+
     fn shared(&self, z: u16) -> bool {
         bit(z) != 0 && self.data.zones[z as usize].shared
     }
@@ -320,30 +705,19 @@ impl Compiler<'_> {
 
     fn stmt(&self, s: &Stmt) -> StmtFn {
         match s {
-            // `create(...)` whose cards are not used: no list made.
-            Stmt::Expr(Expr::Call(Builtin::Create, args, span)) => {
-                let (args, span) = (self.vals(args), *span);
-                Box::new(move |g, f| {
-                    let mut vals = Args::new();
-                    for a in args.iter() {
-                        vals.push(a(g, f)?);
-                    }
-                    f.span = span;
-                    g.create(&vals, f).map(drop)
-                })
-            }
-            Stmt::Expr(e) => {
-                let e = self.val(e);
-                Box::new(move |g, f| e(g, f).map(drop))
-            }
+            Stmt::Expr(e) => self.effect(e),
             Stmt::Let(slot, e) => {
-                let (slot, e) = (*slot as usize, self.val(e));
+                let (slot, e) = (self.slot(*slot), self.val(e));
                 Box::new(move |g, f| {
                     f.slots[slot] = e(g, f)?;
                     Ok(())
                 })
             }
             Stmt::Assign(place, op, e, span) => self.assign(place, *op, e, *span),
+            Stmt::If(c, a, b) if b.is_empty() => {
+                let (c, a) = (self.cond(c), self.block(a));
+                Box::new(move |g, f| if c(g, f)? { a(g, f) } else { Ok(()) })
+            }
             Stmt::If(c, a, b) => {
                 let (c, a, b) = (self.cond(c), self.block(a), self.block(b));
                 Box::new(move |g, f| if c(g, f)? { a(g, f) } else { b(g, f) })
@@ -382,9 +756,33 @@ impl Compiler<'_> {
                 })
             }
             // `for x in list where cond`: the items that pass, kept inline.
+            // Over a zone found in place: the cards that pass kept as ids.
+            Stmt::For(slot, Expr::Where(list, it, cond), body)
+                if let Some(z) = self.zone_at(list) =>
+            {
+                let (slot, body) = (self.slot(*slot), self.block(body));
+                let (it, cond) = (self.slot(*it), self.cond(cond));
+                Box::new(move |g, f| {
+                    let z = z.get(g, f)?;
+                    g.check_visible(z, f.span)?;
+                    let mut pass = Cards::new();
+                    for c in g.cards_of(&Value::Zone(z), f)? {
+                        f.slots[it] = Value::Card(c);
+                        if cond(g, f)? {
+                            pass.push(c);
+                        }
+                    }
+                    for c in pass {
+                        f.slots[slot] = Value::Card(c);
+                        g.tick(f.span)?;
+                        body(g, f)?;
+                    }
+                    Ok(())
+                })
+            }
             Stmt::For(slot, Expr::Where(list, it, cond), body) => {
-                let (slot, body) = (*slot as usize, self.block(body));
-                let (list, it, cond) = (self.val(list), *it as usize, self.cond(cond));
+                let (slot, body) = (self.slot(*slot), self.block(body));
+                let (list, it, cond) = (self.val(list), self.slot(*it), self.cond(cond));
                 Box::new(move |g, f| {
                     let list = list(g, f)?;
                     let mut items = Items::new();
@@ -398,7 +796,7 @@ impl Compiler<'_> {
                 })
             }
             Stmt::For(slot, list, body) => {
-                let (slot, list, body) = (*slot as usize, self.val(list), self.block(body));
+                let (slot, list, body) = (self.slot(*slot), self.val(list), self.block(body));
                 Box::new(move |g, f| {
                     let list = list(g, f)?;
                     for item in g.items(&list, f.span)?.iter() {
@@ -419,11 +817,11 @@ impl Compiler<'_> {
         }
     }
 
-    fn assign(&self, place: &Place, op: AssignOp, e: &Expr, span: Span) -> StmtFn {
-        let e = self.val(e);
+    fn assign(&self, place: &Place, op: AssignOp, rhs: &Expr, span: Span) -> StmtFn {
+        let e = self.val(rhs);
         match place {
             Place::Local(s) => {
-                let s = *s as usize;
+                let s = self.slot(*s);
                 Box::new(move |g, f| {
                     f.span = span;
                     let v = e(g, f)?;
@@ -452,6 +850,44 @@ impl Compiler<'_> {
             // The running player's own counter (`coins += 2`): no base to evaluate.
             Place::Field(base, field) if matches!(**base, Expr::Me) && field.counter.is_some() => {
                 let (field, c) = (*field, field.counter.unwrap_or_default());
+                // A number found in place: the value is converted to one
+                // anyway.
+                let num = match rhs {
+                    Expr::Field(b, pf)
+                        if pf.prop.is_some()
+                            && let Expr::Local(s) = **b =>
+                    {
+                        Some(Num::SlotProp(
+                            self.slot(s),
+                            pf.prop.unwrap_or_default(),
+                            *pf,
+                            span,
+                        ))
+                    }
+                    rhs => self.int(rhs),
+                };
+                if let Some(num) = num {
+                    return Box::new(move |g, f| {
+                        f.span = span;
+                        let v = num.get(g, f)?;
+                        let old = g.st.counter(f.me, c);
+                        let new = match op {
+                            AssignOp::Set => v,
+                            AssignOp::Add => old.saturating_add(v),
+                            AssignOp::Sub => old.saturating_sub(v),
+                        };
+                        *g.st.counter_mut(f.me, c) = new;
+                        if old != new {
+                            g.push_with(|| Entry::Counter {
+                                player: f.me,
+                                counter: c,
+                                old,
+                                new,
+                            });
+                        }
+                        Ok(())
+                    });
+                }
                 Box::new(move |g, f| {
                     f.span = span;
                     let v = e(g, f)?;
@@ -493,27 +929,23 @@ impl Compiler<'_> {
 
     /// Code that always makes a number (or fails), compiled to return it
     /// unboxed: constants, the running player's counters, globals, counts.
-    fn int(&self, e: &Expr) -> Option<Native<i64>> {
+    fn int(&self, e: &Expr) -> Option<Num> {
         Some(match e {
-            Expr::Int(i) => {
-                let i = *i;
-                Box::new(move |_, _| Ok(i))
-            }
-            Expr::Global(i) => {
-                let i = *i as usize;
-                Box::new(move |g, _| Ok(g.st.globals[i]))
-            }
+            Expr::Int(i) => Num::Const(*i),
+            Expr::Global(i) => Num::Global(*i as usize),
             Expr::Field(base, field) if matches!(**base, Expr::Me) && field.counter.is_some() => {
-                let c = field.counter.unwrap_or_default();
-                Box::new(move |g, f| Ok(g.st.counter(f.me, c)))
+                Num::Counter(field.counter.unwrap_or_default())
             }
             Expr::Call(Builtin::Count, args, span) if args.len() == 1 => {
+                if let Some(z) = self.zone_at(&args[0]) {
+                    return Some(Num::Count(z, *span));
+                }
                 let (x, span) = (self.val(&args[0]), *span);
-                Box::new(move |g, f| {
+                Num::Code(Box::new(move |g, f| {
                     let v = x(g, f)?;
                     f.span = span;
                     Ok(g.count(&v, span)? as i64)
-                })
+                }))
             }
             _ => return None,
         })
@@ -522,7 +954,7 @@ impl Compiler<'_> {
     /// Code whose value is tested for truth.
     fn cond(&self, e: &Expr) -> CondFn {
         if let Some((s, mask)) = tag_any(e) {
-            let s = s as usize;
+            let s = self.slot(s);
             return Box::new(move |g, f| Ok(tags_of(g, &f.slots[s], f)? & mask != 0));
         }
         match e {
@@ -533,7 +965,7 @@ impl Compiler<'_> {
             Expr::Is(x, tag, negate) => {
                 let (mask, negate) = (bit(*tag), *negate);
                 if let Expr::Local(s) = **x {
-                    let s = s as usize;
+                    let s = self.slot(s);
                     return Box::new(move |g, f| {
                         let tags = tags_of(g, &f.slots[s], f)?;
                         Ok((tags & mask != 0) != negate)
@@ -574,14 +1006,10 @@ impl Compiler<'_> {
                         Ok(compare(op, g.empty_piles(z), y))
                     });
                 }
-                if let (Some(a), Expr::Int(y)) = (self.int(a), &**b) {
-                    let y = *y;
-                    return Box::new(move |g, f| Ok(compare(op, a(g, f)?, y)));
-                }
                 if let (Some(a), Some(b)) = (self.int(a), self.int(b)) {
                     return Box::new(move |g, f| {
-                        let x = a(g, f)?;
-                        let y = b(g, f)?;
+                        let x = a.get(g, f)?;
+                        let y = b.get(g, f)?;
                         Ok(compare(op, x, y))
                     });
                 }
@@ -602,7 +1030,7 @@ impl Compiler<'_> {
                 {
                     return self.any_pile(zone, *span, *slot, body);
                 }
-                let (list, slot, body) = (self.val(list), *slot as usize, self.cond(body));
+                let (list, slot, body) = (self.val(list), self.slot(*slot), self.cond(body));
                 Box::new(move |g, f| {
                     let list = list(g, f)?;
                     for item in g.items(&list, f.span)?.iter() {
@@ -652,7 +1080,7 @@ impl Compiler<'_> {
                 })
             }
             Expr::Local(s) => {
-                let s = *s as usize;
+                let s = self.slot(*s);
                 Box::new(move |_, f| Ok(f.slots[s].clone()))
             }
             Expr::This => Box::new(|_, f| Ok(f.this.map(Value::Card).unwrap_or(Value::None))),
@@ -724,7 +1152,7 @@ impl Compiler<'_> {
                     }
                     _ => None,
                 };
-                let (list, slot, body) = (self.val(list), *slot as usize, self.val(body));
+                let (list, slot, body) = (self.val(list), self.slot(*slot), self.val(body));
                 let generic: ValFn = Box::new(move |g, f| {
                     let list = list(g, f)?;
                     let mut total = 0i64;
@@ -742,6 +1170,9 @@ impl Compiler<'_> {
             }
             Expr::Call(b, args, span) => self.call(*b, args, *span),
             Expr::Verb(v, args, span) => {
+                if let Some(call) = self.inline::<KeepValue>(*v, args, *span) {
+                    return call;
+                }
                 let (v, span, args) = (*v as usize, *span, self.vals(args));
                 Box::new(move |g, f| {
                     // The arguments go straight into the verb's frame.
@@ -768,9 +1199,10 @@ impl Compiler<'_> {
                 })
             }
             Expr::Rhai(id) => {
-                let id = *id;
+                // Scripts see the code's first slot as `target`.
+                let (id, first) = (*id, (self.size > 0).then_some(self.base as usize));
                 Box::new(move |g, f| {
-                    let target = f.slots.first().cloned().unwrap_or_default();
+                    let target = first.map(|s| f.slots[s].clone()).unwrap_or_default();
                     crate::script::run_snippet(g, id, f.this, f.me, target)
                 })
             }
@@ -803,7 +1235,7 @@ impl Compiler<'_> {
             }),
             // `deck(p)`: the player read from its slot in place.
             Some(Expr::Local(s)) => {
-                let s = *s as usize;
+                let s = self.slot(*s);
                 Box::new(move |g, f| {
                     let owner = g.player(&f.slots[s], f.span)?;
                     Ok(Value::Zone(ZoneRef { zone: z, owner }))
@@ -824,7 +1256,7 @@ impl Compiler<'_> {
         match (base, field.counter, field.prop) {
             (Expr::Me, Some(c), _) => Box::new(move |g, f| Ok(Value::Int(g.st.counter(f.me, c)))),
             (Expr::Local(s), ..) => {
-                let s = *s as usize;
+                let s = self.slot(*s);
                 Box::new(move |g, f| read_field(g, &f.slots[s], &field, f))
             }
             _ => {
@@ -871,7 +1303,7 @@ impl Compiler<'_> {
             Some((zone, shared, op, k, at)) => PileTest::Count(zone, shared, op, k, at),
             None => PileTest::Code(self.cond(body)),
         };
-        let (zone, slot) = (self.zone_op(zone), slot as usize);
+        let (zone, slot) = (self.zone_op(zone), self.slot(slot));
         Box::new(move |g, f| {
             let z = zone.zone(g, f, span)?;
             let inst = g.st.inst(z);
@@ -907,7 +1339,7 @@ impl Compiler<'_> {
     /// `list where cond`: a zone's cards are filtered without building the
     /// zone's list first.
     fn filter(&self, list: &Expr, slot: u16, cond: &Expr) -> ValFn {
-        let (list, slot, cond) = (self.val(list), slot as usize, self.cond(cond));
+        let (list, slot, cond) = (self.val(list), self.slot(slot), self.cond(cond));
         Box::new(move |g, f| {
             let list = list(g, f)?;
             let mut out = Vec::new();
@@ -968,6 +1400,11 @@ impl Compiler<'_> {
                     Ok(cards.last().map(|&c| Value::Card(c)).unwrap_or(Value::None))
                 })
             }
+            (Builtin::Move | Builtin::MoveAll, _)
+                if let Some(m) = self.mover::<KeepValue>(b, args, span) =>
+            {
+                m
+            }
             (Builtin::Move | Builtin::MoveAll, [cards, zone, rest @ ..])
                 if matches!(rest, [] | [Expr::Int(_)]) =>
             {
@@ -984,17 +1421,9 @@ impl Compiler<'_> {
                     g.move_value(&cards, &zone, cause, false, together, f)
                 })
             }
+            (Builtin::Emit, _) if let Some(e) = self.emitter::<KeepValue>(args, span) => e,
             (Builtin::Run, [card, Expr::Int(effect)]) => {
-                let (card, effect) = (self.val(card), *effect as u16);
-                Box::new(move |g, f| {
-                    let card = card(g, f)?;
-                    f.span = span;
-                    match card {
-                        Value::Card(c) => g.run_effect_in(f.data, c, effect, f.me, Value::None),
-                        Value::None => Ok(Value::None),
-                        other => g.err(span, format!("run needs a card, not {}", other.kind())),
-                    }
-                })
+                self.runner::<KeepValue>(card, *effect as u16, span)
             }
             (Builtin::Window, [Expr::Int(w)]) => {
                 let w = *w as u16;

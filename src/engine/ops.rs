@@ -612,13 +612,34 @@ impl Game {
         // no ability waiting for it, so nothing but the card moves.
         if let (Value::Card(c), Value::Zone(to)) = (cards, zone)
             && !bottom
-            && !self.logging
-            && cause.is_none_or(|e| !self.has_listeners(e, true) && !self.has_listeners(e, false))
+            && self.quiet_move(cause)
         {
             self.st.relocate(*c, *to, false);
             return Ok(Value::Card(*c));
         }
         self.move_value_slow(cards, zone, cause, bottom, together, f)
+    }
+
+    /// Whether a move seen by nothing: not logged, no ability waiting for
+    /// its cause.
+    #[inline(always)]
+    pub(crate) fn quiet_move(&self, cause: Option<u16>) -> bool {
+        !self.logging && cause.is_none_or(|e| self.quiet_event(e))
+    }
+
+    /// Whether no ability waits for the event, before or after: kept in
+    /// the state once found.
+    #[inline(always)]
+    fn quiet_event(&self, e: u16) -> bool {
+        let bit = crate::value::bit(e);
+        if self.st.quiet.get() & bit != 0 {
+            return true;
+        }
+        let quiet = !self.has_listeners(e, true) && !self.has_listeners(e, false);
+        if quiet {
+            self.st.quiet.set(self.st.quiet.get() | bit);
+        }
+        quiet
     }
 
     #[inline(never)]
@@ -634,12 +655,11 @@ impl Game {
         // A whole zone onto another with nothing logged or listening.
         if let (Value::Zone(from), Value::Zone(to)) = (cards, zone)
             && !bottom
-            && !self.logging
-            && cause.is_none_or(|e| !self.has_listeners(e, true) && !self.has_listeners(e, false))
+            && self.quiet_move(cause)
         {
             let mut list = self.spare_list();
             if let Some(items) = Arc::get_mut(&mut list)
-                && self.st.move_zone(*from, *to, items)
+                && self.st.move_zone(*from, *to, Some(items))
             {
                 return Ok(self.keep_list(list));
             }

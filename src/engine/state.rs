@@ -126,6 +126,10 @@ pub struct State {
     /// Bit per card definition: some card of it was made in this game (an
     /// ability of a definition with no card can never trigger).
     pub made: Vec<u64>,
+    /// Bit per event (below 64): no ability can wait for it, before or
+    /// after, with the cards made so far (found once, forgotten when a card
+    /// of a new definition is made).
+    pub quiet: std::cell::Cell<u64>,
 }
 
 impl State {
@@ -173,6 +177,7 @@ impl State {
             pile_zones: bits(data.zones.iter().map(|z| z.piles)),
             shared_zones: bits(data.zones.iter().map(|z| z.shared)),
             made: vec![0; data.defs.len().div_ceil(64)],
+            quiet: Default::default(),
         }
     }
 
@@ -283,6 +288,9 @@ impl State {
         if w >= self.made.len() {
             self.made.resize(w + 1, 0);
         }
+        if self.made[w] & (1 << (def % 64)) == 0 {
+            self.quiet.set(0);
+        }
         self.made[w] |= 1 << (def % 64);
     }
 
@@ -359,9 +367,14 @@ impl State {
 
     /// Moves every card of a zone to the top of another, top card first, as
     /// that many [`State::relocate`] calls would, pushing them in that order
-    /// onto `out`. False (and nothing moved) for a row of piles or a zone onto
-    /// itself.
-    pub fn move_zone(&mut self, from: ZoneRef, to: ZoneRef, out: &mut Vec<Value>) -> bool {
+    /// onto `out` if given. False (and nothing moved) for a row of piles or a
+    /// zone onto itself.
+    pub fn move_zone(
+        &mut self,
+        from: ZoneRef,
+        to: ZoneRef,
+        mut out: Option<&mut Vec<Value>>,
+    ) -> bool {
         let (src, dst) = (self.inst(from), self.inst(to));
         if src == dst || self.piles_zone(to.zone) || !self.zones[src].piles.is_empty() {
             return false;
@@ -375,7 +388,9 @@ impl State {
             return false;
         }
         let shared = self.shared(to.zone);
-        out.reserve(cards.len());
+        if let Some(out) = out.as_deref_mut() {
+            out.reserve(cards.len());
+        }
         for &c in cards.iter().rev() {
             let o = &mut self.objs[c as usize];
             o.zone = dst as u32;
@@ -386,7 +401,9 @@ impl State {
             if !self.mods.is_empty() {
                 self.mods.retain(|m| m.until != Until::While(c));
             }
-            out.push(Value::Card(c));
+            if let Some(out) = out.as_deref_mut() {
+                out.push(Value::Card(c));
+            }
         }
         self.zones[dst].cards.extend(cards.iter().rev());
         cards.clear();
