@@ -203,21 +203,18 @@ fn read_field(g: &Game, b: &Value, field: &Field, f: &Frame) -> Res<Value> {
 }
 
 /// A zone operand: one the code names without an owner (`supply`, `hand`)
-/// is made in place, no closure run.
+/// is found in place (it cannot fail), no closure run.
 enum ZoneOp {
-    Named(u16, bool),
+    At(ZoneAt),
     Code(ValFn),
 }
 
 impl ZoneOp {
     #[inline(always)]
     fn get(&self, g: &mut Game, f: &mut Frame) -> Res<Value> {
-        match *self {
-            ZoneOp::Named(zone, shared) => Ok(Value::Zone(ZoneRef {
-                zone,
-                owner: if shared { 0 } else { f.me },
-            })),
-            ZoneOp::Code(ref c) => c(g, f),
+        match self {
+            ZoneOp::At(z) => Ok(Value::Zone(z.get(g, f)?)),
+            ZoneOp::Code(c) => c(g, f),
         }
     }
 
@@ -225,13 +222,12 @@ impl ZoneOp {
     /// to the call's.
     #[inline(always)]
     fn zone(&self, g: &mut Game, f: &mut Frame, span: Span) -> Res<ZoneRef> {
-        match *self {
-            ZoneOp::Named(zone, shared) => {
+        match self {
+            ZoneOp::At(z) => {
                 f.span = span;
-                let owner = if shared { 0 } else { f.me };
-                Ok(ZoneRef { zone, owner })
+                z.get(g, f)
             }
-            ZoneOp::Code(ref c) => {
+            ZoneOp::Code(c) => {
                 let v = c(g, f)?;
                 f.span = span;
                 g.zone_arg(&v, f)
@@ -657,7 +653,7 @@ impl Compiler<'_> {
 
     fn zone_op(&self, e: &Expr) -> ZoneOp {
         match e {
-            Expr::Zone(z, None) => ZoneOp::Named(*z, self.shared(*z)),
+            Expr::Zone(_, None) if let Some(z) = self.zone_at(e) => ZoneOp::At(z),
             _ => ZoneOp::Code(self.val(e)),
         }
     }
