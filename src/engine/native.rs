@@ -296,6 +296,28 @@ enum CardAt {
     Zone(ZoneAt),
 }
 
+/// A move of any cards to a zone found in place (`f.span` the call's); a
+/// whole zone moved for its effect only builds no list of its cards.
+#[inline(always)]
+fn zone_move<K: Keep>(
+    g: &mut Game,
+    f: &mut Frame,
+    cards: &Value,
+    to: ZoneRef,
+    cause: Option<u16>,
+    together: bool,
+) -> Res<K::Out> {
+    if !K::VALUE
+        && let Value::Zone(from) = *cards
+        && g.quiet_move(cause)
+        && g.st.move_zone(from, to, None)
+    {
+        return Ok(K::keep(Value::None));
+    }
+    g.move_value(cards, &Value::Zone(to), cause, false, together, f)
+        .map(K::keep)
+}
+
 /// A number found without a closure call where it can be: constants,
 /// counters, globals, zone sizes; other number code as a closure.
 enum Num {
@@ -511,40 +533,46 @@ impl Compiler<'_> {
             self.zone_at(zone)?,
             b == Builtin::MoveAll,
         );
-        Some(Box::new(move |g, f| {
-            let cards = match cards {
-                CardAt::Slot(s) => match f.slots[s] {
-                    Value::Card(c) => Value::Card(c),
-                    Value::Zone(z) => Value::Zone(z),
-                    _ => {
-                        let to = zone.get(g, f)?;
-                        f.span = span;
-                        let v =
-                            g.move_value(&f.slots[s], &Value::Zone(to), cause, false, together, f)?;
-                        return Ok(K::keep(v));
+        Some(match cards {
+            // `move(card, zone)`: the usual move of one card in place.
+            CardAt::Slot(s) => Box::new(move |g, f| {
+                let to = zone.get(g, f)?;
+                f.span = span;
+                match f.slots[s] {
+                    Value::Card(c) if g.quiet_move(cause) => {
+                        g.st.relocate(c, to, false);
+                        Ok(K::keep(Value::Card(c)))
                     }
-                },
-                CardAt::Top(z, top) => {
-                    let z = z.get(g, f)?;
-                    f.span = top;
-                    let top = g.st.zones[g.st.inst(z)].cards.last();
-                    top.map(|&c| Value::Card(c)).unwrap_or(Value::None)
+                    Value::Zone(z) => zone_move::<K>(g, f, &Value::Zone(z), to, cause, together),
+                    _ => g
+                        .move_value(&f.slots[s], &Value::Zone(to), cause, false, together, f)
+                        .map(K::keep),
                 }
-                CardAt::Zone(z) => Value::Zone(z.get(g, f)?),
-            };
-            let to = zone.get(g, f)?;
-            f.span = span;
-            // A whole zone moved for its effect only: no list of its cards.
-            if !K::VALUE
-                && let Value::Zone(from) = cards
-                && g.quiet_move(cause)
-                && g.st.move_zone(from, to, None)
-            {
-                return Ok(K::keep(Value::None));
-            }
-            g.move_value(&cards, &Value::Zone(to), cause, false, together, f)
-                .map(K::keep)
-        }))
+            }),
+            // `move(top(zone), zone)`: the top card popped and pushed.
+            CardAt::Top(z, top) => Box::new(move |g, f| {
+                let from = z.get(g, f)?;
+                f.span = top;
+                let to = zone.get(g, f)?;
+                f.span = span;
+                let from = g.st.inst(from);
+                if g.quiet_move(cause)
+                    && let Some(c) = g.st.move_top(from, to)
+                {
+                    return Ok(K::keep(Value::Card(c)));
+                }
+                let top = g.st.zones[from].cards.last();
+                let cards = top.map_or(Value::None, |&c| Value::Card(c));
+                g.move_value(&cards, &Value::Zone(to), cause, false, together, f)
+                    .map(K::keep)
+            }),
+            CardAt::Zone(z) => Box::new(move |g, f| {
+                let from = Value::Zone(z.get(g, f)?);
+                let to = zone.get(g, f)?;
+                f.span = span;
+                zone_move::<K>(g, f, &from, to, cause, together)
+            }),
+        })
     }
 
     /// `run(card, effect)` with the card read in place: a card with no such

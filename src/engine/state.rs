@@ -333,11 +333,34 @@ impl State {
     /// Moves a card to the top (or bottom) of a zone.
     #[inline(always)]
     pub fn relocate(&mut self, c: ObjId, to: ZoneRef, bottom: bool) {
+        let o = &self.objs[c as usize];
+        let zi = &mut self.zones[o.zone as usize];
+        // Most moves take the top card: no search, no shifting.
+        if zi.cards.last() == Some(&c) {
+            zi.cards.pop();
+        } else {
+            take_below(zi, c, o.def);
+        }
+        self.place(c, to, bottom);
+    }
+
+    /// [`State::relocate`] of the top card listed in zone instance `from`
+    /// (a card listed in a zone is the zone's): the card, or None if it
+    /// lists none.
+    #[inline(always)]
+    pub fn move_top(&mut self, from: usize, to: ZoneRef) -> Option<ObjId> {
+        let c = self.zones[from].cards.pop()?;
+        self.place(c, to, false);
+        Some(c)
+    }
+
+    /// Puts a card taken out of its zone on top (or at the bottom) of another.
+    #[inline(always)]
+    fn place(&mut self, c: ObjId, to: ZoneRef, bottom: bool) {
         let inst = self.inst(to);
         let shared = self.shared(to.zone);
         let piles = self.piles_zone(to.zone);
         let o = &mut self.objs[c as usize];
-        let (from, def) = (o.zone as usize, o.def);
         o.zone = inst as u32;
         // Leaving its zone ends an attachment; a host's own move does not move
         // what is attached to it (rules decide where those cards go).
@@ -346,13 +369,7 @@ impl State {
         if !shared {
             o.owner = to.owner;
         }
-        let zi = &mut self.zones[from];
-        // Most moves take the top card: no search, no shifting.
-        if zi.cards.last() == Some(&c) {
-            zi.cards.pop();
-        } else {
-            take_below(zi, c, def);
-        }
+        let def = o.def;
         // So do the effects that last while this card stays where it is.
         if !self.mods.is_empty() {
             self.mods.retain(|m| m.until != Until::While(c));
