@@ -631,10 +631,14 @@ impl Game {
     /// the state once found.
     #[inline(always)]
     fn quiet_event(&self, e: u16) -> bool {
+        self.st.quiet.get() & crate::value::bit(e) != 0 || self.find_quiet(e)
+    }
+
+    /// [`Game::quiet_event`] not yet known.
+    #[cold]
+    #[inline(never)]
+    fn find_quiet(&self, e: u16) -> bool {
         let bit = crate::value::bit(e);
-        if self.st.quiet.get() & bit != 0 {
-            return true;
-        }
         let quiet = !self.has_listeners(e, true) && !self.has_listeners(e, false);
         if quiet {
             self.st.quiet.set(self.st.quiet.get() | bit);

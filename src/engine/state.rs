@@ -372,14 +372,20 @@ impl State {
         let def = o.def;
         // So do the effects that last while this card stays where it is.
         if !self.mods.is_empty() {
-            self.mods.retain(|m| m.until != Until::While(c));
+            self.end_while(c);
         }
         let zi = &mut self.zones[inst];
         if !piles && !bottom {
-            zi.cards.push(c);
+            push_card(&mut zi.cards, c);
         } else {
             put_pile_or_bottom(zi, c, def, piles, bottom);
         }
+    }
+
+    /// Ends the effects that last while a card stays where it is.
+    #[inline(never)]
+    fn end_while(&mut self, c: ObjId) {
+        self.mods.retain(|m| m.until != Until::While(c));
     }
 
     /// Moves every card of a zone to the top of another, top card first, as
@@ -397,18 +403,12 @@ impl State {
             return false;
         }
         let mut cards = std::mem::take(&mut self.zones[src].cards);
-        if cards
-            .iter()
-            .any(|&c| self.objs[c as usize].zone as usize != src)
-        {
-            self.zones[src].cards = cards;
-            return false;
-        }
+        cards.reverse();
         let shared = self.shared(to.zone);
         if let Some(out) = out.as_deref_mut() {
             out.reserve(cards.len());
         }
-        for &c in cards.iter().rev() {
+        for &c in &cards {
             let o = &mut self.objs[c as usize];
             o.zone = dst as u32;
             o.host = None;
@@ -416,14 +416,20 @@ impl State {
                 o.owner = to.owner;
             }
             if !self.mods.is_empty() {
-                self.mods.retain(|m| m.until != Until::While(c));
+                self.end_while(c);
             }
             if let Some(out) = out.as_deref_mut() {
                 out.push(Value::Card(c));
             }
         }
-        self.zones[dst].cards.extend(cards.iter().rev());
-        cards.clear();
+        // Onto an empty zone the cards keep their buffer (no copy).
+        let onto = &mut self.zones[dst].cards;
+        if onto.is_empty() {
+            std::mem::swap(onto, &mut cards);
+        } else {
+            onto.extend_from_slice(&cards);
+            cards.clear();
+        }
         self.zones[src].cards = cards;
         true
     }
@@ -463,6 +469,16 @@ impl State {
         let o = &self.objs[c as usize];
         data.defs[o.def as usize].tags | o.marks
     }
+}
+
+/// Pushes a card on a zone's list, room for 32 cards made at once (most
+/// zones never need more: fewer regrowths from 4).
+#[inline(always)]
+fn push_card(cards: &mut Vec<ObjId>, c: ObjId) {
+    if cards.len() == cards.capacity() {
+        cards.reserve(cards.len().max(32));
+    }
+    cards.push(c);
 }
 
 /// Takes a card that is not the top one out of its zone (a card no longer
