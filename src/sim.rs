@@ -51,7 +51,6 @@ impl Summary {
 }
 
 /// Integer totals of a range of games; merging is exact, in any order.
-#[derive(Clone)]
 struct Tally {
     wins: Vec<u64>,
     draws: u64,
@@ -59,16 +58,25 @@ struct Tally {
     limit: u64,
     /// (game index, message)
     errors: Vec<(u64, String)>,
+    /// The configuration of the next game (its seed set per game).
+    cfg: GameConfig,
+    /// The last game played, renewed for the next (no allocation per game).
+    game: Option<Game>,
 }
 
 impl Tally {
-    fn new(players: usize) -> Tally {
+    fn new(cfg: &GameConfig) -> Tally {
         Tally {
-            wins: vec![0; players],
+            wins: vec![0; cfg.players as usize],
             draws: 0,
             turns: 0,
             limit: 0,
             errors: Vec::new(),
+            cfg: GameConfig {
+                logging: false,
+                ..cfg.clone()
+            },
+            game: None,
         }
     }
 
@@ -85,16 +93,14 @@ impl Tally {
 
     fn add(mut self, data: &Arc<Data>, cfg: &GameConfig, i: u64) -> Tally {
         let seed = cfg.seed.wrapping_add(i);
-        let mut g = Game::new(
-            data.clone(),
-            GameConfig {
-                players: cfg.players,
-                seed,
-                agents: cfg.agents.clone(),
-                options: cfg.options.clone(),
-                logging: false,
-            },
-        );
+        self.cfg.seed = seed;
+        let g = match &mut self.game {
+            Some(g) => {
+                g.renew(&self.cfg);
+                g
+            }
+            None => self.game.insert(Game::new(data.clone(), self.cfg.clone())),
+        };
         match g.play() {
             Ok(o) => {
                 self.turns += o.turns as u64;
@@ -119,7 +125,6 @@ pub fn simulate(
     jobs: usize,
     progress: bool,
 ) -> Result<Summary, String> {
-    let players = cfg.players as usize;
     let bar = if progress && std::io::IsTerminal::is_terminal(&std::io::stderr()) {
         indicatif::ProgressBar::new(games)
     } else {
@@ -127,7 +132,7 @@ pub fn simulate(
     };
     let start = Instant::now();
     let tally = if jobs == 1 {
-        (0..games).fold(Tally::new(players), |t, i| {
+        (0..games).fold(Tally::new(cfg), |t, i| {
             let t = t.add(data, cfg, i);
             bar.inc(1);
             t
@@ -142,14 +147,14 @@ pub fn simulate(
             (0..games)
                 .into_par_iter()
                 .fold(
-                    || Tally::new(players),
+                    || Tally::new(cfg),
                     |t, i| {
                         let t = t.add(data, cfg, i);
                         bar.inc(1);
                         t
                     },
                 )
-                .reduce(|| Tally::new(players), Tally::merge)
+                .reduce(|| Tally::new(cfg), Tally::merge)
         })
     };
     bar.finish_and_clear();

@@ -99,6 +99,7 @@ pub struct Game {
     pub(crate) spare_list: Option<Arc<Vec<Value>>>,
 }
 
+#[derive(Clone)]
 pub struct GameConfig {
     pub players: u8,
     pub seed: u64,
@@ -111,10 +112,7 @@ impl Game {
     pub fn new(data: Arc<Data>, cfg: GameConfig) -> Game {
         let st = State::new(&data, cfg.players, cfg.seed);
         let mut agents = cfg.agents;
-        agents.resize(cfg.players as usize, AgentKind::First);
-        for (i, a) in agents.iter_mut().enumerate() {
-            a.seed(cfg.seed, i);
-        }
+        seat_agents(&mut agents, cfg.players, cfg.seed);
         Game {
             data,
             st,
@@ -134,6 +132,49 @@ impl Game {
             seed: cfg.seed,
             spare_list: None,
         }
+    }
+
+    /// Makes this game a new one of the same game data, as [`Game::new`]
+    /// would, in its own vectors (no allocation for a game like the last).
+    pub fn renew(&mut self, cfg: &GameConfig) {
+        // Every field named: one added later must be renewed here too.
+        let Game {
+            data,
+            st,
+            agents,
+            script,
+            log,
+            logging,
+            options,
+            viewer,
+            decisions,
+            replay,
+            current_card,
+            depth,
+            steps,
+            pool,
+            spare_options,
+            seed,
+            spare_list: _,
+        } = self;
+        st.reset(data, cfg.players, cfg.seed);
+        agents.clone_from(&cfg.agents);
+        seat_agents(agents, cfg.players, cfg.seed);
+        script.clear();
+        log.clear();
+        *logging = cfg.logging;
+        if *options != cfg.options {
+            options.clone_from(&cfg.options);
+        }
+        *viewer = None;
+        decisions.clear();
+        replay.clear();
+        *current_card = None;
+        *depth = 0;
+        *steps = 0;
+        // Frames and windows leave their vectors empty.
+        debug_assert!(pool.iter().all(|v| v.is_empty()) && spare_options.is_empty());
+        *seed = cfg.seed;
     }
 
     /// An empty list to fill: the last one [`Game::keep_list`] kept when
@@ -294,5 +335,14 @@ impl Game {
             span,
             card,
         })))
+    }
+}
+
+/// Seats the agents: one per player (first-option agents for seats not
+/// given), random ones on their own stream.
+fn seat_agents(agents: &mut Vec<AgentKind>, players: u8, seed: u64) {
+    agents.resize(players as usize, AgentKind::First);
+    for (i, a) in agents.iter_mut().enumerate() {
+        a.seed(seed, i);
     }
 }

@@ -134,8 +134,72 @@ pub struct State {
 
 impl State {
     pub fn new(data: &Data, nplayers: u8, seed: u64) -> State {
-        let mut zone_base = Vec::with_capacity(data.zones.len());
-        let mut inst_ref = Vec::with_capacity(data.zones.len() * nplayers.max(1) as usize);
+        let mut st = State {
+            nplayers,
+            // Room for a usual game's cards from the start (no regrowing
+            // while the setup makes them).
+            objs: Vec::with_capacity(256),
+            zones: Vec::new(),
+            zone_base: Vec::new(),
+            inst_ref: Vec::new(),
+            ncounters: 0,
+            counters: Vec::new(),
+            globals: Vec::new(),
+            mods: Vec::new(),
+            active: 0,
+            turn: 0,
+            turns_taken: Vec::new(),
+            phase: None,
+            rng: ChaCha8Rng::seed_from_u64(seed),
+            lost: Vec::new(),
+            events: Vec::new(),
+            pending: Vec::new(),
+            stack: Vec::new(),
+            end_turn: false,
+            repeat_phase: false,
+            pile_zones: 0,
+            shared_zones: 0,
+            made: Vec::new(),
+            quiet: Default::default(),
+        };
+        st.reset(data, nplayers, seed);
+        st
+    }
+
+    /// The state of a new game, made in this one's vectors (no allocation
+    /// for a game like the last: simulations play thousands).
+    pub fn reset(&mut self, data: &Data, nplayers: u8, seed: u64) {
+        // Every field named: one added later must be reset here too.
+        let State {
+            nplayers: np,
+            objs,
+            zones,
+            zone_base,
+            inst_ref,
+            ncounters,
+            counters,
+            globals,
+            mods,
+            active,
+            turn,
+            turns_taken,
+            phase,
+            rng,
+            lost,
+            events,
+            pending,
+            stack,
+            end_turn,
+            repeat_phase,
+            pile_zones,
+            shared_zones,
+            made,
+            quiet,
+        } = self;
+        *np = nplayers;
+        objs.clear();
+        zone_base.clear();
+        inst_ref.clear();
         for (z, decl) in data.zones.iter().enumerate() {
             zone_base.push(inst_ref.len() as u32);
             let owners = if decl.shared { 1 } else { nplayers };
@@ -146,39 +210,37 @@ impl State {
                 });
             }
         }
+        zones.resize_with(inst_ref.len(), ZoneInst::default);
+        for zi in zones.iter_mut() {
+            zi.cards.clear();
+            zi.piles.clear();
+        }
         let n = nplayers as usize;
-        let mut counters = Vec::with_capacity(n * data.counters.len());
+        *ncounters = data.counters.len();
+        counters.clear();
         for _ in 0..n {
             counters.extend(data.counters.iter().map(|c| c.start));
         }
-        State {
-            nplayers,
-            // Room for a usual game's cards from the start (no regrowing
-            // while the setup makes them).
-            objs: Vec::with_capacity(256),
-            zones: (0..inst_ref.len()).map(|_| ZoneInst::default()).collect(),
-            zone_base,
-            inst_ref,
-            ncounters: data.counters.len(),
-            counters,
-            globals: data.globals_start.clone(),
-            mods: Vec::new(),
-            active: 0,
-            turn: 0,
-            turns_taken: vec![0; n],
-            phase: None,
-            rng: ChaCha8Rng::seed_from_u64(seed),
-            lost: vec![false; n],
-            events: Vec::new(),
-            pending: Vec::new(),
-            stack: Vec::new(),
-            end_turn: false,
-            repeat_phase: false,
-            pile_zones: bits(data.zones.iter().map(|z| z.piles)),
-            shared_zones: bits(data.zones.iter().map(|z| z.shared)),
-            made: vec![0; data.defs.len().div_ceil(64)],
-            quiet: Default::default(),
-        }
+        globals.clone_from(&data.globals_start);
+        mods.clear();
+        *active = 0;
+        *turn = 0;
+        turns_taken.clear();
+        turns_taken.resize(n, 0);
+        *phase = None;
+        *rng = ChaCha8Rng::seed_from_u64(seed);
+        lost.clear();
+        lost.resize(n, false);
+        events.clear();
+        pending.clear();
+        stack.clear();
+        *end_turn = false;
+        *repeat_phase = false;
+        *pile_zones = bits(data.zones.iter().map(|z| z.piles));
+        *shared_zones = bits(data.zones.iter().map(|z| z.shared));
+        made.clear();
+        made.resize(data.defs.len().div_ceil(64), 0);
+        quiet.set(0);
     }
 
     #[inline(always)]
