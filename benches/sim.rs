@@ -4,7 +4,7 @@
 //!   `fuda sim shrine --agents bigmoney --set big=koumakan --set kingdom=`) against
 //!   the hand-written native baseline in benches/native; prints both games/second
 //!   and their ratio.
-//! - `sim_jobs`: `fuda::sim::simulate` over 200 Big Money games with 1 and 2 threads.
+//! - `sim_jobs`: `fuda::sim::simulate` over 1,000 Big Money games with 1 and 2 threads.
 //! - `random_agents`: one game with random agents, for every game in rules/.
 //!
 //! Every iteration is one whole game with its own seed.
@@ -119,7 +119,9 @@ fn bigmoney_mirror(c: &mut Criterion) {
 }
 
 fn sim_jobs(c: &mut Criterion) {
-    const GAMES: u64 = 200;
+    // Enough games that starting the pool (and each thread's first game) is
+    // not what is measured: `fuda sim` users run thousands.
+    const GAMES: u64 = 1000;
     let data = load_game("shrine");
     let cfg = bigmoney_cfg(&data);
     let mut group = c.benchmark_group("sim_jobs");
