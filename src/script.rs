@@ -214,7 +214,7 @@ fn bridge(
             data: &data,
             this,
             me,
-            slots: Vec::new(),
+            slots: &mut [],
             span,
             move_name: None,
         };

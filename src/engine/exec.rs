@@ -1,6 +1,7 @@
 //! Running compiled effect code: frames, and the value operations its
 //! closures share (fields, numbers, lists, equality, display).
 
+use std::mem::ManuallyDrop;
 use std::sync::Arc;
 
 use super::log::Entry;
@@ -12,13 +13,51 @@ use crate::value::{ObjId, PlayerId, Value, ZoneRef};
 /// Iterations a `while` loop may run before it is reported as endless.
 pub(crate) const MAX_LOOP: u32 = 100_000;
 
+/// A frame's slots, on the native stack when there are few (most code), else
+/// on the heap: no vector to take from a pool and give back. Only the first
+/// `n` of the stack's are used, and [`Slots::empty`] empties them (no glue
+/// dropping all four).
+pub(crate) struct Slots {
+    stack: ManuallyDrop<[Value; 4]>,
+    heap: Vec<Value>,
+}
+
+impl Slots {
+    #[inline(always)]
+    pub(crate) fn new() -> Slots {
+        Slots {
+            stack: Default::default(),
+            heap: Vec::new(),
+        }
+    }
+
+    /// `n` empty slots.
+    #[inline(always)]
+    pub(crate) fn get(&mut self, n: usize) -> &mut [Value] {
+        if n <= 4 {
+            &mut self.stack[..n]
+        } else {
+            self.heap.resize(n, Value::None);
+            &mut self.heap
+        }
+    }
+
+    /// Drops what the first `n` slots hold.
+    #[inline(always)]
+    pub(crate) fn empty(&mut self, n: usize) {
+        for s in self.stack.iter_mut().take(n) {
+            *s = Value::None;
+        }
+    }
+}
+
 /// The variables of one running piece of code, and the game data it runs in
 /// (borrowed: no reference counting per call, shared by all threads).
 pub struct Frame<'a> {
     pub data: &'a Data,
     pub this: Option<ObjId>,
     pub me: PlayerId,
-    pub slots: Vec<Value>,
+    pub slots: &'a mut [Value],
     pub span: Span,
     pub move_name: Option<u16>,
 }
@@ -59,10 +98,16 @@ impl Game {
         move_name: Option<u16>,
     ) -> Res<Value> {
         self.enter(code.span)?;
-        // Frames reuse their slot vectors: no allocation per call on the hot path.
-        let mut slots = self.pool.pop().unwrap_or_default();
-        slots.extend(args);
-        self.run_frame(data, code, this, me, slots, move_name)
+        let (native, n) = code.native.get(data, code);
+        let mut buf = Slots::new();
+        let slots = buf.get(*n);
+        // Arguments past the code's own slots are dropped.
+        for (s, a) in slots[..code.slots as usize].iter_mut().zip(args) {
+            *s = a;
+        }
+        let r = self.run_frame(data, code, native, this, me, slots, move_name);
+        buf.empty(*n);
+        r
     }
 
     /// Counts a piece of code run, one level deeper: the step budget and the
@@ -81,26 +126,20 @@ impl Game {
         Ok(())
     }
 
-    /// Runs code in a frame whose first slots hold the arguments (a vector
-    /// from the pool, returned to it afterwards), after [`Game::enter`].
+    /// Runs code (`native`, its compiled form) in a frame whose first slots
+    /// hold the arguments, after [`Game::enter`].
     #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn run_frame(
         &mut self,
         data: &Data,
         code: &Code,
+        native: &super::native::Body,
         this: Option<ObjId>,
         me: PlayerId,
-        mut slots: Vec<Value>,
+        slots: &mut [Value],
         move_name: Option<u16>,
     ) -> Res<Value> {
-        let (native, n) = code.native.get(data, code);
-        let k = code.slots as usize;
-        if slots.len() > k {
-            slots.truncate(k);
-        }
-        while slots.len() < *n {
-            slots.push(Value::None);
-        }
         let mut f = Frame {
             data,
             this,
@@ -114,8 +153,6 @@ impl Game {
             self.current_card = Some(self.st.objs[c as usize].def);
         }
         let r = native.run(self, &mut f);
-        f.slots.clear();
-        self.pool.push(f.slots);
         self.current_card = saved;
         self.depth -= 1;
         match r {

@@ -88,8 +88,6 @@ pub struct Game {
     /// Work done in the current turn (or setup): effects run, loop rounds,
     /// phases, window actions, check points. See [`MAX_STEPS`].
     pub(crate) steps: u64,
-    /// Spare slot vectors for frames.
-    pub(crate) pool: Vec<Vec<Value>>,
     /// A spare options list for windows.
     pub(crate) spare_options: Vec<decide::Choice>,
     /// The seed the game started from.
@@ -127,7 +125,6 @@ impl Game {
             current_card: None,
             depth: 0,
             steps: 0,
-            pool: Vec::new(),
             spare_options: Vec::new(),
             seed: cfg.seed,
             spare_list: None,
@@ -152,7 +149,6 @@ impl Game {
             current_card,
             depth,
             steps,
-            pool,
             spare_options,
             seed,
             spare_list: _,
@@ -172,8 +168,8 @@ impl Game {
         *current_card = None;
         *depth = 0;
         *steps = 0;
-        // Frames and windows leave their vectors empty.
-        debug_assert!(pool.iter().all(|v| v.is_empty()) && spare_options.is_empty());
+        // Windows leave their vector empty.
+        debug_assert!(spare_options.is_empty());
         *seed = cfg.seed;
     }
 

@@ -1199,16 +1199,33 @@ impl Compiler<'_> {
                 }
                 let (v, span, args) = (*v as usize, *span, self.vals(args));
                 Box::new(move |g, f| {
-                    // The arguments go straight into the verb's frame.
-                    let mut slots = g.pool.pop().unwrap_or_default();
-                    for a in args.iter() {
-                        slots.push(a(g, f)?);
-                    }
-                    f.span = span;
+                    // The arguments go straight into the verb's frame (those
+                    // past its own slots are computed, then dropped).
                     let data = f.data;
                     let code = &data.verbs[v];
-                    g.enter(code.span)?;
-                    g.run_frame(data, code, f.this, f.me, slots, None)
+                    let (native, n) = code.native.get(data, code);
+                    let mut buf = super::exec::Slots::new();
+                    let slots = buf.get(*n);
+                    let mut r = Ok(Value::None);
+                    for (i, a) in args.iter().enumerate() {
+                        match a(g, f) {
+                            Ok(v) if i < code.slots as usize => slots[i] = v,
+                            Ok(_) => {}
+                            Err(e) => {
+                                r = Err(e);
+                                break;
+                            }
+                        }
+                    }
+                    if r.is_ok() {
+                        f.span = span;
+                        r = g.enter(code.span).map(|()| Value::None);
+                    }
+                    if r.is_ok() {
+                        r = g.run_frame(data, code, native, f.this, f.me, slots, None);
+                    }
+                    buf.empty(*n);
+                    r
                 })
             }
             Expr::Script(s, args, span) => {
