@@ -161,6 +161,21 @@ impl Game {
         }
     }
 
+    /// Sets a player's counter; a change is logged.
+    #[inline(always)]
+    pub(crate) fn set_counter(&mut self, p: PlayerId, c: u16, new: i64) {
+        let old = self.st.counter(p, c);
+        *self.st.counter_mut(p, c) = new;
+        if old != new {
+            self.push_with(|| Entry::Counter {
+                player: p,
+                counter: c,
+                old,
+                new,
+            });
+        }
+    }
+
     pub fn set_field(&mut self, base: &Value, field: &Field, new: Value, f: &Frame) -> Res<()> {
         match (base, field) {
             (
@@ -170,16 +185,7 @@ impl Game {
                 },
             ) => {
                 let new = self.int(&new, f.span)?;
-                let old = self.st.counter(*p, *c);
-                *self.st.counter_mut(*p, *c) = new;
-                if old != new {
-                    self.push(Entry::Counter {
-                        player: *p,
-                        counter: *c,
-                        old,
-                        new,
-                    });
-                }
+                self.set_counter(*p, *c, new);
                 Ok(())
             }
             (

@@ -900,15 +900,7 @@ impl Compiler<'_> {
                             AssignOp::Add => old.saturating_add(v),
                             AssignOp::Sub => old.saturating_sub(v),
                         };
-                        *g.st.counter_mut(f.me, c) = new;
-                        if old != new {
-                            g.push_with(|| Entry::Counter {
-                                player: f.me,
-                                counter: c,
-                                old,
-                                new,
-                            });
-                        }
+                        g.set_counter(f.me, c, new);
                         Ok(())
                     });
                 }
@@ -925,15 +917,7 @@ impl Compiler<'_> {
                             return g.set_field(&Value::Player(f.me), &field, new, f);
                         }
                     };
-                    *g.st.counter_mut(f.me, c) = new;
-                    if old != new {
-                        g.push_with(|| Entry::Counter {
-                            player: f.me,
-                            counter: c,
-                            old,
-                            new,
-                        });
-                    }
+                    g.set_counter(f.me, c, new);
                     Ok(())
                 })
             }
