@@ -59,6 +59,23 @@ impl Value {
         }
     }
 
+    /// Whether dropping the value frees nothing (every variant named: a new
+    /// one that owns memory must say so here).
+    #[inline(always)]
+    pub fn is_plain(&self) -> bool {
+        match self {
+            Value::Str(_) | Value::List(_) => false,
+            Value::None
+            | Value::Int(_)
+            | Value::Bool(_)
+            | Value::Card(_)
+            | Value::Def(_)
+            | Value::Player(_)
+            | Value::Zone(_)
+            | Value::Event(_) => true,
+        }
+    }
+
     pub fn truthy(&self) -> bool {
         match self {
             Value::None => false,

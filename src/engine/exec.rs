@@ -17,14 +17,14 @@ pub(crate) const MAX_LOOP: u32 = 100_000;
 /// on the heap: no vector to take from a pool and give back. Only the first
 /// `n` of the stack's are used, and [`Slots::empty`] empties them (no glue
 /// dropping all four).
-pub(crate) struct Slots {
+struct Slots {
     stack: ManuallyDrop<[Value; 4]>,
     heap: Vec<Value>,
 }
 
 impl Slots {
     #[inline(always)]
-    pub(crate) fn new() -> Slots {
+    fn new() -> Slots {
         Slots {
             stack: Default::default(),
             heap: Vec::new(),
@@ -33,7 +33,7 @@ impl Slots {
 
     /// `n` empty slots.
     #[inline(always)]
-    pub(crate) fn get(&mut self, n: usize) -> &mut [Value] {
+    fn get(&mut self, n: usize) -> &mut [Value] {
         if n <= 4 {
             &mut self.stack[..n]
         } else {
@@ -44,7 +44,7 @@ impl Slots {
 
     /// Drops what the first `n` slots hold.
     #[inline(always)]
-    pub(crate) fn empty(&mut self, n: usize) {
+    fn empty(&mut self, n: usize) {
         for s in self.stack.iter_mut().take(n) {
             *s = Value::None;
         }
@@ -105,41 +105,6 @@ impl Game {
         for (s, a) in slots[..code.slots as usize].iter_mut().zip(args) {
             *s = a;
         }
-        let r = self.run_frame(data, code, native, this, me, slots, move_name);
-        buf.empty(*n);
-        r
-    }
-
-    /// Counts a piece of code run, one level deeper: the step budget and the
-    /// nesting limit. [`Game::run_frame`] leaves the level.
-    #[inline]
-    pub(crate) fn enter(&mut self, span: Span) -> Res<()> {
-        self.tick(span)?;
-        self.depth += 1;
-        if self.depth > 200 {
-            self.depth -= 1;
-            return self.err(
-                span,
-                "effects nested more than 200 deep (a verb or trigger that calls itself?)",
-            );
-        }
-        Ok(())
-    }
-
-    /// Runs code (`native`, its compiled form) in a frame whose first slots
-    /// hold the arguments, after [`Game::enter`].
-    #[inline(always)]
-    #[allow(clippy::too_many_arguments)]
-    pub(crate) fn run_frame(
-        &mut self,
-        data: &Data,
-        code: &Code,
-        native: &super::native::Body,
-        this: Option<ObjId>,
-        me: PlayerId,
-        slots: &mut [Value],
-        move_name: Option<u16>,
-    ) -> Res<Value> {
         let mut f = Frame {
             data,
             this,
@@ -155,10 +120,27 @@ impl Game {
         let r = native.run(self, &mut f);
         self.current_card = saved;
         self.depth -= 1;
+        buf.empty(*n);
         match r {
             Err(Flow::Return(v)) => Ok(v),
             r => r,
         }
+    }
+
+    /// Counts a piece of code run, one level deeper: the step budget and the
+    /// nesting limit. The caller leaves the level (`depth -= 1`).
+    #[inline]
+    pub(crate) fn enter(&mut self, span: Span) -> Res<()> {
+        self.tick(span)?;
+        self.depth += 1;
+        if self.depth > 200 {
+            self.depth -= 1;
+            return self.err(
+                span,
+                "effects nested more than 200 deep (a verb or trigger that calls itself?)",
+            );
+        }
+        Ok(())
     }
 
     /// Sets a player's counter; a change is logged.
@@ -276,10 +258,17 @@ impl Game {
     }
 
     /// Bots decide from what their seat may see.
+    #[inline(always)]
     pub fn check_visible(&self, z: ZoneRef, span: Span) -> Res<()> {
-        if let Some(v) = self.viewer
-            && !super::log::sees_contents(&self.data, z, Some(v))
-        {
+        match self.viewer {
+            Some(v) => self.visible_to(v, z, span),
+            None => Ok(()),
+        }
+    }
+
+    #[inline(never)]
+    fn visible_to(&self, v: PlayerId, z: ZoneRef, span: Span) -> Res<()> {
+        if !super::log::sees_contents(&self.data, z, Some(v)) {
             return self.err(
                 span,
                 format!(

@@ -342,12 +342,7 @@ impl Num {
             Num::Count(z, span) => {
                 let z = z.get(g, f)?;
                 f.span = *span;
-                // Sizes are hidden only from a bot's view.
-                let n = match g.viewer {
-                    None => g.st.size(z),
-                    Some(_) => g.count(&Value::Zone(z), *span)?,
-                };
-                Ok(n as i64)
+                Ok(g.zone_size(z, *span)? as i64)
             }
             Num::SlotProp(s, pr, field, span) => match f.slots[*s] {
                 Value::Card(c) => Ok(g.st.prop(f.data, c, *pr)),
@@ -595,16 +590,12 @@ impl Compiler<'_> {
             };
             f.span = span;
             match c {
-                Ok(c) => {
-                    let data = f.data;
-                    let def = &data.defs[g.st.objs[c as usize].def as usize];
-                    match def.effects.get(effect as usize).and_then(|e| e.as_ref()) {
-                        Some(code) => g
-                            .exec_in(data, code, Some(c), f.me, [Value::None], None)
-                            .map(K::keep),
-                        None => Ok(K::keep(Value::None)),
-                    }
-                }
+                Ok(c) => match g.effect_of(f.data, c, effect) {
+                    Some(code) => g
+                        .exec_in(f.data, code, Some(c), f.me, [Value::None], None)
+                        .map(K::keep),
+                    None => Ok(K::keep(Value::None)),
+                },
                 Err(Value::None) => Ok(K::keep(Value::None)),
                 Err(other) => g.err(span, format!("run needs a card, not {}", other.kind())),
             }
@@ -1181,35 +1172,16 @@ impl Compiler<'_> {
                 if let Some(call) = self.inline::<KeepValue>(*v, args, *span) {
                     return call;
                 }
+                // A verb not inlined (one calling itself, or nested deep).
                 let (v, span, args) = (*v as usize, *span, self.vals(args));
                 Box::new(move |g, f| {
-                    // The arguments go straight into the verb's frame (those
-                    // past its own slots are computed, then dropped).
+                    let mut vals = Args::new();
+                    for a in args.iter() {
+                        vals.push(a(g, f)?);
+                    }
+                    f.span = span;
                     let data = f.data;
-                    let code = &data.verbs[v];
-                    let (native, n) = code.native.get(data, code);
-                    let mut buf = super::exec::Slots::new();
-                    let slots = buf.get(*n);
-                    let mut r = Ok(Value::None);
-                    for (i, a) in args.iter().enumerate() {
-                        match a(g, f) {
-                            Ok(v) if i < code.slots as usize => slots[i] = v,
-                            Ok(_) => {}
-                            Err(e) => {
-                                r = Err(e);
-                                break;
-                            }
-                        }
-                    }
-                    if r.is_ok() {
-                        f.span = span;
-                        r = g.enter(code.span).map(|()| Value::None);
-                    }
-                    if r.is_ok() {
-                        r = g.run_frame(data, code, native, f.this, f.me, slots, None);
-                    }
-                    buf.empty(*n);
-                    r
+                    g.exec_in(data, &data.verbs[v], f.this, f.me, vals, None)
                 })
             }
             Expr::Script(s, args, span) => {

@@ -1,5 +1,7 @@
 //! The kernel operations behind [`Builtin`]: moves, shuffles, decisions, events.
 
+use std::sync::Arc;
+
 use super::decide::Choice;
 use super::exec::Frame;
 use super::log::Entry;
@@ -7,8 +9,6 @@ use super::state::{Event, Modifier, StackItem, Until};
 use super::{Flow, Game, Res};
 use crate::lang::builtins::Builtin;
 use crate::lang::ir::{Field, Special};
-use std::sync::Arc;
-
 use crate::value::{Args, Cards, ObjId, PlayerId, Value, ZoneRef};
 
 impl Game {
@@ -505,11 +505,22 @@ impl Game {
         me: PlayerId,
         target: Value,
     ) -> Res<Value> {
-        let def = &data.defs[self.st.objs[c as usize].def as usize];
-        match def.effects.get(effect as usize).and_then(|e| e.as_ref()) {
+        match self.effect_of(data, c, effect) {
             Some(code) => self.exec_in(data, code, Some(c), me, [target], None),
             None => Ok(Value::None),
         }
+    }
+
+    /// A card's effect of kind `effect`, if its definition has one.
+    #[inline(always)]
+    pub(crate) fn effect_of<'d>(
+        &self,
+        data: &'d crate::data::Data,
+        c: ObjId,
+        effect: u16,
+    ) -> Option<&'d crate::lang::ir::Code> {
+        let def = &data.defs[self.st.objs[c as usize].def as usize];
+        def.effects.get(effect as usize).and_then(|e| e.as_ref())
     }
 
     /// Players from `from` clockwise: including `from` or starting after it.
@@ -578,22 +589,32 @@ impl Game {
     /// `count(x)`: a zone's size (if the viewer may know it) or a list's length.
     pub(crate) fn count(&self, v: &Value, span: crate::lang::ir::Span) -> Res<usize> {
         match v {
-            Value::Zone(z) => {
-                if let Some(viewer) = self.viewer
-                    && !super::log::sees_size(&self.data, *z, Some(viewer))
-                {
-                    return self.err(
-                        span,
-                        format!(
-                            "the size of {} is hidden",
-                            super::log::zone_label(&self.data, *z)
-                        ),
-                    );
-                }
-                Ok(self.st.size(*z))
-            }
+            Value::Zone(z) => self.zone_size(*z, span),
             other => Ok(self.items(other, span)?.len()),
         }
+    }
+
+    /// A zone's size, if the viewer (a bot's seat, when one decides) may know it.
+    #[inline(always)]
+    pub(crate) fn zone_size(&self, z: ZoneRef, span: crate::lang::ir::Span) -> Res<usize> {
+        if let Some(viewer) = self.viewer {
+            self.size_seen_by(viewer, z, span)?;
+        }
+        Ok(self.st.size(z))
+    }
+
+    #[inline(never)]
+    fn size_seen_by(&self, viewer: PlayerId, z: ZoneRef, span: crate::lang::ir::Span) -> Res<()> {
+        if super::log::sees_size(&self.data, z, Some(viewer)) {
+            return Ok(());
+        }
+        self.err(
+            span,
+            format!(
+                "the size of {} is hidden",
+                super::log::zone_label(&self.data, z)
+            ),
+        )
     }
 
     /// `move(cards, zone, cause)`: one card in, that card out (no list to
@@ -1014,10 +1035,7 @@ impl Game {
 /// inline need no work, so the usual case skips the element-wise drop.
 #[inline(always)]
 fn release(a: Args) {
-    if !a.spilled()
-        && a.iter()
-            .all(|v| !matches!(v, Value::Str(_) | Value::List(_)))
-    {
+    if !a.spilled() && a.iter().all(Value::is_plain) {
         std::mem::forget(a);
     }
 }

@@ -305,15 +305,12 @@ impl State {
     }
 
     pub fn new_obj(&mut self, def: DefId, z: ZoneRef) -> ObjId {
-        let id = self.objs.len() as ObjId;
-        let inst = self.inst(z);
-        self.push_obj(def, z.owner, inst);
-        self.put(id, inst, false);
-        id
+        self.new_objs(def, z, 1)
     }
 
-    /// Makes `n` cards of a definition on top of a zone, as `n` calls of
-    /// [`State::new_obj`] would; returns the first new id (the others follow).
+    /// Makes `n` cards of a definition on top of a zone (in a zone of piles,
+    /// on their definition's pile); returns the first new id (the others
+    /// follow).
     pub fn new_objs(&mut self, def: DefId, z: ZoneRef, n: usize) -> ObjId {
         let first = self.objs.len() as ObjId;
         if n == 0 {
@@ -356,35 +353,10 @@ impl State {
         self.made[w] |= 1 << (def % 64);
     }
 
-    fn push_obj(&mut self, def: DefId, owner: PlayerId, inst: usize) {
-        self.note_made(def);
-        self.objs.push(Obj {
-            def,
-            owner,
-            zone: inst as u32,
-            marks: 0,
-            host: None,
-        });
-    }
-
     /// Whether a card of any definition in the bit set was made.
     #[inline]
     pub fn made_any(&self, defs: &[u64]) -> bool {
         defs.iter().zip(&self.made).any(|(a, b)| a & b != 0)
-    }
-
-    #[inline(always)]
-    fn put(&mut self, c: ObjId, inst: usize, bottom: bool) {
-        let o = &mut self.objs[c as usize];
-        o.zone = inst as u32;
-        let def = o.def;
-        let piles = self.piles_zone(self.inst_ref[inst].zone);
-        let zi = &mut self.zones[inst];
-        if !piles && !bottom {
-            zi.cards.push(c);
-        } else {
-            put_pile_or_bottom(zi, c, def, piles, bottom);
-        }
     }
 
     #[inline(always)]
@@ -420,28 +392,36 @@ impl State {
     #[inline(always)]
     fn place(&mut self, c: ObjId, to: ZoneRef, bottom: bool) {
         let inst = self.inst(to);
-        let shared = self.shared(to.zone);
         let piles = self.piles_zone(to.zone);
-        let o = &mut self.objs[c as usize];
-        o.zone = inst as u32;
-        // Leaving its zone ends an attachment; a host's own move does not move
-        // what is attached to it (rules decide where those cards go).
-        o.host = None;
-        // A card that enters a player's zone becomes that player's card.
-        if !shared {
-            o.owner = to.owner;
-        }
-        let def = o.def;
-        // So do the effects that last while this card stays where it is.
-        if !self.mods.is_empty() {
-            self.end_while(c);
-        }
+        let owner = (!self.shared(to.zone)).then_some(to.owner);
+        let def = self.arrive(c, inst, owner);
         let zi = &mut self.zones[inst];
         if !piles && !bottom {
             push_card(&mut zi.cards, c);
         } else {
             put_pile_or_bottom(zi, c, def, piles, bottom);
         }
+    }
+
+    /// What a card taken out of its zone becomes in zone instance `inst`,
+    /// a zone of player `owner` (none: a shared zone); returns its definition.
+    #[inline(always)]
+    fn arrive(&mut self, c: ObjId, inst: usize, owner: Option<PlayerId>) -> DefId {
+        let o = &mut self.objs[c as usize];
+        o.zone = inst as u32;
+        // Leaving its zone ends an attachment; a host's own move does not move
+        // what is attached to it (rules decide where those cards go).
+        o.host = None;
+        // A card that enters a player's zone becomes that player's card.
+        if let Some(p) = owner {
+            o.owner = p;
+        }
+        let def = o.def;
+        // So do the effects that last while this card stays where it is.
+        if !self.mods.is_empty() {
+            self.end_while(c);
+        }
+        def
     }
 
     /// Ends the effects that last while a card stays where it is.
@@ -466,20 +446,12 @@ impl State {
         }
         let mut cards = std::mem::take(&mut self.zones[src].cards);
         cards.reverse();
-        let shared = self.shared(to.zone);
         if let Some(out) = out.as_deref_mut() {
             out.reserve(cards.len());
         }
+        let owner = (!self.shared(to.zone)).then_some(to.owner);
         for &c in &cards {
-            let o = &mut self.objs[c as usize];
-            o.zone = dst as u32;
-            o.host = None;
-            if !shared {
-                o.owner = to.owner;
-            }
-            if !self.mods.is_empty() {
-                self.end_while(c);
-            }
+            self.arrive(c, dst, owner);
             if let Some(out) = out.as_deref_mut() {
                 out.push(Value::Card(c));
             }
@@ -559,7 +531,7 @@ fn take_below(zi: &mut ZoneInst, c: ObjId, def: DefId) {
     }
 }
 
-/// [`State::put`] into a pile, or at the bottom of a zone.
+/// [`State::place`] into a pile, or at the bottom of a zone.
 #[inline(never)]
 fn put_pile_or_bottom(zi: &mut ZoneInst, c: ObjId, def: DefId, piles: bool, bottom: bool) {
     if piles {

@@ -275,9 +275,7 @@ impl Game {
             zone: np.zone,
             owner: if self.st.shared(np.zone) { 0 } else { p },
         };
-        if self.viewer.is_some() {
-            self.check_visible(z, pick.span)?;
-        }
+        self.check_visible(z, pick.span)?;
         Ok(self.st.inst(z))
     }
 
