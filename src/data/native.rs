@@ -47,7 +47,7 @@ pub enum CmpOp {
 }
 
 impl CmpOp {
-    fn of(op: BinOp) -> Option<CmpOp> {
+    pub(crate) fn of(op: BinOp) -> Option<CmpOp> {
         Some(match op {
             BinOp::Lt => CmpOp::Lt,
             BinOp::Le => CmpOp::Le,

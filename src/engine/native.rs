@@ -13,6 +13,7 @@ use super::log::Entry;
 use super::state::Event;
 use super::{Flow, Game, Res};
 use crate::data::Data;
+use crate::data::native::CmpOp;
 use crate::lang::builtins::Builtin;
 use crate::lang::ir::*;
 use crate::value::{Args, Cards, ObjId, Value, ZoneRef, bit};
@@ -116,19 +117,6 @@ fn combine(g: &Game, op: AssignOp, old: &Value, v: Value, span: Span) -> Res<Val
         AssignOp::Sub => Ok(Value::Int(
             g.int(old, span)?.saturating_sub(g.int(&v, span)?),
         )),
-    }
-}
-
-/// Two numbers compared (`op` is a comparison).
-#[inline(always)]
-fn compare(op: BinOp, x: i64, y: i64) -> bool {
-    match op {
-        BinOp::Lt => x < y,
-        BinOp::Le => x <= y,
-        BinOp::Gt => x > y,
-        BinOp::Ge => x >= y,
-        BinOp::Eq => x == y,
-        _ => x != y,
     }
 }
 
@@ -395,7 +383,7 @@ fn sum_prop(zones: Box<[ZoneOp]>, pr: u16, generic: ValFn) -> ValFn {
 enum PileTest {
     /// `pile_count(zone, it) <op> k`: the zone (named; shared?) and the
     /// call's span.
-    Count(u16, bool, BinOp, i64, Span),
+    Count(u16, bool, CmpOp, i64, Span),
     Code(CondFn),
 }
 
@@ -988,12 +976,7 @@ impl Compiler<'_> {
                 let (a, b) = (self.cond(a), self.cond(b));
                 Box::new(move |g, f| Ok(a(g, f)? || b(g, f)?))
             }
-            Expr::Bin(op, a, b, span)
-                if matches!(
-                    op,
-                    BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::Eq | BinOp::Ne
-                ) =>
-            {
+            Expr::Bin(op, a, b, span) if let Some(cmp) = CmpOp::of(*op) => {
                 let (op, span) = (*op, *span);
                 // `empty_piles(zone) >= n`: counted and compared in one step.
                 if let (Expr::Call(Builtin::EmptyPiles, args, at), Expr::Int(y)) = (&**a, &**b)
@@ -1002,14 +985,14 @@ impl Compiler<'_> {
                     let (z, at, y) = (self.zone_op(z), *at, *y);
                     return Box::new(move |g, f| {
                         let z = z.zone(g, f, at)?;
-                        Ok(compare(op, g.empty_piles(z), y))
+                        Ok(cmp.holds(g.empty_piles(z), y))
                     });
                 }
                 if let (Some(a), Some(b)) = (self.int(a), self.int(b)) {
                     return Box::new(move |g, f| {
                         let x = a.get(g, f)?;
                         let y = b.get(g, f)?;
-                        Ok(compare(op, x, y))
+                        Ok(cmp.holds(x, y))
                     });
                 }
                 let (a, b) = (self.val(a), self.val(b));
@@ -1018,7 +1001,7 @@ impl Compiler<'_> {
                     let y = b(g, f)?;
                     if let (Value::Int(x), Value::Int(y)) = (&x, &y) {
                         let (x, y) = (*x, *y);
-                        return Ok(compare(op, x, y));
+                        return Ok(cmp.holds(x, y));
                     }
                     Ok(g.binop(op, x, y, span)?.truthy())
                 })
@@ -1280,15 +1263,10 @@ impl Compiler<'_> {
         };
         // `pile_count(zone, it) < n`.
         let rest = match body {
-            Expr::Bin(
-                op @ (BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::Eq | BinOp::Ne),
-                a,
-                b,
-                _,
-            ) => match (&**a, &**b) {
+            Expr::Bin(op, a, b, _) if let Some(op) = CmpOp::of(*op) => match (&**a, &**b) {
                 (Expr::Call(Builtin::PileCount, args, at), Expr::Int(k)) => match args.as_slice() {
                     [Expr::Zone(z, None), Expr::Local(s)] if *s == slot => {
-                        Some((*z, self.shared(*z), *op, *k, *at))
+                        Some((*z, self.shared(*z), op, *k, *at))
                     }
                     _ => None,
                 },
@@ -1319,7 +1297,7 @@ impl Compiler<'_> {
                     PileTest::Count(zone, shared, op, y, at) => {
                         f.span = at;
                         let owner = if shared { 0 } else { f.me };
-                        compare(op, g.pile_of(ZoneRef { zone, owner }, d).len() as i64, y)
+                        op.holds(g.pile_of(ZoneRef { zone, owner }, d).len() as i64, y)
                     }
                     PileTest::Code(ref body) => {
                         f.slots[slot] = Value::Def(d);
