@@ -365,7 +365,7 @@ fn finish_run(game: &mut Game, json: bool, view: Option<u8>, save: Option<&Path>
         eprintln!("error: --view {v}: there are {} players", game.st.nplayers);
         return ExitCode::from(2);
     }
-    let outcome = game.play();
+    let outcome = game.play().map_err(|e| *e);
     let viewer = view.map(|v| v - 1);
     print_log(game, &game.log, viewer, json);
     if let Some(path) = save

@@ -152,16 +152,13 @@ pub fn run(
     }
     let mut game = Game::new(data.clone(), cfg);
     game.script = raw.decisions.iter().cloned().collect();
-    if raw.setup {
-        match game.exec_code(&data.setup, None, 0, Vec::new()) {
-            Ok(_) => {}
-            Err(Flow::Error(e)) => {
-                return Err(DataErrors {
-                    errors: vec![crate::report::run_error(&data, &e)],
-                });
-            }
-            Err(_) => {}
-        }
+    if raw.setup
+        && let Err(e) = game.exec_code(&data.setup, None, 0, Vec::new())
+        && let Flow::Error(e) = *e
+    {
+        return Err(DataErrors {
+            errors: vec![crate::report::run_error(&data, &e)],
+        });
     }
     let zones_at = text.find("\nzones:").unwrap_or(0);
     for (key, val) in &raw.zones {
@@ -303,7 +300,7 @@ pub fn run(
 
     let mut stopped = None;
     let mut error = None;
-    let outcome = match game.play_turns(phase, raw.turns) {
+    let outcome = match game.play_turns(phase, raw.turns).map_err(|e| *e) {
         Ok(o) => Some(o),
         Err(Flow::OutOfDecisions) => {
             stopped = Some("out of scripted decisions".to_string());
@@ -326,7 +323,7 @@ pub fn run(
     let unused = game.script.len();
     let mut failures = Vec::new();
     for (text, code) in &expects {
-        match game.exec_code(code, None, 0, Vec::new()) {
+        match game.exec_code(code, None, 0, Vec::new()).map_err(|e| *e) {
             Ok(v) if v.truthy() => {}
             Ok(v) => failures.push(format!("expected `{text}`, got {}", game.show(&v))),
             Err(Flow::Error(e)) => failures.push(format!("expected `{text}`: {}", e.message)),

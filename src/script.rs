@@ -5,7 +5,6 @@
 
 use std::any::TypeId;
 use std::cell::{Cell, RefCell};
-use std::sync::Arc;
 
 use rhai::{AST, Array, Dynamic, Engine, EvalAltResult, ImmutableString, Position, Scope};
 
@@ -34,7 +33,7 @@ pub struct Scripts {
 thread_local! {
     static CURRENT: Cell<*mut Game> = const { Cell::new(std::ptr::null_mut()) };
     static CONTEXT: Cell<(Option<ObjId>, PlayerId, Span)> = const { Cell::new((None, 0, Span { file: 0, start: 0, end: 0 })) };
-    static FLOW: RefCell<Option<Flow>> = const { RefCell::new(None) };
+    static FLOW: RefCell<Option<Box<Flow>>> = const { RefCell::new(None) };
 }
 
 /// Limits that stop runaway scripts.
@@ -74,7 +73,7 @@ impl Scripts {
                     bridge(|g, f| {
                         g.call(
                             Builtin::Get,
-                            smallvec::smallvec![h.0.clone(), Value::Str(Arc::from(fname.as_str()))],
+                            smallvec::smallvec![h.0.clone(), Value::text(fname.as_str())],
                             f,
                         )
                     })
@@ -89,7 +88,7 @@ impl Scripts {
                             Builtin::Set,
                             smallvec::smallvec![
                                 h.0.clone(),
-                                Value::Str(Arc::from(fname.as_str())),
+                                Value::text(fname.as_str()),
                                 from_dynamic(v.clone()),
                             ],
                             f,
@@ -223,7 +222,7 @@ fn bridge(
     match r {
         Some(Ok(v)) => Ok(to_dynamic(v)),
         Some(Err(flow)) => {
-            let msg = match &flow {
+            let msg = match &*flow {
                 Flow::Error(e) => e.message.clone(),
                 _ => "control flow".into(),
             };
@@ -428,7 +427,7 @@ pub fn from_dynamic(d: Dynamic) -> Value {
     } else if let Ok(b) = d.as_bool() {
         Value::Bool(b)
     } else if d.is_string() {
-        Value::Str(Arc::from(d.into_string().unwrap_or_default()))
+        Value::text(d.into_string().unwrap_or_default())
     } else if d.is_array() {
         let a = d.into_array().unwrap_or_default();
         Value::list(a.into_iter().map(from_dynamic).collect())

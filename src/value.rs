@@ -33,7 +33,7 @@ pub enum Value {
     None,
     Int(i64),
     Bool(bool),
-    Str(Arc<str>),
+    Str(Arc<String>),
     Card(ObjId),
     Def(DefId),
     Player(PlayerId),
@@ -44,6 +44,12 @@ pub enum Value {
 }
 
 impl Value {
+    /// A string value. Strings are rare at run time; holding them behind a
+    /// thin pointer keeps `Value` at 16 bytes, so results come back in registers.
+    pub fn text(s: impl Into<String>) -> Value {
+        Value::Str(Arc::new(s.into()))
+    }
+
     pub fn kind(&self) -> &'static str {
         match self {
             Value::None => "none",
@@ -97,3 +103,6 @@ impl Value {
         Value::List(Arc::new(v))
     }
 }
+
+// Two words: a `Value`, and a `Res` of one, come back from a call in registers.
+const _: () = assert!(std::mem::size_of::<Value>() == 16);

@@ -87,7 +87,7 @@ pub enum Operand {
 #[derive(Debug, Clone)]
 pub enum Choose {
     /// A string constant: matches options by text.
-    Str(Arc<str>),
+    Str(Arc<String>),
     Test(Test),
     /// Anything else: run the code.
     General,
@@ -157,7 +157,7 @@ fn test_expr(e: &Expr, it: Option<u16>, moves: &[String]) -> Option<Test> {
             Test::Move {
                 id: moves
                     .iter()
-                    .position(|m| m.as_str() == &**s)
+                    .position(|m| m.as_str() == s.as_str())
                     .and_then(|i| u16::try_from(i).ok()),
                 negate: *op == BinOp::Ne,
             }

@@ -36,7 +36,7 @@ pub(crate) static PASS: std::sync::LazyLock<Choice> =
 impl Choice {
     pub fn text(s: &str) -> Choice {
         Choice {
-            value: Value::Str(std::sync::Arc::from(s)),
+            value: Value::text(s),
             mv: None,
         }
     }
@@ -379,7 +379,7 @@ impl Game {
         max: usize,
     ) -> Res<Picks> {
         let Some(k) = self.replay.pop_front() else {
-            return Err(Flow::OutOfDecisions);
+            return Err(Flow::OutOfDecisions.into());
         };
         let mut picks = Picks::new();
         for _ in 0..k {
@@ -423,7 +423,7 @@ impl Game {
                     super::log::pname(player)
                 ),
             });
-            return Err(Flow::OutOfDecisions);
+            return Err(Flow::OutOfDecisions.into());
         };
         let mut out = Vec::new();
         // An answer naming one option whole may contain commas; otherwise

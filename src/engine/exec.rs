@@ -122,7 +122,10 @@ impl Game {
         self.depth -= 1;
         buf.empty(*n);
         match r {
-            Err(Flow::Return(v)) => Ok(v),
+            Err(e) => match *e {
+                Flow::Return(v) => Ok(v),
+                e => Err(Box::new(e)),
+            },
             r => r,
         }
     }
@@ -288,14 +291,14 @@ impl Game {
                 (Some(c), _) => Value::Int(self.st.counter(*p, c)),
                 (_, Some(Special::Index)) => Value::Int(*p as i64 + 1),
                 (_, Some(Special::Turns)) => Value::Int(self.st.turns_taken[*p as usize] as i64),
-                (_, Some(Special::Name)) => Value::Str(Arc::from(super::log::pname(*p))),
+                (_, Some(Special::Name)) => Value::text(super::log::pname(*p)),
                 _ => return self.err(f.span, "players have counters, `index`, `turns` and `name`"),
             },
             Value::Card(c) => match (field.prop, sp) {
                 (Some(pr), _) => Value::Int(self.st.prop(&self.data, *c, pr)),
                 (_, Some(Special::Id)) => Value::Def(self.st.objs[*c as usize].def),
                 (_, Some(Special::Name)) => {
-                    Value::Str(Arc::from(self.data.def_name(self.st.objs[*c as usize].def)))
+                    Value::text(self.data.def_name(self.st.objs[*c as usize].def))
                 }
                 (_, Some(Special::Owner)) => Value::Player(self.st.objs[*c as usize].owner),
                 (_, Some(Special::Zone)) => Value::Zone(self.st.zone_of(*c)),
@@ -313,7 +316,7 @@ impl Game {
             Value::Def(d) => match (field.prop, sp) {
                 (Some(pr), _) => Value::Int(self.data.defs[*d as usize].props[pr as usize]),
                 (_, Some(Special::Id)) => Value::Def(*d),
-                (_, Some(Special::Name)) => Value::Str(Arc::from(self.data.def_name(*d))),
+                (_, Some(Special::Name)) => Value::text(self.data.def_name(*d)),
                 _ => return self.err(f.span, "card ids have properties, `id` and `name`"),
             },
             Value::Event(i) => {
@@ -328,7 +331,7 @@ impl Game {
                     Some(Special::Target) => e.target.clone(),
                     Some(Special::Prevented) => Value::Bool(e.prevented),
                     Some(Special::Name) | Some(Special::Cause) => {
-                        Value::Str(Arc::from(self.data.event_name(e.name)))
+                        Value::text(self.data.event_name(e.name))
                     }
                     _ => {
                         return self.err(
@@ -367,7 +370,7 @@ impl Game {
                             format!("a string of more than {} bytes", super::MAX_LIST),
                         );
                     }
-                    Value::Str(Arc::from(s))
+                    Value::text(s)
                 }
                 _ => Value::Int(self.int(&a, span)?.saturating_add(self.int(&b, span)?)),
             },

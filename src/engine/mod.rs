@@ -30,7 +30,7 @@ pub enum Flow {
     EndGame,
     /// A scripted agent has no more answers: a scenario ends here.
     OutOfDecisions,
-    Error(Box<RunError>),
+    Error(RunError),
 }
 
 /// An error while running card or rules code.
@@ -42,7 +42,9 @@ pub struct RunError {
     pub card: Option<String>,
 }
 
-pub type Res<T> = Result<T, Flow>;
+/// A result of running code. The stop is boxed: stops are rare, and a
+/// one-word error lets results come back in registers.
+pub type Res<T> = Result<T, Box<Flow>>;
 
 /// Steps one turn (or the setup) may take: far beyond any real turn, and
 /// reached in seconds by data that never stops (a phase repeated forever,
@@ -215,27 +217,23 @@ impl Game {
     }
 
     /// Runs the rules' setup, then turns until the game ends.
-    pub fn play(&mut self) -> Result<Outcome, Flow> {
+    pub fn play(&mut self) -> Res<Outcome> {
         let data = self.data.clone();
         match self.exec_in(&data, &data.setup, None, 0, [], None) {
-            Ok(_) | Err(Flow::EndGame) => {}
-            Err(e) => return Err(e),
+            Err(e) if !matches!(*e, Flow::EndGame) => return Err(e),
+            _ => {}
         }
         self.play_from_turn_start()
     }
 
     /// Plays turns from the start of the active player's next turn.
-    pub fn play_from_turn_start(&mut self) -> Result<Outcome, Flow> {
+    pub fn play_from_turn_start(&mut self) -> Res<Outcome> {
         self.play_turns(None, u32::MAX)
     }
 
     /// Plays turns; the first one may start at a given phase. Stops after
     /// `max_turns` turns (for scenarios) or when the game ends.
-    pub fn play_turns(
-        &mut self,
-        mut start_phase: Option<u16>,
-        max_turns: u32,
-    ) -> Result<Outcome, Flow> {
+    pub fn play_turns(&mut self, mut start_phase: Option<u16>, max_turns: u32) -> Res<Outcome> {
         let data = self.data.clone();
         let mut played = 0;
         while !self.over() {
@@ -244,7 +242,7 @@ impl Game {
             }
             match self.turn(start_phase.take()) {
                 Ok(()) => {}
-                Err(Flow::EndGame) => break,
+                Err(e) if matches!(*e, Flow::EndGame) => break,
                 Err(e) => return Err(e),
             }
             played += 1;
@@ -268,7 +266,7 @@ impl Game {
     }
 
     /// Scores every player and picks the winners.
-    pub fn finish(&mut self, limit: bool) -> Result<Outcome, Flow> {
+    pub fn finish(&mut self, limit: bool) -> Res<Outcome> {
         let data = self.data.clone();
         let n = self.st.nplayers;
         let mut scores = Vec::with_capacity(n as usize);
@@ -326,7 +324,7 @@ impl Game {
         let card = self
             .current_card
             .map(|d| self.data.defs[d as usize].id.clone());
-        Err(Flow::Error(Box::new(RunError {
+        Err(Box::new(Flow::Error(RunError {
             message: message.into(),
             span,
             card,
@@ -342,3 +340,6 @@ fn seat_agents(agents: &mut Vec<AgentKind>, players: u8, seed: u64) {
         a.seed(seed, i);
     }
 }
+
+// Results of compiled code fit two registers (see `Value`).
+const _: () = assert!(std::mem::size_of::<Res<Value>>() == 16);

@@ -6,7 +6,7 @@
 //! its [`Code`]; the game data it reads is the data that holds it.
 
 use std::cell::Cell;
-use std::sync::{Arc, OnceLock};
+use std::sync::OnceLock;
 
 use super::exec::{Frame, MAX_LOOP};
 use super::log::Entry;
@@ -465,8 +465,11 @@ impl Compiler<'_> {
             f.span = at;
             let move_name = f.move_name.take();
             let r = match body.run(g, f) {
-                Ok(v) | Err(Flow::Return(v)) => Ok(K::keep(v)),
-                Err(e) => Err(e),
+                Ok(v) => Ok(K::keep(v)),
+                Err(e) => match *e {
+                    Flow::Return(v) => Ok(K::keep(v)),
+                    e => Err(Box::new(e)),
+                },
             };
             f.move_name = move_name;
             // Left empty, as the next call expects them.
@@ -813,9 +816,9 @@ impl Compiler<'_> {
             Stmt::Return(e) => match e {
                 Some(e) => {
                     let e = self.val(e);
-                    Box::new(move |g, f| Err(Flow::Return(e(g, f)?)))
+                    Box::new(move |g, f| Err(Flow::Return(e(g, f)?).into()))
                 }
-                None => Box::new(|_, _| Err(Flow::Return(Value::None))),
+                None => Box::new(|_, _| Err(Flow::Return(Value::None).into())),
             },
         }
     }
@@ -1076,7 +1079,7 @@ impl Compiler<'_> {
             }),
             Expr::MoveName => Box::new(|_, f| {
                 Ok(match f.move_name {
-                    Some(m) => Value::Str(Arc::from(f.data.moves[m as usize].name.as_str())),
+                    Some(m) => Value::text(f.data.moves[m as usize].name.as_str()),
                     None => Value::None,
                 })
             }),

@@ -295,7 +295,7 @@ impl Game {
                 let delta = self.int(&a[2], sp)?;
                 let until = match a.get(3) {
                     None => Until::Forever,
-                    Some(Value::Str(s)) => match &**s {
+                    Some(Value::Str(s)) => match s.as_str() {
                         "forever" => Until::Forever,
                         "turn" => Until::EndOfTurn,
                         "phase" => Until::EndOfPhase(self.st.phase.unwrap_or(0)),
@@ -326,7 +326,7 @@ impl Game {
                 // The jump skips what was still waiting for a check point.
                 self.st.pending.clear();
                 self.st.end_turn = true;
-                return Err(Flow::EndTurn);
+                return Err(Flow::EndTurn.into());
             }
             Builtin::RepeatPhase => {
                 self.st.repeat_phase = true;
@@ -405,7 +405,7 @@ impl Game {
                     self.push(Entry::Lose { player: p });
                 }
                 if self.over() {
-                    return Err(Flow::EndGame);
+                    return Err(Flow::EndGame.into());
                 }
                 Value::None
             }

@@ -20,9 +20,10 @@ impl Game {
         let turn = self.st.turn;
         self.push_with(|| Entry::Turn { turn, player: p });
         let r = self.turn_body(&data, start_phase);
-        match r {
-            Ok(()) | Err(Flow::EndTurn) => {}
-            Err(e) => return Err(e),
+        if let Err(e) = r
+            && !matches!(*e, Flow::EndTurn)
+        {
+            return Err(e);
         }
         self.st.phase = None;
         // "Until end of turn" effects end first, then "at end of turn" abilities.
@@ -381,7 +382,7 @@ impl Game {
             .exec_in(data, &data.end_if, None, self.st.active, [], None)?
             .truthy()
         {
-            return Err(Flow::EndGame);
+            return Err(Flow::EndGame.into());
         }
         Ok(())
     }

@@ -535,8 +535,10 @@ impl<'a> Compiler<'a> {
                 .parse()
                 .map(Expr::Int)
                 .map_err(|_| self.err(&p, "number too large", None)),
-            Rule::string => Ok(Expr::Str(Arc::from(
-                p.into_inner().next().map(|s| s.as_str()).unwrap_or(""),
+            Rule::string => Ok(Expr::Str(Arc::new(
+                p.into_inner()
+                    .next()
+                    .map_or_else(String::new, |s| s.as_str().to_string()),
             ))),
             Rule::card_ref => {
                 let id = next(&mut p.clone().into_inner());

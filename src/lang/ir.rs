@@ -145,7 +145,7 @@ pub enum Expr {
     None,
     Int(i64),
     Bool(bool),
-    Str(std::sync::Arc<str>),
+    Str(std::sync::Arc<String>),
     Def(u16),
     List(Vec<Expr>),
     Local(u16),
