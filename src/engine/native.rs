@@ -403,6 +403,19 @@ fn tag_any(e: &Expr) -> Option<(u16, u64)> {
     }
 }
 
+/// A tag test of local `it` (`it is a`, `it is not a`, `it is a or it is
+/// b`, `not ...`): the mask of tags any of which passes, and whether the
+/// test is negated.
+fn tag_test(e: &Expr, it: u16) -> Option<(u64, bool)> {
+    match e {
+        Expr::Is(x, tag, negate) if matches!(**x, Expr::Local(s) if s == it) => {
+            Some((bit(*tag), *negate))
+        }
+        Expr::Not(x) => tag_test(x, it).map(|(m, n)| (m, !n)),
+        _ => tag_any(e).and_then(|(s, m)| (s == it).then_some((m, false))),
+    }
+}
+
 impl Compiler<'_> {
     /// The frame slot of the code's slot `s`.
     fn slot(&self, s: u16) -> usize {
@@ -720,6 +733,17 @@ impl Compiler<'_> {
                 })
             }
             Stmt::Assign(place, op, e, span) => self.assign(place, *op, e, *span),
+            // A comparison of numbers read in place: no closure for the test.
+            Stmt::If(c, a, b) if let Some((x, cmp, y)) = self.num_cmp(c) => {
+                let (a, b) = (self.block(a), self.block(b));
+                Box::new(move |g, f| {
+                    if cmp.holds(x.get(g, f)?, y.get(g, f)?) {
+                        a(g, f)
+                    } else {
+                        b(g, f)
+                    }
+                })
+            }
             Stmt::If(c, a, b) if b.is_empty() => {
                 let (c, a) = (self.cond(c), self.block(a));
                 Box::new(move |g, f| if c(g, f)? { a(g, f) } else { Ok(()) })
@@ -762,26 +786,48 @@ impl Compiler<'_> {
                 })
             }
             // `for x in list where cond`: the items that pass, kept inline.
-            // Over a zone found in place: the cards that pass kept as ids.
+            // Over a zone found in place: the cards that pass kept as ids;
+            // a tag test and a one-card move of `x` run in place.
             Stmt::For(slot, Expr::Where(list, it, cond), body)
                 if let Some(z) = self.zone_at(list) =>
             {
-                let (slot, body) = (self.slot(*slot), self.block(body));
-                let (it, cond) = (self.slot(*it), self.cond(cond));
+                let slot = self.slot(*slot);
+                let test = match tag_test(cond, *it) {
+                    Some((mask, negate)) => Err((mask, negate)),
+                    None => Ok(self.cond(cond)),
+                };
+                let each = self.move_of(body, slot).ok_or_else(|| self.block(body));
+                let it = self.slot(*it);
                 Box::new(move |g, f| {
                     let z = z.get(g, f)?;
                     g.check_visible(z, f.span)?;
                     let mut pass = Cards::new();
                     for c in g.cards_of(&Value::Zone(z), f)? {
                         f.slots[it] = Value::Card(c);
-                        if cond(g, f)? {
+                        let ok = match &test {
+                            Err((mask, negate)) => (g.st.tags(f.data, c) & mask != 0) != *negate,
+                            Ok(cond) => cond(g, f)?,
+                        };
+                        if ok {
                             pass.push(c);
                         }
                     }
                     for c in pass {
                         f.slots[slot] = Value::Card(c);
                         g.tick(f.span)?;
-                        body(g, f)?;
+                        match &each {
+                            Ok((zone, cause, together, span)) => {
+                                let to = zone.get(g, f)?;
+                                f.span = *span;
+                                if g.quiet_move(*cause) {
+                                    g.st.relocate(c, to, false);
+                                } else {
+                                    let (c, to) = (Value::Card(c), Value::Zone(to));
+                                    g.move_value(&c, &to, *cause, false, *together, f)?;
+                                }
+                            }
+                            Err(body) => body(g, f)?,
+                        }
                     }
                     Ok(())
                 })
@@ -941,6 +987,34 @@ impl Compiler<'_> {
         })
     }
 
+    /// `a <op> b` of two numbers found in place.
+    fn num_cmp(&self, e: &Expr) -> Option<(Num, CmpOp, Num)> {
+        let Expr::Bin(op, a, b, _) = e else {
+            return None;
+        };
+        Some((self.int(a)?, CmpOp::of(*op)?, self.int(b)?))
+    }
+
+    /// A loop body that is `move(x, zone, cause)` of the loop's card `x`
+    /// (frame slot `slot`) to a zone found in place: the zone, the cause,
+    /// whether moved together, the call's span.
+    fn move_of(&self, body: &[Stmt], slot: usize) -> Option<(ZoneAt, Option<u16>, bool, Span)> {
+        let [Stmt::Expr(Expr::Call(b @ (Builtin::Move | Builtin::MoveAll), args, span))] = body
+        else {
+            return None;
+        };
+        let (card, zone, cause) = match args.as_slice() {
+            [c, z] => (c, z, None),
+            [c, z, Expr::Int(e)] => (c, z, Some(*e as u16)),
+            _ => return None,
+        };
+        match card {
+            Expr::Local(s) if self.slot(*s) == slot => {}
+            _ => return None,
+        }
+        Some((self.zone_at(zone)?, cause, *b == Builtin::MoveAll, *span))
+    }
+
     /// Code whose value is tested for truth.
     fn cond(&self, e: &Expr) -> CondFn {
         if let Some((s, mask)) = tag_any(e) {
@@ -991,12 +1065,8 @@ impl Compiler<'_> {
                         Ok(cmp.holds(g.empty_piles(z), y))
                     });
                 }
-                if let (Some(a), Some(b)) = (self.int(a), self.int(b)) {
-                    return Box::new(move |g, f| {
-                        let x = a.get(g, f)?;
-                        let y = b.get(g, f)?;
-                        Ok(cmp.holds(x, y))
-                    });
+                if let Some((a, cmp, b)) = self.num_cmp(e) {
+                    return Box::new(move |g, f| Ok(cmp.holds(a.get(g, f)?, b.get(g, f)?)));
                 }
                 let (a, b) = (self.val(a), self.val(b));
                 Box::new(move |g, f| {
