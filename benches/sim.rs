@@ -1,7 +1,8 @@
 //! Game throughput.
 //!
-//! - `bigmoney_mirror`: fuda's shrine Big Money mirror (basic cards only, as
-//!   `fuda sim shrine --agents bigmoney --set big=koumakan --set kingdom=`) against
+//! - `bigmoney_mirror`: fuda's shrine Big Money mirror (basic cards only, played
+//!   as `fuda sim shrine --agents bigmoney --set big=koumakan --set kingdom=` plays
+//!   it: one `Game` renewed for each game) against
 //!   the hand-written native baseline in benches/native; prints both games/second
 //!   and their ratio.
 //! - `sim_jobs`: `fuda::sim::simulate` over 1,000 Big Money games with 1 and 2 threads.
@@ -58,17 +59,28 @@ fn config(data: &Data, agent: &str, sets: &[(&str, &[&str])]) -> GameConfig {
     }
 }
 
+fn with_seed(cfg: &GameConfig, seed: u64) -> GameConfig {
+    GameConfig {
+        players: cfg.players,
+        seed,
+        agents: cfg.agents.clone(),
+        options: cfg.options.clone(),
+        logging: false,
+    }
+}
+
+/// One game in a new `Game`.
 fn play(data: &Arc<Data>, cfg: &GameConfig, seed: u64) -> u32 {
-    let mut g = Game::new(
-        data.clone(),
-        GameConfig {
-            players: cfg.players,
-            seed,
-            agents: cfg.agents.clone(),
-            options: cfg.options.clone(),
-            logging: false,
-        },
-    );
+    finish(&mut Game::new(data.clone(), with_seed(cfg, seed)), seed)
+}
+
+/// One game in `g`, renewed for it: how `fuda sim` plays its games.
+fn replay(g: &mut Game, cfg: &GameConfig, seed: u64) -> u32 {
+    g.renew(&with_seed(cfg, seed));
+    finish(g, seed)
+}
+
+fn finish(g: &mut Game, seed: u64) -> u32 {
     match g.play() {
         Ok(o) => o.turns,
         Err(f) => panic!("seed {seed}: {f:?}"),
@@ -90,10 +102,12 @@ fn bigmoney_mirror(c: &mut Criterion) {
     group
         .sample_size(SAMPLES)
         .throughput(Throughput::Elements(1));
+    // Games played as `fuda sim` plays them: one `Game` renewed for each.
+    let mut game = Game::new(data.clone(), with_seed(&cfg, 0));
     group.bench_function("fuda", |b| {
         b.iter_custom(|iters| {
             common::timed("fuda", iters, |i| {
-                black_box(play(&data, &cfg, i));
+                black_box(replay(&mut game, &cfg, i));
             })
         })
     });
