@@ -199,8 +199,20 @@ impl Game {
         let Some(first) = self.pick_first(data, &np.test, p, m, inst) else {
             return Ok(Act::Nothing);
         };
+        let rules = &data.bots[b].1;
+        // The commonest first rule, with no condition, takes every card the
+        // pick lists: the first one, counting the step its `choose` would.
+        if let Some(rule) = list.first().and_then(|&r| rules.get(r as usize))
+            && rule.cond.is_none()
+            && self.depth < MAX_DEPTH
+            && matches!(&rule.choose_native, Choose::Test(t) if same(t, &np.test))
+        {
+            self.tick(rule.choose.span)?;
+            self.decisions.extend_from_slice(&[1, 0]);
+            return Ok(Act::Move(m, Value::Card(first)));
+        }
         let saved = self.viewer.replace(p);
-        let r = self.bot_quick(data, &data.bots[b].1, list, p, np, m, inst, first, options);
+        let r = self.bot_quick(data, rules, list, p, np, m, inst, first, options);
         self.viewer = saved;
         // No rule picked: the first option (the decision wants one).
         let (i, act) = match r? {
