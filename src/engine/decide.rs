@@ -212,7 +212,7 @@ impl Game {
             return Ok(Act::Move(m, Value::Card(first)));
         }
         let saved = self.viewer.replace(p);
-        let r = self.bot_quick(data, rules, list, p, np, m, inst, first, options);
+        let r = self.bot_quick(data, rules, list, p, np, m, inst, options);
         self.viewer = saved;
         // No rule picked: the first option (the decision wants one).
         let (i, act) = match r? {
@@ -240,7 +240,6 @@ impl Game {
         np: &Pick,
         m: u16,
         inst: usize,
-        first: ObjId,
         options: &mut Vec<Choice>,
     ) -> Res<Quick> {
         for (k, &r) in list.iter().enumerate() {
@@ -264,11 +263,6 @@ impl Game {
             if each.is_none() && self.depth < MAX_DEPTH {
                 // Each option weighed counts a step, as `rule_pick` would.
                 match &rule.choose_native {
-                    // The rule takes every card the pick lists: the first one.
-                    Choose::Test(t) if same(t, &np.test) => {
-                        self.tick(rule.choose.span)?;
-                        return Ok(Quick::Card(0, first));
-                    }
                     Choose::Test(t) => {
                         if let Ok((i, c)) = self.pick_find(data, &np.test, Some(t), player, m, inst)
                         {
