@@ -171,7 +171,7 @@ impl Game {
         Ok(picks.first().copied().unwrap_or(options.len()))
     }
 
-    /// A round of a window whose one move has a native pick, decided by a
+    /// A round of a window whose one move, `m`, has a native pick, decided by a
     /// data bot with the window's rules listed. A rule that applies and
     /// chooses by a native test finds its card without a list; otherwise
     /// every option is listed before any rule weighs one (a rule's condition
@@ -179,13 +179,12 @@ impl Game {
     pub(crate) fn bot_round(
         &mut self,
         data: &Data,
-        w: u16,
+        m: u16,
         p: PlayerId,
         b: usize,
         list: &[u32],
         options: &mut Vec<Choice>,
     ) -> Res<Act> {
-        let m = data.windows[w as usize].moves[0];
         let mv = &data.moves[m as usize];
         if let Some(cond) = &mv.cond
             && !self.holds(data, cond, mv.cond_test.as_ref(), p, &Value::None, Some(m))?

@@ -138,15 +138,23 @@ impl Game {
         };
         // One move with a native pick: a data bot may decide before it is
         // listed (see `bot_round`).
-        let quick = decl.moves.len() == 1
-            && self.depth < super::decide::MAX_DEPTH
-            && data.moves[decl.moves[0] as usize].pick_native.is_some();
+        let quick = match decl.moves[..] {
+            [m] if self.depth < super::decide::MAX_DEPTH
+                && data.moves[m as usize].pick_native.is_some() =>
+            {
+                Some(m)
+            }
+            _ => None,
+        };
         loop {
             self.tick(Default::default())?;
             options.clear();
             let act = match self.agents.get(cur as usize) {
-                Some(AgentKind::Bot(b)) if quick && let Some(list) = decl.bot_rules.get(*b) => {
-                    self.bot_round(data, w, cur, *b, list, options)?
+                Some(AgentKind::Bot(b))
+                    if let Some(m) = quick
+                        && let Some(list) = decl.bot_rules.get(*b) =>
+                {
+                    self.bot_round(data, m, cur, *b, list, options)?
                 }
                 _ => {
                     self.legal_moves_into(data, w, cur, options)?;
