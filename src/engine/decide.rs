@@ -8,6 +8,7 @@ use rand_chacha::ChaCha8Rng;
 
 use super::log::Entry;
 use super::state::below;
+use super::turn::Act;
 use super::{Flow, Game, Res};
 use crate::data::native::{Choose, Operand, Pick, Test};
 use crate::data::{BotRule, Data};
@@ -170,51 +171,64 @@ impl Game {
         Ok(picks.first().copied().unwrap_or(options.len()))
     }
 
-    /// A round of a window whose one move has a native pick, decided by a
-    /// data bot with the window's rules listed: `None` when there is nothing
-    /// to do, else the pick (`options.len()` for pass). When the first rule
-    /// to apply takes exactly what the pick lists, it takes the first card
-    /// and nothing more is listed; otherwise every option is listed before
-    /// any rule weighs one (a rule's condition running code first).
+    /// A round of a window whose one move, `m`, has a native pick, decided by a
+    /// data bot with the window's rules listed. A rule that applies and
+    /// chooses by a native test finds its card without a list; otherwise
+    /// every option is listed before any rule weighs one (a rule's condition
+    /// running code first).
     pub(crate) fn bot_round(
         &mut self,
         data: &Data,
-        w: u16,
+        m: u16,
         p: PlayerId,
         b: usize,
         list: &[u32],
         options: &mut Vec<Choice>,
-    ) -> Res<Option<usize>> {
-        let m = data.windows[w as usize].moves[0];
+    ) -> Res<Act> {
         let mv = &data.moves[m as usize];
         if let Some(cond) = &mv.cond
             && !self.holds(data, cond, mv.cond_test.as_ref(), p, &Value::None, Some(m))?
         {
-            return Ok(None);
+            return Ok(Act::Nothing);
         }
         let (Some(pick), Some(np)) = (&mv.pick, &mv.pick_native) else {
             unreachable!("a quick window's move has a native pick");
         };
         let inst = self.pick_zone(np, pick, p)?;
         let Some(first) = self.pick_first(data, &np.test, p, m, inst) else {
-            return Ok(None);
+            return Ok(Act::Nothing);
         };
-        let saved = self.viewer.replace(p);
-        let r = self.bot_quick(data, &data.bots[b].1, list, p, np, m, inst, options);
-        self.viewer = saved;
-        let i = r?.unwrap_or(0);
-        if options.is_empty() {
-            options.push(Choice {
-                value: Value::Card(first),
-                mv: Some(m),
-            });
+        let rules = &data.bots[b].1;
+        // The commonest first rule, with no condition, takes every card the
+        // pick lists: the first one, counting the step its `choose` would.
+        if let Some(rule) = list.first().and_then(|&r| rules.get(r as usize))
+            && rule.cond.is_none()
+            && self.depth < MAX_DEPTH
+            && matches!(&rule.choose_native, Choose::Test(t) if same(t, &np.test))
+        {
+            self.tick(rule.choose.span)?;
+            self.decisions.extend_from_slice(&[1, 0]);
+            return Ok(Act::Move(m, Value::Card(first)));
         }
+        let saved = self.viewer.replace(p);
+        let r = self.bot_quick(data, rules, list, p, np, m, inst, options);
+        self.viewer = saved;
+        // No rule picked: the first option (the decision wants one).
+        let (i, act) = match r? {
+            Quick::Listed(i) => {
+                let i = i.unwrap_or(0);
+                (i, Act::of(options, i))
+            }
+            Quick::Card(i, c) => (i, Act::Move(m, Value::Card(c))),
+            Quick::Pass(n) => (n, Act::Pass),
+            Quick::Nothing => (0, Act::Move(m, Value::Card(first))),
+        };
         self.decisions.extend_from_slice(&[1, i as u32]);
-        Ok(Some(i))
+        Ok(act)
     }
 
     /// [`Game::bot_window`] for [`Game::bot_round`]: options are listed only
-    /// when a rule weighs them.
+    /// when a rule weighs them in a way not known natively.
     #[allow(clippy::too_many_arguments)]
     fn bot_quick(
         &mut self,
@@ -226,34 +240,66 @@ impl Game {
         m: u16,
         inst: usize,
         options: &mut Vec<Choice>,
-    ) -> Res<Option<usize>> {
+    ) -> Res<Quick> {
         for (k, &r) in list.iter().enumerate() {
             let Some(rule) = rules.get(r as usize) else {
                 continue;
             };
             if rule.cond.is_some() && rule.cond_test.is_none() {
                 self.pick_cards(data, &np.test, player, m, inst, options);
-                return self.bot_window(data, rules, &list[k..], player, options);
+                return Ok(Quick::Listed(self.bot_window(
+                    data,
+                    rules,
+                    &list[k..],
+                    player,
+                    options,
+                )?));
             }
             let each = match self.rule_once(data, rule, player)? {
                 Some(each) => each,
                 None => continue,
             };
-            if each.is_none()
-                && self.depth < MAX_DEPTH
-                && matches!(&rule.choose_native, Choose::Test(t) if same(t, &np.test))
-            {
-                // The rule takes every card the pick lists: the first one.
-                self.tick(rule.choose.span)?;
-                return Ok(Some(0));
+            if each.is_none() && self.depth < MAX_DEPTH {
+                // Each option weighed counts a step, as `rule_pick` would.
+                match &rule.choose_native {
+                    Choose::Test(t) => {
+                        if let Ok((i, c)) = self.pick_find(data, &np.test, Some(t), player, m, inst)
+                        {
+                            for _ in 0..=i {
+                                self.tick(rule.choose.span)?;
+                            }
+                            return Ok(Quick::Card(i, c));
+                        }
+                    }
+                    // Text that names no option of the move: only pass may hit.
+                    Choose::Str(s) if !s.starts_with(data.moves[m as usize].label.as_str()) => {
+                        let Err(n) = self.pick_find(data, &np.test, None, player, m, inst) else {
+                            unreachable!("no test finds no card");
+                        };
+                        for _ in 0..=n {
+                            self.tick(rule.choose.span)?;
+                        }
+                        if **s == *"pass" {
+                            return Ok(Quick::Pass(n));
+                        }
+                        continue;
+                    }
+                    _ => {}
+                }
             }
             self.pick_cards(data, &np.test, player, m, inst, options);
             if let Some(i) = self.rule_pick(data, rule, each, player, options)? {
-                return Ok(Some(i));
+                return Ok(Quick::Listed(Some(i)));
             }
-            return self.bot_window(data, rules, &list[k + 1..], player, options);
+            return Ok(Quick::Listed(self.bot_window(
+                data,
+                rules,
+                &list[k + 1..],
+                player,
+                options,
+            )?));
         }
-        Ok(None)
+        Ok(Quick::Nothing)
     }
 
     /// The option a bot's listed rules pick in a window, if any: what
@@ -834,6 +880,18 @@ fn same(a: &Test, b: &Test) -> bool {
         (Test::Is { tag, negate }, Test::Is { tag: t, negate: n }) => tag == t && negate == n,
         _ => a == b,
     }
+}
+
+/// What a quick window round decided (see [`Game::bot_quick`]).
+enum Quick {
+    /// The options were listed: the one picked (pass after them), if any.
+    Listed(Option<usize>),
+    /// An option not listed: its index among the options, and its card.
+    Card(usize, ObjId),
+    /// Pass, after this many options (not listed).
+    Pass(usize),
+    /// No rule applied; nothing listed.
+    Nothing,
 }
 
 fn human(

@@ -130,6 +130,45 @@ impl Game {
         }
     }
 
+    /// [`Game::exec_in`] of a window move's body, `it` its one argument:
+    /// no iterator of arguments to set up and drain.
+    pub(crate) fn exec_move(
+        &mut self,
+        data: &Data,
+        code: &Code,
+        me: PlayerId,
+        it: Value,
+        m: u16,
+    ) -> Res<Value> {
+        self.enter(code.span)?;
+        let (native, n) = code.native.get(data, code);
+        let mut buf = Slots::new();
+        let slots = buf.get(*n);
+        if let Some(s) = slots[..code.slots as usize].first_mut() {
+            *s = it;
+        }
+        let mut f = Frame {
+            data,
+            this: None,
+            me,
+            slots,
+            span: code.span,
+            move_name: Some(m),
+        };
+        let saved = self.current_card;
+        let r = native.run(self, &mut f);
+        self.current_card = saved;
+        self.depth -= 1;
+        buf.empty(*n);
+        match r {
+            Err(e) => match *e {
+                Flow::Return(v) => Ok(v),
+                e => Err(Box::new(e)),
+            },
+            r => r,
+        }
+    }
+
     /// Counts a piece of code run, one level deeper: the step budget and the
     /// nesting limit. The caller leaves the level (`depth -= 1`).
     #[inline]

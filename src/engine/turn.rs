@@ -138,59 +138,71 @@ impl Game {
         };
         // One move with a native pick: a data bot may decide before it is
         // listed (see `bot_round`).
-        let quick = decl.moves.len() == 1
-            && self.depth < super::decide::MAX_DEPTH
-            && data.moves[decl.moves[0] as usize].pick_native.is_some();
+        let quick = match decl.moves[..] {
+            [m] if self.depth < super::decide::MAX_DEPTH
+                && data.moves[m as usize].pick_native.is_some() =>
+            {
+                Some(m)
+            }
+            _ => None,
+        };
         loop {
             self.tick(Default::default())?;
             options.clear();
-            let pick = match self.agents.get(cur as usize) {
-                Some(AgentKind::Bot(b)) if quick && let Some(list) = decl.bot_rules.get(*b) => {
-                    self.bot_round(data, w, cur, *b, list, options)?
+            let act = match self.agents.get(cur as usize) {
+                Some(AgentKind::Bot(b))
+                    if let Some(m) = quick
+                        && let Some(list) = decl.bot_rules.get(*b) =>
+                {
+                    self.bot_round(data, m, cur, *b, list, options)?
                 }
                 _ => {
                     self.legal_moves_into(data, w, cur, options)?;
                     if options.is_empty() {
-                        None
+                        Act::Nothing
                     } else {
-                        Some(self.decide_window(data, cur, w, options)?)
+                        let i = self.decide_window(data, cur, w, options)?;
+                        Act::of(options, i)
                     }
                 }
             };
-            if pick.is_none_or(|i| i == options.len()) {
-                if pick.is_none() && self.logging {
-                    self.push(Entry::Text {
-                        text: format!("{} passes (nothing to do)", super::log::pname(cur)),
-                    });
-                } else if pick.is_some() {
-                    self.push_with(|| Entry::Pass { player: cur });
-                }
-                passes += 1;
-                if passes >= needed {
-                    if let Some(item) = self.st.stack.pop() {
-                        let def = self.st.objs[item.card as usize].def;
-                        self.push(Entry::Stack {
-                            player: item.me,
-                            def,
-                            push: false,
-                        });
-                        self.run_effect_in(data, item.card, item.effect, item.me, Value::None)?;
-                        self.resolve_pending()?;
-                        self.check_end_always(data)?;
-                        passes = 0;
-                        cur = first;
-                        continue;
+            match act {
+                Act::Nothing | Act::Pass => {
+                    if self.logging {
+                        if matches!(act, Act::Nothing) {
+                            self.push(Entry::Text {
+                                text: format!("{} passes (nothing to do)", super::log::pname(cur)),
+                            });
+                        } else {
+                            self.push(Entry::Pass { player: cur });
+                        }
                     }
-                    break;
+                    passes += 1;
+                    if passes >= needed {
+                        if let Some(item) = self.st.stack.pop() {
+                            let def = self.st.objs[item.card as usize].def;
+                            self.push(Entry::Stack {
+                                player: item.me,
+                                def,
+                                push: false,
+                            });
+                            self.run_effect_in(data, item.card, item.effect, item.me, Value::None)?;
+                            self.resolve_pending()?;
+                            self.check_end_always(data)?;
+                            passes = 0;
+                            cur = first;
+                            continue;
+                        }
+                        break;
+                    }
                 }
-            } else if let Some(pick) = pick {
-                passes = 0;
-                let c = options.swap_remove(pick);
-                let m = c.mv.expect("move options carry their move");
-                let body = &data.moves[m as usize].body;
-                self.exec_in(data, body, None, cur, [c.value], Some(m))?;
-                self.resolve_pending()?;
-                self.check_end_always(data)?;
+                Act::Move(m, it) => {
+                    passes = 0;
+                    let body = &data.moves[m as usize].body;
+                    self.exec_move(data, body, cur, it, m)?;
+                    self.resolve_pending()?;
+                    self.check_end_always(data)?;
+                }
             }
             if decl.all_players {
                 cur = self.next_alive(cur);
@@ -321,6 +333,45 @@ impl Game {
         }
     }
 
+    /// The first option of a native pick reading zone instance `inst` that
+    /// also passes `t`: its index among the options and its card; else
+    /// `Err` with the number of options.
+    pub(crate) fn pick_find(
+        &self,
+        data: &Data,
+        pt: &native::Test,
+        t: Option<&native::Test>,
+        p: PlayerId,
+        m: u16,
+        inst: usize,
+    ) -> Result<(usize, ObjId), usize> {
+        use native::{Operand, Test};
+        let mut n = 0;
+        // A card's property against the player's counter: the counter is
+        // read once.
+        let y = match *pt {
+            Test::Cmp(_, _, Operand::Counter(k)) => self.st.counter(p, k),
+            _ => 0,
+        };
+        let found = first_in(&self.st.zones[inst], |c| {
+            let listed = match *pt {
+                Test::Cmp(Operand::Prop(pr), op, Operand::Counter(_)) => {
+                    op.holds(self.st.prop(data, c, pr), y)
+                }
+                _ => self.card_test(data, pt, p, c, Some(m)),
+            };
+            if !listed {
+                return false;
+            }
+            if t.is_some_and(|t| self.card_test(data, t, p, c, Some(m))) {
+                return true;
+            }
+            n += 1;
+            false
+        });
+        found.map(|c| (n, c)).ok_or(n)
+    }
+
     /// The cards that pass a test, as options of move `m`; the commonest
     /// tests get a loop of their own.
     #[inline(always)]
@@ -388,10 +439,30 @@ impl Game {
     }
 }
 
+/// What a player does in a round of a window.
+pub(crate) enum Act {
+    /// Nothing to do: no move is legal.
+    Nothing,
+    Pass,
+    /// A move, with what it picked.
+    Move(u16, Value),
+}
+
+impl Act {
+    /// The option `i` of a window's listed options (pass after them).
+    pub(crate) fn of(options: &mut Vec<Choice>, i: usize) -> Act {
+        if i >= options.len() {
+            return Act::Pass;
+        }
+        let c = options.swap_remove(i);
+        Act::Move(c.mv.expect("move options carry their move"), c.value)
+    }
+}
+
 /// The first card of a zone, in the order the interpreter lists them (top
 /// card first; pile rows in their order), that passes a test.
 #[inline(always)]
-fn first_in(zi: &ZoneInst, hit: impl Fn(ObjId) -> bool) -> Option<ObjId> {
+fn first_in(zi: &ZoneInst, mut hit: impl FnMut(ObjId) -> bool) -> Option<ObjId> {
     if zi.piles.is_empty() {
         zi.cards.iter().rev().copied().find(|&c| hit(c))
     } else {
