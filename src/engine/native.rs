@@ -224,6 +224,13 @@ impl ZoneOp {
     }
 }
 
+/// An argument of an inlined verb call.
+enum Arg {
+    Slot(usize),
+    Me,
+    Code(ValFn),
+}
+
 /// What a call's value becomes: the value itself, or nothing for a call
 /// in statement position (no value to build and drop).
 trait Keep: 'static {
@@ -517,16 +524,26 @@ impl Compiler<'_> {
             chain: self.chain.clone(),
             ..*self
         };
-        let args = outer.vals(args);
+        // A slot's value or `me` is copied without a closure call.
+        let args: Box<[Arg]> = args
+            .iter()
+            .map(|a| match a {
+                Expr::Local(s) => Arg::Slot(outer.slot(*s)),
+                Expr::Me => Arg::Me,
+                a => Arg::Code(outer.val(a)),
+            })
+            .collect();
         let (slots, at) = (base as usize..(base + code.slots) as usize, code.span);
         Some(Box::new(move |g, f| {
             // Arguments past the verb's slots are computed, then dropped.
-            let mut s = slots.start;
-            for a in args.iter() {
-                let v = a(g, f)?;
-                if s < slots.end {
-                    f.slots[s] = v;
-                    s += 1;
+            for (i, a) in args.iter().enumerate() {
+                let v = match a {
+                    Arg::Slot(s) => f.slots[*s].clone(),
+                    Arg::Me => Value::Player(f.me),
+                    Arg::Code(c) => c(g, f)?,
+                };
+                if let Some(s) = f.slots[slots.clone()].get_mut(i) {
+                    *s = v;
                 }
             }
             f.span = span;
