@@ -224,6 +224,13 @@ impl ZoneOp {
     }
 }
 
+/// An argument of an inlined verb call.
+enum Arg {
+    Slot(usize),
+    Me,
+    Code(ValFn),
+}
+
 /// What a call's value becomes: the value itself, or nothing for a call
 /// in statement position (no value to build and drop).
 trait Keep: 'static {
@@ -253,7 +260,7 @@ impl Keep for KeepNothing {
 
 /// A zone expression whose zone is found without running code: a shared
 /// zone, one of the running player's, or one of the player in a slot.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, PartialEq)]
 enum ZoneAt {
     Fixed(ZoneRef),
     Mine(u16),
@@ -304,6 +311,62 @@ fn zone_move<K: Keep>(
     }
     g.move_value(cards, &Value::Zone(to), cause, false, together, f)
         .map(K::keep)
+}
+
+/// `repeat n { if count(a) <op> k { refill }; move(top(a), b, cause) }`:
+/// the zones are found once (again after the refill, which may change
+/// anything) and a quiet move of the top card is a pop and a push; with a
+/// bot deciding, an owner that is not a player or a loud move, the
+/// statements run as compiled.
+struct TopLoop {
+    from: ZoneAt,
+    to: ZoneAt,
+    cause: Option<u16>,
+    /// The move's span.
+    span: Span,
+    /// The test: how the size of `from` compares, with what, the count's
+    /// span and the refill.
+    test: Option<(CmpOp, i64, Span, StmtFn)>,
+    /// The move, and the whole body, as compiled.
+    mv: StmtFn,
+    body: StmtFn,
+}
+
+impl TopLoop {
+    fn run(&self, g: &mut Game, f: &mut Frame, n: i64) -> Res<()> {
+        let mut at = None;
+        for _ in 0..n {
+            g.tick(f.span)?;
+            if at.is_none() && g.viewer.is_none() {
+                at = match (self.from.get(g, f), self.to.get(g, f)) {
+                    (Ok(a), Ok(b)) => Some((g.st.inst(a), b)),
+                    _ => None,
+                };
+            }
+            let Some((src, dst)) = at.filter(|_| g.viewer.is_none()) else {
+                at = None;
+                (self.body)(g, f)?;
+                continue;
+            };
+            if let Some((op, k, span, refill)) = &self.test {
+                f.span = *span;
+                let zi = &g.st.zones[src];
+                let size = zi.cards.len() + zi.piles.iter().map(|(_, p)| p.len()).sum::<usize>();
+                if op.holds(size as i64, *k) {
+                    at = None;
+                    refill(g, f)?;
+                    (self.mv)(g, f)?;
+                    continue;
+                }
+            }
+            if g.quiet_move(self.cause) && g.st.move_top(src, dst).is_some() {
+                f.span = self.span;
+                continue;
+            }
+            (self.mv)(g, f)?;
+        }
+        Ok(())
+    }
 }
 
 /// A number found without a closure call where it can be: constants,
@@ -461,16 +524,26 @@ impl Compiler<'_> {
             chain: self.chain.clone(),
             ..*self
         };
-        let args = outer.vals(args);
+        // A slot's value or `me` is copied without a closure call.
+        let args: Box<[Arg]> = args
+            .iter()
+            .map(|a| match a {
+                Expr::Local(s) => Arg::Slot(outer.slot(*s)),
+                Expr::Me => Arg::Me,
+                a => Arg::Code(outer.val(a)),
+            })
+            .collect();
         let (slots, at) = (base as usize..(base + code.slots) as usize, code.span);
         Some(Box::new(move |g, f| {
             // Arguments past the verb's slots are computed, then dropped.
-            let mut s = slots.start;
-            for a in args.iter() {
-                let v = a(g, f)?;
-                if s < slots.end {
-                    f.slots[s] = v;
-                    s += 1;
+            for (i, a) in args.iter().enumerate() {
+                let v = match a {
+                    Arg::Slot(s) => f.slots[*s].clone(),
+                    Arg::Me => Value::Player(f.me),
+                    Arg::Code(c) => c(g, f)?,
+                };
+                if let Some(s) = f.slots[slots.clone()].get_mut(i) {
+                    *s = v;
                 }
             }
             f.span = span;
@@ -752,6 +825,17 @@ impl Compiler<'_> {
                 let (c, a, b) = (self.cond(c), self.block(a), self.block(b));
                 Box::new(move |g, f| if c(g, f)? { a(g, f) } else { b(g, f) })
             }
+            Stmt::Repeat(n, body) if let Some(each) = self.top_loop(body) => {
+                let n = self.val(n);
+                Box::new(move |g, f| {
+                    let n = n(g, f)?;
+                    let n = g.int(&n, f.span)?;
+                    if n > MAX_LOOP as i64 {
+                        return g.err(f.span, format!("repeat {n} times is more than {MAX_LOOP}"));
+                    }
+                    each.run(g, f, n.max(0))
+                })
+            }
             Stmt::Repeat(n, body) => {
                 let (n, body) = (self.val(n), self.block(body));
                 Box::new(move |g, f| {
@@ -1013,6 +1097,48 @@ impl Compiler<'_> {
             _ => return None,
         }
         Some((self.zone_at(zone)?, cause, *b == Builtin::MoveAll, *span))
+    }
+
+    /// A loop body `if count(a) <op> k { refill }; move(top(a), b, cause)`
+    /// (the test optional) with both zones found in place.
+    fn top_loop(&self, body: &[Stmt]) -> Option<TopLoop> {
+        let (test, mv) = match body {
+            [mv] => (None, mv),
+            [Stmt::If(c, then, els), mv] if els.is_empty() => (Some((c, then)), mv),
+            _ => return None,
+        };
+        let Stmt::Expr(Expr::Call(Builtin::Move | Builtin::MoveAll, args, span)) = mv else {
+            return None;
+        };
+        let (top, to, cause) = match args.as_slice() {
+            [t, z] => (t, z, None),
+            [t, z, Expr::Int(e)] => (t, z, Some(*e as u16)),
+            _ => return None,
+        };
+        let Expr::Call(Builtin::Top, a, _) = top else {
+            return None;
+        };
+        let [a] = a.as_slice() else { return None };
+        let (from, to) = (self.zone_at(a)?, self.zone_at(to)?);
+        let test = match test {
+            None => None,
+            Some((c, then)) => {
+                let (Num::Count(z, span), op, Num::Const(k)) = self.num_cmp(c)? else {
+                    return None;
+                };
+                (z == from).then_some(())?;
+                Some((op, k, span, self.block(then)))
+            }
+        };
+        Some(TopLoop {
+            from,
+            to,
+            cause,
+            span: *span,
+            test,
+            mv: self.stmt(mv),
+            body: self.block(body),
+        })
     }
 
     /// Code whose value is tested for truth.
