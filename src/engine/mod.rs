@@ -249,15 +249,20 @@ impl Game {
             if self.over() {
                 break;
             }
-            if self
-                .exec_in(&data, &data.end_if, None, self.st.active, [], None)?
-                .truthy()
-            {
+            if self.end_check(&data)? {
                 break;
             }
             self.advance_player(&data)?;
         }
         self.finish(false)
+    }
+
+    /// The rules' end check (`end: if:`).
+    #[inline(never)]
+    fn end_check(&mut self, data: &Data) -> Res<bool> {
+        Ok(self
+            .exec_in(data, &data.end_if, None, self.st.active, [], None)?
+            .truthy())
     }
 
     pub fn over(&self) -> bool {
