@@ -78,6 +78,9 @@ pub struct Game {
     pub log: Vec<Entry>,
     pub logging: bool,
     pub options: HashMap<String, Vec<DefId>>,
+    /// The value of `option(name)` for each option the rules declare, made
+    /// when the options are set (no lookup or list per call).
+    pub(crate) option_vals: Vec<Value>,
     /// While a bot weighs options, code may read only what this player sees.
     pub viewer: Option<PlayerId>,
     /// Every decision taken: a count, then the chosen indices (a game is its
@@ -113,6 +116,7 @@ impl Game {
         let st = State::new(&data, cfg.players, cfg.seed);
         let mut agents = cfg.agents;
         seat_agents(&mut agents, cfg.players, cfg.seed);
+        let option_vals = option_vals(&data, &cfg.options);
         Game {
             data,
             st,
@@ -121,6 +125,7 @@ impl Game {
             log: Vec::new(),
             logging: cfg.logging,
             options: cfg.options,
+            option_vals,
             viewer: None,
             decisions: Vec::new(),
             replay: VecDeque::new(),
@@ -145,6 +150,7 @@ impl Game {
             log,
             logging,
             options,
+            option_vals,
             viewer,
             decisions,
             replay,
@@ -163,6 +169,7 @@ impl Game {
         *logging = cfg.logging;
         if *options != cfg.options {
             options.clone_from(&cfg.options);
+            *option_vals = self::option_vals(data, options);
         }
         *viewer = None;
         decisions.clear();
@@ -249,15 +256,20 @@ impl Game {
             if self.over() {
                 break;
             }
-            if self
-                .exec_in(&data, &data.end_if, None, self.st.active, [], None)?
-                .truthy()
-            {
+            if self.end_check(&data)? {
                 break;
             }
             self.advance_player(&data)?;
         }
         self.finish(false)
+    }
+
+    /// The rules' end check (`end: if:`).
+    #[inline(never)]
+    fn end_check(&mut self, data: &Data) -> Res<bool> {
+        Ok(self
+            .exec_in(data, &data.end_if, None, self.st.active, [], None)?
+            .truthy())
     }
 
     pub fn over(&self) -> bool {
@@ -330,6 +342,16 @@ impl Game {
             card,
         })))
     }
+}
+
+/// The values of the declared options, in [`Data::options`]' order.
+fn option_vals(data: &Data, options: &HashMap<String, Vec<DefId>>) -> Vec<Value> {
+    (data.options.iter())
+        .map(|o| match options.get(o) {
+            Some(defs) => Value::list(defs.iter().map(|&d| Value::Def(d)).collect()),
+            None => Value::None,
+        })
+        .collect()
 }
 
 /// Seats the agents: one per player (first-option agents for seats not

@@ -1473,40 +1473,54 @@ impl Compiler<'_> {
             },
             _ => None,
         };
+        // `pile_count` of the zone iterated reads the pile at hand: a zone
+        // holds one pile per definition.
+        let same = matches!((zone, &rest), (Expr::Zone(z, None), Some((y, ..))) if z == y);
         let rest = match rest {
             Some((zone, shared, op, k, at)) => PileTest::Count(zone, shared, op, k, at),
             None => PileTest::Code(self.cond(body)),
         };
+        // Which definitions pass the tag test, found once.
+        let pass: Box<[bool]> = (self.data.defs.iter())
+            .map(|d| mask.is_none_or(|m| d.tags & m != 0))
+            .collect();
         let (zone, slot) = (self.zone_op(zone), self.slot(slot));
         Box::new(move |g, f| {
             let z = zone.zone(g, f, span)?;
             let inst = g.st.inst(z);
-            let defs = &f.data.defs;
-            let pass = |d: u16| mask.is_none_or(|m| defs[d as usize].tags & m != 0);
-            // Piles are only ever added: the first `n` are the ones listed now.
-            let (n, mut i) = (g.st.zones[inst].piles.len(), 0);
-            loop {
-                let piles = &g.st.zones[inst].piles[i..n];
-                let Some(k) = piles.iter().position(|(d, _)| pass(*d)) else {
-                    return Ok(false);
-                };
-                let d = piles[k].0;
-                i += k + 1;
-                let pass = match rest {
-                    PileTest::Count(zone, shared, op, y, at) => {
-                        f.span = at;
+            if let PileTest::Count(zone, shared, op, y, at) = rest {
+                for (d, p) in &g.st.zones[inst].piles {
+                    if !pass[*d as usize] {
+                        continue;
+                    }
+                    f.span = at;
+                    let len = if same {
+                        p.len()
+                    } else {
                         let owner = if shared { 0 } else { f.me };
-                        op.holds(g.pile_of(ZoneRef { zone, owner }, d).len() as i64, y)
+                        g.pile_of(ZoneRef { zone, owner }, *d).len()
+                    };
+                    if op.holds(len as i64, y) {
+                        return Ok(true);
                     }
-                    PileTest::Code(ref body) => {
-                        f.slots[slot] = Value::Def(d);
-                        body(g, f)?
+                }
+                return Ok(false);
+            }
+            // Piles are only ever added: the first `n` are the ones listed now.
+            let n = g.st.zones[inst].piles.len();
+            for i in 0..n {
+                let d = g.st.zones[inst].piles[i].0;
+                if !pass[d as usize] {
+                    continue;
+                }
+                if let PileTest::Code(ref body) = rest {
+                    f.slots[slot] = Value::Def(d);
+                    if body(g, f)? {
+                        return Ok(true);
                     }
-                };
-                if pass {
-                    return Ok(true);
                 }
             }
+            Ok(false)
         })
     }
 

@@ -340,6 +340,11 @@ impl Game {
                 Value::None
             }
             Builtin::Option => {
+                if let Value::Str(name) = &a[0]
+                    && let Some(i) = self.data.options.iter().position(|o| **o == **name)
+                {
+                    return Ok(self.option_vals[i].clone());
+                }
                 let found = match &a[0] {
                     Value::Str(name) => self.options.get(&**name),
                     other => self.options.get(&self.show(other)),
@@ -362,8 +367,14 @@ impl Game {
                 )
             }
             Builtin::RandomPick => {
-                let mut items: Vec<Value> = self.items(&a[0], sp)?.to_vec();
+                let items = self.items(&a[0], sp)?;
                 let n = (self.int(&a[1], sp)?.max(0) as usize).min(items.len());
+                // One item: no copy of the list to take it from.
+                if n == 1 {
+                    let i = self.st.below(items.len());
+                    return Ok(Value::list(vec![items[i].clone()]));
+                }
+                let mut items = items.to_vec();
                 let mut out = Vec::with_capacity(n);
                 for _ in 0..n {
                     let i = self.st.below(items.len());
@@ -458,7 +469,7 @@ impl Game {
         }
         let first = self.st.new_objs(d, z, n as usize);
         if n > 0 {
-            self.push(Entry::Created {
+            self.push_with(|| Entry::Created {
                 def: d,
                 n: n as usize,
                 to: z,
