@@ -294,6 +294,34 @@ enum CardAt {
     Zone(ZoneAt),
 }
 
+/// The body of an inlined verb called at `span`, with the step, depth, span
+/// (`at`, the verb's) and move name of a call of its own; a `return` ends
+/// it.
+#[inline(always)]
+fn call_body<K: Keep>(
+    g: &mut Game,
+    f: &mut Frame,
+    body: &Body,
+    span: Span,
+    at: Span,
+) -> Res<K::Out> {
+    f.span = span;
+    g.enter(at)?;
+    f.span = at;
+    let move_name = f.move_name.take();
+    let r = match body.run(g, f) {
+        Ok(v) => Ok(K::keep(v)),
+        Err(e) => match *e {
+            Flow::Return(v) => Ok(K::keep(v)),
+            e => Err(Box::new(e)),
+        },
+    };
+    f.move_name = move_name;
+    f.span = span;
+    g.depth -= 1;
+    r
+}
+
 /// A move of any cards to a zone found in place (`f.span` the call's); a
 /// whole zone moved for its effect only builds no list of its cards.
 #[inline(always)]
@@ -586,6 +614,11 @@ impl Compiler<'_> {
             .unwrap_or(code.slots);
         let slots = (base + first) as usize..(base + code.slots) as usize;
         let (args, at) = (kept.into_boxed_slice(), code.span);
+        if args.is_empty() && slots.is_empty() {
+            // Every argument replaced, no slot written: the call is its
+            // step, depth and span around the body.
+            return Some(Box::new(move |g, f| call_body::<K>(g, f, &body, span, at)));
+        }
         Some(Box::new(move |g, f| {
             for (i, a) in args.iter() {
                 let v = match a {
@@ -597,24 +630,11 @@ impl Compiler<'_> {
                     f.slots[*s] = v;
                 }
             }
-            f.span = span;
-            g.enter(at)?;
-            f.span = at;
-            let move_name = f.move_name.take();
-            let r = match body.run(g, f) {
-                Ok(v) => Ok(K::keep(v)),
-                Err(e) => match *e {
-                    Flow::Return(v) => Ok(K::keep(v)),
-                    e => Err(Box::new(e)),
-                },
-            };
-            f.move_name = move_name;
+            let r = call_body::<K>(g, f, &body, span, at);
             // Left empty, as the next call expects them.
             for s in &mut f.slots[slots.clone()] {
                 *s = Value::None;
             }
-            f.span = span;
-            g.depth -= 1;
             r
         }))
     }
