@@ -85,6 +85,7 @@ fn compile(data: &Data, code: &Code) -> (Body, usize) {
         size: code.slots,
         need: &need,
         chain: Vec::new(),
+        remap: Vec::new(),
     };
     let f = c.body::<KeepValue>(code);
     (f, need.get() as usize)
@@ -105,6 +106,8 @@ struct Compiler<'d> {
     need: &'d Cell<u16>,
     /// The verbs being inlined around the code being compiled.
     chain: Vec<u16>,
+    /// Parameters of an inlined verb read from a caller's frame slot.
+    remap: Vec<(u16, usize)>,
 }
 
 /// The value of a `+=`, `-=` or `=` assignment.
@@ -289,6 +292,34 @@ enum CardAt {
     Slot(usize),
     Top(ZoneAt, Span),
     Zone(ZoneAt),
+}
+
+/// The body of an inlined verb called at `span`, with the step, depth, span
+/// (`at`, the verb's) and move name of a call of its own; a `return` ends
+/// it.
+#[inline(always)]
+fn call_body<K: Keep>(
+    g: &mut Game,
+    f: &mut Frame,
+    body: &Body,
+    span: Span,
+    at: Span,
+) -> Res<K::Out> {
+    f.span = span;
+    g.enter(at)?;
+    f.span = at;
+    let move_name = f.move_name.take();
+    let r = match body.run(g, f) {
+        Ok(v) => Ok(K::keep(v)),
+        Err(e) => match *e {
+            Flow::Return(v) => Ok(K::keep(v)),
+            e => Err(Box::new(e)),
+        },
+    };
+    f.move_name = move_name;
+    f.span = span;
+    g.depth -= 1;
+    r
 }
 
 /// A move of any cards to a zone found in place (`f.span` the call's); a
@@ -482,7 +513,10 @@ fn tag_test(e: &Expr, it: u16) -> Option<(u64, bool)> {
 impl Compiler<'_> {
     /// The frame slot of the code's slot `s`.
     fn slot(&self, s: u16) -> usize {
-        (self.base + s) as usize
+        match self.remap.iter().find(|r| r.0 == s) {
+            Some(&(_, at)) => at,
+            None => (self.base + s) as usize,
+        }
     }
 
     /// A whole piece of code; one `return <expr>` is its expression, run
@@ -506,6 +540,54 @@ impl Compiler<'_> {
         if self.chain.len() >= INLINE_DEPTH || self.chain.contains(&v) || base > 1024 {
             return None;
         }
+        // The arguments go straight into the verb's slots: code in them
+        // that inlines a verb too uses the slots after the verb's.
+        let outer = Compiler {
+            size: self.size + code.slots,
+            chain: self.chain.clone(),
+            remap: self.remap.clone(),
+            ..*self
+        };
+        // A parameter the verb never writes, given an operand that runs no
+        // code and that the verb cannot change (a constant, `me`, a zone of
+        // the running player, a caller's slot), is that operand in the
+        // verb's code: nothing copied, nothing cleared.
+        let mut stmts: Option<Vec<Stmt>> = None;
+        let (mut substituted, mut remap, mut kept) = (Vec::new(), Vec::new(), Vec::new());
+        for (i, a) in args.iter().enumerate() {
+            let p = i as u16;
+            // Arguments past the verb's slots are computed, then dropped.
+            let i = (p < code.slots).then_some(base as usize + i);
+            let fixed = p < code.slots && !code.binds_slot(p);
+            match a {
+                Expr::Local(s) if fixed => remap.push((p, outer.slot(*s))),
+                Expr::Int(_)
+                | Expr::Bool(_)
+                | Expr::None
+                | Expr::Str(_)
+                | Expr::Def(_)
+                | Expr::Me
+                | Expr::Zone(_, None)
+                    if fixed =>
+                {
+                    let st = stmts.get_or_insert_with(|| code.stmts.clone());
+                    st.iter_mut().for_each(|s| s.substitute(p, a));
+                }
+                Expr::Local(s) => {
+                    kept.push((i, Arg::Slot(outer.slot(*s))));
+                    continue;
+                }
+                Expr::Me => {
+                    kept.push((i, Arg::Me));
+                    continue;
+                }
+                a => {
+                    kept.push((i, Arg::Code(outer.val(a))));
+                    continue;
+                }
+            }
+            substituted.push(p);
+        }
         let mut chain = self.chain.clone();
         chain.push(v);
         let inner = Compiler {
@@ -514,56 +596,45 @@ impl Compiler<'_> {
             size: code.slots,
             need: self.need,
             chain,
+            remap,
         };
         self.need.set(self.need.get().max(base + code.slots));
-        let body = inner.body::<K>(code);
-        // The arguments go straight into the verb's slots: code in them
-        // that inlines a verb too uses the slots after the verb's.
-        let outer = Compiler {
-            size: self.size + code.slots,
-            chain: self.chain.clone(),
-            ..*self
+        let body = match stmts {
+            Some(stmts) => inner.body::<K>(&Code {
+                stmts,
+                slots: code.slots,
+                span: code.span,
+                ..Code::default()
+            }),
+            None => inner.body::<K>(code),
         };
-        // A slot's value or `me` is copied without a closure call.
-        let args: Box<[Arg]> = args
-            .iter()
-            .map(|a| match a {
-                Expr::Local(s) => Arg::Slot(outer.slot(*s)),
-                Expr::Me => Arg::Me,
-                a => Arg::Code(outer.val(a)),
-            })
-            .collect();
-        let (slots, at) = (base as usize..(base + code.slots) as usize, code.span);
+        // The slots the verb may write: from its first one not replaced.
+        let first = (0..code.slots)
+            .find(|i| !substituted.contains(i))
+            .unwrap_or(code.slots);
+        let slots = (base + first) as usize..(base + code.slots) as usize;
+        let (args, at) = (kept.into_boxed_slice(), code.span);
+        if args.is_empty() && slots.is_empty() {
+            // Every argument replaced, no slot written: the call is its
+            // step, depth and span around the body.
+            return Some(Box::new(move |g, f| call_body::<K>(g, f, &body, span, at)));
+        }
         Some(Box::new(move |g, f| {
-            // Arguments past the verb's slots are computed, then dropped.
-            for (i, a) in args.iter().enumerate() {
+            for (i, a) in args.iter() {
                 let v = match a {
                     Arg::Slot(s) => f.slots[*s].clone(),
                     Arg::Me => Value::Player(f.me),
                     Arg::Code(c) => c(g, f)?,
                 };
-                if let Some(s) = f.slots[slots.clone()].get_mut(i) {
-                    *s = v;
+                if let Some(s) = i {
+                    f.slots[*s] = v;
                 }
             }
-            f.span = span;
-            g.enter(at)?;
-            f.span = at;
-            let move_name = f.move_name.take();
-            let r = match body.run(g, f) {
-                Ok(v) => Ok(K::keep(v)),
-                Err(e) => match *e {
-                    Flow::Return(v) => Ok(K::keep(v)),
-                    e => Err(Box::new(e)),
-                },
-            };
-            f.move_name = move_name;
+            let r = call_body::<K>(g, f, &body, span, at);
             // Left empty, as the next call expects them.
             for s in &mut f.slots[slots.clone()] {
                 *s = Value::None;
             }
-            f.span = span;
-            g.depth -= 1;
             r
         }))
     }

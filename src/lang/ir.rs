@@ -231,3 +231,105 @@ impl Expr {
         }
     }
 }
+
+impl Code {
+    /// Whether the code may write local slot `slot` (a `let`, an assignment,
+    /// a loop or `it` binding), or a script reads it from the frame: a verb
+    /// parameter for which this is false holds its argument throughout.
+    pub fn binds_slot(&self, slot: u16) -> bool {
+        self.stmts.iter().any(|s| s.binds_slot(slot))
+    }
+}
+
+impl Stmt {
+    fn binds_slot(&self, slot: u16) -> bool {
+        let block = |b: &[Stmt]| b.iter().any(|s| s.binds_slot(slot));
+        match self {
+            Stmt::Expr(e) | Stmt::Return(Some(e)) => e.binds_slot(slot),
+            Stmt::Let(s, e) => *s == slot || e.binds_slot(slot),
+            Stmt::Return(None) => false,
+            Stmt::Assign(p, _, e, _) => {
+                e.binds_slot(slot)
+                    || match p {
+                        Place::Local(s) => *s == slot,
+                        Place::Field(b, _) => b.binds_slot(slot),
+                        Place::Global(_) => false,
+                    }
+            }
+            Stmt::If(c, a, b) => c.binds_slot(slot) || block(a) || block(b),
+            Stmt::Repeat(c, b) | Stmt::While(c, b) => c.binds_slot(slot) || block(b),
+            Stmt::For(s, c, b) => *s == slot || c.binds_slot(slot) || block(b),
+        }
+    }
+
+    /// Every read of local `slot` replaced by `to`.
+    pub fn substitute(&mut self, slot: u16, to: &Expr) {
+        let block = |b: &mut Vec<Stmt>| b.iter_mut().for_each(|s| s.substitute(slot, to));
+        match self {
+            Stmt::Expr(e) | Stmt::Let(_, e) | Stmt::Return(Some(e)) => e.substitute(slot, to),
+            Stmt::Return(None) => {}
+            Stmt::Assign(p, _, e, _) => {
+                e.substitute(slot, to);
+                if let Place::Field(b, _) = p {
+                    b.substitute(slot, to);
+                }
+            }
+            Stmt::If(c, a, b) => {
+                c.substitute(slot, to);
+                block(a);
+                block(b);
+            }
+            Stmt::Repeat(c, b) | Stmt::While(c, b) | Stmt::For(_, c, b) => {
+                c.substitute(slot, to);
+                block(b);
+            }
+        }
+    }
+}
+
+impl Expr {
+    fn binds_slot(&self, slot: u16) -> bool {
+        let any = |v: &[Expr]| v.iter().any(|e| e.binds_slot(slot));
+        match self {
+            Expr::List(v) | Expr::Call(_, v, _) | Expr::Verb(_, v, _) | Expr::Script(_, v, _) => {
+                any(v)
+            }
+            Expr::Zone(_, Some(o)) => o.binds_slot(slot),
+            Expr::Field(b, _) | Expr::Is(b, _, _) | Expr::Not(b) | Expr::Neg(b) => {
+                b.binds_slot(slot)
+            }
+            Expr::And(a, b) | Expr::Or(a, b) | Expr::Bin(_, a, b, _) => {
+                a.binds_slot(slot) || b.binds_slot(slot)
+            }
+            Expr::Where(a, s, b) | Expr::Sum(a, s, b) | Expr::Any(a, s, b) => {
+                *s == slot || a.binds_slot(slot) || b.binds_slot(slot)
+            }
+            Expr::Rhai(_) => slot == 0,
+            _ => false,
+        }
+    }
+
+    fn substitute(&mut self, slot: u16, to: &Expr) {
+        let all = |v: &mut Vec<Expr>| v.iter_mut().for_each(|e| e.substitute(slot, to));
+        match self {
+            Expr::Local(s) if *s == slot => *self = to.clone(),
+            Expr::List(v) | Expr::Call(_, v, _) | Expr::Verb(_, v, _) | Expr::Script(_, v, _) => {
+                all(v)
+            }
+            Expr::Zone(_, Some(o)) => o.substitute(slot, to),
+            Expr::Field(b, _) | Expr::Is(b, _, _) | Expr::Not(b) | Expr::Neg(b) => {
+                b.substitute(slot, to)
+            }
+            Expr::And(a, b)
+            | Expr::Or(a, b)
+            | Expr::Bin(_, a, b, _)
+            | Expr::Where(a, _, b)
+            | Expr::Sum(a, _, b)
+            | Expr::Any(a, _, b) => {
+                a.substitute(slot, to);
+                b.substitute(slot, to);
+            }
+            _ => {}
+        }
+    }
+}
