@@ -227,7 +227,19 @@ impl Expr {
             }
             // Scripts see the frame's first slot as `target`.
             Expr::Rhai(_) => slot == 0,
-            _ => false,
+            // Leaves, named so a new kind of expression must say what it holds.
+            Expr::None
+            | Expr::Int(_)
+            | Expr::Bool(_)
+            | Expr::Str(_)
+            | Expr::Def(_)
+            | Expr::This
+            | Expr::Me
+            | Expr::Active
+            | Expr::Event
+            | Expr::MoveName
+            | Expr::Global(_)
+            | Expr::Zone(_, None) => false,
         }
     }
 }
@@ -305,7 +317,20 @@ impl Expr {
                 *s == slot || a.binds_slot(slot) || b.binds_slot(slot)
             }
             Expr::Rhai(_) => slot == 0,
-            _ => false,
+            // Leaves, named so a new kind of expression must say what it holds.
+            Expr::None
+            | Expr::Int(_)
+            | Expr::Bool(_)
+            | Expr::Str(_)
+            | Expr::Def(_)
+            | Expr::Local(_)
+            | Expr::This
+            | Expr::Me
+            | Expr::Active
+            | Expr::Event
+            | Expr::MoveName
+            | Expr::Global(_)
+            | Expr::Zone(_, None) => false,
         }
     }
 
@@ -329,7 +354,21 @@ impl Expr {
                 a.substitute(slot, to);
                 b.substitute(slot, to);
             }
-            _ => {}
+            // Leaves, named so a new kind of expression must say what it holds.
+            Expr::None
+            | Expr::Int(_)
+            | Expr::Bool(_)
+            | Expr::Str(_)
+            | Expr::Def(_)
+            | Expr::This
+            | Expr::Me
+            | Expr::Active
+            | Expr::Event
+            | Expr::MoveName
+            | Expr::Global(_)
+            | Expr::Zone(_, None)
+            | Expr::Local(_)
+            | Expr::Rhai(_) => {}
         }
     }
 }
