@@ -11,8 +11,8 @@ use super::state::below;
 use super::turn::Act;
 use super::{Flow, Game, Res};
 use crate::data::native::{Choose, Operand, Pick, Test};
-use crate::data::{BotRule, Data};
-use crate::lang::ir::Code;
+use crate::data::{BotRule, Data, MoveDecl};
+use crate::lang::ir::{Code, Span};
 use crate::value::{ObjId, PlayerId, Value};
 
 /// How deep code may nest before running it is an error (as `exec_in` counts).
@@ -171,6 +171,45 @@ impl Game {
         Ok(picks.first().copied().unwrap_or(options.len()))
     }
 
+    /// What the rounds of one bot in one quick window share: found once.
+    pub(crate) fn bot_plan<'d>(
+        &self,
+        data: &'d Data,
+        m: u16,
+        p: PlayerId,
+        b: usize,
+        list: &'d [u32],
+    ) -> Plan<'d> {
+        let mv = &data.moves[m as usize];
+        let (Some(pick), Some(np)) = (&mv.pick, &mv.pick_native) else {
+            unreachable!("a quick window's move has a native pick");
+        };
+        let rules = &data.bots[b].1[..];
+        // The commonest first rule, with no condition, takes every card the
+        // pick lists.
+        let takes = list
+            .first()
+            .and_then(|&r| rules.get(r as usize))
+            .filter(|rule| {
+                rule.cond.is_none()
+                    && self.depth < MAX_DEPTH
+                    && matches!(&rule.choose_native, Choose::Test(t) if same(t, &np.test))
+            })
+            .map(|rule| rule.choose.span);
+        Plan {
+            p,
+            b,
+            m,
+            mv,
+            pick,
+            np,
+            rules,
+            list,
+            takes,
+            inst: None,
+        }
+    }
+
     /// A round of a window whose one move, `m`, has a native pick, decided by a
     /// data bot with the window's rules listed. A rule that applies and
     /// chooses by a native test finds its card without a list; otherwise
@@ -179,39 +218,36 @@ impl Game {
     pub(crate) fn bot_round(
         &mut self,
         data: &Data,
-        m: u16,
-        p: PlayerId,
-        b: usize,
-        list: &[u32],
+        pl: &mut Plan,
         options: &mut Vec<Choice>,
     ) -> Res<Act> {
-        let mv = &data.moves[m as usize];
+        let (m, p, mv, np) = (pl.m, pl.p, pl.mv, pl.np);
         if let Some(cond) = &mv.cond
             && !self.holds(data, cond, mv.cond_test.as_ref(), p, &Value::None, Some(m))?
         {
             return Ok(Act::Nothing);
         }
-        let (Some(pick), Some(np)) = (&mv.pick, &mv.pick_native) else {
-            unreachable!("a quick window's move has a native pick");
+        // The zone and whether it may be seen do not change between rounds:
+        // later rounds only count the pick's step.
+        let inst = match pl.inst {
+            Some(inst) => {
+                self.tick(pl.pick.span)?;
+                inst
+            }
+            None => *pl.inst.insert(self.pick_zone(np, pl.pick, p)?),
         };
-        let inst = self.pick_zone(np, pick, p)?;
         let Some(first) = self.pick_first(data, &np.test, p, m, inst) else {
             return Ok(Act::Nothing);
         };
-        let rules = &data.bots[b].1;
-        // The commonest first rule, with no condition, takes every card the
-        // pick lists: the first one, counting the step its `choose` would.
-        if let Some(rule) = list.first().and_then(|&r| rules.get(r as usize))
-            && rule.cond.is_none()
-            && self.depth < MAX_DEPTH
-            && matches!(&rule.choose_native, Choose::Test(t) if same(t, &np.test))
-        {
-            self.tick(rule.choose.span)?;
+        // The first rule takes the first card, counting the step its
+        // `choose` would.
+        if let Some(span) = pl.takes {
+            self.tick(span)?;
             self.decisions.extend_from_slice(&[1, 0]);
             return Ok(Act::Move(m, Value::Card(first)));
         }
         let saved = self.viewer.replace(p);
-        let r = self.bot_quick(data, rules, list, p, np, m, inst, options);
+        let r = self.bot_quick(data, pl.rules, pl.list, p, np, m, inst, options);
         self.viewer = saved;
         // No rule picked: the first option (the decision wants one).
         let (i, act) = match r? {
@@ -880,6 +916,22 @@ fn same(a: &Test, b: &Test) -> bool {
         (Test::Is { tag, negate }, Test::Is { tag: t, negate: n }) => tag == t && negate == n,
         _ => a == b,
     }
+}
+
+/// See [`Game::bot_plan`].
+pub(crate) struct Plan<'d> {
+    pub(crate) p: PlayerId,
+    pub(crate) b: usize,
+    m: u16,
+    mv: &'d MoveDecl,
+    pick: &'d Code,
+    np: &'d Pick,
+    rules: &'d [BotRule],
+    list: &'d [u32],
+    /// The first rule takes the first card listed: its `choose`'s span.
+    takes: Option<Span>,
+    /// The zone instance the pick reads, once read.
+    inst: Option<usize>,
 }
 
 /// What a quick window round decided (see [`Game::bot_quick`]).

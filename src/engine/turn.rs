@@ -1,6 +1,6 @@
 //! Turns, phases and priority windows, as the rules declare them.
 
-use super::decide::{AgentKind, Choice};
+use super::decide::{AgentKind, Choice, Plan};
 use super::log::Entry;
 use super::state::{Event, Until, ZoneInst};
 use super::{Flow, Game, Res};
@@ -146,15 +146,22 @@ impl Game {
             }
             _ => None,
         };
+        let mut plan: Option<Plan> = None;
         loop {
             self.tick(Default::default())?;
             options.clear();
             let act = match self.agents.get(cur as usize) {
-                Some(AgentKind::Bot(b))
+                Some(&AgentKind::Bot(b))
                     if let Some(m) = quick
-                        && let Some(list) = decl.bot_rules.get(*b) =>
+                        && let Some(list) = decl.bot_rules.get(b) =>
                 {
-                    self.bot_round(data, m, cur, *b, list, options)?
+                    if !plan.as_ref().is_some_and(|pl| pl.p == cur && pl.b == b) {
+                        plan = Some(self.bot_plan(data, m, cur, b, list));
+                    }
+                    let Some(pl) = &mut plan else {
+                        unreachable!("planned above")
+                    };
+                    self.bot_round(data, pl, options)?
                 }
                 _ => {
                     self.legal_moves_into(data, w, cur, options)?;
@@ -353,7 +360,35 @@ impl Game {
             Test::Cmp(_, _, Operand::Counter(k)) => self.st.counter(p, k),
             _ => 0,
         };
-        let found = first_in(&self.st.zones[inst], |c| {
+        let zi = &self.st.zones[inst];
+        // A row of piles: a pile's top card is tested by its pile's
+        // definition where the test reads nothing else of the card.
+        if !zi.piles.is_empty() && self.st.mods.is_empty() {
+            for &(def, ref pile) in &zi.piles {
+                let Some(&c) = pile.last() else { continue };
+                let d = &data.defs[def as usize];
+                let listed = match *pt {
+                    Test::Cmp(Operand::Prop(pr), op, Operand::Counter(_)) => {
+                        op.holds(d.props[pr as usize], y)
+                    }
+                    _ => self.card_test(data, pt, p, c, Some(m)),
+                };
+                if !listed {
+                    continue;
+                }
+                let hit = match t {
+                    None => false,
+                    Some(&Test::DefEq { def: e, negate }) => (def == e) != negate,
+                    Some(t) => self.card_test(data, t, p, c, Some(m)),
+                };
+                if hit {
+                    return Ok((n, c));
+                }
+                n += 1;
+            }
+            return Err(n);
+        }
+        let found = first_in(zi, |c| {
             let listed = match *pt {
                 Test::Cmp(Operand::Prop(pr), op, Operand::Counter(_)) => {
                     op.holds(self.st.prop(data, c, pr), y)
