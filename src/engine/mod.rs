@@ -247,7 +247,7 @@ impl Game {
             if self.st.turn >= self.data.max_turns || played >= max_turns {
                 return self.finish(self.st.turn >= self.data.max_turns);
             }
-            match self.turn(start_phase.take()) {
+            match self.turn_in(&data, start_phase.take()) {
                 Ok(()) => {}
                 Err(e) if matches!(*e, Flow::EndGame) => break,
                 Err(e) => return Err(e),

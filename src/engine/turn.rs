@@ -12,6 +12,13 @@ impl Game {
     /// One turn of the active player, optionally starting at a phase.
     pub fn turn(&mut self, start_phase: Option<u16>) -> Res<()> {
         let data = self.data.clone();
+        self.turn_in(&data, start_phase)
+    }
+
+    /// [`Game::turn`] for a caller that holds the game data: games played on
+    /// several threads share it, and a reference count changed every turn
+    /// is a cache line the threads pass back and forth.
+    pub(crate) fn turn_in(&mut self, data: &Data, start_phase: Option<u16>) -> Res<()> {
         let p = self.st.active;
         self.st.turn += 1;
         self.steps = 0;
@@ -19,7 +26,7 @@ impl Game {
         self.st.end_turn = false;
         let turn = self.st.turn;
         self.push_with(|| Entry::Turn { turn, player: p });
-        let r = self.turn_body(&data, start_phase);
+        let r = self.turn_body(data, start_phase);
         if let Err(e) = r
             && !matches!(*e, Flow::EndTurn)
         {
@@ -30,9 +37,9 @@ impl Game {
         self.st
             .mods
             .retain(|m| matches!(m.until, Until::Forever | Until::While(_)));
-        self.raise(&data, data.turn.end_event, p)?;
+        self.raise(data, data.turn.end_event, p)?;
         if let Some(end) = &data.turn.end {
-            self.exec_in(&data, end, None, p, [], None)?;
+            self.exec_in(data, end, None, p, [], None)?;
         }
         self.resolve_pending()
     }
