@@ -62,6 +62,18 @@ pub struct Frame<'a> {
     pub move_name: Option<u16>,
 }
 
+/// A body's result, with a `return` taken as its value.
+#[inline(always)]
+fn returned(r: Res<Value>) -> Res<Value> {
+    match r {
+        Err(e) => match *e {
+            Flow::Return(v) => Ok(v),
+            e => Err(Box::new(e)),
+        },
+        r => r,
+    }
+}
+
 impl Game {
     /// Runs code with `this`, `me` and arguments bound; returns what it returns.
     pub fn exec_code(
@@ -121,13 +133,7 @@ impl Game {
         self.current_card = saved;
         self.depth -= 1;
         buf.empty(*n);
-        match r {
-            Err(e) => match *e {
-                Flow::Return(v) => Ok(v),
-                e => Err(Box::new(e)),
-            },
-            r => r,
-        }
+        returned(r)
     }
 
     /// [`Game::exec_in`] of a window move's body, `it` its one argument:
@@ -160,13 +166,7 @@ impl Game {
         self.current_card = saved;
         self.depth -= 1;
         buf.empty(*n);
-        match r {
-            Err(e) => match *e {
-                Flow::Return(v) => Ok(v),
-                e => Err(Box::new(e)),
-            },
-            r => r,
-        }
+        returned(r)
     }
 
     /// Counts a piece of code run, one level deeper: the step budget and the
