@@ -344,6 +344,45 @@ fn zone_move<K: Keep>(
         .map(K::keep)
 }
 
+/// `for x in zone where x is <tag> { move(x, to, cause) }` where every
+/// card passes and nothing sees the moves: the zone moves whole (top card
+/// first, as the loop moves them), with the loop's steps, slots (`it`, `x`)
+/// and span. False, nothing done, otherwise.
+#[inline(always)]
+fn whole_move(
+    g: &mut Game,
+    f: &mut Frame,
+    z: ZoneRef,
+    (mask, negate): (u64, bool),
+    &(to, cause, _, span): &(ZoneAt, Option<u16>, bool, Span),
+    (it, x): (usize, usize),
+) -> bool {
+    if matches!(to, ZoneAt::Slot(..)) || !g.quiet_move(cause) {
+        return false;
+    }
+    let zi = &g.st.zones[g.st.inst(z)];
+    let n = zi.cards.len();
+    if !zi.piles.is_empty()
+        || g.steps + n as u64 > super::MAX_STEPS
+        || !(zi.cards.iter()).all(|&c| (g.st.tags(f.data, c) & mask != 0) != negate)
+    {
+        return false;
+    }
+    // The loop's last card is the bottom one.
+    let Some(&last) = zi.cards.first() else {
+        return true;
+    };
+    let Ok(to) = to.get(g, f) else { return false };
+    if !g.st.move_zone(z, to, None) {
+        return false;
+    }
+    g.steps += n as u64;
+    f.slots[it] = Value::Card(last);
+    f.slots[x] = Value::Card(last);
+    f.span = span;
+    true
+}
+
 /// `repeat n { if count(a) <op> k { refill }; move(top(a), b, cause) }`:
 /// the zones are found once (again after the refill, which may change
 /// anything) and a quiet move of the top card is a pop and a push; with a
@@ -956,6 +995,11 @@ impl Compiler<'_> {
                 Box::new(move |g, f| {
                     let z = z.get(g, f)?;
                     g.check_visible(z, f.span)?;
+                    if let (Err(t), Ok(m)) = (&test, &each)
+                        && whole_move(g, f, z, *t, m, (it, slot))
+                    {
+                        return Ok(());
+                    }
                     let mut pass = Cards::new();
                     for c in g.cards_of(&Value::Zone(z), f)? {
                         f.slots[it] = Value::Card(c);
