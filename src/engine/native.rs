@@ -405,14 +405,27 @@ struct TopLoop {
 impl TopLoop {
     fn run(&self, g: &mut Game, f: &mut Frame, n: i64) -> Res<()> {
         let mut at = None;
-        for _ in 0..n {
-            g.tick(f.span)?;
+        let mut i = 0;
+        while i < n {
             if at.is_none() && g.viewer.is_none() {
                 at = match (self.from.get(g, f), self.to.get(g, f)) {
                     (Ok(a), Ok(b)) => Some((g.st.inst(a), b)),
                     _ => None,
                 };
             }
+            // The moves before the test would hold, when nothing sees
+            // them: their steps counted, the cards moved in one go.
+            if let Some((src, dst)) = at
+                && let Some(k) = self.quiet_run(g, src, n - i)
+            {
+                g.steps += k as u64;
+                g.st.move_tops(src, dst, k);
+                f.span = self.span;
+                i += k as i64;
+                continue;
+            }
+            i += 1;
+            g.tick(f.span)?;
             let Some((src, dst)) = at.filter(|_| g.viewer.is_none()) else {
                 at = None;
                 (self.body)(g, f)?;
@@ -436,6 +449,28 @@ impl TopLoop {
             (self.mv)(g, f)?;
         }
         Ok(())
+    }
+
+    /// How many of the next `left` iterations (at least one) are quiet
+    /// moves of the top card of zone instance `src`, the test never
+    /// holding, within the step budget.
+    #[inline(always)]
+    fn quiet_run(&self, g: &Game, src: usize, left: i64) -> Option<usize> {
+        if g.viewer.is_some() || !g.quiet_move(self.cause) || !g.st.zones[src].piles.is_empty() {
+            return None;
+        }
+        let size = g.st.zones[src].cards.len();
+        let mut k = 0;
+        while (k as i64) < left
+            && k < size
+            && !self
+                .test
+                .as_ref()
+                .is_some_and(|t| t.0.holds((size - k) as i64, t.1))
+        {
+            k += 1;
+        }
+        (k > 0 && g.steps + k as u64 <= super::MAX_STEPS).then_some(k)
     }
 }
 

@@ -388,6 +388,26 @@ impl State {
         Some(c)
     }
 
+    /// `n` [`State::move_top`] calls (zone instance `from` lists at least
+    /// `n` cards), the destination found once.
+    pub fn move_tops(&mut self, from: usize, to: ZoneRef, n: usize) {
+        let dst = self.inst(to);
+        if dst == from || self.piles_zone(to.zone) {
+            for _ in 0..n {
+                self.move_top(from, to);
+            }
+            return;
+        }
+        let owner = (!self.shared(to.zone)).then_some(to.owner);
+        for _ in 0..n {
+            let Some(c) = self.zones[from].cards.pop() else {
+                return;
+            };
+            self.arrive(c, dst, owner);
+            push_card(&mut self.zones[dst].cards, c);
+        }
+    }
+
     /// Puts a card taken out of its zone on top (or at the bottom) of another.
     #[inline(always)]
     fn place(&mut self, c: ObjId, to: ZoneRef, bottom: bool) {
