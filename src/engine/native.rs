@@ -344,6 +344,19 @@ fn zone_move<K: Keep>(
         .map(K::keep)
 }
 
+/// `counter = <constant>` of the running player's counter: the counter,
+/// the value, the statement's span.
+fn const_set(s: &Stmt) -> Option<(u16, i64, Span)> {
+    match s {
+        Stmt::Assign(Place::Field(base, field), AssignOp::Set, Expr::Int(v), span)
+            if matches!(**base, Expr::Me) =>
+        {
+            Some((field.counter?, *v, *span))
+        }
+        _ => None,
+    }
+}
+
 /// `for x in zone where x is <tag> { move(x, to, cause) }` where every
 /// card passes and nothing sees the moves: the zone moves whole (top card
 /// first, as the loop moves them), with the loop's steps, slots (`it`, `x`)
@@ -916,7 +929,26 @@ impl Compiler<'_> {
     }
 
     fn block(&self, stmts: &[Stmt]) -> StmtFn {
-        let mut v: Vec<StmtFn> = stmts.iter().map(|s| self.stmt(s)).collect();
+        // Runs of constants set to the running player's counters (resets)
+        // are one loop over a table each: no closure per assignment.
+        let mut v: Vec<StmtFn> = Vec::with_capacity(stmts.len());
+        let mut i = 0;
+        while i < stmts.len() {
+            let run: Box<[(u16, i64, Span)]> = stmts[i..].iter().map_while(const_set).collect();
+            if run.len() < 2 {
+                v.push(self.stmt(&stmts[i]));
+                i += 1;
+                continue;
+            }
+            i += run.len();
+            v.push(Box::new(move |g, f| {
+                for &(c, new, span) in run.iter() {
+                    f.span = span;
+                    g.set_counter(f.me, c, new);
+                }
+                Ok(())
+            }));
+        }
         match v.len() {
             0 => Box::new(|_, _| Ok(())),
             1 => v.remove(0),
