@@ -64,7 +64,7 @@ pub struct Frame<'a> {
 
 /// A body's result, with a `return` taken as its value.
 #[inline(always)]
-fn returned(r: Res<Value>) -> Res<Value> {
+pub(crate) fn returned(r: Res<Value>) -> Res<Value> {
     match r {
         Err(e) => match *e {
             Flow::Return(v) => Ok(v),

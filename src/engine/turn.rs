@@ -5,7 +5,8 @@ use super::log::Entry;
 use super::state::{Event, Until, ZoneInst};
 use super::{Flow, Game, Res};
 use crate::data::{Data, native};
-use crate::lang::ir::Code;
+use crate::lang::builtins::Builtin;
+use crate::lang::ir::{Code, Expr, Stmt};
 use crate::value::{ObjId, PlayerId, Value, ZoneRef};
 
 impl Game {
@@ -66,7 +67,7 @@ impl Game {
                 start: true,
             });
             self.raise(data, phase.start_event, p)?;
-            self.exec_in(data, &phase.body, None, p, [], None)?;
+            self.run_phase(data, &phase.body, p)?;
             self.raise(data, phase.end_event, p)?;
             if !self.st.mods.is_empty() {
                 self.st
@@ -83,6 +84,33 @@ impl Game {
             }
         }
         Ok(())
+    }
+
+    /// A phase's code. A body of `window(...)` calls only opens its windows
+    /// with the step and depth of running it, and no frame: the windows
+    /// read nothing of one.
+    #[inline(always)]
+    fn run_phase(&mut self, data: &Data, code: &Code, p: PlayerId) -> Res<()> {
+        let windows = code.stmts.iter().all(|s| {
+            matches!(s, Stmt::Expr(Expr::Call(Builtin::Window, a, _)) if matches!(a[..], [Expr::Int(_)]))
+        });
+        if !windows {
+            return self.exec_in(data, code, None, p, [], None).map(drop);
+        }
+        self.enter(code.span)?;
+        let mut r = Ok(());
+        for s in &code.stmts {
+            if let Stmt::Expr(Expr::Call(_, a, _)) = s
+                && let [Expr::Int(w)] = a[..]
+            {
+                r = self.window_in(data, w as u16);
+                if r.is_err() {
+                    break;
+                }
+            }
+        }
+        self.depth -= 1;
+        super::exec::returned(r.map(|()| Value::None)).map(drop)
     }
 
     /// A timing point of player `p`: its abilities resolve, then queued ones.
