@@ -399,12 +399,36 @@ impl State {
             return;
         }
         let owner = (!self.shared(to.zone)).then_some(to.owner);
-        for _ in 0..n {
-            let Some(c) = self.zones[from].cards.pop() else {
-                return;
-            };
-            self.arrive(c, dst, owner);
-            push_card(&mut self.zones[dst].cards, c);
+        let mut src = std::mem::take(&mut self.zones[from].cards);
+        let at = src.len().saturating_sub(n);
+        self.arrive_all(&src[at..], dst, owner);
+        let onto = &mut self.zones[dst].cards;
+        if onto.len() + (src.len() - at) > onto.capacity() {
+            onto.reserve(32);
+        }
+        onto.extend(src[at..].iter().rev());
+        src.truncate(at);
+        self.zones[from].cards = src;
+    }
+
+    /// [`State::arrive`] of each card of `cards` (bottom to top), the top
+    /// card first: with no effect lasting while a card stays, only the
+    /// cards' fields change.
+    #[inline(always)]
+    fn arrive_all(&mut self, cards: &[ObjId], inst: usize, owner: Option<PlayerId>) {
+        if !self.mods.is_empty() {
+            for &c in cards.iter().rev() {
+                self.arrive(c, inst, owner);
+            }
+            return;
+        }
+        for &c in cards {
+            let o = &mut self.objs[c as usize];
+            o.zone = inst as u32;
+            o.host = None;
+            if let Some(p) = owner {
+                o.owner = p;
+            }
         }
     }
 
@@ -454,34 +478,24 @@ impl State {
     /// that many [`State::relocate`] calls would, pushing them in that order
     /// onto `out` if given. False (and nothing moved) for a row of piles or a
     /// zone onto itself.
-    pub fn move_zone(
-        &mut self,
-        from: ZoneRef,
-        to: ZoneRef,
-        mut out: Option<&mut Vec<Value>>,
-    ) -> bool {
+    pub fn move_zone(&mut self, from: ZoneRef, to: ZoneRef, out: Option<&mut Vec<Value>>) -> bool {
         let (src, dst) = (self.inst(from), self.inst(to));
         if src == dst || self.piles_zone(to.zone) || !self.zones[src].piles.is_empty() {
             return false;
         }
         let mut cards = std::mem::take(&mut self.zones[src].cards);
-        cards.reverse();
-        if let Some(out) = out.as_deref_mut() {
-            out.reserve(cards.len());
-        }
         let owner = (!self.shared(to.zone)).then_some(to.owner);
-        for &c in &cards {
-            self.arrive(c, dst, owner);
-            if let Some(out) = out.as_deref_mut() {
-                out.push(Value::Card(c));
-            }
+        self.arrive_all(&cards, dst, owner);
+        if let Some(out) = out {
+            out.extend(cards.iter().rev().map(|&c| Value::Card(c)));
         }
         // Onto an empty zone the cards keep their buffer (no copy).
         let onto = &mut self.zones[dst].cards;
         if onto.is_empty() {
+            cards.reverse();
             std::mem::swap(onto, &mut cards);
         } else {
-            onto.extend_from_slice(&cards);
+            onto.extend(cards.iter().rev());
             cards.clear();
         }
         self.zones[src].cards = cards;
