@@ -87,7 +87,7 @@ fn compile(data: &Data, code: &Code) -> (Body, usize) {
         chain: Vec::new(),
         remap: Vec::new(),
     };
-    let f = c.body::<KeepValue>(code);
+    let f = c.body::<KeepValue>(&code.stmts);
     (f, need.get() as usize)
 }
 
@@ -301,7 +301,7 @@ enum CardAt {
 fn call_body<K: Keep>(
     g: &mut Game,
     f: &mut Frame,
-    body: &Body,
+    body: impl FnOnce(&mut Game, &mut Frame) -> Res<Value>,
     span: Span,
     at: Span,
 ) -> Res<K::Out> {
@@ -309,7 +309,7 @@ fn call_body<K: Keep>(
     g.enter(at)?;
     f.span = at;
     let move_name = f.move_name.take();
-    let r = match body.run(g, f) {
+    let r = match body(g, f) {
         Ok(v) => Ok(K::keep(v)),
         Err(e) => match *e {
             Flow::Return(v) => Ok(K::keep(v)),
@@ -320,6 +320,131 @@ fn call_body<K: Keep>(
     f.span = span;
     g.depth -= 1;
     r
+}
+
+/// What [`Compiler::inlined`] made of a verb call.
+enum Inlined<T> {
+    Code(Native<T>),
+    /// The body's leaves and the verb's span.
+    Leaves(Box<[Leaf]>, Span),
+}
+
+/// A statement of a block, the usual ones run in place by [`run`]: a block
+/// is one closure call, not one per statement (and per nested block).
+enum Leaf {
+    /// `move(x, zone, cause)` of a local's card run for its effect: a quiet
+    /// move in place, anything else as compiled (`code`).
+    Move {
+        slot: usize,
+        to: ZoneAt,
+        cause: Option<u16>,
+        span: Span,
+        code: StmtFn,
+    },
+    /// `counter op= n` of the running player.
+    Counter {
+        c: u16,
+        op: AssignOp,
+        num: Num,
+        span: Span,
+    },
+    /// `if x is tag { .. } else { .. }` of a local: its tag mask, negated?
+    IfTag {
+        slot: usize,
+        mask: u64,
+        negate: bool,
+        then: Box<[Leaf]>,
+        els: Box<[Leaf]>,
+    },
+    /// `run(x, effect)` of a local.
+    Run {
+        slot: usize,
+        effect: u16,
+        span: Span,
+    },
+    /// An inlined verb call run for its effect, at `span`; `at` the verb's.
+    Call {
+        body: Box<[Leaf]>,
+        span: Span,
+        at: Span,
+    },
+    Code(StmtFn),
+}
+
+/// Runs a block's leaves in order.
+fn run(leaves: &[Leaf], g: &mut Game, f: &mut Frame) -> Res<()> {
+    for l in leaves {
+        match l {
+            Leaf::Move {
+                slot,
+                to,
+                cause,
+                span,
+                code,
+            } => match f.slots[*slot] {
+                Value::Card(c)
+                    if g.quiet_move(*cause)
+                        && let Ok(to) = to.get(g, f) =>
+                {
+                    f.span = *span;
+                    g.st.relocate(c, to, false);
+                }
+                _ => code(g, f)?,
+            },
+            Leaf::Counter { c, op, num, span } => {
+                f.span = *span;
+                let v = num.get(g, f)?;
+                let old = g.st.counter(f.me, *c);
+                let new = match op {
+                    AssignOp::Set => v,
+                    AssignOp::Add => old.saturating_add(v),
+                    AssignOp::Sub => old.saturating_sub(v),
+                };
+                g.set_counter(f.me, *c, new);
+            }
+            Leaf::IfTag {
+                slot,
+                mask,
+                negate,
+                then,
+                els,
+            } => {
+                let tags = tags_of(g, &f.slots[*slot], f)?;
+                run(
+                    if (tags & mask != 0) != *negate {
+                        then
+                    } else {
+                        els
+                    },
+                    g,
+                    f,
+                )?;
+            }
+            Leaf::Run { slot, effect, span } => {
+                f.span = *span;
+                match f.slots[*slot] {
+                    Value::Card(c) => {
+                        if let Some(code) = g.effect_of(f.data, c, *effect) {
+                            g.exec_in(f.data, code, Some(c), f.me, [Value::None], None)?;
+                        }
+                    }
+                    Value::None => {}
+                    ref other => {
+                        return g.err(*span, format!("run needs a card, not {}", other.kind()));
+                    }
+                }
+            }
+            Leaf::Call { body, span, at } => call_body::<KeepNothing>(
+                g,
+                f,
+                |g, f| run(body, g, f).map(|()| Value::None),
+                *span,
+                *at,
+            )?,
+            Leaf::Code(code) => code(g, f)?,
+        }
+    }
+    Ok(())
 }
 
 /// A move of any cards to a zone found in place (`f.span` the call's); a
@@ -342,19 +467,6 @@ fn zone_move<K: Keep>(
     }
     g.move_value(cards, &Value::Zone(to), cause, false, together, f)
         .map(K::keep)
-}
-
-/// `counter = <constant>` of the running player's counter: the counter,
-/// the value, the statement's span.
-fn const_set(s: &Stmt) -> Option<(u16, i64, Span)> {
-    match s {
-        Stmt::Assign(Place::Field(base, field), AssignOp::Set, Expr::Int(v), span)
-            if matches!(**base, Expr::Me) =>
-        {
-            Some((field.counter?, *v, *span))
-        }
-        _ => None,
-    }
 }
 
 /// `for x in zone where x is <tag> { move(x, to, cause) }` where every
@@ -597,6 +709,15 @@ fn tag_test(e: &Expr, it: u16) -> Option<(u64, bool)> {
     }
 }
 
+/// A tag test of a local (`x is a`, `x is not a`, `x is a or x is b`): the
+/// local, the mask of tags any of which passes, whether negated.
+fn local_tag(e: &Expr) -> Option<(u16, u64, bool)> {
+    match e {
+        Expr::Is(x, tag, negate) if let Expr::Local(s) = **x => Some((s, bit(*tag), *negate)),
+        _ => tag_any(e).map(|(s, m)| (s, m, false)),
+    }
+}
+
 impl Compiler<'_> {
     /// The frame slot of the code's slot `s`.
     fn slot(&self, s: u16) -> usize {
@@ -608,8 +729,8 @@ impl Compiler<'_> {
 
     /// A whole piece of code; one `return <expr>` is its expression, run
     /// for its effect only when its value is not kept.
-    fn body<K: Keep>(&self, code: &Code) -> Body {
-        match code.stmts.as_slice() {
+    fn body<K: Keep>(&self, stmts: &[Stmt]) -> Body {
+        match stmts {
             [Stmt::Return(Some(e))] if K::VALUE => Body::Expr(self.val(e)),
             [Stmt::Return(Some(e))] => Body::Block(self.effect(e)),
             stmts => Body::Block(self.block(stmts)),
@@ -622,6 +743,30 @@ impl Compiler<'_> {
     /// in a call of its own. None for a verb already being inlined here (a
     /// verb that calls itself) or nested too deep.
     fn inline<K: Keep>(&self, v: u16, args: &[Expr], span: Span) -> Option<Native<K::Out>> {
+        Some(match self.inlined::<K>(v, args, span, false)? {
+            Inlined::Code(c) => c,
+            Inlined::Leaves(body, at) => Box::new(move |g, f| {
+                call_body::<K>(
+                    g,
+                    f,
+                    |g, f| run(&body, g, f).map(|()| Value::None),
+                    span,
+                    at,
+                )
+            }),
+        })
+    }
+
+    /// [`Compiler::inline`]; a call run for its effect whose arguments are
+    /// all replaced and that writes no slot is its body's leaves and its
+    /// span when `leaves` is asked for.
+    fn inlined<K: Keep>(
+        &self,
+        v: u16,
+        args: &[Expr],
+        span: Span,
+        leaves: bool,
+    ) -> Option<Inlined<K::Out>> {
         let code = &self.data.verbs[v as usize];
         let base = self.base + self.size;
         if self.chain.len() >= INLINE_DEPTH || self.chain.contains(&v) || base > 1024 {
@@ -686,27 +831,29 @@ impl Compiler<'_> {
             remap,
         };
         self.need.set(self.need.get().max(base + code.slots));
-        let body = match stmts {
-            Some(stmts) => inner.body::<K>(&Code {
-                stmts,
-                slots: code.slots,
-                span: code.span,
-                ..Code::default()
-            }),
-            None => inner.body::<K>(code),
-        };
         // The slots the verb may write: from its first one not replaced.
         let first = (0..code.slots)
             .find(|i| !substituted.contains(i))
             .unwrap_or(code.slots);
         let slots = (base + first) as usize..(base + code.slots) as usize;
         let (args, at) = (kept.into_boxed_slice(), code.span);
+        let stmts = stmts.as_deref().unwrap_or(&code.stmts);
+        if leaves && !K::VALUE && args.is_empty() && slots.is_empty() {
+            let body = match stmts {
+                [Stmt::Return(Some(e))] => vec![inner.leaf_effect(e)],
+                stmts => inner.leaves(stmts),
+            };
+            return Some(Inlined::Leaves(body.into_boxed_slice(), at));
+        }
+        let body = inner.body::<K>(stmts);
         if args.is_empty() && slots.is_empty() {
             // Every argument replaced, no slot written: the call is its
             // step, depth and span around the body.
-            return Some(Box::new(move |g, f| call_body::<K>(g, f, &body, span, at)));
+            return Some(Inlined::Code(Box::new(move |g, f| {
+                call_body::<K>(g, f, |g, f| body.run(g, f), span, at)
+            })));
         }
-        Some(Box::new(move |g, f| {
+        Some(Inlined::Code(Box::new(move |g, f| {
             for (i, a) in args.iter() {
                 let v = match a {
                     Arg::Slot(s) => f.slots[*s].clone(),
@@ -717,13 +864,13 @@ impl Compiler<'_> {
                     f.slots[*s] = v;
                 }
             }
-            let r = call_body::<K>(g, f, &body, span, at);
+            let r = call_body::<K>(g, f, |g, f| body.run(g, f), span, at);
             // Left empty, as the next call expects them.
             for s in &mut f.slots[slots.clone()] {
                 *s = Value::None;
             }
             r
-        }))
+        })))
     }
 
     /// A zone expression that needs no code run to find its zone.
@@ -843,9 +990,15 @@ impl Compiler<'_> {
             return None;
         };
         let (name, card) = (*name as u16, self.val(card));
+        // Whether an ability in the data may change or prevent the event.
+        let would = self.data.index.listened(name, true);
         Some(Box::new(move |g, f| {
             let card = card(g, f)?;
             f.span = span;
+            // Nothing logged or listening: the event happens, unseen.
+            if !would && g.quiet_move(Some(name)) {
+                return Ok(K::keep(Value::Bool(true)));
+            }
             let mut ev = Event::new(name);
             ev.card = match card {
                 Value::Card(c) => Some(c),
@@ -929,47 +1082,95 @@ impl Compiler<'_> {
     }
 
     fn block(&self, stmts: &[Stmt]) -> StmtFn {
-        // Runs of constants set to the running player's counters (resets)
-        // are one loop over a table each: no closure per assignment.
-        let mut v: Vec<StmtFn> = Vec::with_capacity(stmts.len());
-        let mut i = 0;
-        while i < stmts.len() {
-            let run: Box<[(u16, i64, Span)]> = stmts[i..].iter().map_while(const_set).collect();
-            if run.len() < 2 {
-                v.push(self.stmt(&stmts[i]));
-                i += 1;
-                continue;
-            }
-            i += run.len();
-            v.push(Box::new(move |g, f| {
-                for &(c, new, span) in run.iter() {
-                    f.span = span;
-                    g.set_counter(f.me, c, new);
-                }
-                Ok(())
-            }));
-        }
-        match v.len() {
-            0 => Box::new(|_, _| Ok(())),
-            1 => v.remove(0),
-            2 => {
-                let b = v.remove(1);
-                let a = v.remove(0);
-                Box::new(move |g, f| {
-                    a(g, f)?;
-                    b(g, f)
-                })
-            }
+        let mut v = self.leaves(stmts);
+        match v.as_mut_slice() {
+            [] => Box::new(|_, _| Ok(())),
+            [Leaf::Code(_)] => match v.pop() {
+                Some(Leaf::Code(c)) => c,
+                _ => Box::new(|_, _| Ok(())),
+            },
             _ => {
                 let v = v.into_boxed_slice();
-                Box::new(move |g, f| {
-                    for s in v.iter() {
-                        s(g, f)?;
-                    }
-                    Ok(())
-                })
+                Box::new(move |g, f| run(&v, g, f))
             }
         }
+    }
+
+    fn leaves(&self, stmts: &[Stmt]) -> Vec<Leaf> {
+        stmts.iter().map(|s| self.leaf(s)).collect()
+    }
+
+    /// A statement as a leaf of its block.
+    fn leaf(&self, s: &Stmt) -> Leaf {
+        match s {
+            Stmt::Expr(e) => self.leaf_effect(e),
+            Stmt::Assign(Place::Field(base, field), op, rhs, span)
+                if matches!(**base, Expr::Me)
+                    && let Some(c) = field.counter
+                    && let Some(num) = self.counter_num(rhs, *span) =>
+            {
+                Leaf::Counter {
+                    c,
+                    op: *op,
+                    num,
+                    span: *span,
+                }
+            }
+            Stmt::If(c, a, b) if let Some((s, mask, negate)) = local_tag(c) => Leaf::IfTag {
+                slot: self.slot(s),
+                mask,
+                negate,
+                then: self.leaves(a).into_boxed_slice(),
+                els: self.leaves(b).into_boxed_slice(),
+            },
+            s => Leaf::Code(self.stmt(s)),
+        }
+    }
+
+    /// A call run for its effect as a leaf.
+    fn leaf_effect(&self, e: &Expr) -> Leaf {
+        match e {
+            Expr::Verb(v, args, span) => match self.inlined::<KeepNothing>(*v, args, *span, true) {
+                Some(Inlined::Leaves(body, at)) => {
+                    return Leaf::Call {
+                        body,
+                        span: *span,
+                        at,
+                    };
+                }
+                Some(Inlined::Code(c)) => return Leaf::Code(c),
+                None => {}
+            },
+            Expr::Call(Builtin::Move | Builtin::MoveAll, args, span) => {
+                let (card, zone, cause) = match args.as_slice() {
+                    [c, z] => (c, z, None),
+                    [c, z, Expr::Int(e)] => (c, z, Some(*e as u16)),
+                    _ => return Leaf::Code(self.effect(e)),
+                };
+                if let (Some(CardAt::Slot(slot)), Some(to)) =
+                    (self.card_at(card), self.zone_at(zone))
+                {
+                    return Leaf::Move {
+                        slot,
+                        to,
+                        cause,
+                        span: *span,
+                        code: self.effect(e),
+                    };
+                }
+            }
+            Expr::Call(Builtin::Run, args, span) => {
+                if let [Expr::Local(s), Expr::Int(effect)] = args.as_slice() {
+                    return Leaf::Run {
+                        slot: self.slot(*s),
+                        effect: *effect as u16,
+                        span: *span,
+                    };
+                }
+            }
+            _ => {}
+        }
+        Leaf::Code(self.effect(e))
     }
 
     fn stmt(&self, s: &Stmt) -> StmtFn {
@@ -1168,23 +1369,7 @@ impl Compiler<'_> {
             // The running player's own counter (`coins += 2`): no base to evaluate.
             Place::Field(base, field) if matches!(**base, Expr::Me) && field.counter.is_some() => {
                 let (field, c) = (*field, field.counter.unwrap_or_default());
-                // A number found in place: the value is converted to one
-                // anyway.
-                let num = match rhs {
-                    Expr::Field(b, pf)
-                        if pf.prop.is_some()
-                            && let Expr::Local(s) = **b =>
-                    {
-                        Some(Num::SlotProp(
-                            self.slot(s),
-                            pf.prop.unwrap_or_default(),
-                            *pf,
-                            span,
-                        ))
-                    }
-                    rhs => self.int(rhs),
-                };
-                if let Some(num) = num {
+                if let Some(num) = self.counter_num(rhs, span) {
                     return Box::new(move |g, f| {
                         f.span = span;
                         let v = num.get(g, f)?;
@@ -1226,6 +1411,20 @@ impl Compiler<'_> {
                     g.set_field(&b, &field, new, f)
                 })
             }
+        }
+    }
+
+    /// The number assigned to a counter, found in place: the value is
+    /// converted to one anyway.
+    fn counter_num(&self, rhs: &Expr, span: Span) -> Option<Num> {
+        match rhs {
+            Expr::Field(b, pf)
+                if let Some(pr) = pf.prop
+                    && let Expr::Local(s) = **b =>
+            {
+                Some(Num::SlotProp(self.slot(s), pr, *pf, span))
+            }
+            rhs => self.int(rhs),
         }
     }
 
