@@ -6,7 +6,9 @@ use std::io::{BufRead, Write};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
+use super::exec::{Frame, Slots, returned};
 use super::log::Entry;
+use super::native::Body;
 use super::state::below;
 use super::turn::Act;
 use super::{Flow, Game, Res};
@@ -261,6 +263,80 @@ impl Game {
         };
         self.decisions.extend_from_slice(&[1, i as u32]);
         Ok(act)
+    }
+
+    /// The rounds of a window of one player whose bot takes every card its
+    /// move's pick lists (`Plan::takes`), until one is not a move: each
+    /// counts the steps and records the decision that `bot_round` and
+    /// `exec_move` would, with the move's compiled body and frame found
+    /// once.
+    pub(crate) fn bot_takes(&mut self, data: &Data, pl: &mut Plan, span: Span) -> Res<Act> {
+        let code = &pl.mv.body;
+        let (native, n) = code.native.get(data, code);
+        let mut buf = Slots::new();
+        let r = self.takes_rounds(data, pl, span, native, buf.get(*n));
+        buf.empty(*n);
+        r
+    }
+
+    #[inline(always)]
+    fn takes_rounds(
+        &mut self,
+        data: &Data,
+        pl: &mut Plan,
+        span: Span,
+        native: &Body,
+        slots: &mut [Value],
+    ) -> Res<Act> {
+        let (m, p, mv, np) = (pl.m, pl.p, pl.mv, pl.np);
+        let code = &mv.body;
+        let has_it = code.slots > 0 && !slots.is_empty();
+        let mut f = Frame {
+            data,
+            this: None,
+            me: p,
+            slots,
+            span: code.span,
+            move_name: Some(m),
+        };
+        loop {
+            if let Some(cond) = &mv.cond
+                && !self.holds(data, cond, mv.cond_test.as_ref(), p, &Value::None, Some(m))?
+            {
+                return Ok(Act::Nothing);
+            }
+            let inst = match pl.inst {
+                Some(inst) => {
+                    self.tick(pl.pick.span)?;
+                    inst
+                }
+                None => *pl.inst.insert(self.pick_zone(np, pl.pick, p)?),
+            };
+            let Some(first) = self.pick_first(data, &np.test, p, m, inst) else {
+                return Ok(Act::Nothing);
+            };
+            self.tick(span)?;
+            self.decisions.extend_from_slice(&[1, 0]);
+            // The move, as `exec_move` runs it.
+            self.enter(code.span)?;
+            if has_it {
+                f.slots[0] = Value::Card(first);
+            }
+            f.span = code.span;
+            f.move_name = Some(m);
+            let saved = self.current_card;
+            let r = native.run(self, &mut f);
+            self.current_card = saved;
+            self.depth -= 1;
+            for s in f.slots.iter_mut() {
+                *s = Value::None;
+            }
+            returned(r)?;
+            self.resolve_pending()?;
+            self.check_end_always(data)?;
+            // The next round.
+            self.tick(Default::default())?;
+        }
     }
 
     /// [`Game::bot_window`] for [`Game::bot_round`]: options are listed only
@@ -929,7 +1005,7 @@ pub(crate) struct Plan<'d> {
     rules: &'d [BotRule],
     list: &'d [u32],
     /// The first rule takes the first card listed: its `choose`'s span.
-    takes: Option<Span>,
+    pub(crate) takes: Option<Span>,
     /// The zone instance the pick reads, once read.
     inst: Option<usize>,
 }

@@ -17,14 +17,14 @@ pub(crate) const MAX_LOOP: u32 = 100_000;
 /// on the heap: no vector to take from a pool and give back. Only the first
 /// `n` of the stack's are used, and [`Slots::empty`] empties them (no glue
 /// dropping all four).
-struct Slots {
+pub(crate) struct Slots {
     stack: ManuallyDrop<[Value; 4]>,
     heap: Vec<Value>,
 }
 
 impl Slots {
     #[inline(always)]
-    fn new() -> Slots {
+    pub(crate) fn new() -> Slots {
         Slots {
             stack: Default::default(),
             heap: Vec::new(),
@@ -33,7 +33,7 @@ impl Slots {
 
     /// `n` empty slots.
     #[inline(always)]
-    fn get(&mut self, n: usize) -> &mut [Value] {
+    pub(crate) fn get(&mut self, n: usize) -> &mut [Value] {
         if n <= 4 {
             &mut self.stack[..n]
         } else {
@@ -44,7 +44,7 @@ impl Slots {
 
     /// Drops what the first `n` slots hold.
     #[inline(always)]
-    fn empty(&mut self, n: usize) {
+    pub(crate) fn empty(&mut self, n: usize) {
         for s in self.stack.iter_mut().take(n) {
             *s = Value::None;
         }

@@ -196,7 +196,11 @@ impl Game {
                     let Some(pl) = &mut plan else {
                         unreachable!("planned above")
                     };
-                    self.bot_round(data, pl, options)?
+                    match pl.takes {
+                        // One player's rounds: the bot's moves run in a loop of their own.
+                        Some(span) if !decl.all_players => self.bot_takes(data, pl, span)?,
+                        _ => self.bot_round(data, pl, options)?,
+                    }
                 }
                 _ => {
                     self.legal_moves_into(data, w, cur, options)?;
@@ -356,7 +360,9 @@ impl Game {
     }
 
     /// The first option of a native pick reading zone instance `inst`; the
-    /// commonest test gets a loop of its own.
+    /// commonest test, a tag over an ordered zone, gets a loop of its own,
+    /// inlined where a window looks for its first option every round.
+    #[inline(always)]
     pub(crate) fn pick_first(
         &self,
         data: &Data,
@@ -367,9 +373,41 @@ impl Game {
     ) -> Option<ObjId> {
         let zi = &self.st.zones[inst];
         match *t {
-            native::Test::Is { tag, negate } => {
+            native::Test::Is { tag, negate } if zi.piles.is_empty() => {
                 let bit = crate::value::bit(tag);
-                first_in(zi, |c| (self.st.tags(data, c) & bit != 0) != negate)
+                zi.cards
+                    .iter()
+                    .rev()
+                    .copied()
+                    .find(|&c| (self.st.tags(data, c) & bit != 0) != negate)
+            }
+            _ => self.pick_first_rest(data, t, p, m, zi),
+        }
+    }
+
+    /// [`Game::pick_first`] for the other tests. A card's property against
+    /// the player's counter over a row of piles reads each pile's
+    /// definition (no card's property is modified) and the counter once.
+    #[inline(never)]
+    fn pick_first_rest(
+        &self,
+        data: &Data,
+        t: &native::Test,
+        p: PlayerId,
+        m: u16,
+        zi: &ZoneInst,
+    ) -> Option<ObjId> {
+        use native::{Operand, Test};
+        match *t {
+            Test::Cmp(Operand::Prop(pr), op, Operand::Counter(k))
+                if !zi.piles.is_empty() && self.st.mods.is_empty() =>
+            {
+                let y = self.st.counter(p, k);
+                zi.piles.iter().find_map(|&(def, ref pile)| {
+                    let &c = pile.last()?;
+                    op.holds(data.defs[def as usize].props[pr as usize], y)
+                        .then_some(c)
+                })
             }
             _ => first_in(zi, |c| self.card_test(data, t, p, c, Some(m))),
         }
@@ -490,7 +528,7 @@ impl Game {
 
     /// The end check of rules that check it after every action.
     #[inline(always)]
-    fn check_end_always(&mut self, data: &Data) -> Res<()> {
+    pub(crate) fn check_end_always(&mut self, data: &Data) -> Res<()> {
         if data.end_always {
             return self.check_end_now(data);
         }
