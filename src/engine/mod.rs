@@ -225,29 +225,35 @@ impl Game {
 
     /// Runs the rules' setup, then turns until the game ends.
     pub fn play(&mut self) -> Res<Outcome> {
+        // The game's one reference to the shared data: each change of the
+        // count is a write to a cache line every sim thread reads.
         let data = self.data.clone();
         match self.exec_in(&data, &data.setup, None, 0, [], None) {
             Err(e) if !matches!(*e, Flow::EndGame) => return Err(e),
             _ => {}
         }
-        self.play_from_turn_start()
-    }
-
-    /// Plays turns from the start of the active player's next turn.
-    pub fn play_from_turn_start(&mut self) -> Res<Outcome> {
-        self.play_turns(None, u32::MAX)
+        self.play_turns_in(&data, None, u32::MAX)
     }
 
     /// Plays turns; the first one may start at a given phase. Stops after
     /// `max_turns` turns (for scenarios) or when the game ends.
-    pub fn play_turns(&mut self, mut start_phase: Option<u16>, max_turns: u32) -> Res<Outcome> {
+    pub fn play_turns(&mut self, start_phase: Option<u16>, max_turns: u32) -> Res<Outcome> {
         let data = self.data.clone();
+        self.play_turns_in(&data, start_phase, max_turns)
+    }
+
+    fn play_turns_in(
+        &mut self,
+        data: &Data,
+        mut start_phase: Option<u16>,
+        max_turns: u32,
+    ) -> Res<Outcome> {
         let mut played = 0;
         while !self.over() {
-            if self.st.turn >= self.data.max_turns || played >= max_turns {
-                return self.finish(self.st.turn >= self.data.max_turns);
+            if self.st.turn >= data.max_turns || played >= max_turns {
+                return self.finish_in(data, self.st.turn >= data.max_turns);
             }
-            match self.turn_in(&data, start_phase.take()) {
+            match self.turn_in(data, start_phase.take()) {
                 Ok(()) => {}
                 Err(e) if matches!(*e, Flow::EndGame) => break,
                 Err(e) => return Err(e),
@@ -256,12 +262,12 @@ impl Game {
             if self.over() {
                 break;
             }
-            if self.end_check(&data)? {
+            if self.end_check(data)? {
                 break;
             }
-            self.advance_player(&data)?;
+            self.advance_player(data)?;
         }
-        self.finish(false)
+        self.finish_in(data, false)
     }
 
     /// The rules' end check (`end: if:`).
@@ -280,15 +286,19 @@ impl Game {
     /// Scores every player and picks the winners.
     pub fn finish(&mut self, limit: bool) -> Res<Outcome> {
         let data = self.data.clone();
+        self.finish_in(&data, limit)
+    }
+
+    fn finish_in(&mut self, data: &Data, limit: bool) -> Res<Outcome> {
         let n = self.st.nplayers;
         let mut scores = Vec::with_capacity(n as usize);
         let mut keys = Vec::with_capacity(n as usize);
         for p in 0..n {
-            let s = self.exec_in(&data, &data.score, None, p, [], None)?;
+            let s = self.exec_in(data, &data.score, None, p, [], None)?;
             let s = self.int(&s, data.score.span)?;
             let t = match &data.tiebreak {
                 Some(t) => {
-                    let v = self.exec_in(&data, t, None, p, [], None)?;
+                    let v = self.exec_in(data, t, None, p, [], None)?;
                     self.int(&v, t.span)?
                 }
                 None => 0,
