@@ -465,8 +465,8 @@ fn place(
                     game.st.zones[inst].piles.push((d, Vec::new()));
                 }
                 for _ in 0..n.max(0) {
-                    let c = game.st.new_obj(d, zr);
-                    game.st.objs[c as usize].marks |= marks;
+                    let c = game.st.new_obj(data, d, zr);
+                    game.st.objs[c as usize].tags |= marks;
                     // Entries were reversed (bottom first); k counts from the bottom.
                     made[written - 1 - k] = Some(c);
                     if let Some(h) = host {

@@ -281,11 +281,12 @@ impl Game {
             Builtin::Mark | Builtin::Unmark => {
                 let tag = self.int(&a[1], sp)?;
                 for c in self.cards_of(&a[0], f)? {
-                    let m = &mut self.st.objs[c as usize].marks;
+                    let o = &mut self.st.objs[c as usize];
+                    let bit = crate::value::bit(tag);
                     if b == Builtin::Mark {
-                        *m |= crate::value::bit(tag)
+                        o.tags |= bit
                     } else {
-                        *m &= !crate::value::bit(tag)
+                        o.tags &= !bit | self.data.defs[o.def as usize].tags
                     }
                 }
                 Value::None
@@ -467,7 +468,7 @@ impl Game {
                 ),
             );
         }
-        let first = self.st.new_objs(d, z, n as usize);
+        let first = self.st.new_objs(&self.data, d, z, n as usize);
         if n > 0 {
             self.push_with(|| Entry::Created {
                 def: d,

@@ -14,8 +14,9 @@ pub struct Obj {
     pub owner: PlayerId,
     /// Index of the zone instance holding it.
     pub zone: u32,
-    /// Tags given at run time (`mark`), on top of the definition's tags.
-    pub marks: u64,
+    /// The definition's tags with those given at run time (`mark`): a tag
+    /// test is one load. A definition's own tag is never taken away.
+    pub tags: u64,
     /// The card this one is attached to or stored under, if any.
     pub host: Option<ObjId>,
 }
@@ -304,14 +305,14 @@ impl State {
         zi.cards.len() + zi.piles.iter().map(|(_, p)| p.len()).sum::<usize>()
     }
 
-    pub fn new_obj(&mut self, def: DefId, z: ZoneRef) -> ObjId {
-        self.new_objs(def, z, 1)
+    pub fn new_obj(&mut self, data: &Data, def: DefId, z: ZoneRef) -> ObjId {
+        self.new_objs(data, def, z, 1)
     }
 
     /// Makes `n` cards of a definition on top of a zone (in a zone of piles,
     /// on their definition's pile); returns the first new id (the others
     /// follow).
-    pub fn new_objs(&mut self, def: DefId, z: ZoneRef, n: usize) -> ObjId {
+    pub fn new_objs(&mut self, data: &Data, def: DefId, z: ZoneRef, n: usize) -> ObjId {
         let first = self.objs.len() as ObjId;
         if n == 0 {
             return first;
@@ -323,7 +324,7 @@ impl State {
                 def,
                 owner: z.owner,
                 zone: inst as u32,
-                marks: 0,
+                tags: data.defs[def as usize].tags,
                 host: None,
             },
             n,
@@ -533,9 +534,8 @@ impl State {
     }
 
     #[inline(always)]
-    pub fn tags(&self, data: &Data, c: ObjId) -> u64 {
-        let o = &self.objs[c as usize];
-        data.defs[o.def as usize].tags | o.marks
+    pub fn tags(&self, _data: &Data, c: ObjId) -> u64 {
+        self.objs[c as usize].tags
     }
 }
 
