@@ -96,13 +96,23 @@ pub struct StackItem {
     pub me: PlayerId,
 }
 
+/// A declared zone's instances and kind, found with one lookup.
+#[derive(Debug, Clone, Copy)]
+pub struct ZoneLayout {
+    /// The first instance.
+    pub base: u32,
+    /// Masks an owner to its instance's offset: 0 for a shared zone.
+    pub owner_mask: u8,
+    pub piles: bool,
+}
+
 #[derive(Clone)]
 pub struct State {
     pub nplayers: u8,
     pub objs: Vec<Obj>,
     pub zones: Vec<ZoneInst>,
-    /// First instance of each declared zone.
-    pub zone_base: Vec<u32>,
+    /// Where each declared zone's instances are, and its kind.
+    pub zone_base: Vec<ZoneLayout>,
     /// The declared zone and owner of each instance.
     pub inst_ref: Vec<ZoneRef>,
     pub ncounters: usize,
@@ -202,7 +212,11 @@ impl State {
         zone_base.clear();
         inst_ref.clear();
         for (z, decl) in data.zones.iter().enumerate() {
-            zone_base.push(inst_ref.len() as u32);
+            zone_base.push(ZoneLayout {
+                base: inst_ref.len() as u32,
+                owner_mask: if z < 64 && decl.shared { 0 } else { !0 },
+                piles: z < 64 && decl.piles,
+            });
             let owners = if decl.shared { 1 } else { nplayers };
             for owner in 0..owners {
                 inst_ref.push(ZoneRef {
@@ -246,12 +260,14 @@ impl State {
 
     #[inline(always)]
     pub fn inst(&self, z: ZoneRef) -> usize {
-        let base = self.zone_base[z.zone as usize] as usize;
-        if self.shared(z.zone) {
-            base
-        } else {
-            base + z.owner as usize
-        }
+        self.at(z).0
+    }
+
+    /// A zone's instance, with its layout (one lookup).
+    #[inline(always)]
+    fn at(&self, z: ZoneRef) -> (usize, ZoneLayout) {
+        let l = self.zone_base[z.zone as usize];
+        (l.base as usize + (z.owner & l.owner_mask) as usize, l)
     }
 
     #[inline(always)]
@@ -317,7 +333,7 @@ impl State {
         if n == 0 {
             return first;
         }
-        let inst = self.inst(z);
+        let (inst, l) = self.at(z);
         self.note_made(def);
         self.objs.extend(std::iter::repeat_n(
             Obj {
@@ -330,9 +346,8 @@ impl State {
             n,
         ));
         let ids = first..first + n as ObjId;
-        let piles = self.piles_zone(self.inst_ref[inst].zone);
         let zi = &mut self.zones[inst];
-        if piles {
+        if l.piles {
             match zi.piles.iter_mut().find(|(d, _)| *d == def) {
                 Some((_, p)) => p.extend(ids),
                 None => zi.piles.push((def, ids.collect())),
@@ -358,11 +373,6 @@ impl State {
     #[inline]
     pub fn made_any(&self, defs: &[u64]) -> bool {
         defs.iter().zip(&self.made).any(|(a, b)| a & b != 0)
-    }
-
-    #[inline(always)]
-    fn piles_zone(&self, z: u16) -> bool {
-        z < 64 && self.pile_zones >> z & 1 != 0
     }
 
     /// Moves a card to the top (or bottom) of a zone.
@@ -392,14 +402,14 @@ impl State {
     /// `n` [`State::move_top`] calls (zone instance `from` lists at least
     /// `n` cards), the destination found once.
     pub fn move_tops(&mut self, from: usize, to: ZoneRef, n: usize) {
-        let dst = self.inst(to);
-        if dst == from || self.piles_zone(to.zone) {
+        let (dst, l) = self.at(to);
+        if dst == from || l.piles {
             for _ in 0..n {
                 self.move_top(from, to);
             }
             return;
         }
-        let owner = (!self.shared(to.zone)).then_some(to.owner);
+        let owner = (l.owner_mask != 0).then_some(to.owner);
         let mut src = std::mem::take(&mut self.zones[from].cards);
         let at = src.len().saturating_sub(n);
         self.arrive_all(&src[at..], dst, owner);
@@ -436,15 +446,14 @@ impl State {
     /// Puts a card taken out of its zone on top (or at the bottom) of another.
     #[inline(always)]
     fn place(&mut self, c: ObjId, to: ZoneRef, bottom: bool) {
-        let inst = self.inst(to);
-        let piles = self.piles_zone(to.zone);
-        let owner = (!self.shared(to.zone)).then_some(to.owner);
+        let (inst, l) = self.at(to);
+        let owner = (l.owner_mask != 0).then_some(to.owner);
         let def = self.arrive(c, inst, owner);
         let zi = &mut self.zones[inst];
-        if !piles && !bottom {
+        if !l.piles && !bottom {
             push_card(&mut zi.cards, c);
         } else {
-            put_pile_or_bottom(zi, c, def, piles, bottom);
+            put_pile_or_bottom(zi, c, def, l.piles, bottom);
         }
     }
 
@@ -480,12 +489,12 @@ impl State {
     /// onto `out` if given. False (and nothing moved) for a row of piles or a
     /// zone onto itself.
     pub fn move_zone(&mut self, from: ZoneRef, to: ZoneRef, out: Option<&mut Vec<Value>>) -> bool {
-        let (src, dst) = (self.inst(from), self.inst(to));
-        if src == dst || self.piles_zone(to.zone) || !self.zones[src].piles.is_empty() {
+        let (src, (dst, l)) = (self.inst(from), self.at(to));
+        if src == dst || l.piles || !self.zones[src].piles.is_empty() {
             return false;
         }
         let mut cards = std::mem::take(&mut self.zones[src].cards);
-        let owner = (!self.shared(to.zone)).then_some(to.owner);
+        let owner = (l.owner_mask != 0).then_some(to.owner);
         self.arrive_all(&cards, dst, owner);
         if let Some(out) = out {
             out.extend(cards.iter().rev().map(|&c| Value::Card(c)));
