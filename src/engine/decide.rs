@@ -377,9 +377,7 @@ impl Game {
                     Choose::Test(t) => {
                         if let Ok((i, c)) = self.pick_find(data, &np.test, Some(t), player, m, inst)
                         {
-                            for _ in 0..=i {
-                                self.tick(rule.choose.span)?;
-                            }
+                            self.ticks(rule.choose.span, i + 1)?;
                             return Ok(Quick::Card(i, c));
                         }
                     }
@@ -388,9 +386,7 @@ impl Game {
                         let Err(n) = self.pick_find(data, &np.test, None, player, m, inst) else {
                             unreachable!("no test finds no card");
                         };
-                        for _ in 0..=n {
-                            self.tick(rule.choose.span)?;
-                        }
+                        self.ticks(rule.choose.span, n + 1)?;
                         if **s == *"pass" {
                             return Ok(Quick::Pass(n));
                         }
@@ -867,6 +863,18 @@ impl Game {
         Ok(self
             .exec_in(data, code, None, me, [it.clone()], mv)?
             .truthy())
+    }
+
+    /// `n` steps of one span at once, failing at the step `tick` would.
+    #[inline(always)]
+    fn ticks(&mut self, span: Span, n: usize) -> Res<()> {
+        let left = super::MAX_STEPS.saturating_sub(self.steps);
+        if n as u64 > left {
+            self.steps += left;
+            return self.tick(span);
+        }
+        self.steps += n as u64;
+        Ok(())
     }
 
     /// A native test, as the interpreter would find it; `None` when it meets

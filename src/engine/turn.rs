@@ -437,6 +437,27 @@ impl Game {
         // A row of piles: a pile's top card is tested by its pile's
         // definition where the test reads nothing else of the card.
         if !zi.piles.is_empty() && self.st.mods.is_empty() {
+            // The commonest shapes, decided once: the property's range,
+            // then a loop of their own.
+            if let Test::Cmp(Operand::Prop(pr), op, Operand::Counter(_)) = *pt
+                && let Some((lo, hi)) = range(op, y)
+            {
+                let pr = pr as usize;
+                return match t {
+                    None => row_find(data, zi, pr, lo, hi, |_, _| false),
+                    Some(&Test::DefEq { def: e, negate }) => {
+                        row_find(data, zi, pr, lo, hi, |d, _| (d == e) != negate)
+                    }
+                    Some(&Test::Is { tag, negate }) => {
+                        let bit = crate::value::bit(tag);
+                        let is = |_, c| (self.st.tags(data, c) & bit != 0) != negate;
+                        row_find(data, zi, pr, lo, hi, is)
+                    }
+                    Some(t) => row_find(data, zi, pr, lo, hi, |_, c| {
+                        self.card_test(data, t, p, c, Some(m))
+                    }),
+                };
+            }
             for &(def, ref pile) in &zi.piles {
                 let Some(&c) = pile.last() else { continue };
                 let d = &data.defs[def as usize];
@@ -565,6 +586,46 @@ impl Act {
         let c = options.swap_remove(i);
         Act::Move(c.mv.expect("move options carry their move"), c.value)
     }
+}
+
+/// The numbers `x` with `x op y`, where they are a range.
+#[inline(always)]
+fn range(op: native::CmpOp, y: i64) -> Option<(i64, i64)> {
+    use native::CmpOp::*;
+    Some(match op {
+        Lt => (i64::MIN, y.checked_sub(1)?),
+        Le => (i64::MIN, y),
+        Gt => (y.checked_add(1)?, i64::MAX),
+        Ge => (y, i64::MAX),
+        Eq => (y, y),
+        Ne => return None,
+    })
+}
+
+/// [`Game::pick_find`] over a row of piles whose pick keeps the piles whose
+/// definition's property `pr` is in `lo..=hi`.
+#[inline(always)]
+fn row_find(
+    data: &Data,
+    zi: &ZoneInst,
+    pr: usize,
+    lo: i64,
+    hi: i64,
+    mut hit: impl FnMut(crate::value::DefId, ObjId) -> bool,
+) -> Result<(usize, ObjId), usize> {
+    let mut n = 0;
+    for &(def, ref pile) in &zi.piles {
+        let Some(&c) = pile.last() else { continue };
+        let x = data.defs[def as usize].props[pr];
+        if x < lo || x > hi {
+            continue;
+        }
+        if hit(def, c) {
+            return Ok((n, c));
+        }
+        n += 1;
+    }
+    Err(n)
 }
 
 /// The first card of a zone, in the order the interpreter lists them (top
