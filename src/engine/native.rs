@@ -1557,6 +1557,9 @@ impl Compiler<'_> {
                 Box::new(move |g, f| Ok(a(g, f)? && b(g, f)?))
             }
             Expr::Or(a, b) => {
+                if let Some(c) = self.pile_or(a, b) {
+                    return c;
+                }
                 let (a, b) = (self.cond(a), self.cond(b));
                 Box::new(move |g, f| Ok(a(g, f)? || b(g, f)?))
             }
@@ -1671,6 +1674,9 @@ impl Compiler<'_> {
                 Box::new(move |g, f| Ok(Value::Bool(a(g, f)? && b(g, f)?)))
             }
             Expr::Or(a, b) if tag_any(e).is_none() => {
+                if let Some(c) = self.pile_or(a, b) {
+                    return Box::new(move |g, f| c(g, f).map(Value::Bool));
+                }
                 let (a, b) = (self.cond(a), self.cond(b));
                 Box::new(move |g, f| Ok(Value::Bool(a(g, f)? || b(g, f)?)))
             }
@@ -1903,6 +1909,70 @@ impl Compiler<'_> {
             }
             Ok(false)
         })
+    }
+
+    /// `empty_piles(z) <op> n or any(piles(z), <tag test> and pile_count(z,
+    /// it) <op> k)` of one zone named without an owner: both read in one pass
+    /// over its piles. Neither side can fail or count a step; the span left
+    /// is the one the two scans would leave (the `pile_count` call's once a
+    /// pile passed the tag test).
+    fn pile_or(&self, a: &Expr, b: &Expr) -> Option<CondFn> {
+        let Expr::Bin(op, x, n, _) = a else {
+            return None;
+        };
+        let (Expr::Call(Builtin::EmptyPiles, args, at_empty), Expr::Int(n)) = (&**x, &**n) else {
+            return None;
+        };
+        let (cmp, n, at_empty) = (CmpOp::of(*op)?, *n, *at_empty);
+        let ([Expr::Zone(z, None)], Expr::Any(list, slot, body)) = (args.as_slice(), b) else {
+            return None;
+        };
+        let Expr::Call(Builtin::Piles, pa, at_piles) = &**list else {
+            return None;
+        };
+        let [Expr::Zone(y, None)] = pa.as_slice() else {
+            return None;
+        };
+        let Expr::And(t, rest) = &**body else {
+            return None;
+        };
+        let (s, mask) = tag_any(t)?;
+        let Expr::Bin(op, c, k, _) = &**rest else {
+            return None;
+        };
+        let (Expr::Call(Builtin::PileCount, ca, at), Expr::Int(k)) = (&**c, &**k) else {
+            return None;
+        };
+        let [Expr::Zone(w, None), Expr::Local(it)] = ca.as_slice() else {
+            return None;
+        };
+        let (op, k, at, at_piles) = (CmpOp::of(*op)?, *k, *at, *at_piles);
+        if z != y || y != w || *it != *slot || s != *slot {
+            return None;
+        }
+        let ZoneOp::At(zone) = self.zone_op(&args[0]) else {
+            return None;
+        };
+        let pass: Box<[bool]> = (self.data.defs.iter())
+            .map(|d| d.tags & mask != 0)
+            .collect();
+        Some(Box::new(move |g, f| {
+            let z = zone.get(g, f)?;
+            let (mut empty, mut seen, mut hit) = (0i64, false, false);
+            for (d, p) in &g.st.zones[g.st.inst(z)].piles {
+                empty += p.is_empty() as i64;
+                if pass[*d as usize] {
+                    seen = true;
+                    hit |= op.holds(p.len() as i64, k);
+                }
+            }
+            if cmp.holds(empty, n) {
+                f.span = at_empty;
+                return Ok(true);
+            }
+            f.span = if seen { at } else { at_piles };
+            Ok(hit)
+        }))
     }
 
     /// `list where cond`: a zone's cards are filtered without building the
