@@ -223,22 +223,8 @@ impl Game {
         pl: &mut Plan,
         options: &mut Vec<Choice>,
     ) -> Res<Act> {
-        let (m, p, mv, np) = (pl.m, pl.p, pl.mv, pl.np);
-        if let Some(cond) = &mv.cond
-            && !self.holds(data, cond, mv.cond_test.as_ref(), p, &Value::None, Some(m))?
-        {
-            return Ok(Act::Nothing);
-        }
-        // The zone and whether it may be seen do not change between rounds:
-        // later rounds only count the pick's step.
-        let inst = match pl.inst {
-            Some(inst) => {
-                self.tick(pl.pick.span)?;
-                inst
-            }
-            None => *pl.inst.insert(self.pick_zone(np, pl.pick, p)?),
-        };
-        let Some(first) = self.pick_first(data, &np.test, p, m, inst) else {
+        let (m, p, np) = (pl.m, pl.p, pl.np);
+        let Some((first, inst)) = self.round_first(data, pl)? else {
             return Ok(Act::Nothing);
         };
         // The first rule takes the first card, counting the step its
@@ -265,6 +251,31 @@ impl Game {
         Ok(act)
     }
 
+    /// How a round of a quick window starts: the move's condition, the
+    /// pick's step, its first card and the zone instance it reads; None if
+    /// the move cannot be made.
+    #[inline(always)]
+    fn round_first(&mut self, data: &Data, pl: &mut Plan) -> Res<Option<(ObjId, usize)>> {
+        let (m, p, mv, np) = (pl.m, pl.p, pl.mv, pl.np);
+        if let Some(cond) = &mv.cond
+            && !self.holds(data, cond, mv.cond_test.as_ref(), p, &Value::None, Some(m))?
+        {
+            return Ok(None);
+        }
+        // The zone and whether it may be seen do not change between rounds:
+        // later rounds only count the pick's step.
+        let inst = match pl.inst {
+            Some(inst) => {
+                self.tick(pl.pick.span)?;
+                inst
+            }
+            None => *pl.inst.insert(self.pick_zone(np, pl.pick, p)?),
+        };
+        Ok(self
+            .pick_first(data, &np.test, p, m, inst)
+            .map(|c| (c, inst)))
+    }
+
     /// The rounds of a window of one player whose bot takes every card its
     /// move's pick lists (`Plan::takes`), until one is not a move: each
     /// counts the steps and records the decision that `bot_round` and
@@ -288,7 +299,7 @@ impl Game {
         native: &Body,
         slots: &mut [Value],
     ) -> Res<Act> {
-        let (m, p, mv, np) = (pl.m, pl.p, pl.mv, pl.np);
+        let (m, p, mv) = (pl.m, pl.p, pl.mv);
         let code = &mv.body;
         let has_it = code.slots > 0 && !slots.is_empty();
         let mut f = Frame {
@@ -300,19 +311,7 @@ impl Game {
             move_name: Some(m),
         };
         loop {
-            if let Some(cond) = &mv.cond
-                && !self.holds(data, cond, mv.cond_test.as_ref(), p, &Value::None, Some(m))?
-            {
-                return Ok(Act::Nothing);
-            }
-            let inst = match pl.inst {
-                Some(inst) => {
-                    self.tick(pl.pick.span)?;
-                    inst
-                }
-                None => *pl.inst.insert(self.pick_zone(np, pl.pick, p)?),
-            };
-            let Some(first) = self.pick_first(data, &np.test, p, m, inst) else {
+            let Some((first, _)) = self.round_first(data, pl)? else {
                 return Ok(Act::Nothing);
             };
             self.tick(span)?;
