@@ -460,7 +460,7 @@ fn place(
         }
         match data.names.def(&id) {
             Some(d) => {
-                if n <= 0 && game.st.pile_zones & crate::value::bit(z) != 0 {
+                if n <= 0 && game.st.layouts[z as usize].piles {
                     // `id: 0` lays out an empty pile.
                     game.st.zones[inst].piles.push((d, Vec::new()));
                 }

@@ -429,9 +429,11 @@ impl Loader {
             .iter()
             .map(|p| {
                 let from = find_key(&rtext, "name", &p.name, turn_at).unwrap_or(turn_at);
+                let body = self.code(rf, from, &p.body, &none, false);
                 PhaseDecl {
                     name: p.name.clone(),
-                    body: self.code(rf, from, &p.body, &none, false),
+                    windows: body.only_windows(),
+                    body,
                     start_event: find(&self.names.events, &format!("{}_start", p.name))
                         .unwrap_or(0),
                     end_event: find(&self.names.events, &format!("{}_end", p.name)).unwrap_or(0),

@@ -81,6 +81,9 @@ pub struct MoveDecl {
 pub struct PhaseDecl {
     pub name: String,
     pub body: Code,
+    /// The windows the body only opens (`window(...)` calls alone): opened
+    /// with no frame.
+    pub windows: Option<Box<[u16]>>,
     pub start_event: u16,
     pub end_event: u16,
 }

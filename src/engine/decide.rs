@@ -932,9 +932,7 @@ impl Game {
         mv: Option<u16>,
     ) -> bool {
         match t {
-            Test::Is { tag, negate } => {
-                (self.st.tags(data, c) & crate::value::bit(*tag) != 0) != *negate
-            }
+            Test::Is { tag, negate } => (self.st.tags(c) & crate::value::bit(*tag) != 0) != *negate,
             Test::DefEq { def, negate } => (self.st.objs[c as usize].def == *def) != *negate,
             Test::Cmp(a, op, b) => op.holds(
                 self.card_operand(data, *a, me, c),

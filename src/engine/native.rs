@@ -175,7 +175,7 @@ fn filter_items(
 #[inline(always)]
 fn tags_of(g: &Game, v: &Value, f: &Frame) -> Res<u64> {
     match v {
-        Value::Card(c) => Ok(g.st.tags(f.data, *c)),
+        Value::Card(c) => Ok(g.st.tags(*c)),
         Value::Def(d) => Ok(f.data.defs[*d as usize].tags),
         Value::None => Ok(0),
         other => g.err(f.span, format!("`is` needs a card, not {}", other.kind())),
@@ -489,7 +489,7 @@ fn whole_move(
     let n = zi.cards.len();
     if !zi.piles.is_empty()
         || g.steps + n as u64 > super::MAX_STEPS
-        || !(zi.cards.iter()).all(|&c| (g.st.tags(f.data, c) & mask != 0) != negate)
+        || !(zi.cards.iter()).all(|&c| (g.st.tags(c) & mask != 0) != negate)
     {
         return false;
     }
@@ -1272,7 +1272,7 @@ impl Compiler<'_> {
                     for c in g.cards_of(&Value::Zone(z), f)? {
                         f.slots[it] = Value::Card(c);
                         let ok = match &test {
-                            Err((mask, negate)) => (g.st.tags(f.data, c) & mask != 0) != *negate,
+                            Err((mask, negate)) => (g.st.tags(c) & mask != 0) != *negate,
                             Ok(cond) => cond(g, f)?,
                         };
                         if ok {

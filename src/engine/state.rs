@@ -96,6 +96,22 @@ pub struct StackItem {
     pub me: PlayerId,
 }
 
+impl Obj {
+    /// The card's fields once in zone instance `inst` of player `owner`
+    /// (none: a shared zone).
+    #[inline(always)]
+    fn enter(&mut self, inst: usize, owner: Option<PlayerId>) {
+        self.zone = inst as u32;
+        // Leaving its zone ends an attachment; a host's own move does not move
+        // what is attached to it (rules decide where those cards go).
+        self.host = None;
+        // A card that enters a player's zone becomes that player's card.
+        if let Some(p) = owner {
+            self.owner = p;
+        }
+    }
+}
+
 /// A declared zone's instances and kind, found with one lookup.
 #[derive(Debug, Clone, Copy)]
 pub struct ZoneLayout {
@@ -112,7 +128,7 @@ pub struct State {
     pub objs: Vec<Obj>,
     pub zones: Vec<ZoneInst>,
     /// Where each declared zone's instances are, and its kind.
-    pub zone_base: Vec<ZoneLayout>,
+    pub layouts: Vec<ZoneLayout>,
     /// The declared zone and owner of each instance.
     pub inst_ref: Vec<ZoneRef>,
     pub ncounters: usize,
@@ -130,8 +146,6 @@ pub struct State {
     pub stack: Vec<StackItem>,
     pub end_turn: bool,
     pub repeat_phase: bool,
-    /// Bit per declared zone: a row of piles.
-    pub pile_zones: u64,
     /// Bit per declared zone: one instance shared by all players.
     pub shared_zones: u64,
     /// Bit per card definition: some card of it was made in this game (an
@@ -151,7 +165,7 @@ impl State {
             // while the setup makes them).
             objs: Vec::with_capacity(256),
             zones: Vec::new(),
-            zone_base: Vec::new(),
+            layouts: Vec::new(),
             inst_ref: Vec::new(),
             ncounters: 0,
             counters: Vec::new(),
@@ -168,7 +182,6 @@ impl State {
             stack: Vec::new(),
             end_turn: false,
             repeat_phase: false,
-            pile_zones: 0,
             shared_zones: 0,
             made: Vec::new(),
             quiet: Default::default(),
@@ -185,7 +198,7 @@ impl State {
             nplayers: np,
             objs,
             zones,
-            zone_base,
+            layouts,
             inst_ref,
             ncounters,
             counters,
@@ -202,17 +215,16 @@ impl State {
             stack,
             end_turn,
             repeat_phase,
-            pile_zones,
             shared_zones,
             made,
             quiet,
         } = self;
         *np = nplayers;
         objs.clear();
-        zone_base.clear();
+        layouts.clear();
         inst_ref.clear();
         for (z, decl) in data.zones.iter().enumerate() {
-            zone_base.push(ZoneLayout {
+            layouts.push(ZoneLayout {
                 base: inst_ref.len() as u32,
                 owner_mask: if z < 64 && decl.shared { 0 } else { !0 },
                 piles: z < 64 && decl.piles,
@@ -251,7 +263,6 @@ impl State {
         stack.clear();
         *end_turn = false;
         *repeat_phase = false;
-        *pile_zones = bits(data.zones.iter().map(|z| z.piles));
         *shared_zones = bits(data.zones.iter().map(|z| z.shared));
         made.clear();
         made.resize(data.defs.len().div_ceil(64), 0);
@@ -266,7 +277,7 @@ impl State {
     /// A zone's instance, with its layout (one lookup).
     #[inline(always)]
     fn at(&self, z: ZoneRef) -> (usize, ZoneLayout) {
-        let l = self.zone_base[z.zone as usize];
+        let l = self.layouts[z.zone as usize];
         (l.base as usize + (z.owner & l.owner_mask) as usize, l)
     }
 
@@ -434,12 +445,7 @@ impl State {
             return;
         }
         for &c in cards {
-            let o = &mut self.objs[c as usize];
-            o.zone = inst as u32;
-            o.host = None;
-            if let Some(p) = owner {
-                o.owner = p;
-            }
+            self.objs[c as usize].enter(inst, owner);
         }
     }
 
@@ -462,14 +468,7 @@ impl State {
     #[inline(always)]
     fn arrive(&mut self, c: ObjId, inst: usize, owner: Option<PlayerId>) -> DefId {
         let o = &mut self.objs[c as usize];
-        o.zone = inst as u32;
-        // Leaving its zone ends an attachment; a host's own move does not move
-        // what is attached to it (rules decide where those cards go).
-        o.host = None;
-        // A card that enters a player's zone becomes that player's card.
-        if let Some(p) = owner {
-            o.owner = p;
-        }
+        o.enter(inst, owner);
         let def = o.def;
         // So do the effects that last while this card stays where it is.
         if !self.mods.is_empty() {
@@ -543,7 +542,7 @@ impl State {
     }
 
     #[inline(always)]
-    pub fn tags(&self, _data: &Data, c: ObjId) -> u64 {
+    pub fn tags(&self, c: ObjId) -> u64 {
         self.objs[c as usize].tags
     }
 }

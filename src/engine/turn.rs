@@ -4,9 +4,8 @@ use super::decide::{AgentKind, Choice, Plan};
 use super::log::Entry;
 use super::state::{Event, Until, ZoneInst};
 use super::{Flow, Game, Res};
-use crate::data::{Data, native};
-use crate::lang::builtins::Builtin;
-use crate::lang::ir::{Code, Expr, Stmt};
+use crate::data::{Data, PhaseDecl, native};
+use crate::lang::ir::Code;
 use crate::value::{ObjId, PlayerId, Value, ZoneRef};
 
 impl Game {
@@ -67,7 +66,7 @@ impl Game {
                 start: true,
             });
             self.raise(data, phase.start_event, p)?;
-            self.run_phase(data, &phase.body, p)?;
+            self.run_phase(data, phase, p)?;
             self.raise(data, phase.end_event, p)?;
             if !self.st.mods.is_empty() {
                 self.st
@@ -90,25 +89,12 @@ impl Game {
     /// with the step and depth of running it, and no frame: the windows
     /// read nothing of one.
     #[inline(always)]
-    fn run_phase(&mut self, data: &Data, code: &Code, p: PlayerId) -> Res<()> {
-        let windows = code.stmts.iter().all(|s| {
-            matches!(s, Stmt::Expr(Expr::Call(Builtin::Window, a, _)) if matches!(a[..], [Expr::Int(_)]))
-        });
-        if !windows {
-            return self.exec_in(data, code, None, p, [], None).map(drop);
-        }
-        self.enter(code.span)?;
-        let mut r = Ok(());
-        for s in &code.stmts {
-            if let Stmt::Expr(Expr::Call(_, a, _)) = s
-                && let [Expr::Int(w)] = a[..]
-            {
-                r = self.window_in(data, w as u16);
-                if r.is_err() {
-                    break;
-                }
-            }
-        }
+    fn run_phase(&mut self, data: &Data, phase: &PhaseDecl, p: PlayerId) -> Res<()> {
+        let Some(windows) = &phase.windows else {
+            return self.exec_in(data, &phase.body, None, p, [], None).map(drop);
+        };
+        self.enter(phase.body.span)?;
+        let r = windows.iter().try_for_each(|&w| self.window_in(data, w));
         self.depth -= 1;
         super::exec::returned(r.map(|()| Value::None)).map(drop)
     }
@@ -379,7 +365,7 @@ impl Game {
                     .iter()
                     .rev()
                     .copied()
-                    .find(|&c| (self.st.tags(data, c) & bit != 0) != negate)
+                    .find(|&c| (self.st.tags(c) & bit != 0) != negate)
             }
             _ => self.pick_first_rest(data, t, p, m, zi),
         }
@@ -450,7 +436,7 @@ impl Game {
                     }
                     Some(&Test::Is { tag, negate }) => {
                         let bit = crate::value::bit(tag);
-                        let is = |_, c| (self.st.tags(data, c) & bit != 0) != negate;
+                        let is = |_, c| (self.st.tags(c) & bit != 0) != negate;
                         row_find(data, zi, pr, lo, hi, is)
                     }
                     Some(t) => row_find(data, zi, pr, lo, hi, |_, c| {
@@ -522,7 +508,7 @@ impl Game {
             Test::Is { tag, negate } => {
                 let bit = crate::value::bit(tag);
                 for c in cards {
-                    if (self.st.tags(data, c) & bit != 0) != negate {
+                    if (self.st.tags(c) & bit != 0) != negate {
                         out.push(choice(c));
                     }
                 }

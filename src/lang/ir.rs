@@ -178,6 +178,20 @@ pub enum Expr {
 }
 
 impl Code {
+    /// The windows code of only `window(...)` calls opens, in order; None
+    /// for any other code.
+    pub fn only_windows(&self) -> Option<Box<[u16]>> {
+        (self.stmts.iter())
+            .map(|s| match s {
+                Stmt::Expr(Expr::Call(Builtin::Window, a, _)) => match a[..] {
+                    [Expr::Int(w)] => u16::try_from(w).ok(),
+                    _ => None,
+                },
+                _ => None,
+            })
+            .collect()
+    }
+
     /// Whether the code reads local slot `slot` (e.g. `it` in a bot rule), so a
     /// caller can evaluate code that does not depend on it only once.
     pub fn reads_slot(&self, slot: u16) -> bool {
