@@ -19,11 +19,17 @@ fn interpreted(mut d: Data) -> Data {
     for m in &mut d.moves {
         m.cond_test = None;
         m.pick_native = None;
+        m.cond_cmp = None;
+    }
+    for w in &mut d.windows {
+        w.quick = None;
+        w.takes.clear();
     }
     for (_, rules) in &mut d.bots {
         for r in rules {
             r.cond_test = None;
             r.choose_native = Choose::General;
+            r.cond_cmp = None;
         }
     }
     d

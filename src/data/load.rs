@@ -368,12 +368,14 @@ impl Loader {
                 let from = rtext.find(&format!(" {name}:")).unwrap_or(0);
                 let pick = m.pick.as_ref().map(|p| self.code(rf, from, p, &none, true));
                 let cond = m.cond.as_ref().map(|c| self.code(rf, from, c, &none, true));
+                let cond_test = cond
+                    .as_ref()
+                    .and_then(|c| native::test(c, None, &move_names));
                 MoveDecl {
                     name: name.clone(),
                     label: m.label.clone(),
-                    cond_test: cond
-                        .as_ref()
-                        .and_then(|c| native::test(c, None, &move_names)),
+                    cond_cmp: native::plain_cmp(cond_test.as_ref()),
+                    cond_test,
                     pick_native: pick.as_ref().and_then(|p| native::pick(p, &move_names)),
                     pick,
                     cond,
@@ -417,6 +419,8 @@ impl Loader {
                     all_players,
                     moves,
                     bot_rules: Vec::new(),
+                    quick: None,
+                    takes: Vec::new(),
                 }
             })
             .collect();
@@ -503,14 +507,17 @@ impl Loader {
                             .cond
                             .as_ref()
                             .map(|c| self.code(rf, from, c, &with_it, true));
+                        let cond_test = cond
+                            .as_ref()
+                            .and_then(|c| native::test(c, Some(0), &move_names));
+                        let reads_it = cond.as_ref().is_some_and(|c| c.reads_slot(0));
                         BotRule {
                             when: b.when.clone(),
+                            cond_cmp: native::plain_cmp(cond_test.as_ref()).filter(|_| !reads_it),
                             choose_native: native::choose(&choose, &move_names),
                             choose,
-                            cond_reads_it: cond.as_ref().is_some_and(|c| c.reads_slot(0)),
-                            cond_test: cond
-                                .as_ref()
-                                .and_then(|c| native::test(c, Some(0), &move_names)),
+                            cond_reads_it: reads_it,
+                            cond_test,
                             cond,
                         }
                     })
@@ -529,6 +536,24 @@ impl Loader {
                         .filter(|(_, r)| r.when.as_deref().is_none_or(|k| k == w.name))
                         .filter_map(|(i, _)| u32::try_from(i).ok())
                         .collect()
+                })
+                .collect();
+            w.quick = match w.moves[..] {
+                [m] if moves[m as usize].pick_native.is_some() => Some(m),
+                _ => None,
+            };
+            w.takes = bots
+                .iter()
+                .zip(&w.bot_rules)
+                .map(|((_, rules), list)| {
+                    let np = moves[w.quick? as usize].pick_native.as_ref()?;
+                    let rule = rules.get(*list.first()? as usize)?;
+                    match &rule.choose_native {
+                        native::Choose::Test(t) if rule.cond.is_none() && *t == np.test => {
+                            Some(rule.choose.span)
+                        }
+                        _ => None,
+                    }
                 })
                 .collect();
         }

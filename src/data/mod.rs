@@ -65,6 +65,13 @@ pub struct WindowDecl {
     /// By bot: the rules that may decide in this window (no `when`, or this
     /// window's name), in order.
     pub bot_rules: Vec<Vec<u32>>,
+    /// The window's one move, when its pick is native: a data bot may
+    /// decide before the options are listed.
+    pub quick: Option<u16>,
+    /// By bot, in a quick window: when the first rule listed has no
+    /// condition and chooses by the pick's own test (it takes every card
+    /// the pick lists), its `choose`'s span.
+    pub takes: Vec<Option<crate::lang::ir::Span>>,
 }
 
 pub struct MoveDecl {
@@ -76,6 +83,8 @@ pub struct MoveDecl {
     /// `cond` and `pick` recognised as native tests ([`native`]), if they are.
     pub cond_test: Option<native::Test>,
     pub pick_native: Option<native::Pick>,
+    /// `cond`, when it compares two numbers of the player's: decided in place.
+    pub cond_cmp: Option<(native::Operand, native::CmpOp, native::Operand)>,
 }
 
 pub struct PhaseDecl {
@@ -167,6 +176,9 @@ pub struct BotRule {
     /// `cond` and `choose` recognised as native decisions ([`native`]).
     pub cond_test: Option<native::Test>,
     pub choose_native: native::Choose,
+    /// `cond`, when it compares two numbers of the player's (no property,
+    /// nothing of the option): decided in place.
+    pub cond_cmp: Option<(native::Operand, native::CmpOp, native::Operand)>,
 }
 
 impl Data {

@@ -93,6 +93,18 @@ pub enum Choose {
     General,
 }
 
+/// A test comparing two numbers none of which is a property (of `it`).
+pub fn plain_cmp(t: Option<&Test>) -> Option<(Operand, CmpOp, Operand)> {
+    match t? {
+        &Test::Cmp(a, op, b)
+            if !matches!(a, Operand::Prop(_)) && !matches!(b, Operand::Prop(_)) =>
+        {
+            Some((a, op, b))
+        }
+        _ => None,
+    }
+}
+
 /// A move's `pick` of the shape `<zone> where <test>`.
 #[derive(Debug, Clone)]
 pub struct Pick {

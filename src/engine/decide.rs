@@ -174,6 +174,7 @@ impl Game {
     }
 
     /// What the rounds of one bot in one quick window share: found once.
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn bot_plan<'d>(
         &self,
         data: &'d Data,
@@ -181,23 +182,12 @@ impl Game {
         p: PlayerId,
         b: usize,
         list: &'d [u32],
+        takes: Option<Span>,
     ) -> Plan<'d> {
         let mv = &data.moves[m as usize];
         let (Some(pick), Some(np)) = (&mv.pick, &mv.pick_native) else {
             unreachable!("a quick window's move has a native pick");
         };
-        let rules = &data.bots[b].1[..];
-        // The commonest first rule, with no condition, takes every card the
-        // pick lists.
-        let takes = list
-            .first()
-            .and_then(|&r| rules.get(r as usize))
-            .filter(|rule| {
-                rule.cond.is_none()
-                    && self.depth < MAX_DEPTH
-                    && matches!(&rule.choose_native, Choose::Test(t) if same(t, &np.test))
-            })
-            .map(|rule| rule.choose.span);
         Plan {
             p,
             b,
@@ -205,9 +195,10 @@ impl Game {
             mv,
             pick,
             np,
-            rules,
+            rules: &data.bots[b].1[..],
             list,
-            takes,
+            // Too deep, the rule's `choose` runs (and fails) as it would.
+            takes: takes.filter(|_| self.depth < MAX_DEPTH),
             inst: None,
         }
     }
@@ -257,10 +248,18 @@ impl Game {
     #[inline(always)]
     fn round_first(&mut self, data: &Data, pl: &mut Plan) -> Res<Option<(ObjId, usize)>> {
         let (m, p, mv, np) = (pl.m, pl.p, pl.mv, pl.np);
-        if let Some(cond) = &mv.cond
-            && !self.holds(data, cond, mv.cond_test.as_ref(), p, &Value::None, Some(m))?
-        {
-            return Ok(None);
+        if let Some(cond) = &mv.cond {
+            let holds = match mv.cond_cmp {
+                // A quick window is never too deep: decided in place.
+                Some((a, op, b)) => {
+                    self.tick(cond.span)?;
+                    op.holds(self.plain(a, p), self.plain(b, p))
+                }
+                None => self.holds(data, cond, mv.cond_test.as_ref(), p, &Value::None, Some(m))?,
+            };
+            if !holds {
+                return Ok(None);
+            }
         }
         // The zone and whether it may be seen do not change between rounds:
         // later rounds only count the pick's step.
@@ -366,9 +365,20 @@ impl Game {
                     options,
                 )?));
             }
-            let each = match self.rule_once(data, rule, player)? {
-                Some(each) => each,
-                None => continue,
+            // A number of the player's against another, decided in place.
+            let each = match rule.cond_cmp {
+                Some((a, op, b)) if self.depth < MAX_DEPTH => {
+                    let (x, y) = (self.plain(a, player), self.plain(b, player));
+                    self.tick(rule.cond.as_ref().map_or_else(Default::default, |c| c.span))?;
+                    if !op.holds(x, y) {
+                        continue;
+                    }
+                    None
+                }
+                _ => match self.rule_once(data, rule, player)? {
+                    Some(each) => each,
+                    None => continue,
+                },
             };
             if each.is_none() && self.depth < MAX_DEPTH {
                 // Each option weighed counts a step, as `rule_pick` would.
@@ -978,6 +988,17 @@ impl Game {
         }
     }
 
+    /// An operand of [`BotRule::cond_cmp`] (never a property).
+    #[inline(always)]
+    fn plain(&self, o: Operand, me: PlayerId) -> i64 {
+        match o {
+            Operand::Counter(k) => self.st.counter(me, k),
+            Operand::Global(g) => self.st.globals[g as usize],
+            Operand::Int(i) => i,
+            Operand::Prop(_) => 0,
+        }
+    }
+
     /// A number a test compares, with no card bound (a property has none).
     #[inline(always)]
     fn plain_operand(&self, o: Operand, me: PlayerId) -> Option<i64> {
@@ -987,15 +1008,6 @@ impl Game {
             Operand::Counter(k) => self.st.counter(me, k),
             Operand::Global(g) => self.st.globals[g as usize],
         })
-    }
-}
-
-/// Whether two tests are the same (the commonest shape compared in place).
-#[inline(always)]
-fn same(a: &Test, b: &Test) -> bool {
-    match (a, b) {
-        (Test::Is { tag, negate }, Test::Is { tag: t, negate: n }) => tag == t && negate == n,
-        _ => a == b,
     }
 }
 

@@ -159,14 +159,7 @@ impl Game {
         };
         // One move with a native pick: a data bot may decide before it is
         // listed (see `bot_round`).
-        let quick = match decl.moves[..] {
-            [m] if self.depth < super::decide::MAX_DEPTH
-                && data.moves[m as usize].pick_native.is_some() =>
-            {
-                Some(m)
-            }
-            _ => None,
-        };
+        let quick = decl.quick.filter(|_| self.depth < super::decide::MAX_DEPTH);
         let mut plan: Option<Plan> = None;
         loop {
             self.tick(Default::default())?;
@@ -177,7 +170,8 @@ impl Game {
                         && let Some(list) = decl.bot_rules.get(b) =>
                 {
                     if !plan.as_ref().is_some_and(|pl| pl.p == cur && pl.b == b) {
-                        plan = Some(self.bot_plan(data, m, cur, b, list));
+                        let takes = decl.takes.get(b).copied().flatten();
+                        plan = Some(self.bot_plan(data, m, cur, b, list, takes));
                     }
                     let Some(pl) = &mut plan else {
                         unreachable!("planned above")
