@@ -111,6 +111,26 @@ impl Game {
     ) -> Res<Value> {
         self.enter(code.span)?;
         let (native, n) = code.native.get(data, code);
+        if *n == 0 {
+            // No slots (so no arguments kept): no frame storage to set up.
+            drop(args);
+            let mut f = Frame {
+                data,
+                this,
+                me,
+                slots: &mut [],
+                span: code.span,
+                move_name,
+            };
+            let saved = self.current_card;
+            if let Some(c) = this {
+                self.current_card = Some(self.st.objs[c as usize].def);
+            }
+            let r = native.run(self, &mut f);
+            self.current_card = saved;
+            self.depth -= 1;
+            return returned(r);
+        }
         let mut buf = Slots::new();
         let slots = buf.get(*n);
         // Arguments past the code's own slots are dropped.

@@ -284,6 +284,21 @@ impl ZoneAt {
     }
 }
 
+impl ZoneAt {
+    /// [`ZoneAt::get`] with no error made: none where it fails.
+    #[inline(always)]
+    fn find(self, f: &Frame) -> Option<ZoneRef> {
+        Some(match self {
+            ZoneAt::Fixed(z) => z,
+            ZoneAt::Mine(zone) => ZoneRef { zone, owner: f.me },
+            ZoneAt::Slot(zone, s) => match f.slots[s] {
+                Value::Player(owner) => ZoneRef { zone, owner },
+                _ => return None,
+            },
+        })
+    }
+}
+
 /// The cards a move takes, found without running code: a slot's value,
 /// the top card of a zone (`top(deck)`, with the span of the `top` call) or
 /// a whole zone.
@@ -533,8 +548,8 @@ impl TopLoop {
         let mut i = 0;
         while i < n {
             if at.is_none() && g.viewer.is_none() {
-                at = match (self.from.get(g, f), self.to.get(g, f)) {
-                    (Ok(a), Ok(b)) => Some((g.st.inst(a), b)),
+                at = match (self.from.find(f), self.to.find(f)) {
+                    (Some(a), Some(b)) => Some((g.st.inst(a), b)),
                     _ => None,
                 };
             }
@@ -584,19 +599,28 @@ impl TopLoop {
         if g.viewer.is_some() || !g.quiet_move(self.cause) || !g.st.zones[src].piles.is_empty() {
             return None;
         }
-        let size = g.st.zones[src].cards.len();
-        let mut k = 0;
-        while (k as i64) < left
-            && k < size
-            && !self
-                .test
-                .as_ref()
-                .is_some_and(|t| t.0.holds((size - k) as i64, t.1))
-        {
-            k += 1;
+        let size = g.st.zones[src].cards.len() as i64;
+        let mut k = left.min(size);
+        if let Some((op, k0, ..)) = &self.test {
+            k = k.min(first_hold(*op, *k0, size));
         }
-        (k > 0 && g.steps + k as u64 <= super::MAX_STEPS).then_some(k)
+        (k > 0 && g.steps + k as u64 <= super::MAX_STEPS).then_some(k as usize)
     }
+}
+
+/// The fewest top cards taken from a zone of `size` cards after which
+/// `count <op> k` holds (the count falls by one a card); `size` if it never
+/// does before the zone is empty.
+fn first_hold(op: CmpOp, k: i64, size: i64) -> i64 {
+    let at = match op {
+        CmpOp::Eq if k <= size => size - k,
+        CmpOp::Lt => size - k + 1,
+        CmpOp::Le => size - k,
+        CmpOp::Ne => (size == k) as i64,
+        CmpOp::Gt | CmpOp::Ge if op.holds(size, k) => 0,
+        _ => return size,
+    };
+    at.clamp(0, size)
 }
 
 /// A number found without a closure call where it can be: constants,
