@@ -15,7 +15,7 @@ use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 
 use crate::data::Data;
-use crate::lang::ir::Span;
+use crate::lang::ir::{Code, Span};
 use crate::value::{DefId, PlayerId, Value};
 pub use decide::AgentKind;
 use log::Entry;
@@ -228,7 +228,7 @@ impl Game {
         // The game's one reference to the shared data: each change of the
         // count is a write to a cache line every sim thread reads.
         let data = self.data.clone();
-        match self.exec_in(&data, &data.setup, None, 0, [], None) {
+        match self.exec_hook(&data, &data.setup, 0) {
             Err(e) if !matches!(*e, Flow::EndGame) => return Err(e),
             _ => {}
         }
@@ -273,9 +273,28 @@ impl Game {
     /// The rules' end check (`end: if:`).
     #[inline(never)]
     fn end_check(&mut self, data: &Data) -> Res<bool> {
-        Ok(self
-            .exec_in(data, &data.end_if, None, self.st.active, [], None)?
-            .truthy())
+        Ok(self.exec_hook(data, &data.end_if, self.st.active)?.truthy())
+    }
+
+    /// [`Game::exec_in`] of the rules' own code for player `p` (setup, turn
+    /// and phase code, the end check, the score): no card, arguments or move
+    /// name to set up, save and restore.
+    pub(crate) fn exec_hook(&mut self, data: &Data, code: &Code, p: PlayerId) -> Res<Value> {
+        self.enter(code.span)?;
+        let (native, n) = code.native.get(data, code);
+        let mut buf = exec::Slots::new();
+        let mut f = exec::Frame {
+            data,
+            this: None,
+            me: p,
+            slots: buf.get(*n),
+            span: code.span,
+            move_name: None,
+        };
+        let r = native.run(self, &mut f);
+        self.depth -= 1;
+        buf.empty(*n);
+        exec::returned(r)
     }
 
     pub fn over(&self) -> bool {
@@ -294,11 +313,11 @@ impl Game {
         let mut scores = Vec::with_capacity(n as usize);
         let mut keys = Vec::with_capacity(n as usize);
         for p in 0..n {
-            let s = self.exec_in(data, &data.score, None, p, [], None)?;
+            let s = self.exec_hook(data, &data.score, p)?;
             let s = self.int(&s, data.score.span)?;
             let t = match &data.tiebreak {
                 Some(t) => {
-                    let v = self.exec_in(data, t, None, p, [], None)?;
+                    let v = self.exec_hook(data, t, p)?;
                     self.int(&v, t.span)?
                 }
                 None => 0,

@@ -663,7 +663,7 @@ impl Game {
     /// Whether no ability waits for the event, before or after: kept in
     /// the state once found.
     #[inline(always)]
-    fn quiet_event(&self, e: u16) -> bool {
+    pub(crate) fn quiet_event(&self, e: u16) -> bool {
         self.st.quiet.get() & crate::value::bit(e) != 0 || self.find_quiet(e)
     }
 

@@ -39,7 +39,7 @@ impl Game {
             .retain(|m| matches!(m.until, Until::Forever | Until::While(_)));
         self.raise(data, data.turn.end_event, p)?;
         if let Some(end) = &data.turn.end {
-            self.exec_in(data, end, None, p, [], None)?;
+            self.exec_hook(data, end, p)?;
         }
         self.resolve_pending()
     }
@@ -50,7 +50,7 @@ impl Game {
             // The rules' own turn-start code (resets) runs before abilities
             // that wait for the turn to start.
             if let Some(start) = &data.turn.start {
-                self.exec_in(data, start, None, p, [], None)?;
+                self.exec_hook(data, start, p)?;
             }
             self.raise(data, data.turn.start_event, p)?;
         }
@@ -91,7 +91,7 @@ impl Game {
     #[inline(always)]
     fn run_phase(&mut self, data: &Data, phase: &PhaseDecl, p: PlayerId) -> Res<()> {
         let Some(windows) = &phase.windows else {
-            return self.exec_in(data, &phase.body, None, p, [], None).map(drop);
+            return self.exec_hook(data, &phase.body, p).map(drop);
         };
         self.enter(phase.body.span)?;
         let r = windows.iter().try_for_each(|&w| self.window_in(data, w));
@@ -100,13 +100,19 @@ impl Game {
     }
 
     /// A timing point of player `p`: its abilities resolve, then queued ones.
-    /// The event is built only when something listens.
+    /// The event is built only when something listens; an event known quiet
+    /// (see [`Game::quiet_event`]) is one bit test.
     #[inline(always)]
     fn raise(&mut self, data: &Data, name: u16, p: PlayerId) -> Res<()> {
-        if self.has_listeners(name, false) {
-            let mut ev = Event::new(name);
-            ev.player = Some(p);
-            self.dispatch_in(data, ev)?;
+        if self.st.quiet.get() & crate::value::bit(name) == 0 {
+            if self.has_listeners(name, false) {
+                let mut ev = Event::new(name);
+                ev.player = Some(p);
+                self.dispatch_in(data, ev)?;
+            } else {
+                // Learnt once: the next raise is the bit test.
+                self.quiet_event(name);
+            }
         }
         self.resolve_pending()
     }
@@ -114,7 +120,7 @@ impl Game {
     pub(crate) fn advance_player(&mut self, data: &Data) -> Res<()> {
         let next = match &data.turn.next {
             Some(code) => {
-                let v = self.exec_in(data, code, None, self.st.active, [], None)?;
+                let v = self.exec_hook(data, code, self.st.active)?;
                 self.player(&v, code.span)?
             }
             None => self.next_alive(self.st.active),
@@ -538,10 +544,7 @@ impl Game {
 
     #[inline(never)]
     fn check_end_now(&mut self, data: &Data) -> Res<()> {
-        if self
-            .exec_in(data, &data.end_if, None, self.st.active, [], None)?
-            .truthy()
-        {
+        if self.exec_hook(data, &data.end_if, self.st.active)?.truthy() {
             return Err(Flow::EndGame.into());
         }
         Ok(())
