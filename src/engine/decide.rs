@@ -6,7 +6,7 @@ use std::io::{BufRead, Write};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use super::exec::{Frame, Slots, returned};
+use super::exec::{Frame, Slots};
 use super::log::Entry;
 use super::native::Body;
 use super::state::below;
@@ -175,6 +175,7 @@ impl Game {
 
     /// What the rounds of one bot in one quick window share: found once.
     #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
     pub(crate) fn bot_plan<'d>(
         &self,
         data: &'d Data,
@@ -214,7 +215,6 @@ impl Game {
         pl: &mut Plan,
         options: &mut Vec<Choice>,
     ) -> Res<Act> {
-        let (m, p, np) = (pl.m, pl.p, pl.np);
         let Some((first, inst)) = self.round_first(data, pl)? else {
             return Ok(Act::Nothing);
         };
@@ -223,8 +223,23 @@ impl Game {
         if let Some(span) = pl.takes {
             self.tick(span)?;
             self.decisions.extend_from_slice(&[1, 0]);
-            return Ok(Act::Move(m, Value::Card(first)));
+            return Ok(Act::Move(pl.m, Value::Card(first)));
         }
+        self.bot_pick(data, pl, first, inst, options)
+    }
+
+    /// [`Game::bot_round`] once the move's pick lists `first`: what the
+    /// bot's rules pick.
+    #[inline(never)]
+    fn bot_pick(
+        &mut self,
+        data: &Data,
+        pl: &Plan,
+        first: ObjId,
+        inst: usize,
+        options: &mut Vec<Choice>,
+    ) -> Res<Act> {
+        let (m, p, np) = (pl.m, pl.p, pl.np);
         let saved = self.viewer.replace(p);
         let r = self.bot_quick(data, pl.rules, pl.list, p, np, m, inst, options);
         self.viewer = saved;
@@ -275,29 +290,28 @@ impl Game {
             .map(|c| (c, inst)))
     }
 
-    /// The rounds of a window of one player whose bot takes every card its
-    /// move's pick lists (`Plan::takes`), until one is not a move: each
-    /// counts the steps and records the decision that `bot_round` and
-    /// `exec_move` would, with the move's compiled body and frame found
-    /// once.
-    pub(crate) fn bot_takes(&mut self, data: &Data, pl: &mut Plan, span: Span) -> Res<Act> {
+    /// A window of one player whose seat is a data bot and whose one move
+    /// has a native pick, opened: its rounds run in one loop, no options
+    /// listed (unless a rule weighs them in a way not known natively), the
+    /// steps of a round that cannot fail counted at once, and the move's
+    /// compiled body and frame found once.
+    pub(crate) fn quick_rounds(&mut self, data: &Data, pl: &mut Plan) -> Res<()> {
         let code = &pl.mv.body;
         let (native, n) = code.native.get(data, code);
         let mut buf = Slots::new();
-        let r = self.takes_rounds(data, pl, span, native, buf.get(*n));
+        let r = self.quick_moves(data, pl, native, buf.get(*n));
         buf.empty(*n);
         r
     }
 
     #[inline(always)]
-    fn takes_rounds(
+    fn quick_moves(
         &mut self,
         data: &Data,
         pl: &mut Plan,
-        span: Span,
         native: &Body,
         slots: &mut [Value],
-    ) -> Res<Act> {
+    ) -> Res<()> {
         let (m, p, mv) = (pl.m, pl.p, pl.mv);
         let code = &mv.body;
         let has_it = code.slots > 0 && !slots.is_empty();
@@ -310,15 +324,47 @@ impl Game {
             move_name: Some(m),
         };
         loop {
-            let Some((first, _)) = self.round_first(data, pl)? else {
-                return Ok(Act::Nothing);
+            let it = match pl.takes {
+                Some(span) => match self.take_round(data, pl, span)? {
+                    Some(c) => Value::Card(c),
+                    None => {
+                        if self.quick_pass(data, p, true)? {
+                            continue;
+                        }
+                        return Ok(());
+                    }
+                },
+                None => {
+                    self.tick(Default::default())?;
+                    let act = match self.round_first(data, pl)? {
+                        None => Act::Nothing,
+                        Some((first, inst)) => {
+                            let mut options = std::mem::take(&mut self.spare_options);
+                            let r = self.bot_pick(data, pl, first, inst, &mut options);
+                            options.clear();
+                            self.spare_options = options;
+                            r?
+                        }
+                    };
+                    match act {
+                        Act::Move(_, it) => {
+                            self.tick(code.span)?;
+                            it
+                        }
+                        act => {
+                            if self.quick_pass(data, p, matches!(act, Act::Nothing))? {
+                                continue;
+                            }
+                            return Ok(());
+                        }
+                    }
+                }
             };
-            self.tick(span)?;
-            self.decisions.extend_from_slice(&[1, 0]);
-            // The move, as `exec_move` runs it.
-            self.enter(code.span)?;
+            // The move, as `exec_move` runs it (its step counted by the
+            // round; a quick window is never too deep).
+            self.depth += 1;
             if has_it {
-                f.slots[0] = Value::Card(first);
+                f.slots[0] = it;
             }
             f.span = code.span;
             f.move_name = Some(m);
@@ -329,11 +375,85 @@ impl Game {
             for s in f.slots.iter_mut() {
                 *s = Value::None;
             }
-            returned(r)?;
+            match r {
+                Ok(Value::None) => {}
+                Ok(v) => drop(v),
+                // A `return` in the body ends it.
+                Err(e) => {
+                    if !matches!(*e, Flow::Return(_)) {
+                        return Err(e);
+                    }
+                }
+            }
             self.resolve_pending()?;
             self.check_end_always(data)?;
-            // The next round.
-            self.tick(Default::default())?;
+        }
+    }
+
+    /// A round of a quick window whose bot takes every card its move's pick
+    /// lists (`Plan::takes`): the card taken, its decision recorded and the
+    /// steps up to the move's counted (the round's, the condition's, the
+    /// pick's, the `choose`'s, the move's), or None. Away from the step
+    /// limit, a condition decided in place and a zone read before: the
+    /// steps are counted at once.
+    #[inline(always)]
+    fn take_round(&mut self, data: &Data, pl: &mut Plan, span: Span) -> Res<Option<ObjId>> {
+        let (m, p, mv, np) = (pl.m, pl.p, pl.mv, pl.np);
+        if let Some(inst) = pl.inst
+            && self.steps + 5 <= super::MAX_STEPS
+            && (mv.cond.is_none() || mv.cond_cmp.is_some())
+        {
+            // The round's step, the condition's, the pick's.
+            let mut k = 2;
+            if let Some((a, op, b)) = mv.cond_cmp {
+                if !op.holds(self.plain(a, p), self.plain(b, p)) {
+                    self.steps += 2;
+                    return Ok(None);
+                }
+                k = 3;
+            }
+            let Some(c) = self.pick_first(data, &np.test, p, m, inst) else {
+                self.steps += k;
+                return Ok(None);
+            };
+            self.steps += k + 2;
+            self.decisions.extend_from_slice(&[1, 0]);
+            return Ok(Some(c));
+        }
+        self.tick(Default::default())?;
+        let Some((c, _)) = self.round_first(data, pl)? else {
+            return Ok(None);
+        };
+        // The first rule takes the first card, counting the step its
+        // `choose` would.
+        self.tick(span)?;
+        self.decisions.extend_from_slice(&[1, 0]);
+        self.tick(mv.body.span)?;
+        Ok(Some(c))
+    }
+
+    /// A quick window's bot passes (`nothing`: no move was legal): true when
+    /// an effect on the stack resolved and the bot acts again.
+    #[inline(always)]
+    fn quick_pass(&mut self, data: &Data, p: PlayerId, nothing: bool) -> Res<bool> {
+        if self.logging {
+            self.log_pass(p, nothing);
+        }
+        if self.st.stack.is_empty() {
+            return Ok(false);
+        }
+        self.resolve_stacked(data)?;
+        Ok(true)
+    }
+
+    #[cold]
+    fn log_pass(&mut self, p: PlayerId, nothing: bool) {
+        if nothing {
+            self.push(Entry::Text {
+                text: format!("{} passes (nothing to do)", super::log::pname(p)),
+            });
+        } else {
+            self.push(Entry::Pass { player: p });
         }
     }
 

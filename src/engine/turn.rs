@@ -140,21 +140,41 @@ impl Game {
 
     /// [`Game::window`] for a caller that holds the game data.
     pub(crate) fn window_in(&mut self, data: &Data, w: u16) -> Res<()> {
-        // Windows reuse one options list (a window opened inside another's
-        // move gets a new one).
-        let mut options = std::mem::take(&mut self.spare_options);
-        let r = self.window_rounds(data, w, &mut options);
-        options.clear();
-        self.spare_options = options;
-        r
-    }
-
-    fn window_rounds(&mut self, data: &Data, w: u16, options: &mut Vec<Choice>) -> Res<()> {
         let decl = &data.windows[w as usize];
         self.push_with(|| Entry::Window {
             window: w,
             open: true,
         });
+        // One player's window, a data bot's seat, one move with a native
+        // pick: the bot may decide before the move's options are listed.
+        if !decl.all_players
+            && let Some(m) = decl.quick
+            && self.depth < super::decide::MAX_DEPTH
+            && let p = self.st.active
+            && let Some(&AgentKind::Bot(b)) = self.agents.get(p as usize)
+            && let Some(list) = decl.bot_rules.get(b)
+        {
+            let takes = decl.takes.get(b).copied().flatten();
+            let mut plan = self.bot_plan(data, m, p, b, list, takes);
+            self.quick_rounds(data, &mut plan)?;
+        } else {
+            // Windows reuse one options list (a window opened inside
+            // another's move gets a new one).
+            let mut options = std::mem::take(&mut self.spare_options);
+            let r = self.window_rounds(data, w, &mut options);
+            options.clear();
+            self.spare_options = options;
+            r?;
+        }
+        self.push_with(|| Entry::Window {
+            window: w,
+            open: false,
+        });
+        Ok(())
+    }
+
+    fn window_rounds(&mut self, data: &Data, w: u16, options: &mut Vec<Choice>) -> Res<()> {
+        let decl = &data.windows[w as usize];
         let first = self.st.active;
         let mut cur = first;
         let mut passes = 0;
@@ -164,7 +184,7 @@ impl Game {
             1
         };
         // One move with a native pick: a data bot may decide before it is
-        // listed (see `bot_round`).
+        // listed (see `bot_round`; one player's window: `quick_rounds`).
         let quick = decl.quick.filter(|_| self.depth < super::decide::MAX_DEPTH);
         let mut plan: Option<Plan> = None;
         loop {
@@ -182,11 +202,7 @@ impl Game {
                     let Some(pl) = &mut plan else {
                         unreachable!("planned above")
                     };
-                    match pl.takes {
-                        // One player's rounds: the bot's moves run in a loop of their own.
-                        Some(span) if !decl.all_players => self.bot_takes(data, pl, span)?,
-                        _ => self.bot_round(data, pl, options)?,
-                    }
+                    self.bot_round(data, pl, options)?
                 }
                 _ => {
                     self.legal_moves_into(data, w, cur, options)?;
@@ -211,16 +227,8 @@ impl Game {
                     }
                     passes += 1;
                     if passes >= needed {
-                        if let Some(item) = self.st.stack.pop() {
-                            let def = self.st.objs[item.card as usize].def;
-                            self.push(Entry::Stack {
-                                player: item.me,
-                                def,
-                                push: false,
-                            });
-                            self.run_effect_in(data, item.card, item.effect, item.me, Value::None)?;
-                            self.resolve_pending()?;
-                            self.check_end_always(data)?;
+                        if !self.st.stack.is_empty() {
+                            self.resolve_stacked(data)?;
                             passes = 0;
                             cur = first;
                             continue;
@@ -240,11 +248,24 @@ impl Game {
                 cur = self.next_alive(cur);
             }
         }
-        self.push_with(|| Entry::Window {
-            window: w,
-            open: false,
-        });
         Ok(())
+    }
+
+    /// Every player passed in a row: the newest effect on the stack resolves.
+    #[inline(never)]
+    pub(crate) fn resolve_stacked(&mut self, data: &Data) -> Res<()> {
+        let Some(item) = self.st.stack.pop() else {
+            return Ok(());
+        };
+        let def = self.st.objs[item.card as usize].def;
+        self.push(Entry::Stack {
+            player: item.me,
+            def,
+            push: false,
+        });
+        self.run_effect_in(data, item.card, item.effect, item.me, Value::None)?;
+        self.resolve_pending()?;
+        self.check_end_always(data)
     }
 
     /// Every move the player may make now in this window.
