@@ -1980,10 +1980,43 @@ impl Compiler<'_> {
         let pass: Box<[bool]> = (self.data.defs.iter())
             .map(|d| d.tags & mask != 0)
             .collect();
+        // The same, a bit per definition.
+        let mut pass_bits = vec![0u64; pass.len().div_ceil(64)];
+        for (d, _) in pass.iter().enumerate().filter(|p| *p.1) {
+            pass_bits[d / 64] |= 1 << (d % 64);
+        }
+        // `pile_count(..) <op> k` holds for an empty pile only: the empty
+        // piles are the zone's bits.
+        let only_empty =
+            matches!(op, CmpOp::Eq | CmpOp::Lt | CmpOp::Le) && op.holds(0, k) && !op.holds(1, k);
         Some(Box::new(move |g, f| {
             let z = zone.get(g, f)?;
+            let zi = &g.st.zones[g.st.inst(z)];
+            if only_empty && zi.piles.len() <= 64 {
+                debug_assert_eq!(zi.nempty, zi.empty.count_ones());
+                debug_assert_eq!(
+                    zi.empty,
+                    (zi.piles.iter().enumerate())
+                        .fold(0, |m, (i, (_, p))| m | (p.is_empty() as u64) << i)
+                );
+                if cmp.holds(zi.nempty as i64, n) {
+                    f.span = at_empty;
+                    return Ok(true);
+                }
+                let mut bits = zi.empty;
+                while bits != 0 {
+                    if pass[zi.piles[bits.trailing_zeros() as usize].0 as usize] {
+                        f.span = at;
+                        return Ok(true);
+                    }
+                    bits &= bits - 1;
+                }
+                let seen = (zi.pile_defs.iter().zip(&pass_bits)).any(|(a, b)| a & b != 0);
+                f.span = if seen { at } else { at_piles };
+                return Ok(false);
+            }
             let (mut empty, mut seen, mut hit) = (0i64, false, false);
-            for (d, p) in &g.st.zones[g.st.inst(z)].piles {
+            for (d, p) in &zi.piles {
                 empty += p.is_empty() as i64;
                 if pass[*d as usize] {
                     seen = true;
