@@ -1113,6 +1113,20 @@ impl Compiler<'_> {
                 Some(Leaf::Code(c)) => c,
                 _ => Box::new(|_, _| Ok(())),
             },
+            // One inlined call (a move body `verb(it)`): its body's leaves
+            // run in the call, no block around it.
+            [Leaf::Call { .. }] => match v.pop() {
+                Some(Leaf::Call { body, span, at }) => Box::new(move |g, f| {
+                    call_body::<KeepNothing>(
+                        g,
+                        f,
+                        |g, f| run(&body, g, f).map(|()| Value::None),
+                        span,
+                        at,
+                    )
+                }),
+                _ => Box::new(|_, _| Ok(())),
+            },
             _ => {
                 let v = v.into_boxed_slice();
                 Box::new(move |g, f| run(&v, g, f))
