@@ -390,8 +390,7 @@ fn place(
         owner: owner.unwrap_or(0),
     };
     let inst = game.st.inst(zr);
-    game.st.zones[inst].cards.clear();
-    game.st.zones[inst].piles.clear();
+    game.st.zones[inst].clear();
     let mut items: Vec<(String, i64)> = Vec::new();
     match val {
         serde_norway::Value::Sequence(s) => {
@@ -462,7 +461,7 @@ fn place(
             Some(d) => {
                 if n <= 0 && game.st.layouts[z as usize].piles {
                     // `id: 0` lays out an empty pile.
-                    game.st.zones[inst].piles.push((d, Vec::new()));
+                    game.st.zones[inst].push_empty_pile(d);
                 }
                 for _ in 0..n.max(0) {
                     let c = game.st.new_obj(data, d, zr);

@@ -157,7 +157,9 @@ impl Game {
     }
 
     /// [`Game::exec_in`] of a window move's body, `it` its one argument:
-    /// no iterator of arguments to set up and drain.
+    /// no iterator of arguments to set up and drain. Not inlined: the
+    /// window loop stays small.
+    #[inline(never)]
     pub(crate) fn exec_move(
         &mut self,
         data: &Data,

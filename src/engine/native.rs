@@ -320,7 +320,8 @@ fn call_body<K: Keep>(
     span: Span,
     at: Span,
 ) -> Res<K::Out> {
-    f.span = span;
+    // A failed step or depth check is an error that no code reads the
+    // span of.
     g.enter(at)?;
     f.span = at;
     let move_name = f.move_name.take();
@@ -364,13 +365,16 @@ enum Leaf {
         span: Span,
     },
     /// `if x is tag { .. } else { .. }` of a local: its tag mask, negated?
+    /// The `then` leaves follow, then a [`Leaf::Jump`] over the `else` ones
+    /// if any: a test that fails skips `skip` leaves.
     IfTag {
         slot: usize,
         mask: u64,
         negate: bool,
-        then: Box<[Leaf]>,
-        els: Box<[Leaf]>,
+        skip: u32,
     },
+    /// Skips `n` leaves.
+    Jump(u32),
     /// `run(x, effect)` of a local.
     Run {
         slot: usize,
@@ -388,7 +392,9 @@ enum Leaf {
 
 /// Runs a block's leaves in order.
 fn run(leaves: &[Leaf], g: &mut Game, f: &mut Frame) -> Res<()> {
-    for l in leaves {
+    let mut rest = leaves;
+    while let [l, tail @ ..] = rest {
+        rest = tail;
         match l {
             Leaf::Move {
                 slot,
@@ -421,20 +427,14 @@ fn run(leaves: &[Leaf], g: &mut Game, f: &mut Frame) -> Res<()> {
                 slot,
                 mask,
                 negate,
-                then,
-                els,
+                skip,
             } => {
                 let tags = tags_of(g, &f.slots[*slot], f)?;
-                run(
-                    if (tags & mask != 0) != *negate {
-                        then
-                    } else {
-                        els
-                    },
-                    g,
-                    f,
-                )?;
+                if (tags & mask != 0) == *negate {
+                    rest = rest.get(*skip as usize..).unwrap_or_default();
+                }
             }
+            Leaf::Jump(n) => rest = rest.get(*n as usize..).unwrap_or_default(),
             Leaf::Run { slot, effect, span } => {
                 f.span = *span;
                 match f.slots[*slot] {
@@ -1113,6 +1113,20 @@ impl Compiler<'_> {
                 Some(Leaf::Code(c)) => c,
                 _ => Box::new(|_, _| Ok(())),
             },
+            // One inlined call (a move body `verb(it)`): its body's leaves
+            // run in the call, no block around it.
+            [Leaf::Call { .. }] => match v.pop() {
+                Some(Leaf::Call { body, span, at }) => Box::new(move |g, f| {
+                    call_body::<KeepNothing>(
+                        g,
+                        f,
+                        |g, f| run(&body, g, f).map(|()| Value::None),
+                        span,
+                        at,
+                    )
+                }),
+                _ => Box::new(|_, _| Ok(())),
+            },
             _ => {
                 let v = v.into_boxed_slice();
                 Box::new(move |g, f| run(&v, g, f))
@@ -1121,12 +1135,16 @@ impl Compiler<'_> {
     }
 
     fn leaves(&self, stmts: &[Stmt]) -> Vec<Leaf> {
-        stmts.iter().map(|s| self.leaf(s)).collect()
+        let mut out = Vec::with_capacity(stmts.len());
+        for s in stmts {
+            self.leaf(s, &mut out);
+        }
+        out
     }
 
-    /// A statement as a leaf of its block.
-    fn leaf(&self, s: &Stmt) -> Leaf {
-        match s {
+    /// A statement as leaves of its block.
+    fn leaf(&self, s: &Stmt, out: &mut Vec<Leaf>) {
+        let l = match s {
             Stmt::Expr(e) => self.leaf_effect(e),
             Stmt::Assign(Place::Field(base, field), op, rhs, span)
                 if matches!(**base, Expr::Me)
@@ -1140,15 +1158,29 @@ impl Compiler<'_> {
                     span: *span,
                 }
             }
-            Stmt::If(c, a, b) if let Some((s, mask, negate)) = local_tag(c) => Leaf::IfTag {
-                slot: self.slot(s),
-                mask,
-                negate,
-                then: self.leaves(a).into_boxed_slice(),
-                els: self.leaves(b).into_boxed_slice(),
-            },
+            Stmt::If(c, a, b) if let Some((s, mask, negate)) = local_tag(c) => {
+                let at = out.len();
+                out.push(Leaf::Jump(0));
+                a.iter().for_each(|s| self.leaf(s, out));
+                // Where the `else` leaves start.
+                let mut els = out.len();
+                if !b.is_empty() {
+                    out.push(Leaf::Jump(0));
+                    els = out.len();
+                    b.iter().for_each(|s| self.leaf(s, out));
+                    out[els - 1] = Leaf::Jump((out.len() - els) as u32);
+                }
+                out[at] = Leaf::IfTag {
+                    slot: self.slot(s),
+                    mask,
+                    negate,
+                    skip: (els - at - 1) as u32,
+                };
+                return;
+            }
             s => Leaf::Code(self.stmt(s)),
-        }
+        };
+        out.push(l);
     }
 
     /// A call run for its effect as a leaf.
@@ -1980,10 +2012,43 @@ impl Compiler<'_> {
         let pass: Box<[bool]> = (self.data.defs.iter())
             .map(|d| d.tags & mask != 0)
             .collect();
+        // The same, a bit per definition.
+        let mut pass_bits = vec![0u64; pass.len().div_ceil(64)];
+        for (d, _) in pass.iter().enumerate().filter(|p| *p.1) {
+            pass_bits[d / 64] |= 1 << (d % 64);
+        }
+        // `pile_count(..) <op> k` holds for an empty pile only: the empty
+        // piles are the zone's bits.
+        let only_empty =
+            matches!(op, CmpOp::Eq | CmpOp::Lt | CmpOp::Le) && op.holds(0, k) && !op.holds(1, k);
         Some(Box::new(move |g, f| {
             let z = zone.get(g, f)?;
+            let zi = &g.st.zones[g.st.inst(z)];
+            if only_empty && zi.piles.len() <= 64 {
+                debug_assert_eq!(zi.nempty, zi.empty.count_ones());
+                debug_assert_eq!(
+                    zi.empty,
+                    (zi.piles.iter().enumerate())
+                        .fold(0, |m, (i, (_, p))| m | (p.is_empty() as u64) << i)
+                );
+                if cmp.holds(zi.nempty as i64, n) {
+                    f.span = at_empty;
+                    return Ok(true);
+                }
+                let mut bits = zi.empty;
+                while bits != 0 {
+                    if pass[zi.piles[bits.trailing_zeros() as usize].0 as usize] {
+                        f.span = at;
+                        return Ok(true);
+                    }
+                    bits &= bits - 1;
+                }
+                let seen = (zi.pile_defs.iter().zip(&pass_bits)).any(|(a, b)| a & b != 0);
+                f.span = if seen { at } else { at_piles };
+                return Ok(false);
+            }
             let (mut empty, mut seen, mut hit) = (0i64, false, false);
-            for (d, p) in &g.st.zones[g.st.inst(z)].piles {
+            for (d, p) in &zi.piles {
                 empty += p.is_empty() as i64;
                 if pass[*d as usize] {
                     seen = true;

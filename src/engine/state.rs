@@ -27,6 +27,47 @@ pub struct ZoneInst {
     pub cards: Vec<ObjId>,
     /// For pile zones: one pile per card definition, in the order they were made.
     pub piles: Vec<(DefId, Vec<ObjId>)>,
+    /// Kept by the moves, so a test of empty piles reads no pile: bit `i`,
+    /// pile `i` (below 64) is empty; how many of those are; bit per
+    /// definition with a pile.
+    pub empty: u64,
+    pub nempty: u32,
+    pub pile_defs: Vec<u64>,
+}
+
+impl ZoneInst {
+    /// No cards, no piles.
+    pub fn clear(&mut self) {
+        self.cards.clear();
+        self.piles.clear();
+        self.empty = 0;
+        self.nempty = 0;
+        self.pile_defs.clear();
+    }
+
+    /// Adds an empty pile of a definition.
+    pub fn push_empty_pile(&mut self, def: DefId) {
+        self.push_pile(def, Vec::new());
+    }
+
+    fn push_pile(&mut self, def: DefId, cards: Vec<ObjId>) {
+        self.set_empty(self.piles.len(), cards.is_empty());
+        self.piles.push((def, cards));
+        let w = def as usize / 64;
+        if w >= self.pile_defs.len() {
+            self.pile_defs.resize(w + 1, 0);
+        }
+        self.pile_defs[w] |= 1 << (def % 64);
+    }
+
+    #[inline(always)]
+    fn set_empty(&mut self, i: usize, empty: bool) {
+        if i < 64 {
+            let was = self.empty >> i & 1;
+            self.empty = self.empty & !(1 << i) | (empty as u64) << i;
+            self.nempty = self.nempty + empty as u32 - was as u32;
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -239,8 +280,7 @@ impl State {
         }
         zones.resize_with(inst_ref.len(), ZoneInst::default);
         for zi in zones.iter_mut() {
-            zi.cards.clear();
-            zi.piles.clear();
+            zi.clear();
         }
         let n = nplayers as usize;
         *ncounters = data.counters.len();
@@ -359,9 +399,12 @@ impl State {
         let ids = first..first + n as ObjId;
         let zi = &mut self.zones[inst];
         if l.piles {
-            match zi.piles.iter_mut().find(|(d, _)| *d == def) {
-                Some((_, p)) => p.extend(ids),
-                None => zi.piles.push((def, ids.collect())),
+            match zi.piles.iter().position(|(d, _)| *d == def) {
+                Some(i) => {
+                    zi.piles[i].1.extend(ids);
+                    zi.set_empty(i, false);
+                }
+                None => zi.push_pile(def, ids.collect()),
             }
         } else {
             zi.cards.extend(ids);
@@ -564,12 +607,15 @@ fn push_card(cards: &mut Vec<ObjId>, c: ObjId) {
 fn take_below(zi: &mut ZoneInst, c: ObjId, def: DefId) {
     if let Some(i) = zi.cards.iter().rposition(|&x| x == c) {
         zi.cards.remove(i);
-    } else if let Some((_, pile)) = zi.piles.iter_mut().find(|(d, _)| *d == def) {
+    } else if let Some(at) = zi.piles.iter().position(|(d, _)| *d == def) {
+        let pile = &mut zi.piles[at].1;
         if pile.last() == Some(&c) {
             pile.pop();
         } else if let Some(i) = pile.iter().rposition(|&x| x == c) {
             pile.remove(i);
         }
+        let empty = pile.is_empty();
+        zi.set_empty(at, empty);
     }
 }
 
@@ -577,10 +623,17 @@ fn take_below(zi: &mut ZoneInst, c: ObjId, def: DefId) {
 #[inline(never)]
 fn put_pile_or_bottom(zi: &mut ZoneInst, c: ObjId, def: DefId, piles: bool, bottom: bool) {
     if piles {
-        match zi.piles.iter_mut().find(|(d, _)| *d == def) {
-            Some((_, p)) if bottom => p.insert(0, c),
-            Some((_, p)) => p.push(c),
-            None => zi.piles.push((def, vec![c])),
+        match zi.piles.iter().position(|(d, _)| *d == def) {
+            Some(i) => {
+                let p = &mut zi.piles[i].1;
+                if bottom {
+                    p.insert(0, c);
+                } else {
+                    p.push(c);
+                }
+                zi.set_empty(i, false);
+            }
+            None => zi.push_pile(def, vec![c]),
         }
     } else {
         zi.cards.insert(0, c);
