@@ -96,7 +96,7 @@ impl Tally {
         self.cfg.seed = seed;
         let g = match &mut self.game {
             Some(g) => {
-                g.renew(&self.cfg);
+                g.renew_seed(seed);
                 g
             }
             None => self.game.insert(Game::new(data.clone(), self.cfg.clone())),

@@ -141,6 +141,22 @@ impl Game {
     /// Makes this game a new one of the same game data, as [`Game::new`]
     /// would, in its own vectors (no allocation for a game like the last).
     pub fn renew(&mut self, cfg: &GameConfig) {
+        self.agents.clone_from(&cfg.agents);
+        self.logging = cfg.logging;
+        if self.options != cfg.options {
+            self.options.clone_from(&cfg.options);
+            self.option_vals = option_vals(&self.data, &self.options);
+        }
+        self.renew_in(cfg.players, cfg.seed);
+    }
+
+    /// [`Game::renew`] with this game's players, agents, options and logging
+    /// (a series of games told apart by their seeds: no options to compare).
+    pub fn renew_seed(&mut self, seed: u64) {
+        self.renew_in(self.st.nplayers, seed);
+    }
+
+    fn renew_in(&mut self, players: u8, seed: u64) {
         // Every field named: one added later must be renewed here too.
         let Game {
             data,
@@ -148,9 +164,9 @@ impl Game {
             agents,
             script,
             log,
-            logging,
-            options,
-            option_vals,
+            logging: _,
+            options: _,
+            option_vals: _,
             viewer,
             decisions,
             replay,
@@ -158,19 +174,13 @@ impl Game {
             depth,
             steps,
             spare_options,
-            seed,
+            seed: game_seed,
             spare_list: _,
         } = self;
-        st.reset(data, cfg.players, cfg.seed);
-        agents.clone_from(&cfg.agents);
-        seat_agents(agents, cfg.players, cfg.seed);
+        st.reset(data, players, seed);
+        seat_agents(agents, players, seed);
         script.clear();
         log.clear();
-        *logging = cfg.logging;
-        if *options != cfg.options {
-            options.clone_from(&cfg.options);
-            *option_vals = self::option_vals(data, options);
-        }
         *viewer = None;
         decisions.clear();
         replay.clear();
@@ -179,7 +189,7 @@ impl Game {
         *steps = 0;
         // Windows leave their vector empty.
         debug_assert!(spare_options.is_empty());
-        *seed = cfg.seed;
+        *game_seed = seed;
     }
 
     /// An empty list to fill: the last one [`Game::keep_list`] kept when
