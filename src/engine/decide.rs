@@ -315,6 +315,11 @@ impl Game {
         let (m, p, mv) = (pl.m, pl.p, pl.mv);
         let code = &mv.body;
         let has_it = code.slots > 0 && !slots.is_empty();
+        // A straight body on `it`, run in place where nothing sees it.
+        let straight = match native {
+            Body::Straight(s, _) if has_it && s.slot == 0 => Some(s),
+            _ => None,
+        };
         let mut f = Frame {
             data,
             this: None,
@@ -360,6 +365,14 @@ impl Game {
                     }
                 }
             };
+            if let (Some(s), Value::Card(c)) = (straight, &it)
+                && s.quiet(self, 1)
+            {
+                s.run(self, data, p, *c, 1)?;
+                self.resolve_pending()?;
+                self.check_end_always(data)?;
+                continue;
+            }
             // The move, as `exec_move` runs it (its step counted by the
             // round; a quick window is never too deep).
             self.depth += 1;

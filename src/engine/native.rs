@@ -16,7 +16,7 @@ use crate::data::Data;
 use crate::data::native::CmpOp;
 use crate::lang::builtins::Builtin;
 use crate::lang::ir::*;
-use crate::value::{Args, Cards, ObjId, Value, ZoneRef, bit};
+use crate::value::{Args, Cards, ObjId, PlayerId, Value, ZoneRef, bit};
 
 type Native<T> = Box<dyn Fn(&mut Game, &mut Frame) -> Res<T> + Send + Sync>;
 /// Code that computes a value.
@@ -31,6 +31,9 @@ pub type StmtFn = Native<()>;
 pub enum Body {
     Expr(ValFn),
     Block(StmtFn),
+    /// A block that is one inlined verb call of a [`Straight`] shape: the
+    /// shape, and the block as compiled.
+    Straight(Box<Straight>, StmtFn),
 }
 
 impl Body {
@@ -39,7 +42,7 @@ impl Body {
     pub fn run(&self, g: &mut Game, f: &mut Frame) -> Res<Value> {
         match self {
             Body::Expr(e) => e(g, f),
-            Body::Block(b) => b(g, f).map(|()| Value::None),
+            Body::Block(b) | Body::Straight(_, b) => b(g, f).map(|()| Value::None),
         }
     }
 }
@@ -388,6 +391,154 @@ enum Leaf {
         at: Span,
     },
     Code(StmtFn),
+}
+
+/// The leaves of an inlined verb called on one local's card, in this order,
+/// each optional: a move of the card to a zone found in place, a change of
+/// a counter of the running player by the card's property (if the card's
+/// tags pass a test), a `run` of an effect of the card. Where nothing can
+/// see it, [`Straight::run`] runs it as one fixed sequence: the call's
+/// step and depth, no closure, no leaf dispatch.
+pub struct Straight {
+    /// The card's slot.
+    pub slot: usize,
+    mv: Option<(ZoneAt, Option<u16>)>,
+    /// The tag mask, negated?, the counter, how it changes, the property.
+    counter: Option<(u64, bool, u16, AssignOp, u16)>,
+    run: Option<u16>,
+}
+
+impl Straight {
+    fn find(leaves: &[Leaf]) -> Option<Straight> {
+        let (mut s, mut rest) = (None, leaves);
+        let mut same = |x: usize| *s.get_or_insert(x) == x;
+        let mut mv = None;
+        if let [
+            Leaf::Move {
+                slot, to, cause, ..
+            },
+            tail @ ..,
+        ] = rest
+            && same(*slot)
+            && !matches!(to, ZoneAt::Slot(..))
+        {
+            mv = Some((*to, *cause));
+            rest = tail;
+        }
+        let mut counter = None;
+        let (gate, tail) = match rest {
+            [
+                Leaf::IfTag {
+                    slot,
+                    mask,
+                    negate,
+                    skip: 1,
+                },
+                tail @ ..,
+            ] if same(*slot) => ((*mask, *negate), tail),
+            _ => ((0, true), rest),
+        };
+        if let [Leaf::Counter { c, op, num, .. }, tail @ ..] = tail
+            && let Num::SlotProp(slot, pr, ..) = num
+            && same(*slot)
+        {
+            counter = Some((gate.0, gate.1, *c, *op, *pr));
+            rest = tail;
+        }
+        let mut run = None;
+        if let [Leaf::Run { slot, effect, .. }, tail @ ..] = rest
+            && same(*slot)
+        {
+            run = Some(*effect);
+            rest = tail;
+        }
+        Some(Straight {
+            slot: s.filter(|_| rest.is_empty())?,
+            mv,
+            counter,
+            run,
+        })
+    }
+
+    /// Whether [`Straight::run`] runs it as the leaves would, `depth`
+    /// frames around the call: nothing logged or waiting for the move, the
+    /// call's step and depth within bounds (so no error).
+    #[inline(always)]
+    pub fn quiet(&self, g: &Game, depth: u32) -> bool {
+        g.steps < super::MAX_STEPS
+            && g.depth + depth < 200
+            && self.mv.is_none_or(|(_, cause)| g.quiet_move(cause))
+            && !g.logging
+    }
+
+    /// The call on card `c` for player `me`, `depth` frames around it, as
+    /// [`call_body`] runs the leaves (`quiet` holds); a `return` ends it.
+    #[inline(always)]
+    pub fn run(&self, g: &mut Game, data: &Data, me: PlayerId, c: ObjId, depth: u32) -> Res<()> {
+        g.steps += 1;
+        if let Some((to, _)) = self.mv {
+            let to = match to {
+                ZoneAt::Fixed(z) => z,
+                // Never a slot's zone (see `find`).
+                ZoneAt::Mine(zone) | ZoneAt::Slot(zone, _) => ZoneRef { zone, owner: me },
+            };
+            g.st.relocate(c, to, false);
+        }
+        if let Some((mask, negate, ctr, op, pr)) = self.counter
+            && (g.st.tags(c) & mask != 0) != negate
+        {
+            let v = g.st.prop(data, c, pr);
+            let old = g.st.counter(me, ctr);
+            let new = match op {
+                AssignOp::Set => v,
+                AssignOp::Add => old.saturating_add(v),
+                AssignOp::Sub => old.saturating_sub(v),
+            };
+            g.set_counter(me, ctr, new);
+        }
+        if let Some(e) = self.run
+            && let Some(code) = g.effect_of(data, c, e)
+        {
+            g.depth += depth + 1;
+            let r = g.exec_in(data, code, Some(c), me, [Value::None], None);
+            g.depth -= depth + 1;
+            if let Err(e) = r
+                && !matches!(*e, Flow::Return(_))
+            {
+                return Err(e);
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A block of leaves as one closure.
+fn block_of(mut v: Vec<Leaf>) -> StmtFn {
+    match v.as_mut_slice() {
+        [] => Box::new(|_, _| Ok(())),
+        [Leaf::Code(_)] => match v.pop() {
+            Some(Leaf::Code(c)) => c,
+            _ => Box::new(|_, _| Ok(())),
+        },
+        // One inlined call (a move body `verb(it)`): its body's leaves
+        // run in the call, no block around it.
+        [Leaf::Call { .. }] => match v.pop() {
+            Some(Leaf::Call { body, span, at }) => Box::new(move |g, f| {
+                call_body::<KeepNothing>(
+                    g,
+                    f,
+                    |g, f| run(&body, g, f).map(|()| Value::None),
+                    span,
+                    at,
+                )
+            }),
+            _ => Box::new(|_, _| Ok(())),
+        },
+        _ => {
+            let v = v.into_boxed_slice();
+            Box::new(move |g, f| run(&v, g, f))
+        }
+    }
 }
 
 /// Runs a block's leaves in order.
@@ -757,7 +908,18 @@ impl Compiler<'_> {
         match stmts {
             [Stmt::Return(Some(e))] if K::VALUE => Body::Expr(self.val(e)),
             [Stmt::Return(Some(e))] => Body::Block(self.effect(e)),
-            stmts => Body::Block(self.block(stmts)),
+            stmts => {
+                let v = self.leaves(stmts);
+                let straight = match v.as_slice() {
+                    [Leaf::Call { body, .. }] => Straight::find(body),
+                    _ => None,
+                };
+                let b = block_of(v);
+                match straight {
+                    Some(s) => Body::Straight(Box::new(s), b),
+                    None => Body::Block(b),
+                }
+            }
         }
     }
 
@@ -1106,32 +1268,7 @@ impl Compiler<'_> {
     }
 
     fn block(&self, stmts: &[Stmt]) -> StmtFn {
-        let mut v = self.leaves(stmts);
-        match v.as_mut_slice() {
-            [] => Box::new(|_, _| Ok(())),
-            [Leaf::Code(_)] => match v.pop() {
-                Some(Leaf::Code(c)) => c,
-                _ => Box::new(|_, _| Ok(())),
-            },
-            // One inlined call (a move body `verb(it)`): its body's leaves
-            // run in the call, no block around it.
-            [Leaf::Call { .. }] => match v.pop() {
-                Some(Leaf::Call { body, span, at }) => Box::new(move |g, f| {
-                    call_body::<KeepNothing>(
-                        g,
-                        f,
-                        |g, f| run(&body, g, f).map(|()| Value::None),
-                        span,
-                        at,
-                    )
-                }),
-                _ => Box::new(|_, _| Ok(())),
-            },
-            _ => {
-                let v = v.into_boxed_slice();
-                Box::new(move |g, f| run(&v, g, f))
-            }
-        }
+        block_of(self.leaves(stmts))
     }
 
     fn leaves(&self, stmts: &[Stmt]) -> Vec<Leaf> {
