@@ -390,118 +390,175 @@ enum Leaf {
         span: Span,
         at: Span,
     },
+    /// `emit(event, x)` of a local that no ability may change or prevent.
+    Emit {
+        slot: usize,
+        name: u16,
+        code: StmtFn,
+    },
     Code(StmtFn),
 }
 
-/// The leaves of an inlined verb called on one local's card, in this order,
-/// each optional: a move of the card to a zone found in place, a change of
-/// a counter of the running player by the card's property (if the card's
-/// tags pass a test), a `run` of an effect of the card. Where nothing can
-/// see it, [`Straight::run`] runs it as one fixed sequence: the call's
-/// step and depth, no closure, no leaf dispatch.
+/// A move body of leaves on one local's card, run in place: constant
+/// changes of the running player's counters, changes by the card's
+/// property (behind a tag test), moves of the card to zones found in
+/// place, emits of events nothing listens to, inlined verb calls of such
+/// leaves, and last, a `run` of an effect of the card. Where nothing can
+/// see it, [`Straight::run`] runs it as one fixed sequence: the calls'
+/// steps and depth, no closure, no leaf dispatch.
 pub struct Straight {
     /// The card's slot.
     pub slot: usize,
-    mv: Option<(ZoneAt, Option<u16>)>,
-    /// The tag mask, negated?, the counter, how it changes, the property.
-    counter: Option<(u64, bool, u16, AssignOp, u16)>,
-    run: Option<u16>,
+    /// The verb calls (a step each) and how deep they nest.
+    calls: u32,
+    nest: u32,
+    /// The events that must be quiet (a move's cause, an emit's event).
+    events: Vec<u16>,
+    ops: Vec<Op>,
+    /// An effect run last, and how many calls deep.
+    run: Option<(u16, u32)>,
+}
+
+/// A step of a [`Straight`] body.
+enum Op {
+    Move(ZoneAt),
+    /// The tag mask, negated?, the counter, how it changes, by what.
+    Counter(u64, bool, u16, AssignOp, By),
+}
+
+enum By {
+    Const(i64),
+    Prop(u16),
 }
 
 impl Straight {
     fn find(leaves: &[Leaf]) -> Option<Straight> {
-        let (mut s, mut rest) = (None, leaves);
-        let mut same = |x: usize| *s.get_or_insert(x) == x;
-        let mut mv = None;
-        if let [
-            Leaf::Move {
-                slot, to, cause, ..
-            },
-            tail @ ..,
-        ] = rest
-            && same(*slot)
-            && !matches!(to, ZoneAt::Slot(..))
-        {
-            mv = Some((*to, *cause));
-            rest = tail;
-        }
-        let mut counter = None;
-        let (gate, tail) = match rest {
-            [
-                Leaf::IfTag {
-                    slot,
-                    mask,
-                    negate,
-                    skip: 1,
-                },
-                tail @ ..,
-            ] if same(*slot) => ((*mask, *negate), tail),
-            _ => ((0, true), rest),
+        let mut s = Straight {
+            slot: usize::MAX,
+            calls: 0,
+            nest: 0,
+            events: Vec::new(),
+            ops: Vec::new(),
+            run: None,
         };
-        if let [Leaf::Counter { c, op, num, .. }, tail @ ..] = tail
-            && let Num::SlotProp(slot, pr, ..) = num
-            && same(*slot)
-        {
-            counter = Some((gate.0, gate.1, *c, *op, *pr));
-            rest = tail;
+        s.leaves(leaves, 0)?;
+        (s.slot != usize::MAX).then_some(s)
+    }
+
+    fn same(&mut self, slot: usize) -> bool {
+        if self.slot == usize::MAX {
+            self.slot = slot;
         }
-        let mut run = None;
-        if let [Leaf::Run { slot, effect, .. }, tail @ ..] = rest
-            && same(*slot)
-        {
-            run = Some(*effect);
+        self.slot == slot
+    }
+
+    fn leaves(&mut self, leaves: &[Leaf], nest: u32) -> Option<()> {
+        let mut rest = leaves;
+        while let [l, tail @ ..] = rest {
             rest = tail;
+            // A run is last: its effect may change anything.
+            if self.run.is_some() {
+                return None;
+            }
+            let mut gate = (0, true);
+            let l = match (l, tail) {
+                (
+                    Leaf::IfTag {
+                        slot,
+                        mask,
+                        negate,
+                        skip: 1,
+                    },
+                    [c @ Leaf::Counter { .. }, tail @ ..],
+                ) if self.same(*slot) => {
+                    gate = (*mask, *negate);
+                    rest = tail;
+                    c
+                }
+                _ => l,
+            };
+            match l {
+                Leaf::Move {
+                    slot, to, cause, ..
+                } if self.same(*slot) && !matches!(to, ZoneAt::Slot(..)) => {
+                    self.events.extend(*cause);
+                    self.ops.push(Op::Move(*to));
+                }
+                Leaf::Counter { c, op, num, .. } => {
+                    let by = match num {
+                        Num::Const(k) => By::Const(*k),
+                        Num::SlotProp(slot, pr, ..) if self.same(*slot) => By::Prop(*pr),
+                        _ => return None,
+                    };
+                    self.ops.push(Op::Counter(gate.0, gate.1, *c, *op, by));
+                }
+                Leaf::Emit { slot, name, .. } if self.same(*slot) => {
+                    self.events.push(*name);
+                }
+                Leaf::Run { slot, effect, .. } if self.same(*slot) => {
+                    self.run = Some((*effect, nest));
+                }
+                Leaf::Call { body, .. } => {
+                    self.calls += 1;
+                    self.nest = self.nest.max(nest + 1);
+                    self.leaves(body, nest + 1)?;
+                }
+                _ => return None,
+            }
         }
-        Some(Straight {
-            slot: s.filter(|_| rest.is_empty())?,
-            mv,
-            counter,
-            run,
-        })
+        Some(())
     }
 
     /// Whether [`Straight::run`] runs it as the leaves would, `depth`
-    /// frames around the call: nothing logged or waiting for the move, the
-    /// call's step and depth within bounds (so no error).
+    /// frames around it: nothing logged or waiting for its moves and
+    /// events, the calls' steps and depth within bounds (so no error).
     #[inline(always)]
     pub fn quiet(&self, g: &Game, depth: u32) -> bool {
-        g.steps < super::MAX_STEPS
-            && g.depth + depth < 200
-            && self.mv.is_none_or(|(_, cause)| g.quiet_move(cause))
+        g.steps + self.calls as u64 <= super::MAX_STEPS
+            && g.depth + depth + self.nest <= 200
             && !g.logging
+            && self.events.iter().all(|&e| g.quiet_event(e))
     }
 
-    /// The call on card `c` for player `me`, `depth` frames around it, as
-    /// [`call_body`] runs the leaves (`quiet` holds); a `return` ends it.
+    /// The body on card `c` for player `me`, `depth` frames around it, as
+    /// [`run`] runs the leaves (`quiet` holds); a `return` ends it.
     #[inline(always)]
     pub fn run(&self, g: &mut Game, data: &Data, me: PlayerId, c: ObjId, depth: u32) -> Res<()> {
-        g.steps += 1;
-        if let Some((to, _)) = self.mv {
-            let to = match to {
-                ZoneAt::Fixed(z) => z,
-                // Never a slot's zone (see `find`).
-                ZoneAt::Mine(zone) | ZoneAt::Slot(zone, _) => ZoneRef { zone, owner: me },
-            };
-            g.st.relocate(c, to, false);
+        // The calls' steps: no code sees them before the run, last.
+        g.steps += self.calls as u64;
+        for op in &self.ops {
+            match *op {
+                Op::Move(to) => {
+                    let to = match to {
+                        ZoneAt::Fixed(z) => z,
+                        // Never a slot's zone (see `find`).
+                        ZoneAt::Mine(zone) | ZoneAt::Slot(zone, _) => ZoneRef { zone, owner: me },
+                    };
+                    g.st.relocate(c, to, false);
+                }
+                Op::Counter(mask, negate, ctr, op, ref by) => {
+                    if (g.st.tags(c) & mask != 0) != negate {
+                        let v = match *by {
+                            By::Const(k) => k,
+                            By::Prop(pr) => g.st.prop(data, c, pr),
+                        };
+                        let old = g.st.counter(me, ctr);
+                        let new = match op {
+                            AssignOp::Set => v,
+                            AssignOp::Add => old.saturating_add(v),
+                            AssignOp::Sub => old.saturating_sub(v),
+                        };
+                        g.set_counter(me, ctr, new);
+                    }
+                }
+            }
         }
-        if let Some((mask, negate, ctr, op, pr)) = self.counter
-            && (g.st.tags(c) & mask != 0) != negate
-        {
-            let v = g.st.prop(data, c, pr);
-            let old = g.st.counter(me, ctr);
-            let new = match op {
-                AssignOp::Set => v,
-                AssignOp::Add => old.saturating_add(v),
-                AssignOp::Sub => old.saturating_sub(v),
-            };
-            g.set_counter(me, ctr, new);
-        }
-        if let Some(e) = self.run
+        if let Some((e, nest)) = self.run
             && let Some(code) = g.effect_of(data, c, e)
         {
-            g.depth += depth + 1;
+            g.depth += depth + nest;
             let r = g.exec_in(data, code, Some(c), me, [Value::None], None);
-            g.depth -= depth + 1;
+            g.depth -= depth + nest;
             if let Err(e) = r
                 && !matches!(*e, Flow::Return(_))
             {
@@ -607,7 +664,7 @@ fn run(leaves: &[Leaf], g: &mut Game, f: &mut Frame) -> Res<()> {
                 *span,
                 *at,
             )?,
-            Leaf::Code(code) => code(g, f)?,
+            Leaf::Emit { code, .. } | Leaf::Code(code) => code(g, f)?,
         }
     }
     Ok(())
@@ -910,10 +967,7 @@ impl Compiler<'_> {
             [Stmt::Return(Some(e))] => Body::Block(self.effect(e)),
             stmts => {
                 let v = self.leaves(stmts);
-                let straight = match v.as_slice() {
-                    [Leaf::Call { body, .. }] => Straight::find(body),
-                    _ => None,
-                };
+                let straight = Straight::find(&v);
                 let b = block_of(v);
                 match straight {
                     Some(s) => Body::Straight(Box::new(s), b),
@@ -1348,6 +1402,17 @@ impl Compiler<'_> {
                         to,
                         cause,
                         span: *span,
+                        code: self.effect(e),
+                    };
+                }
+            }
+            Expr::Call(Builtin::Emit, args, _) => {
+                if let [Expr::Int(name), Expr::Local(s)] = args.as_slice()
+                    && !self.data.index.listened(*name as u16, true)
+                {
+                    return Leaf::Emit {
+                        slot: self.slot(*s),
+                        name: *name as u16,
                         code: self.effect(e),
                     };
                 }
