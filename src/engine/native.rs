@@ -745,9 +745,22 @@ struct TopLoop {
     /// The test: how the size of `from` compares, with what, the count's
     /// span and the refill.
     test: Option<(CmpOp, i64, Span, StmtFn)>,
+    /// The refill when it is `if count(b) <op> k { .. }; move_together(b,
+    /// a, cause); shuffle(a)`: run in place when the test fails and nothing
+    /// sees it.
+    swap: Option<Swap>,
     /// The move, and the whole body, as compiled.
     mv: StmtFn,
     body: StmtFn,
+}
+
+/// [`TopLoop::swap`]: the zone refilled from, its test (as in
+/// [`TopLoop::test`]), the move's cause, the shuffle's span.
+struct Swap {
+    from: ZoneAt,
+    test: (CmpOp, i64),
+    cause: Option<u16>,
+    shuffle: Span,
 }
 
 impl TopLoop {
@@ -783,7 +796,7 @@ impl TopLoop {
                 f.span = *span;
                 let zi = &g.st.zones[src];
                 let size = zi.cards.len() + zi.piles.iter().map(|(_, p)| p.len()).sum::<usize>();
-                if op.holds(size as i64, *k) {
+                if op.holds(size as i64, *k) && !self.swap(g, f, src) {
                     at = None;
                     refill(g, f)?;
                     (self.mv)(g, f)?;
@@ -797,6 +810,27 @@ impl TopLoop {
             (self.mv)(g, f)?;
         }
         Ok(())
+    }
+
+    /// [`TopLoop::swap`] run in place, with the spans the statements
+    /// leave; false, nothing done, where it cannot.
+    #[inline(always)]
+    fn swap(&self, g: &mut Game, f: &mut Frame, src: usize) -> bool {
+        let Some(w) = &self.swap else { return false };
+        let (Some(b), Some(a)) = (w.from.find(f), self.from.find(f)) else {
+            return false;
+        };
+        let (op, k) = w.test;
+        if !g.quiet_move(w.cause) || op.holds(g.st.size(b) as i64, k) {
+            return false;
+        }
+        if !g.st.move_zone(b, a, None) {
+            return false;
+        }
+        g.st.shuffle(a);
+        debug_assert_eq!(g.st.inst(a), src);
+        f.span = w.shuffle;
+        true
     }
 
     /// How many of the next `left` iterations (at least one) are quiet
@@ -1769,14 +1803,48 @@ impl Compiler<'_> {
                 Some((op, k, span, self.block(then)))
             }
         };
+        let swap = match body {
+            [Stmt::If(_, then, _), _] => self.swap(then, from),
+            _ => None,
+        };
         Some(TopLoop {
             from,
             to,
             cause,
             span: *span,
             test,
+            swap,
             mv: self.stmt(mv),
             body: self.block(body),
+        })
+    }
+
+    /// A refill `if count(b) <op> k { .. }; move_together(b, a, cause);
+    /// shuffle(a)` of zone `a`, both zones found in place.
+    fn swap(&self, then: &[Stmt], a: ZoneAt) -> Option<Swap> {
+        let [
+            Stmt::If(c, _, els),
+            Stmt::Expr(Expr::Call(Builtin::MoveAll, args, _)),
+            Stmt::Expr(Expr::Call(Builtin::Shuffle, sh, shuffle)),
+        ] = then
+        else {
+            return None;
+        };
+        let (Num::Count(b, _), op, Num::Const(k)) = self.num_cmp(c)? else {
+            return None;
+        };
+        let (x, to, cause) = match args.as_slice() {
+            [x, z] => (x, z, None),
+            [x, z, Expr::Int(e)] => (x, z, Some(*e as u16)),
+            _ => return None,
+        };
+        let [z] = sh.as_slice() else { return None };
+        let same = |e: &Expr, at: ZoneAt| self.zone_at(e) == Some(at);
+        (els.is_empty() && same(x, b) && same(to, a) && same(z, a)).then_some(Swap {
+            from: b,
+            test: (op, k),
+            cause,
+            shuffle: *shuffle,
         })
     }
 
