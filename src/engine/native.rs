@@ -657,17 +657,48 @@ fn run(leaves: &[Leaf], g: &mut Game, f: &mut Frame) -> Res<()> {
                     }
                 }
             }
-            Leaf::Call { body, span, at } => call_body::<KeepNothing>(
-                g,
-                f,
-                |g, f| run(body, g, f).map(|()| Value::None),
-                *span,
-                *at,
-            )?,
+            Leaf::Call { body, span, at } => call(body, g, f, *span, *at)?,
             Leaf::Emit { code, .. } | Leaf::Code(code) => code(g, f)?,
         }
     }
     Ok(())
+}
+
+/// An inlined verb call's leaves (see [`call_body`]); a body that is one
+/// call (which cannot `return`) enters both at once when neither step nor
+/// depth fails, and a body of one statement runs with no loop around it.
+#[inline(always)]
+fn call(body: &[Leaf], g: &mut Game, f: &mut Frame, span: Span, at: Span) -> Res<()> {
+    match body {
+        [Leaf::Call { body, at: at2, .. }]
+            if g.steps + 2 <= super::MAX_STEPS && g.depth + 2 <= 200 =>
+        {
+            g.steps += 2;
+            g.depth += 2;
+            f.span = *at2;
+            let move_name = f.move_name.take();
+            let r = one(body, g, f);
+            f.move_name = move_name;
+            f.span = span;
+            g.depth -= 2;
+            match r {
+                Err(e) if !matches!(*e, Flow::Return(_)) => Err(e),
+                _ => Ok(()),
+            }
+        }
+        body => {
+            call_body::<KeepNothing>(g, f, |g, f| one(body, g, f).map(|()| Value::None), span, at)
+        }
+    }
+}
+
+/// [`run`], a single code leaf called directly.
+#[inline(always)]
+fn one(body: &[Leaf], g: &mut Game, f: &mut Frame) -> Res<()> {
+    match body {
+        [Leaf::Code(c)] => c(g, f),
+        body => run(body, g, f),
+    }
 }
 
 /// A move of any cards to a zone found in place (`f.span` the call's); a
