@@ -296,37 +296,14 @@ impl Game {
     /// steps of a round that cannot fail counted at once, and the move's
     /// compiled body and frame found once.
     pub(crate) fn quick_rounds(&mut self, data: &Data, pl: &mut Plan) -> Res<()> {
-        let code = &pl.mv.body;
-        let (native, n) = code.native.get(data, code);
-        let mut buf = Slots::new();
-        let r = self.quick_moves(data, pl, native, buf.get(*n));
-        buf.empty(*n);
-        r
-    }
-
-    #[inline(always)]
-    fn quick_moves(
-        &mut self,
-        data: &Data,
-        pl: &mut Plan,
-        native: &Body,
-        slots: &mut [Value],
-    ) -> Res<()> {
         let (m, p, mv) = (pl.m, pl.p, pl.mv);
         let code = &mv.body;
-        let has_it = code.slots > 0 && !slots.is_empty();
+        let (native, n) = code.native.get(data, code);
+        let has_it = code.slots > 0 && *n > 0;
         // A straight body on `it`, run in place where nothing sees it.
         let straight = match native {
             Body::Straight(s, _) if has_it && s.slot == 0 => Some(s),
             _ => None,
-        };
-        let mut f = Frame {
-            data,
-            this: None,
-            me: p,
-            slots,
-            span: code.span,
-            move_name: Some(m),
         };
         loop {
             let it = match pl.takes {
@@ -373,33 +350,51 @@ impl Game {
                 self.check_end_always(data)?;
                 continue;
             }
-            // The move, as `exec_move` runs it (its step counted by the
-            // round; a quick window is never too deep).
-            self.depth += 1;
-            if has_it {
-                f.slots[0] = it;
-            }
-            f.span = code.span;
-            f.move_name = Some(m);
-            let saved = self.current_card;
-            let r = native.run(self, &mut f);
-            self.current_card = saved;
-            self.depth -= 1;
-            for s in f.slots.iter_mut() {
-                *s = Value::None;
-            }
-            match r {
-                Ok(Value::None) => {}
-                Ok(v) => drop(v),
-                // A `return` in the body ends it.
-                Err(e) => {
-                    if !matches!(*e, Flow::Return(_)) {
-                        return Err(e);
-                    }
-                }
-            }
+            self.quick_move(data, native, *n, has_it, p, m, it)?;
             self.resolve_pending()?;
             self.check_end_always(data)?;
+        }
+    }
+
+    /// A quick window's move that does not run in place, as `exec_move`
+    /// runs it (its step counted by the round; a quick window is never too
+    /// deep): its frame built here, not by every window opened.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(never)]
+    fn quick_move(
+        &mut self,
+        data: &Data,
+        native: &Body,
+        n: usize,
+        has_it: bool,
+        p: PlayerId,
+        m: u16,
+        it: Value,
+    ) -> Res<()> {
+        let code = &data.moves[m as usize].body;
+        let mut buf = Slots::new();
+        let mut f = Frame {
+            data,
+            this: None,
+            me: p,
+            slots: buf.get(n),
+            span: code.span,
+            move_name: Some(m),
+        };
+        self.depth += 1;
+        if has_it {
+            f.slots[0] = it;
+        }
+        let saved = self.current_card;
+        let r = native.run(self, &mut f);
+        self.current_card = saved;
+        self.depth -= 1;
+        buf.empty(n);
+        match r {
+            Ok(_) => Ok(()),
+            // A `return` in the body ends it.
+            Err(e) if matches!(*e, Flow::Return(_)) => Ok(()),
+            Err(e) => Err(e),
         }
     }
 
