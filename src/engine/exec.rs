@@ -122,14 +122,7 @@ impl Game {
                 span: code.span,
                 move_name,
             };
-            let saved = self.current_card;
-            if let Some(c) = this {
-                self.current_card = Some(self.st.objs[c as usize].def);
-            }
-            let r = native.run(self, &mut f);
-            self.current_card = saved;
-            self.depth -= 1;
-            return returned(r);
+            return self.run_entered(native, &mut f);
         }
         let mut buf = Slots::new();
         let slots = buf.get(*n);
@@ -145,14 +138,22 @@ impl Game {
             span: code.span,
             move_name,
         };
+        let r = self.run_entered(native, &mut f);
+        buf.empty(*n);
+        r
+    }
+
+    /// Runs compiled code in its frame, entered by the caller: the frame's
+    /// card is the current card meanwhile, and the depth is left again.
+    #[inline(always)]
+    fn run_entered(&mut self, native: &super::native::Body, f: &mut Frame) -> Res<Value> {
         let saved = self.current_card;
-        if let Some(c) = this {
+        if let Some(c) = f.this {
             self.current_card = Some(self.st.objs[c as usize].def);
         }
-        let r = native.run(self, &mut f);
+        let r = native.run(self, f);
         self.current_card = saved;
         self.depth -= 1;
-        buf.empty(*n);
         returned(r)
     }
 
