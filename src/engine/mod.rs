@@ -292,18 +292,25 @@ impl Game {
     pub(crate) fn exec_hook(&mut self, data: &Data, code: &Code, p: PlayerId) -> Res<Value> {
         self.enter(code.span)?;
         let (native, n) = code.native.get(data, code);
-        let mut buf = exec::Slots::new();
         let mut f = exec::Frame {
             data,
             this: None,
             me: p,
-            slots: buf.get(*n),
+            slots: &mut [],
             span: code.span,
             move_name: None,
         };
-        let r = native.run(self, &mut f);
+        // Code with no slots sets up no slots.
+        let r = if *n == 0 {
+            native.run(self, &mut f)
+        } else {
+            let mut buf = exec::Slots::new();
+            f.slots = buf.get(*n);
+            let r = native.run(self, &mut f);
+            buf.empty(*n);
+            r
+        };
         self.depth -= 1;
-        buf.empty(*n);
         exec::returned(r)
     }
 

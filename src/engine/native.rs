@@ -360,6 +360,24 @@ enum Leaf {
         span: Span,
         code: StmtFn,
     },
+    /// `move(zone, zone, cause)` of whole zones found in place, run for
+    /// its effect: a quiet move in place, anything else as compiled.
+    Zones {
+        from: ZoneAt,
+        to: ZoneAt,
+        cause: Option<u16>,
+        span: Span,
+        code: StmtFn,
+    },
+    /// `for x in zone where x is <tag> { move(x, to, cause) }`: the zone
+    /// moved whole in place where [`whole_move`] can, else as compiled.
+    WholeMove {
+        zone: ZoneAt,
+        test: (u64, bool),
+        mv: (ZoneAt, Option<u16>, bool, Span),
+        slots: (usize, usize),
+        code: StmtFn,
+    },
     /// `counter op= n` of the running player.
     Counter {
         c: u16,
@@ -620,6 +638,29 @@ fn run(leaves: &[Leaf], g: &mut Game, f: &mut Frame) -> Res<()> {
                 }
                 _ => code(g, f)?,
             },
+            Leaf::Zones {
+                from,
+                to,
+                cause,
+                span,
+                code,
+            } => {
+                if zones(g, f, *from, *to, *cause) {
+                    f.span = *span;
+                } else {
+                    code(g, f)?
+                }
+            }
+            Leaf::WholeMove {
+                zone,
+                test,
+                mv,
+                slots,
+                code,
+            } => match zone.find(f) {
+                Some(z) if g.viewer.is_none() && whole_move(g, f, z, *test, mv, *slots) => {}
+                _ => code(g, f)?,
+            },
             Leaf::Counter { c, op, num, span } => {
                 f.span = *span;
                 let v = num.get(g, f)?;
@@ -669,6 +710,20 @@ fn run(leaves: &[Leaf], g: &mut Game, f: &mut Frame) -> Res<()> {
 /// depth fails, and a body of one statement runs with no loop around it.
 #[inline(always)]
 fn call(body: &[Leaf], g: &mut Game, f: &mut Frame, span: Span, at: Span) -> Res<()> {
+    // A quiet whole-zone move: the call's step, nothing else seen.
+    if let [
+        Leaf::Zones {
+            from, to, cause, ..
+        },
+    ] = body
+        && g.steps < super::MAX_STEPS
+        && g.depth < 200
+        && zones(g, f, *from, *to, *cause)
+    {
+        g.steps += 1;
+        f.span = span;
+        return Ok(());
+    }
     match body {
         [Leaf::Call { body, at: at2, .. }]
             if g.steps + 2 <= super::MAX_STEPS && g.depth + 2 <= 200 =>
@@ -689,6 +744,15 @@ fn call(body: &[Leaf], g: &mut Game, f: &mut Frame, span: Span, at: Span) -> Res
         body => {
             call_body::<KeepNothing>(g, f, |g, f| one(body, g, f).map(|()| Value::None), span, at)
         }
+    }
+}
+
+/// [`Leaf::Zones`] in place: false, nothing done, where it cannot be.
+#[inline(always)]
+fn zones(g: &mut Game, f: &Frame, from: ZoneAt, to: ZoneAt, cause: Option<u16>) -> bool {
+    match (from.find(f), to.find(f)) {
+        (Some(a), Some(b)) => g.quiet_move(cause) && g.st.move_zone(a, b, None),
+        _ => false,
     }
 }
 
@@ -1434,6 +1498,19 @@ impl Compiler<'_> {
                 };
                 return;
             }
+            Stmt::For(slot, Expr::Where(list, it, cond), body)
+                if let Some(zone) = self.zone_at(list)
+                    && let Some(test) = tag_test(cond, *it)
+                    && let Some(mv) = self.move_of(body, self.slot(*slot)) =>
+            {
+                Leaf::WholeMove {
+                    zone,
+                    test,
+                    mv,
+                    slots: (self.slot(*it), self.slot(*slot)),
+                    code: self.stmt(s),
+                }
+            }
             s => Leaf::Code(self.stmt(s)),
         };
         out.push(l);
@@ -1459,16 +1536,26 @@ impl Compiler<'_> {
                     [c, z, Expr::Int(e)] => (c, z, Some(*e as u16)),
                     _ => return Leaf::Code(self.effect(e)),
                 };
-                if let (Some(CardAt::Slot(slot)), Some(to)) =
-                    (self.card_at(card), self.zone_at(zone))
-                {
-                    return Leaf::Move {
-                        slot,
-                        to,
-                        cause,
-                        span: *span,
-                        code: self.effect(e),
-                    };
+                match (self.card_at(card), self.zone_at(zone)) {
+                    (Some(CardAt::Slot(slot)), Some(to)) => {
+                        return Leaf::Move {
+                            slot,
+                            to,
+                            cause,
+                            span: *span,
+                            code: self.effect(e),
+                        };
+                    }
+                    (Some(CardAt::Zone(from)), Some(to)) => {
+                        return Leaf::Zones {
+                            from,
+                            to,
+                            cause,
+                            span: *span,
+                            code: self.effect(e),
+                        };
+                    }
+                    _ => {}
                 }
             }
             Expr::Call(Builtin::Emit, args, _) => {
@@ -1527,10 +1614,19 @@ impl Compiler<'_> {
                 Box::new(move |g, f| if c(g, f)? { a(g, f) } else { b(g, f) })
             }
             Stmt::Repeat(n, body) if let Some(each) = self.top_loop(body) => {
-                let n = self.val(n);
+                // A constant count is read with no closure run.
+                let n = match n {
+                    Expr::Int(k) => Ok(*k),
+                    n => Err(self.val(n)),
+                };
                 Box::new(move |g, f| {
-                    let n = n(g, f)?;
-                    let n = g.int(&n, f.span)?;
+                    let n = match &n {
+                        Ok(k) => *k,
+                        Err(n) => {
+                            let n = n(g, f)?;
+                            g.int(&n, f.span)?
+                        }
+                    };
                     if n > MAX_LOOP as i64 {
                         return g.err(f.span, format!("repeat {n} times is more than {MAX_LOOP}"));
                     }
