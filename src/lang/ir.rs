@@ -223,37 +223,88 @@ impl Stmt {
 
 impl Expr {
     fn reads_slot(&self, slot: u16) -> bool {
-        let any = |v: &[Expr]| v.iter().any(|e| e.reads_slot(slot));
         match self {
             Expr::Local(s) => *s == slot,
-            Expr::List(v) | Expr::Call(_, v, _) | Expr::Verb(_, v, _) | Expr::Script(_, v, _) => {
-                any(v)
-            }
-            Expr::Zone(_, Some(o)) => o.reads_slot(slot),
-            Expr::Field(b, _) | Expr::Is(b, _, _) | Expr::Not(b) | Expr::Neg(b) => {
-                b.reads_slot(slot)
-            }
-            Expr::And(a, b) | Expr::Or(a, b) | Expr::Bin(_, a, b, _) => {
-                a.reads_slot(slot) || b.reads_slot(slot)
-            }
-            Expr::Where(a, _, b) | Expr::Sum(a, _, b) | Expr::Any(a, _, b) => {
-                a.reads_slot(slot) || b.reads_slot(slot)
-            }
             // Scripts see the frame's first slot as `target`.
             Expr::Rhai(_) => slot == 0,
+            _ => self.children().into_iter().any(|e| e.reads_slot(slot)),
+        }
+    }
+
+    fn binds_slot(&self, slot: u16) -> bool {
+        match self {
+            Expr::Where(_, s, _) | Expr::Sum(_, s, _) | Expr::Any(_, s, _) if *s == slot => true,
+            Expr::Rhai(_) => slot == 0,
+            _ => self.children().into_iter().any(|e| e.binds_slot(slot)),
+        }
+    }
+
+    fn substitute(&mut self, slot: u16, to: &Expr) {
+        match self {
+            Expr::Local(s) if *s == slot => *self = to.clone(),
+            _ => {
+                for e in self.children_mut() {
+                    e.substitute(slot, to);
+                }
+            }
+        }
+    }
+
+    /// The expressions this one holds, in order (for the slot walkers above;
+    /// load time only).
+    fn children(&self) -> Vec<&Expr> {
+        match self {
+            Expr::List(v) | Expr::Call(_, v, _) | Expr::Verb(_, v, _) | Expr::Script(_, v, _) => {
+                v.iter().collect()
+            }
+            Expr::Zone(_, Some(b))
+            | Expr::Field(b, _)
+            | Expr::Is(b, _, _)
+            | Expr::Not(b)
+            | Expr::Neg(b) => vec![b],
+            Expr::And(a, b)
+            | Expr::Or(a, b)
+            | Expr::Bin(_, a, b, _)
+            | Expr::Where(a, _, b)
+            | Expr::Sum(a, _, b)
+            | Expr::Any(a, _, b) => vec![a, b],
             // Leaves, named so a new kind of expression must say what it holds.
             Expr::None
             | Expr::Int(_)
             | Expr::Bool(_)
             | Expr::Str(_)
             | Expr::Def(_)
+            | Expr::Local(_)
             | Expr::This
             | Expr::Me
             | Expr::Active
             | Expr::Event
             | Expr::MoveName
             | Expr::Global(_)
-            | Expr::Zone(_, None) => false,
+            | Expr::Zone(_, None)
+            | Expr::Rhai(_) => vec![],
+        }
+    }
+
+    /// [`Expr::children`], to change them.
+    fn children_mut(&mut self) -> Vec<&mut Expr> {
+        match self {
+            Expr::List(v) | Expr::Call(_, v, _) | Expr::Verb(_, v, _) | Expr::Script(_, v, _) => {
+                v.iter_mut().collect()
+            }
+            Expr::Zone(_, Some(b))
+            | Expr::Field(b, _)
+            | Expr::Is(b, _, _)
+            | Expr::Not(b)
+            | Expr::Neg(b) => vec![b],
+            Expr::And(a, b)
+            | Expr::Or(a, b)
+            | Expr::Bin(_, a, b, _)
+            | Expr::Where(a, _, b)
+            | Expr::Sum(a, _, b)
+            | Expr::Any(a, _, b) => vec![a, b],
+            // Leaves, as in `children`.
+            _ => vec![],
         }
     }
 }
@@ -309,80 +360,6 @@ impl Stmt {
                 c.substitute(slot, to);
                 block(b);
             }
-        }
-    }
-}
-
-impl Expr {
-    fn binds_slot(&self, slot: u16) -> bool {
-        let any = |v: &[Expr]| v.iter().any(|e| e.binds_slot(slot));
-        match self {
-            Expr::List(v) | Expr::Call(_, v, _) | Expr::Verb(_, v, _) | Expr::Script(_, v, _) => {
-                any(v)
-            }
-            Expr::Zone(_, Some(o)) => o.binds_slot(slot),
-            Expr::Field(b, _) | Expr::Is(b, _, _) | Expr::Not(b) | Expr::Neg(b) => {
-                b.binds_slot(slot)
-            }
-            Expr::And(a, b) | Expr::Or(a, b) | Expr::Bin(_, a, b, _) => {
-                a.binds_slot(slot) || b.binds_slot(slot)
-            }
-            Expr::Where(a, s, b) | Expr::Sum(a, s, b) | Expr::Any(a, s, b) => {
-                *s == slot || a.binds_slot(slot) || b.binds_slot(slot)
-            }
-            Expr::Rhai(_) => slot == 0,
-            // Leaves, named so a new kind of expression must say what it holds.
-            Expr::None
-            | Expr::Int(_)
-            | Expr::Bool(_)
-            | Expr::Str(_)
-            | Expr::Def(_)
-            | Expr::Local(_)
-            | Expr::This
-            | Expr::Me
-            | Expr::Active
-            | Expr::Event
-            | Expr::MoveName
-            | Expr::Global(_)
-            | Expr::Zone(_, None) => false,
-        }
-    }
-
-    fn substitute(&mut self, slot: u16, to: &Expr) {
-        let all = |v: &mut Vec<Expr>| v.iter_mut().for_each(|e| e.substitute(slot, to));
-        match self {
-            Expr::Local(s) if *s == slot => *self = to.clone(),
-            Expr::List(v) | Expr::Call(_, v, _) | Expr::Verb(_, v, _) | Expr::Script(_, v, _) => {
-                all(v)
-            }
-            Expr::Zone(_, Some(o)) => o.substitute(slot, to),
-            Expr::Field(b, _) | Expr::Is(b, _, _) | Expr::Not(b) | Expr::Neg(b) => {
-                b.substitute(slot, to)
-            }
-            Expr::And(a, b)
-            | Expr::Or(a, b)
-            | Expr::Bin(_, a, b, _)
-            | Expr::Where(a, _, b)
-            | Expr::Sum(a, _, b)
-            | Expr::Any(a, _, b) => {
-                a.substitute(slot, to);
-                b.substitute(slot, to);
-            }
-            // Leaves, named so a new kind of expression must say what it holds.
-            Expr::None
-            | Expr::Int(_)
-            | Expr::Bool(_)
-            | Expr::Str(_)
-            | Expr::Def(_)
-            | Expr::This
-            | Expr::Me
-            | Expr::Active
-            | Expr::Event
-            | Expr::MoveName
-            | Expr::Global(_)
-            | Expr::Zone(_, None)
-            | Expr::Local(_)
-            | Expr::Rhai(_) => {}
         }
     }
 }
