@@ -419,6 +419,7 @@ impl Loader {
                     all_players,
                     moves,
                     bot_rules: Vec::new(),
+                    fast: Vec::new(),
                     quick: None,
                     takes: Vec::new(),
                 }
@@ -554,6 +555,14 @@ impl Loader {
                         }
                         _ => None,
                     }
+                })
+                .collect();
+            w.fast = bots
+                .iter()
+                .zip(&w.bot_rules)
+                .map(|((_, rules), list)| {
+                    let label = &moves[w.quick? as usize].label;
+                    native::fast_rules(rules, list, label)
                 })
                 .collect();
         }

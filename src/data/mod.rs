@@ -72,6 +72,9 @@ pub struct WindowDecl {
     /// condition and chooses by the pick's own test (it takes every card
     /// the pick lists), its `choose`'s span.
     pub takes: Vec<Option<crate::lang::ir::Span>>,
+    /// By bot, in a quick window: its rules, when all have a shape resolved
+    /// at load.
+    pub fast: Vec<Option<Box<[native::FastRule]>>>,
 }
 
 pub struct MoveDecl {

@@ -214,3 +214,49 @@ pub fn pick(code: &Code, moves: &[String]) -> Option<Pick> {
         _ => None,
     }
 }
+
+/// A bot rule of a window whose one move has a native pick, resolved at load
+/// so a round reads each condition in place and finds the card chosen in
+/// one scan of the pick's zone.
+#[derive(Debug, Clone, Copy)]
+pub struct FastRule {
+    /// `if:`, two numbers of the player's compared; None: no condition.
+    pub cond: Option<(Operand, CmpOp, Operand)>,
+    pub choose: FastChoose,
+}
+
+/// What a [`FastRule`] chooses.
+#[derive(Debug, Clone, Copy)]
+pub enum FastChoose {
+    /// `it == @card`, `it != @card`.
+    Def { def: u16, negate: bool },
+    /// `it is <tag>`, `it is not <tag>`: the tag's bit.
+    Tag { bit: u64, negate: bool },
+    /// `"pass"`.
+    Pass,
+}
+
+/// The rules `list` of `rules` as [`FastRule`]s, when every one has that
+/// shape (`label`: the window's move's; text that starts with it may name
+/// one of its options).
+pub fn fast_rules(rules: &[super::BotRule], list: &[u32], label: &str) -> Option<Box<[FastRule]>> {
+    list.iter()
+        .map(|&r| {
+            let rule = rules.get(r as usize)?;
+            let cond = match rule.cond {
+                None => None,
+                Some(_) => Some(rule.cond_cmp?),
+            };
+            let choose = match rule.choose_native {
+                Choose::Test(Test::DefEq { def, negate }) => FastChoose::Def { def, negate },
+                Choose::Test(Test::Is { tag, negate }) => FastChoose::Tag {
+                    bit: crate::value::bit(tag),
+                    negate,
+                },
+                Choose::Str(ref s) if **s == "pass" && !s.starts_with(label) => FastChoose::Pass,
+                _ => return None,
+            };
+            Some(FastRule { cond, choose })
+        })
+        .collect()
+}

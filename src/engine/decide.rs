@@ -10,9 +10,9 @@ use super::exec::{Frame, Slots};
 use super::log::Entry;
 use super::native::Body;
 use super::state::below;
-use super::turn::Act;
+use super::turn::{Act, row_find};
 use super::{Flow, Game, Res};
-use crate::data::native::{Choose, Operand, Pick, Test};
+use crate::data::native::{Choose, FastChoose, FastRule, Operand, Pick, Test};
 use crate::data::{BotRule, Data, MoveDecl};
 use crate::lang::ir::{Code, Span};
 use crate::value::{ObjId, PlayerId, Value};
@@ -184,6 +184,7 @@ impl Game {
         b: usize,
         list: &'d [u32],
         takes: Option<Span>,
+        fast: Option<&'d [FastRule]>,
     ) -> Plan<'d> {
         let mv = &data.moves[m as usize];
         let (Some(pick), Some(np)) = (&mv.pick, &mv.pick_native) else {
@@ -200,6 +201,7 @@ impl Game {
             list,
             // Too deep, the rule's `choose` runs (and fails) as it would.
             takes: takes.filter(|_| self.depth < MAX_DEPTH),
+            fast,
             inst: None,
         }
     }
@@ -262,6 +264,17 @@ impl Game {
     /// the move cannot be made.
     #[inline(always)]
     fn round_first(&mut self, data: &Data, pl: &mut Plan) -> Res<Option<(ObjId, usize)>> {
+        let Some(inst) = self.round_start(data, pl)? else {
+            return Ok(None);
+        };
+        Ok(self
+            .pick_first(data, &pl.np.test, pl.p, pl.m, inst)
+            .map(|c| (c, inst)))
+    }
+
+    /// [`Game::round_first`] up to the zone instance the pick reads.
+    #[inline(always)]
+    fn round_start(&mut self, data: &Data, pl: &mut Plan) -> Res<Option<usize>> {
         let (m, p, mv, np) = (pl.m, pl.p, pl.mv, pl.np);
         if let Some(cond) = &mv.cond {
             let holds = match mv.cond_cmp {
@@ -285,9 +298,73 @@ impl Game {
             }
             None => *pl.inst.insert(self.pick_zone(np, pl.pick, p)?),
         };
-        Ok(self
-            .pick_first(data, &np.test, p, m, inst)
-            .map(|c| (c, inst)))
+        Ok(Some(inst))
+    }
+
+    /// A round of [`Game::quick_rounds`] as its bot's rules decide it once
+    /// the pick's zone is read.
+    fn round_rules(&mut self, data: &Data, pl: &Plan, inst: usize) -> Res<Act> {
+        let Some(first) = self.pick_first(data, &pl.np.test, pl.p, pl.m, inst) else {
+            return Ok(Act::Nothing);
+        };
+        let mut options = std::mem::take(&mut self.spare_options);
+        let r = self.bot_pick(data, pl, first, inst, &mut options);
+        options.clear();
+        self.spare_options = options;
+        r
+    }
+
+    /// A round decided by rules resolved at load ([`FastRule`]): each
+    /// condition read in place, the card chosen found in one scan of the
+    /// pick's row of piles, the steps and the decision counted at once.
+    /// None, with nothing done, where a rule finds no card or a step could
+    /// fail: [`Game::bot_pick`] then decides as ever.
+    #[inline(always)]
+    fn fast_round(&mut self, data: &Data, pl: &Plan, inst: usize) -> Option<Act> {
+        let (fast, p) = (pl.fast?, pl.p);
+        let Test::Cmp(Operand::Prop(pr), op, Operand::Counter(k)) = pl.np.test else {
+            return None;
+        };
+        let zi = &self.st.zones[inst];
+        if zi.piles.is_empty() || !self.st.mods.is_empty() || self.depth >= MAX_DEPTH {
+            return None;
+        }
+        let (lo, hi) = super::turn::range(op, self.st.counter(p, k))?;
+        let pr = pr as usize;
+        // The conditions' steps, then the options weighed.
+        let mut steps = 0;
+        for r in fast {
+            if let Some((a, op, b)) = r.cond {
+                steps += 1;
+                if !op.holds(self.plain(a, p), self.plain(b, p)) {
+                    continue;
+                }
+            }
+            let (i, act) = match r.choose {
+                FastChoose::Def { def, negate } => {
+                    let (i, c) =
+                        row_find(data, zi, pr, lo, hi, |d, _| (d == def) != negate).ok()?;
+                    (i, Act::Move(pl.m, Value::Card(c)))
+                }
+                FastChoose::Tag { bit, negate } => {
+                    let is = |_, c| (self.st.tags(c) & bit != 0) != negate;
+                    let (i, c) = row_find(data, zi, pr, lo, hi, is).ok()?;
+                    (i, Act::Move(pl.m, Value::Card(c)))
+                }
+                FastChoose::Pass => match row_find(data, zi, pr, lo, hi, |_, _| false) {
+                    Err(n) if n > 0 => (n, Act::Pass),
+                    _ => return None,
+                },
+            };
+            steps += i as u64 + 1;
+            if self.steps + steps > super::MAX_STEPS {
+                return None;
+            }
+            self.steps += steps;
+            self.decisions.extend_from_slice(&[1, i as u32]);
+            return Some(act);
+        }
+        None
     }
 
     /// A window of one player whose seat is a data bot and whose one move
@@ -318,15 +395,12 @@ impl Game {
                 },
                 None => {
                     self.tick(Default::default())?;
-                    let act = match self.round_first(data, pl)? {
+                    let act = match self.round_start(data, pl)? {
                         None => Act::Nothing,
-                        Some((first, inst)) => {
-                            let mut options = std::mem::take(&mut self.spare_options);
-                            let r = self.bot_pick(data, pl, first, inst, &mut options);
-                            options.clear();
-                            self.spare_options = options;
-                            r?
-                        }
+                        Some(inst) => match self.fast_round(data, pl, inst) {
+                            Some(act) => act,
+                            None => self.round_rules(data, pl, inst)?,
+                        },
                     };
                     match act {
                         Act::Move(_, it) => {
@@ -1151,6 +1225,8 @@ pub(crate) struct Plan<'d> {
     list: &'d [u32],
     /// The first rule takes the first card listed: its `choose`'s span.
     pub(crate) takes: Option<Span>,
+    /// The rules, resolved at load (see [`Game::fast_round`]).
+    fast: Option<&'d [FastRule]>,
     /// The zone instance the pick reads, once read.
     inst: Option<usize>,
 }

@@ -155,7 +155,8 @@ impl Game {
             && let Some(list) = decl.bot_rules.get(b)
         {
             let takes = decl.takes.get(b).copied().flatten();
-            let mut plan = self.bot_plan(data, m, p, b, list, takes);
+            let fast = decl.fast.get(b).and_then(|f| f.as_deref());
+            let mut plan = self.bot_plan(data, m, p, b, list, takes, fast);
             self.quick_rounds(data, &mut plan)?;
         } else {
             // Windows reuse one options list (a window opened inside
@@ -197,7 +198,8 @@ impl Game {
                 {
                     if !plan.as_ref().is_some_and(|pl| pl.p == cur && pl.b == b) {
                         let takes = decl.takes.get(b).copied().flatten();
-                        plan = Some(self.bot_plan(data, m, cur, b, list, takes));
+                        let fast = decl.fast.get(b).and_then(|f| f.as_deref());
+                        plan = Some(self.bot_plan(data, m, cur, b, list, takes, fast));
                     }
                     let Some(pl) = &mut plan else {
                         unreachable!("planned above")
@@ -594,7 +596,7 @@ impl Act {
 
 /// The numbers `x` with `x op y`, where they are a range.
 #[inline(always)]
-fn range(op: native::CmpOp, y: i64) -> Option<(i64, i64)> {
+pub(super) fn range(op: native::CmpOp, y: i64) -> Option<(i64, i64)> {
     use native::CmpOp::*;
     Some(match op {
         Lt => (i64::MIN, y.checked_sub(1)?),
@@ -609,7 +611,7 @@ fn range(op: native::CmpOp, y: i64) -> Option<(i64, i64)> {
 /// [`Game::pick_find`] over a row of piles whose pick keeps the piles whose
 /// definition's property `pr` is in `lo..=hi`.
 #[inline(always)]
-fn row_find(
+pub(super) fn row_find(
     data: &Data,
     zi: &ZoneInst,
     pr: usize,
