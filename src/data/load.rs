@@ -557,14 +557,6 @@ impl Loader {
                     }
                 })
                 .collect();
-            w.fast = bots
-                .iter()
-                .zip(&w.bot_rules)
-                .map(|((_, rules), list)| {
-                    let label = &moves[w.quick? as usize].label;
-                    native::fast_rules(rules, list, label)
-                })
-                .collect();
         }
 
         // 4. Cards.
@@ -619,6 +611,16 @@ impl Loader {
                 effects,
                 file,
             });
+        }
+
+        for w in &mut windows {
+            w.fast = bots
+                .iter()
+                .zip(&w.bot_rules)
+                .map(|((_, rules), list)| {
+                    native::fast_rules(rules, list, &moves[w.quick? as usize], &defs)
+                })
+                .collect();
         }
 
         let index = build_index(&triggers, self.names.events.len());

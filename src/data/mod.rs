@@ -74,7 +74,7 @@ pub struct WindowDecl {
     pub takes: Vec<Option<crate::lang::ir::Span>>,
     /// By bot, in a quick window: its rules, when all have a shape resolved
     /// at load.
-    pub fast: Vec<Option<Box<[native::FastRule]>>>,
+    pub fast: Vec<Option<native::FastRules>>,
 }
 
 pub struct MoveDecl {

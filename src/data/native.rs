@@ -215,13 +215,25 @@ pub fn pick(code: &Code, moves: &[String]) -> Option<Pick> {
     }
 }
 
-/// A bot rule of a window whose one move has a native pick, resolved at load
-/// so a round reads each condition in place and finds the card chosen in
-/// one scan of the pick's zone.
+/// A bot's rules in a window whose one move picks from a row of piles by a
+/// property against a counter (`supply where it.cost <= coins`), resolved
+/// at load so a round reads each condition in place and finds the card
+/// chosen in one scan of the row.
+#[derive(Debug, Clone)]
+pub struct FastRules {
+    pub rules: Box<[FastRule]>,
+    /// The pick's counter and comparison, and its property by definition
+    /// (a pile's top card read by its pile's definition).
+    pub counter: u16,
+    pub op: CmpOp,
+    pub prop: Box<[i64]>,
+}
+
+/// A rule of [`FastRules`].
 #[derive(Debug, Clone, Copy)]
 pub struct FastRule {
-    /// `if:`, two numbers of the player's compared; None: no condition.
-    pub cond: Option<(Operand, CmpOp, Operand)>,
+    /// `if:` a counter of the player's within `lo..=hi`; None: no condition.
+    pub cond: Option<(u16, i64, i64)>,
     pub choose: FastChoose,
 }
 
@@ -236,16 +248,43 @@ pub enum FastChoose {
     Pass,
 }
 
-/// The rules `list` of `rules` as [`FastRule`]s, when every one has that
-/// shape (`label`: the window's move's; text that starts with it may name
-/// one of its options).
-pub fn fast_rules(rules: &[super::BotRule], list: &[u32], label: &str) -> Option<Box<[FastRule]>> {
-    list.iter()
+/// A comparison's range of `x` in `x <op> y`; None where it has no range.
+#[inline]
+pub fn range(op: CmpOp, y: i64) -> Option<(i64, i64)> {
+    use CmpOp::*;
+    Some(match op {
+        Lt => (i64::MIN, y.checked_sub(1)?),
+        Le => (i64::MIN, y),
+        Gt => (y.checked_add(1)?, i64::MAX),
+        Ge => (y, i64::MAX),
+        Eq => (y, y),
+        Ne => return None,
+    })
+}
+
+/// The rules `list` of `rules` for move `mv` as [`FastRules`], when they
+/// and the move's pick all have that shape.
+pub fn fast_rules(
+    rules: &[super::BotRule],
+    list: &[u32],
+    mv: &super::MoveDecl,
+    defs: &[super::CardDef],
+) -> Option<FastRules> {
+    let Test::Cmp(Operand::Prop(pr), op, Operand::Counter(counter)) = mv.pick_native.as_ref()?.test
+    else {
+        return None;
+    };
+    let rules = list
+        .iter()
         .map(|&r| {
             let rule = rules.get(r as usize)?;
-            let cond = match rule.cond {
-                None => None,
-                Some(_) => Some(rule.cond_cmp?),
+            let cond = match (&rule.cond, rule.cond_cmp) {
+                (None, _) => None,
+                (Some(_), Some((Operand::Counter(k), op, Operand::Int(y)))) => {
+                    let (lo, hi) = range(op, y)?;
+                    Some((k, lo, hi))
+                }
+                _ => return None,
             };
             let choose = match rule.choose_native {
                 Choose::Test(Test::DefEq { def, negate }) => FastChoose::Def { def, negate },
@@ -253,10 +292,23 @@ pub fn fast_rules(rules: &[super::BotRule], list: &[u32], label: &str) -> Option
                     bit: crate::value::bit(tag),
                     negate,
                 },
-                Choose::Str(ref s) if **s == "pass" && !s.starts_with(label) => FastChoose::Pass,
+                // Text starting with the move's label may name an option.
+                Choose::Str(ref s) if **s == "pass" && !s.starts_with(mv.label.as_str()) => {
+                    FastChoose::Pass
+                }
                 _ => return None,
             };
             Some(FastRule { cond, choose })
         })
-        .collect()
+        .collect::<Option<_>>()?;
+    let prop = defs
+        .iter()
+        .map(|d| d.props.get(pr as usize).copied())
+        .collect::<Option<_>>()?;
+    Some(FastRules {
+        rules,
+        counter,
+        op,
+        prop,
+    })
 }

@@ -12,7 +12,7 @@ use super::native::Body;
 use super::state::below;
 use super::turn::{Act, row_find};
 use super::{Flow, Game, Res};
-use crate::data::native::{Choose, FastChoose, FastRule, Operand, Pick, Test};
+use crate::data::native::{Choose, FastChoose, FastRules, Operand, Pick, Test};
 use crate::data::{BotRule, Data, MoveDecl};
 use crate::lang::ir::{Code, Span};
 use crate::value::{ObjId, PlayerId, Value};
@@ -184,7 +184,7 @@ impl Game {
         b: usize,
         list: &'d [u32],
         takes: Option<Span>,
-        fast: Option<&'d [FastRule]>,
+        fast: Option<&'d FastRules>,
     ) -> Plan<'d> {
         let mv = &data.moves[m as usize];
         let (Some(pick), Some(np)) = (&mv.pick, &mv.pick_native) else {
@@ -314,44 +314,41 @@ impl Game {
         r
     }
 
-    /// A round decided by rules resolved at load ([`FastRule`]): each
+    /// A round decided by rules resolved at load ([`FastRules`]): each
     /// condition read in place, the card chosen found in one scan of the
     /// pick's row of piles, the steps and the decision counted at once.
     /// None, with nothing done, where a rule finds no card or a step could
     /// fail: [`Game::bot_pick`] then decides as ever.
     #[inline(always)]
-    fn fast_round(&mut self, data: &Data, pl: &Plan, inst: usize) -> Option<Act> {
+    fn fast_round(&mut self, pl: &Plan, inst: usize) -> Option<Act> {
         let (fast, p) = (pl.fast?, pl.p);
-        let Test::Cmp(Operand::Prop(pr), op, Operand::Counter(k)) = pl.np.test else {
-            return None;
-        };
         let zi = &self.st.zones[inst];
         if zi.piles.is_empty() || !self.st.mods.is_empty() || self.depth >= MAX_DEPTH {
             return None;
         }
-        let (lo, hi) = super::turn::range(op, self.st.counter(p, k))?;
-        let pr = pr as usize;
+        let (lo, hi) = crate::data::native::range(fast.op, self.st.counter(p, fast.counter))?;
+        let prop = |d: crate::value::DefId| fast.prop.get(d as usize).copied().unwrap_or(i64::MIN);
         // The conditions' steps, then the options weighed.
         let mut steps = 0;
-        for r in fast {
-            if let Some((a, op, b)) = r.cond {
+        for r in &fast.rules {
+            if let Some((k, a, b)) = r.cond {
                 steps += 1;
-                if !op.holds(self.plain(a, p), self.plain(b, p)) {
+                let x = self.st.counter(p, k);
+                if x < a || x > b {
                     continue;
                 }
             }
             let (i, act) = match r.choose {
                 FastChoose::Def { def, negate } => {
-                    let (i, c) =
-                        row_find(data, zi, pr, lo, hi, |d, _| (d == def) != negate).ok()?;
+                    let (i, c) = row_find(zi, prop, lo, hi, |d, _| (d == def) != negate).ok()?;
                     (i, Act::Move(pl.m, Value::Card(c)))
                 }
                 FastChoose::Tag { bit, negate } => {
                     let is = |_, c| (self.st.tags(c) & bit != 0) != negate;
-                    let (i, c) = row_find(data, zi, pr, lo, hi, is).ok()?;
+                    let (i, c) = row_find(zi, prop, lo, hi, is).ok()?;
                     (i, Act::Move(pl.m, Value::Card(c)))
                 }
-                FastChoose::Pass => match row_find(data, zi, pr, lo, hi, |_, _| false) {
+                FastChoose::Pass => match row_find(zi, prop, lo, hi, |_, _| false) {
                     Err(n) if n > 0 => (n, Act::Pass),
                     _ => return None,
                 },
@@ -397,7 +394,7 @@ impl Game {
                     self.tick(Default::default())?;
                     let act = match self.round_start(data, pl)? {
                         None => Act::Nothing,
-                        Some(inst) => match self.fast_round(data, pl, inst) {
+                        Some(inst) => match self.fast_round(pl, inst) {
                             Some(act) => act,
                             None => self.round_rules(data, pl, inst)?,
                         },
@@ -1226,7 +1223,7 @@ pub(crate) struct Plan<'d> {
     /// The first rule takes the first card listed: its `choose`'s span.
     pub(crate) takes: Option<Span>,
     /// The rules, resolved at load (see [`Game::fast_round`]).
-    fast: Option<&'d [FastRule]>,
+    fast: Option<&'d FastRules>,
     /// The zone instance the pick reads, once read.
     inst: Option<usize>,
 }

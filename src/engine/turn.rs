@@ -155,7 +155,7 @@ impl Game {
             && let Some(list) = decl.bot_rules.get(b)
         {
             let takes = decl.takes.get(b).copied().flatten();
-            let fast = decl.fast.get(b).and_then(|f| f.as_deref());
+            let fast = decl.fast.get(b).and_then(|f| f.as_ref());
             let mut plan = self.bot_plan(data, m, p, b, list, takes, fast);
             self.quick_rounds(data, &mut plan)?;
         } else {
@@ -198,7 +198,7 @@ impl Game {
                 {
                     if !plan.as_ref().is_some_and(|pl| pl.p == cur && pl.b == b) {
                         let takes = decl.takes.get(b).copied().flatten();
-                        let fast = decl.fast.get(b).and_then(|f| f.as_deref());
+                        let fast = decl.fast.get(b).and_then(|f| f.as_ref());
                         plan = Some(self.bot_plan(data, m, cur, b, list, takes, fast));
                     }
                     let Some(pl) = &mut plan else {
@@ -449,20 +449,21 @@ impl Game {
             // The commonest shapes, decided once: the property's range,
             // then a loop of their own.
             if let Test::Cmp(Operand::Prop(pr), op, Operand::Counter(_)) = *pt
-                && let Some((lo, hi)) = range(op, y)
+                && let Some((lo, hi)) = native::range(op, y)
             {
                 let pr = pr as usize;
+                let prop = |d: crate::value::DefId| data.defs[d as usize].props[pr];
                 return match t {
-                    None => row_find(data, zi, pr, lo, hi, |_, _| false),
+                    None => row_find(zi, prop, lo, hi, |_, _| false),
                     Some(&Test::DefEq { def: e, negate }) => {
-                        row_find(data, zi, pr, lo, hi, |d, _| (d == e) != negate)
+                        row_find(zi, prop, lo, hi, |d, _| (d == e) != negate)
                     }
                     Some(&Test::Is { tag, negate }) => {
                         let bit = crate::value::bit(tag);
                         let is = |_, c| (self.st.tags(c) & bit != 0) != negate;
-                        row_find(data, zi, pr, lo, hi, is)
+                        row_find(zi, prop, lo, hi, is)
                     }
-                    Some(t) => row_find(data, zi, pr, lo, hi, |_, c| {
+                    Some(t) => row_find(zi, prop, lo, hi, |_, c| {
                         self.card_test(data, t, p, c, Some(m))
                     }),
                 };
@@ -594,27 +595,12 @@ impl Act {
     }
 }
 
-/// The numbers `x` with `x op y`, where they are a range.
-#[inline(always)]
-pub(super) fn range(op: native::CmpOp, y: i64) -> Option<(i64, i64)> {
-    use native::CmpOp::*;
-    Some(match op {
-        Lt => (i64::MIN, y.checked_sub(1)?),
-        Le => (i64::MIN, y),
-        Gt => (y.checked_add(1)?, i64::MAX),
-        Ge => (y, i64::MAX),
-        Eq => (y, y),
-        Ne => return None,
-    })
-}
-
 /// [`Game::pick_find`] over a row of piles whose pick keeps the piles whose
-/// definition's property `pr` is in `lo..=hi`.
+/// definition's property (`prop`) is in `lo..=hi`.
 #[inline(always)]
 pub(super) fn row_find(
-    data: &Data,
     zi: &ZoneInst,
-    pr: usize,
+    prop: impl Fn(crate::value::DefId) -> i64,
     lo: i64,
     hi: i64,
     mut hit: impl FnMut(crate::value::DefId, ObjId) -> bool,
@@ -622,7 +608,7 @@ pub(super) fn row_find(
     let mut n = 0;
     for &(def, ref pile) in &zi.piles {
         let Some(&c) = pile.last() else { continue };
-        let x = data.defs[def as usize].props[pr];
+        let x = prop(def);
         if x < lo || x > hi {
             continue;
         }
