@@ -10,7 +10,7 @@ use super::exec::{Frame, Slots};
 use super::log::Entry;
 use super::native::Body;
 use super::state::below;
-use super::turn::{Act, row_find};
+use super::turn::Act;
 use super::{Flow, Game, Res};
 use crate::data::native::{Choose, FastChoose, FastRules, Operand, Pick, Test};
 use crate::data::{BotRule, Data, MoveDecl};
@@ -1238,6 +1238,32 @@ enum Quick {
     Pass(usize),
     /// No rule applied; nothing listed.
     Nothing,
+}
+
+/// The first card of a row of piles whose pick keeps the piles whose
+/// definition's property (`prop`) is in `lo..=hi` that `hit`s: its index
+/// among the cards kept and the card; else `Err` with how many are kept.
+#[inline(always)]
+fn row_find(
+    zi: &super::state::ZoneInst,
+    prop: impl Fn(crate::value::DefId) -> i64,
+    lo: i64,
+    hi: i64,
+    mut hit: impl FnMut(crate::value::DefId, ObjId) -> bool,
+) -> Result<(usize, ObjId), usize> {
+    let mut n = 0;
+    for &(def, ref pile) in &zi.piles {
+        let Some(&c) = pile.last() else { continue };
+        let x = prop(def);
+        if x < lo || x > hi {
+            continue;
+        }
+        if hit(def, c) {
+            return Ok((n, c));
+        }
+        n += 1;
+    }
+    Err(n)
 }
 
 fn human(

@@ -446,28 +446,6 @@ impl Game {
         // A row of piles: a pile's top card is tested by its pile's
         // definition where the test reads nothing else of the card.
         if !zi.piles.is_empty() && self.st.mods.is_empty() {
-            // The commonest shapes, decided once: the property's range,
-            // then a loop of their own.
-            if let Test::Cmp(Operand::Prop(pr), op, Operand::Counter(_)) = *pt
-                && let Some((lo, hi)) = native::range(op, y)
-            {
-                let pr = pr as usize;
-                let prop = |d: crate::value::DefId| data.defs[d as usize].props[pr];
-                return match t {
-                    None => row_find(zi, prop, lo, hi, |_, _| false),
-                    Some(&Test::DefEq { def: e, negate }) => {
-                        row_find(zi, prop, lo, hi, |d, _| (d == e) != negate)
-                    }
-                    Some(&Test::Is { tag, negate }) => {
-                        let bit = crate::value::bit(tag);
-                        let is = |_, c| (self.st.tags(c) & bit != 0) != negate;
-                        row_find(zi, prop, lo, hi, is)
-                    }
-                    Some(t) => row_find(zi, prop, lo, hi, |_, c| {
-                        self.card_test(data, t, p, c, Some(m))
-                    }),
-                };
-            }
             for &(def, ref pile) in &zi.piles {
                 let Some(&c) = pile.last() else { continue };
                 let d = &data.defs[def as usize];
@@ -593,31 +571,6 @@ impl Act {
         let c = options.swap_remove(i);
         Act::Move(c.mv.expect("move options carry their move"), c.value)
     }
-}
-
-/// [`Game::pick_find`] over a row of piles whose pick keeps the piles whose
-/// definition's property (`prop`) is in `lo..=hi`.
-#[inline(always)]
-pub(super) fn row_find(
-    zi: &ZoneInst,
-    prop: impl Fn(crate::value::DefId) -> i64,
-    lo: i64,
-    hi: i64,
-    mut hit: impl FnMut(crate::value::DefId, ObjId) -> bool,
-) -> Result<(usize, ObjId), usize> {
-    let mut n = 0;
-    for &(def, ref pile) in &zi.piles {
-        let Some(&c) = pile.last() else { continue };
-        let x = prop(def);
-        if x < lo || x > hi {
-            continue;
-        }
-        if hit(def, c) {
-            return Ok((n, c));
-        }
-        n += 1;
-    }
-    Err(n)
 }
 
 /// The first card of a zone, in the order the interpreter lists them (top
