@@ -292,6 +292,11 @@ impl Game {
     pub(crate) fn exec_hook(&mut self, data: &Data, code: &Code, p: PlayerId) -> Res<Value> {
         self.enter(code.span)?;
         let (native, n) = code.native.get(data, code);
+        if let native::Body::Hook(h) = native {
+            let r = h.exec(self, data, p, *n, code.span);
+            self.depth -= 1;
+            return exec::returned(r.map(|()| Value::None));
+        }
         let mut f = exec::Frame {
             data,
             this: None,

@@ -18,6 +18,9 @@ use crate::lang::builtins::Builtin;
 use crate::lang::ir::*;
 use crate::value::{Args, Cards, ObjId, PlayerId, Value, ZoneRef, bit};
 
+mod hook;
+pub use hook::Hook;
+
 type Native<T> = Box<dyn Fn(&mut Game, &mut Frame) -> Res<T> + Send + Sync>;
 /// Code that computes a value.
 pub type ValFn = Native<Value>;
@@ -34,6 +37,8 @@ pub enum Body {
     /// A block that is one inlined verb call of a [`Straight`] shape: the
     /// shape, and the block as compiled.
     Straight(Box<Straight>, StmtFn),
+    /// A block the rules run as a [`Hook`].
+    Hook(Box<Hook>),
 }
 
 impl Body {
@@ -43,6 +48,7 @@ impl Body {
         match self {
             Body::Expr(e) => e(g, f),
             Body::Block(b) | Body::Straight(_, b) => b(g, f).map(|()| Value::None),
+            Body::Hook(h) => run(&h.leaves, g, f).map(|()| Value::None),
         }
     }
 }
@@ -414,6 +420,8 @@ enum Leaf {
         name: u16,
         code: StmtFn,
     },
+    /// `repeat k { .. }` of a constant count and a [`TopLoop`] body.
+    Top(i64, Box<TopLoop>),
     Code(StmtFn),
 }
 
@@ -699,6 +707,12 @@ fn run(leaves: &[Leaf], g: &mut Game, f: &mut Frame) -> Res<()> {
                 }
             }
             Leaf::Call { body, span, at } => call(body, g, f, *span, *at)?,
+            Leaf::Top(n, each) => {
+                if *n > MAX_LOOP as i64 {
+                    return g.err(f.span, format!("repeat {n} times is more than {MAX_LOOP}"));
+                }
+                each.run(g, f, (*n).max(0))?
+            }
             Leaf::Emit { code, .. } | Leaf::Code(code) => code(g, f)?,
         }
     }
@@ -1097,6 +1111,10 @@ impl Compiler<'_> {
             stmts => {
                 let v = self.leaves(stmts);
                 let straight = Straight::find(&v);
+                if straight.is_none() && Hook::fits(&v) {
+                    let leaves = v.into_boxed_slice();
+                    return Body::Hook(Box::new(Hook { leaves }));
+                }
                 let b = block_of(v);
                 match straight {
                     Some(s) => Body::Straight(Box::new(s), b),
@@ -1510,6 +1528,9 @@ impl Compiler<'_> {
                     slots: (self.slot(*it), self.slot(*slot)),
                     code: self.stmt(s),
                 }
+            }
+            Stmt::Repeat(Expr::Int(k), body) if let Some(each) = self.top_loop(body) => {
+                Leaf::Top(*k, Box::new(each))
             }
             s => Leaf::Code(self.stmt(s)),
         };
