@@ -1401,6 +1401,32 @@ impl Compiler<'_> {
                 }
             }
             // `create(...)` whose cards are not used: no list made.
+            // A named card made in a zone found in place: no arguments
+            // gathered (a zone that is not found runs the general way).
+            Expr::Call(Builtin::Create, args, span)
+                if let [Expr::Def(d), z, n @ ..] = args.as_slice()
+                    && let Some(at) = self.zone_at(z) =>
+            {
+                let (d, span) = (*d, *span);
+                let n = n.first().map(|n| self.val(n));
+                let all = self.vals(args);
+                return Box::new(move |g, f| {
+                    let Some(z) = at.find(f) else {
+                        let mut vals = Args::new();
+                        for a in all.iter() {
+                            vals.push(a(g, f)?);
+                        }
+                        f.span = span;
+                        return g.create(&vals, f).map(drop);
+                    };
+                    let n = match &n {
+                        Some(n) => Some(n(g, f)?),
+                        None => None,
+                    };
+                    f.span = span;
+                    g.create_n(d, z, n.as_ref(), f).map(drop)
+                });
+            }
             Expr::Call(Builtin::Create, args, span) => {
                 let (args, span) = (self.vals(args), *span);
                 return Box::new(move |g, f| {

@@ -449,10 +449,21 @@ impl Game {
     /// `create(@card, zone, n?)`: the first new card and how many were made
     /// (they follow it), for callers that want their list.
     pub(crate) fn create(&mut self, a: &Args, f: &Frame) -> Res<(ObjId, usize)> {
-        let sp = f.span;
         let d = self.def_arg(&a[0], f)?;
         let z = self.zone_arg(&a[1], f)?;
-        let n = match a.get(2) {
+        self.create_n(d, z, a.get(2), f)
+    }
+
+    /// [`Game::create`] of a card and zone already read.
+    pub(crate) fn create_n(
+        &mut self,
+        d: u16,
+        z: ZoneRef,
+        n: Option<&Value>,
+        f: &Frame,
+    ) -> Res<(ObjId, usize)> {
+        let sp = f.span;
+        let n = match n {
             Some(v) => self.int(v, sp)?,
             None => 1,
         };

@@ -386,16 +386,14 @@ impl State {
         }
         let (inst, l) = self.at(z);
         self.note_made(def);
-        self.objs.extend(std::iter::repeat_n(
-            Obj {
-                def,
-                owner: z.owner,
-                zone: inst as u32,
-                tags: data.defs[def as usize].tags,
-                host: None,
-            },
-            n,
-        ));
+        let o = Obj {
+            def,
+            owner: z.owner,
+            zone: inst as u32,
+            tags: data.defs[def as usize].tags,
+            host: None,
+        };
+        self.objs.resize(first as usize + n, o);
         let ids = first..first + n as ObjId;
         let zi = &mut self.zones[inst];
         if l.piles {
