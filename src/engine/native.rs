@@ -1401,19 +1401,21 @@ impl Compiler<'_> {
                 }
             }
             // `create(...)` whose cards are not used: no list made.
-            // A named card made in a zone found in place: no arguments
-            // gathered (a zone that is not found runs the general way).
+            // Cards made in a zone found in place: no arguments gathered
+            // (a zone that is not found runs the general way).
             Expr::Call(Builtin::Create, args, span)
-                if let [Expr::Def(d), z, n @ ..] = args.as_slice()
+                if let [d, z, n @ ..] = args.as_slice()
                     && let Some(at) = self.zone_at(z) =>
             {
-                let (d, span) = (*d, *span);
+                let (d, span) = (self.val(d), *span);
                 let n = n.first().map(|n| self.val(n));
                 let all = self.vals(args);
                 return Box::new(move |g, f| {
+                    let d = d(g, f)?;
                     let Some(z) = at.find(f) else {
                         let mut vals = Args::new();
-                        for a in all.iter() {
+                        vals.push(d);
+                        for a in all[1..].iter() {
                             vals.push(a(g, f)?);
                         }
                         f.span = span;
@@ -1424,6 +1426,7 @@ impl Compiler<'_> {
                         None => None,
                     };
                     f.span = span;
+                    let d = g.def_arg(&d, f)?;
                     g.create_n(d, z, n.as_ref(), f).map(drop)
                 });
             }

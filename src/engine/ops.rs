@@ -739,7 +739,7 @@ impl Game {
     }
 
     #[inline]
-    fn def_arg(&self, v: &Value, f: &Frame) -> Res<u16> {
+    pub(crate) fn def_arg(&self, v: &Value, f: &Frame) -> Res<u16> {
         match v {
             Value::Def(d) => Ok(*d),
             Value::Card(c) => Ok(self.st.objs[*c as usize].def),
