@@ -1762,6 +1762,9 @@ impl Compiler<'_> {
                     Ok(())
                 })
             }
+            Stmt::For(slot, Expr::Call(Builtin::Players, a, span), body) if a.is_empty() => {
+                self.for_players(*slot, *span, body)
+            }
             Stmt::For(slot, list, body) => {
                 let (slot, list, body) = (self.slot(*slot), self.val(list), self.block(body));
                 Box::new(move |g, f| {
@@ -2530,6 +2533,9 @@ impl Compiler<'_> {
     /// move, run, window) take their arguments straight from their closures;
     /// the rest go through [`Game::call`].
     fn call(&self, b: Builtin, args: &[Expr], span: Span) -> ValFn {
+        if let Some(c) = self.known_call(b, args, span) {
+            return c;
+        }
         match (b, args) {
             (Builtin::Count | Builtin::Empty, [x]) => {
                 let (x, count) = (self.val(x), b == Builtin::Count);
@@ -2598,5 +2604,78 @@ impl Compiler<'_> {
                 })
             }
         }
+    }
+}
+
+/// Calls whose operands are known at load time: a declared option read by
+/// its index, and the players listed with no list built.
+impl Compiler<'_> {
+    fn known_call(&self, b: Builtin, args: &[Expr], span: Span) -> Option<ValFn> {
+        let players = |e: &Expr| matches!(e, Expr::Call(Builtin::Players, a, _) if a.is_empty());
+        Some(match (b, args) {
+            (Builtin::Option, [Expr::Str(name)]) => {
+                let i = self.data.options.iter().position(|o| **o == ***name)?;
+                Box::new(move |g, f| {
+                    f.span = span;
+                    Ok(g.option_vals[i].clone())
+                })
+            }
+            (Builtin::First, [Expr::Call(Builtin::Option, o, _)])
+                if let [Expr::Str(name)] = o.as_slice() =>
+            {
+                let i = self.data.options.iter().position(|o| **o == ***name)?;
+                Box::new(move |g, f| {
+                    f.span = span;
+                    match &g.option_vals[i] {
+                        Value::None => Ok(Value::None),
+                        Value::List(l) => Ok(l.first().cloned().unwrap_or(Value::None)),
+                        v => {
+                            let mut a = Args::new();
+                            a.push(v.clone());
+                            g.call(b, a, f)
+                        }
+                    }
+                })
+            }
+            (Builtin::Count, [p]) if players(p) => Box::new(move |g, f| {
+                f.span = span;
+                Ok(Value::Int(
+                    g.turn_order_iter(g.st.active, true).count() as i64
+                ))
+            }),
+            // `first(random_pick(players(), 1))`: one draw, as random_pick makes it.
+            (Builtin::First, [Expr::Call(Builtin::RandomPick, r, _)])
+                if let [p, Expr::Int(1)] = r.as_slice()
+                    && players(p) =>
+            {
+                Box::new(move |g, f| {
+                    f.span = span;
+                    let ps: smallvec::SmallVec<[PlayerId; 8]> =
+                        g.turn_order_iter(g.st.active, true).collect();
+                    if ps.is_empty() {
+                        return Ok(Value::None);
+                    }
+                    let i = g.st.below(ps.len());
+                    Ok(Value::Player(ps[i]))
+                })
+            }
+            _ => return None,
+        })
+    }
+
+    /// `for p in players() {..}`: the players taken in a list on the stack.
+    fn for_players(&self, slot: u16, span: Span, body: &[Stmt]) -> StmtFn {
+        let (slot, body) = (self.slot(slot), self.block(body));
+        Box::new(move |g, f| {
+            f.span = span;
+            let ps: smallvec::SmallVec<[PlayerId; 8]> =
+                g.turn_order_iter(g.st.active, true).collect();
+            for p in ps {
+                f.slots[slot] = Value::Player(p);
+                g.tick(f.span)?;
+                body(g, f)?;
+            }
+            Ok(())
+        })
     }
 }

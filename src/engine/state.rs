@@ -33,13 +33,20 @@ pub struct ZoneInst {
     pub empty: u64,
     pub nempty: u32,
     pub pile_defs: Vec<u64>,
+    /// The emptied piles of the last game, kept so the next one's piles
+    /// reuse their allocations.
+    spare: Vec<Vec<ObjId>>,
 }
 
 impl ZoneInst {
     /// No cards, no piles.
     pub fn clear(&mut self) {
         self.cards.clear();
-        self.piles.clear();
+        // Reversed: the next game's first pile takes this game's first.
+        for (_, mut p) in self.piles.drain(..).rev() {
+            p.clear();
+            self.spare.push(p);
+        }
         self.empty = 0;
         self.nempty = 0;
         self.pile_defs.clear();
@@ -47,7 +54,8 @@ impl ZoneInst {
 
     /// Adds an empty pile of a definition.
     pub fn push_empty_pile(&mut self, def: DefId) {
-        self.push_pile(def, Vec::new());
+        let p = self.spare.pop().unwrap_or_default();
+        self.push_pile(def, p);
     }
 
     fn push_pile(&mut self, def: DefId, cards: Vec<ObjId>) {
@@ -402,7 +410,11 @@ impl State {
                     zi.piles[i].1.extend(ids);
                     zi.set_empty(i, false);
                 }
-                None => zi.push_pile(def, ids.collect()),
+                None => {
+                    let mut p = zi.spare.pop().unwrap_or_default();
+                    p.extend(ids);
+                    zi.push_pile(def, p)
+                }
             }
         } else {
             zi.cards.extend(ids);
