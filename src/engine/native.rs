@@ -2013,6 +2013,9 @@ impl Compiler<'_> {
             let s = self.slot(s);
             return Box::new(move |g, f| Ok(tags_of(g, &f.slots[s], f)? & mask != 0));
         }
+        if let Some(c) = self.known_cond(e) {
+            return c;
+        }
         match e {
             Expr::Bool(b) => {
                 let b = *b;
@@ -2659,8 +2662,37 @@ impl Compiler<'_> {
                     Ok(Value::Player(ps[i]))
                 })
             }
+            // `contains(x, @card)` of none (an unset option): no list read.
+            (Builtin::Contains, [x, Expr::Def(d)]) => {
+                let (x, d) = (self.val(x), *d);
+                Box::new(move |g, f| {
+                    let x = x(g, f)?;
+                    f.span = span;
+                    if let Value::None = x {
+                        return Ok(Value::Bool(false));
+                    }
+                    let mut a = Args::new();
+                    a.push(x);
+                    a.push(Value::Def(d));
+                    g.call(b, a, f)
+                })
+            }
             _ => return None,
         })
+    }
+
+    /// `x == none` and `x != none` of a local: its slot read, no values compared.
+    fn known_cond(&self, e: &Expr) -> Option<CondFn> {
+        let Expr::Bin(op @ (BinOp::Eq | BinOp::Ne), a, b, _) = e else {
+            return None;
+        };
+        let (Expr::Local(s), Expr::None) = (&**a, &**b) else {
+            return None;
+        };
+        let (s, eq) = (self.slot(*s), *op == BinOp::Eq);
+        Some(Box::new(move |_, f| {
+            Ok(matches!(f.slots[s], Value::None) == eq)
+        }))
     }
 
     /// `for p in players() {..}`: the players taken in a list on the stack.
