@@ -1384,6 +1384,9 @@ impl Compiler<'_> {
     /// A statement that is one call, run for its effect: its value is
     /// never built when the call needs none.
     fn effect(&self, e: &Expr) -> StmtFn {
+        if let Some(s) = self.known_effect(e) {
+            return s;
+        }
         match e {
             Expr::Verb(v, args, span) => {
                 if let Some(call) = self.inline::<KeepNothing>(*v, args, *span) {
@@ -1401,35 +1404,6 @@ impl Compiler<'_> {
                 }
             }
             // `create(...)` whose cards are not used: no list made.
-            // Cards made in a zone found in place: no arguments gathered
-            // (a zone that is not found runs the general way).
-            Expr::Call(Builtin::Create, args, span)
-                if let [d, z, n @ ..] = args.as_slice()
-                    && let Some(at) = self.zone_at(z) =>
-            {
-                let (d, span) = (self.val(d), *span);
-                let n = n.first().map(|n| self.val(n));
-                let all = self.vals(args);
-                return Box::new(move |g, f| {
-                    let d = d(g, f)?;
-                    let Some(z) = at.find(f) else {
-                        let mut vals = Args::new();
-                        vals.push(d);
-                        for a in all[1..].iter() {
-                            vals.push(a(g, f)?);
-                        }
-                        f.span = span;
-                        return g.create(&vals, f).map(drop);
-                    };
-                    let n = match &n {
-                        Some(n) => Some(n(g, f)?),
-                        None => None,
-                    };
-                    f.span = span;
-                    let d = g.def_arg(&d, f)?;
-                    g.create_n(d, z, n.as_ref(), f).map(drop)
-                });
-            }
             Expr::Call(Builtin::Create, args, span) => {
                 let (args, span) = (self.vals(args), *span);
                 return Box::new(move |g, f| {
@@ -2675,6 +2649,84 @@ impl Compiler<'_> {
                     a.push(x);
                     a.push(Value::Def(d));
                     g.call(b, a, f)
+                })
+            }
+            _ => return None,
+        })
+    }
+
+    /// Calls in statement position on a zone found in place, operands read
+    /// with no closure where they can be (a zone that is not found runs
+    /// the general way): `create(card, zone, n?)` makes its cards straight
+    /// into the zone, `shuffle(zone)`, `set_active(p)`.
+    fn known_effect(&self, e: &Expr) -> Option<StmtFn> {
+        let Expr::Call(b, args, span) = e else {
+            return None;
+        };
+        let span = *span;
+        Some(match (b, args.as_slice()) {
+            (Builtin::Create, [d, z, n @ ..]) => {
+                let at = self.zone_at(z)?;
+                let d = match d {
+                    Expr::Def(d) => Ok(Value::Def(*d)),
+                    d => Err(self.val(d)),
+                };
+                let n = match n.first() {
+                    None => None,
+                    Some(Expr::Int(k)) => Some(Ok(Value::Int(*k))),
+                    Some(n) => Some(Err(self.val(n))),
+                };
+                let all = self.vals(args);
+                Box::new(move |g, f| {
+                    let d = match &d {
+                        Ok(d) => d.clone(),
+                        Err(d) => d(g, f)?,
+                    };
+                    let Some(z) = at.find(f) else {
+                        let mut vals = Args::new();
+                        vals.push(d);
+                        for a in all[1..].iter() {
+                            vals.push(a(g, f)?);
+                        }
+                        f.span = span;
+                        return g.create(&vals, f).map(drop);
+                    };
+                    let made;
+                    let n = match &n {
+                        None => None,
+                        Some(Ok(n)) => Some(n),
+                        Some(Err(n)) => {
+                            made = n(g, f)?;
+                            Some(&made)
+                        }
+                    };
+                    f.span = span;
+                    let d = g.def_arg(&d, f)?;
+                    g.create_n(d, z, n, f).map(drop)
+                })
+            }
+            (Builtin::Shuffle, [z]) => {
+                let at = self.zone_at(z)?;
+                let general = self.vals(args);
+                Box::new(move |g, f| {
+                    let Some(z) = at.find(f) else {
+                        let v = general[0](g, f)?;
+                        f.span = span;
+                        let z = g.zone_arg(&v, f)?;
+                        g.shuffle_zone(z);
+                        return Ok(());
+                    };
+                    f.span = span;
+                    g.shuffle_zone(z);
+                    Ok(())
+                })
+            }
+            (Builtin::SetActive, [p]) => {
+                let p = self.val(p);
+                Box::new(move |g, f| {
+                    let p = p(g, f)?;
+                    f.span = span;
+                    g.set_active(&p, span)
                 })
             }
             _ => return None,

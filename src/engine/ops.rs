@@ -31,13 +31,7 @@ impl Game {
             }
             Builtin::Shuffle => {
                 let z = self.zone_arg(&a[0], f)?;
-                self.st.shuffle(z);
-                if self.logging {
-                    self.push(Entry::Shuffle {
-                        zone: z,
-                        size: self.st.size(z),
-                    });
-                }
+                self.shuffle_zone(z);
                 Value::None
             }
             Builtin::Top | Builtin::Bottom => {
@@ -104,13 +98,7 @@ impl Game {
                 Value::list(zi.piles.iter().map(|(d, _)| Value::Def(*d)).collect())
             }
             Builtin::SetActive => {
-                let p = self.player(&a[0], sp)?;
-                self.st.active = p;
-                if self.logging {
-                    self.push(super::log::Entry::Text {
-                        text: format!("{} is the active player", super::log::pname(p)),
-                    });
-                }
+                self.set_active(&a[0], sp)?;
                 Value::None
             }
             Builtin::EmptyPiles => {
@@ -444,6 +432,27 @@ impl Game {
                 })
             }
         })
+    }
+
+    pub(crate) fn shuffle_zone(&mut self, z: ZoneRef) {
+        self.st.shuffle(z);
+        if self.logging {
+            self.push(Entry::Shuffle {
+                zone: z,
+                size: self.st.size(z),
+            });
+        }
+    }
+
+    pub(crate) fn set_active(&mut self, p: &Value, sp: crate::lang::ir::Span) -> Res<()> {
+        let p = self.player(p, sp)?;
+        self.st.active = p;
+        if self.logging {
+            self.push(Entry::Text {
+                text: format!("{} is the active player", super::log::pname(p)),
+            });
+        }
+        Ok(())
     }
 
     /// `create(@card, zone, n?)`: the first new card and how many were made
