@@ -2667,41 +2667,33 @@ impl Compiler<'_> {
         Some(match (b, args.as_slice()) {
             (Builtin::Create, [d, z, n @ ..]) => {
                 let at = self.zone_at(z)?;
-                let d = match d {
-                    Expr::Def(d) => Ok(Value::Def(*d)),
-                    d => Err(self.val(d)),
-                };
-                let n = match n.first() {
-                    None => None,
-                    Some(Expr::Int(k)) => Some(Ok(Value::Int(*k))),
-                    Some(n) => Some(Err(self.val(n))),
-                };
+                let n = n.first().map(|n| self.operand(n, true));
+                // A card read from its slot after the count's code ran
+                // could see that code's work: read first then.
+                let late = !matches!(n, Some(Operand::Code(_)));
+                let d = self.operand(d, late);
                 let all = self.vals(args);
                 Box::new(move |g, f| {
-                    let d = match &d {
-                        Ok(d) => d.clone(),
-                        Err(d) => d(g, f)?,
+                    let code = match &d {
+                        Operand::Code(d) => Some(d(g, f)?),
+                        _ => None,
                     };
                     let Some(z) = at.find(f) else {
                         let mut vals = Args::new();
-                        vals.push(d);
+                        vals.push(d.read(&code, f).clone());
                         for a in all[1..].iter() {
                             vals.push(a(g, f)?);
                         }
                         f.span = span;
                         return g.create(&vals, f).map(drop);
                     };
-                    let made;
-                    let n = match &n {
-                        None => None,
-                        Some(Ok(n)) => Some(n),
-                        Some(Err(n)) => {
-                            made = n(g, f)?;
-                            Some(&made)
-                        }
+                    let count = match &n {
+                        Some(Operand::Code(n)) => Some(n(g, f)?),
+                        _ => None,
                     };
                     f.span = span;
-                    let d = g.def_arg(&d, f)?;
+                    let d = g.def_arg(d.read(&code, f), f)?;
+                    let n = n.as_ref().map(|n| n.read(&count, f));
                     g.create_n(d, z, n, f).map(drop)
                 })
             }
@@ -2733,6 +2725,17 @@ impl Compiler<'_> {
         })
     }
 
+    /// An operand read with no closure run: a constant, or a local's slot
+    /// where `slot` allows it.
+    fn operand(&self, e: &Expr, slot: bool) -> Operand {
+        match e {
+            Expr::Def(d) => Operand::Const(Value::Def(*d)),
+            Expr::Int(k) => Operand::Const(Value::Int(*k)),
+            Expr::Local(s) if slot => Operand::Slot(self.slot(*s)),
+            e => Operand::Code(self.val(e)),
+        }
+    }
+
     /// `x == none` and `x != none` of a local: its slot read, no values compared.
     fn known_cond(&self, e: &Expr) -> Option<CondFn> {
         let Expr::Bin(op @ (BinOp::Eq | BinOp::Ne), a, b, _) = e else {
@@ -2761,5 +2764,25 @@ impl Compiler<'_> {
             }
             Ok(())
         })
+    }
+}
+
+/// A call's operand: a constant, a frame slot, or code run before the call
+/// (its value kept by the caller and passed to [`Operand::read`]).
+enum Operand {
+    Const(Value),
+    Slot(usize),
+    Code(ValFn),
+}
+
+impl Operand {
+    #[inline(always)]
+    fn read<'a>(&'a self, code: &'a Option<Value>, f: &'a Frame) -> &'a Value {
+        match (self, code) {
+            (Operand::Const(v), _) => v,
+            (Operand::Slot(s), _) => &f.slots[*s],
+            (Operand::Code(_), Some(v)) => v,
+            (Operand::Code(_), None) => &Value::None,
+        }
     }
 }
