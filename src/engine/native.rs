@@ -1021,7 +1021,7 @@ fn sum_prop(zones: Box<[ZoneOp]>, pr: u16, generic: ValFn) -> ValFn {
             let zi = &g.st.zones[g.st.inst(z)];
             let add = |t: i64, c: &ObjId| g.st.prop(f.data, *c, pr).saturating_add(t);
             total = if zi.piles.is_empty() {
-                zi.cards.iter().rev().fold(total, add)
+                g.st.add_props(f.data, zi.cards.iter().rev(), pr, total)
             } else {
                 zi.piles
                     .iter()

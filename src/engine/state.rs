@@ -594,6 +594,26 @@ impl State {
             .sum::<i64>()
     }
 
+    /// [`State::prop`] of each card added to `total` in turn (saturating),
+    /// modifiers looked for only when there are any.
+    #[inline]
+    pub fn add_props<'a>(
+        &self,
+        data: &Data,
+        cards: impl Iterator<Item = &'a ObjId>,
+        prop: u16,
+        total: i64,
+    ) -> i64 {
+        if !self.mods.is_empty() {
+            return cards.fold(total, |t, &c| self.prop(data, c, prop).saturating_add(t));
+        }
+        let pr = prop as usize;
+        cards.fold(total, |t, &c| {
+            let d = self.objs[c as usize].def as usize;
+            data.defs[d].props[pr].saturating_add(t)
+        })
+    }
+
     #[inline(always)]
     pub fn tags(&self, c: ObjId) -> u64 {
         self.objs[c as usize].tags
