@@ -100,6 +100,9 @@ pub struct Game {
     /// The last list a move or `create` returned, kept to be refilled once
     /// nothing else holds it (such results are mostly dropped at once).
     pub(crate) spare_list: Option<Arc<Vec<Value>>>,
+    /// The slots of rules code with more than a frame's stack holds (the
+    /// setup), kept from game to game.
+    spare_slots: Vec<Value>,
 }
 
 #[derive(Clone)]
@@ -135,6 +138,7 @@ impl Game {
             spare_options: Vec::new(),
             seed: cfg.seed,
             spare_list: None,
+            spare_slots: Vec::new(),
         }
     }
 
@@ -176,6 +180,7 @@ impl Game {
             spare_options,
             seed: game_seed,
             spare_list: _,
+            spare_slots: _,
         } = self;
         st.reset(data, players, seed);
         seat_agents(agents, players, seed);
@@ -308,6 +313,14 @@ impl Game {
         // Code with no slots sets up no slots.
         let r = if *n == 0 {
             native.run(self, &mut f)
+        } else if *n > 4 {
+            let mut slots = std::mem::take(&mut self.spare_slots);
+            slots.resize(*n, Value::None);
+            f.slots = &mut slots;
+            let r = native.run(self, &mut f);
+            slots.clear();
+            self.spare_slots = slots;
+            r
         } else {
             let mut buf = exec::Slots::new();
             f.slots = buf.get(*n);

@@ -31,13 +31,7 @@ impl Game {
             }
             Builtin::Shuffle => {
                 let z = self.zone_arg(&a[0], f)?;
-                self.st.shuffle(z);
-                if self.logging {
-                    self.push(Entry::Shuffle {
-                        zone: z,
-                        size: self.st.size(z),
-                    });
-                }
+                self.shuffle_zone(z);
                 Value::None
             }
             Builtin::Top | Builtin::Bottom => {
@@ -104,13 +98,7 @@ impl Game {
                 Value::list(zi.piles.iter().map(|(d, _)| Value::Def(*d)).collect())
             }
             Builtin::SetActive => {
-                let p = self.player(&a[0], sp)?;
-                self.st.active = p;
-                if self.logging {
-                    self.push(super::log::Entry::Text {
-                        text: format!("{} is the active player", super::log::pname(p)),
-                    });
-                }
+                self.set_active(&a[0], sp)?;
                 Value::None
             }
             Builtin::EmptyPiles => {
@@ -446,13 +434,45 @@ impl Game {
         })
     }
 
+    pub(crate) fn shuffle_zone(&mut self, z: ZoneRef) {
+        self.st.shuffle(z);
+        if self.logging {
+            self.push(Entry::Shuffle {
+                zone: z,
+                size: self.st.size(z),
+            });
+        }
+    }
+
+    pub(crate) fn set_active(&mut self, p: &Value, sp: crate::lang::ir::Span) -> Res<()> {
+        let p = self.player(p, sp)?;
+        self.st.active = p;
+        if self.logging {
+            self.push(Entry::Text {
+                text: format!("{} is the active player", super::log::pname(p)),
+            });
+        }
+        Ok(())
+    }
+
     /// `create(@card, zone, n?)`: the first new card and how many were made
     /// (they follow it), for callers that want their list.
     pub(crate) fn create(&mut self, a: &Args, f: &Frame) -> Res<(ObjId, usize)> {
-        let sp = f.span;
         let d = self.def_arg(&a[0], f)?;
         let z = self.zone_arg(&a[1], f)?;
-        let n = match a.get(2) {
+        self.create_n(d, z, a.get(2), f)
+    }
+
+    /// [`Game::create`] of a card and zone already read.
+    pub(crate) fn create_n(
+        &mut self,
+        d: u16,
+        z: ZoneRef,
+        n: Option<&Value>,
+        f: &Frame,
+    ) -> Res<(ObjId, usize)> {
+        let sp = f.span;
+        let n = match n {
             Some(v) => self.int(v, sp)?,
             None => 1,
         };
@@ -728,7 +748,7 @@ impl Game {
     }
 
     #[inline]
-    fn def_arg(&self, v: &Value, f: &Frame) -> Res<u16> {
+    pub(crate) fn def_arg(&self, v: &Value, f: &Frame) -> Res<u16> {
         match v {
             Value::Def(d) => Ok(*d),
             Value::Card(c) => Ok(self.st.objs[*c as usize].def),

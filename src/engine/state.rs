@@ -33,13 +33,20 @@ pub struct ZoneInst {
     pub empty: u64,
     pub nempty: u32,
     pub pile_defs: Vec<u64>,
+    /// The emptied piles of the last game, kept so the next one's piles
+    /// reuse their allocations.
+    spare: Vec<Vec<ObjId>>,
 }
 
 impl ZoneInst {
     /// No cards, no piles.
     pub fn clear(&mut self) {
         self.cards.clear();
-        self.piles.clear();
+        // Reversed: the next game's first pile takes this game's first.
+        for (_, mut p) in self.piles.drain(..).rev() {
+            p.clear();
+            self.spare.push(p);
+        }
         self.empty = 0;
         self.nempty = 0;
         self.pile_defs.clear();
@@ -47,7 +54,8 @@ impl ZoneInst {
 
     /// Adds an empty pile of a definition.
     pub fn push_empty_pile(&mut self, def: DefId) {
-        self.push_pile(def, Vec::new());
+        let p = self.spare.pop().unwrap_or_default();
+        self.push_pile(def, p);
     }
 
     fn push_pile(&mut self, def: DefId, cards: Vec<ObjId>) {
@@ -386,16 +394,14 @@ impl State {
         }
         let (inst, l) = self.at(z);
         self.note_made(def);
-        self.objs.extend(std::iter::repeat_n(
-            Obj {
-                def,
-                owner: z.owner,
-                zone: inst as u32,
-                tags: data.defs[def as usize].tags,
-                host: None,
-            },
-            n,
-        ));
+        let o = Obj {
+            def,
+            owner: z.owner,
+            zone: inst as u32,
+            tags: data.defs[def as usize].tags,
+            host: None,
+        };
+        self.objs.resize(first as usize + n, o);
         let ids = first..first + n as ObjId;
         let zi = &mut self.zones[inst];
         if l.piles {
@@ -404,7 +410,11 @@ impl State {
                     zi.piles[i].1.extend(ids);
                     zi.set_empty(i, false);
                 }
-                None => zi.push_pile(def, ids.collect()),
+                None => {
+                    let mut p = zi.spare.pop().unwrap_or_default();
+                    p.extend(ids);
+                    zi.push_pile(def, p)
+                }
             }
         } else {
             zi.cards.extend(ids);
@@ -582,6 +592,26 @@ impl State {
             .filter(|m| m.obj == c && m.prop == prop)
             .map(|m| m.delta)
             .sum::<i64>()
+    }
+
+    /// [`State::prop`] of each card added to `total` in turn (saturating),
+    /// modifiers looked for only when there are any.
+    #[inline]
+    pub fn add_props<'a>(
+        &self,
+        data: &Data,
+        cards: impl Iterator<Item = &'a ObjId>,
+        prop: u16,
+        total: i64,
+    ) -> i64 {
+        if !self.mods.is_empty() {
+            return cards.fold(total, |t, &c| self.prop(data, c, prop).saturating_add(t));
+        }
+        let pr = prop as usize;
+        cards.fold(total, |t, &c| {
+            let d = self.objs[c as usize].def as usize;
+            data.defs[d].props[pr].saturating_add(t)
+        })
     }
 
     #[inline(always)]
