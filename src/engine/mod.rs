@@ -285,10 +285,32 @@ impl Game {
         self.finish_in(data, false)
     }
 
-    /// The rules' end check (`end: if:`).
+    /// The rules' end check (`end: if:`): [`Game::exec_hook`] of a
+    /// condition taken as its truth, in this one call (run every turn).
     #[inline(never)]
-    fn end_check(&mut self, data: &Data) -> Res<bool> {
-        Ok(self.exec_hook(data, &data.end_if, self.st.active)?.truthy())
+    pub(crate) fn end_check(&mut self, data: &Data) -> Res<bool> {
+        let code = &data.end_if;
+        let (native, n) = code.native.get(data, code);
+        let (native::Body::Cond(c), n @ 0..=4) = (native, *n) else {
+            return Ok(self.exec_hook(data, code, self.st.active)?.truthy());
+        };
+        self.enter(code.span)?;
+        let mut buf = exec::Slots::new();
+        let mut f = exec::Frame {
+            data,
+            this: None,
+            me: self.st.active,
+            slots: buf.get(n),
+            span: code.span,
+            move_name: None,
+        };
+        let r = c(self, &mut f);
+        buf.empty(n);
+        self.depth -= 1;
+        match r {
+            Ok(b) => Ok(b),
+            Err(e) => Ok(exec::returned(Err(e))?.truthy()),
+        }
     }
 
     /// [`Game::exec_in`] of the rules' own code for player `p` (setup, turn
@@ -333,7 +355,13 @@ impl Game {
     }
 
     pub fn over(&self) -> bool {
-        let alive = self.st.lost.iter().filter(|l| !**l).count();
+        // No player has lost in most games: no count.
+        let lost = &self.st.lost;
+        let alive = if lost.contains(&true) {
+            lost.iter().filter(|l| !**l).count()
+        } else {
+            lost.len()
+        };
         alive <= 1 && self.st.nplayers > 1 || alive == 0
     }
 

@@ -25,7 +25,7 @@ type Native<T> = Box<dyn Fn(&mut Game, &mut Frame) -> Res<T> + Send + Sync>;
 /// Code that computes a value.
 pub type ValFn = Native<Value>;
 /// Code whose value is only tested for truth (conditions, filters).
-type CondFn = Native<bool>;
+pub type CondFn = Native<bool>;
 /// A statement or a block.
 pub type StmtFn = Native<()>;
 
@@ -33,6 +33,9 @@ pub type StmtFn = Native<()>;
 /// none unless they return one.
 pub enum Body {
     Expr(ValFn),
+    /// An expression whose value is the truth of a condition: callers that
+    /// only test it (the end check) take the truth, with no value made.
+    Cond(CondFn),
     Block(StmtFn),
     /// A block that is one inlined verb call of a [`Straight`] shape: the
     /// shape, and the block as compiled.
@@ -47,6 +50,7 @@ impl Body {
     pub fn run(&self, g: &mut Game, f: &mut Frame) -> Res<Value> {
         match self {
             Body::Expr(e) => e(g, f),
+            Body::Cond(c) => c(g, f).map(Value::Bool),
             Body::Block(b) | Body::Straight(_, b) => b(g, f).map(|()| Value::None),
             Body::Hook(h) => run(&h.leaves, g, f).map(|()| Value::None),
         }
@@ -1106,7 +1110,10 @@ impl Compiler<'_> {
     /// for its effect only when its value is not kept.
     fn body<K: Keep>(&self, stmts: &[Stmt]) -> Body {
         match stmts {
-            [Stmt::Return(Some(e))] if K::VALUE => Body::Expr(self.val(e)),
+            [Stmt::Return(Some(e))] if K::VALUE => match self.truth(e) {
+                Some(c) => Body::Cond(c),
+                None => Body::Expr(self.val(e)),
+            },
             [Stmt::Return(Some(e))] => Body::Block(self.effect(e)),
             stmts => {
                 let v = self.leaves(stmts);
@@ -2094,6 +2101,23 @@ impl Compiler<'_> {
                 let v = self.val(e);
                 Box::new(move |g, f| Ok(v(g, f)?.truthy()))
             }
+        }
+    }
+
+    /// The condition of an expression [`Compiler::val`] compiles as
+    /// `Bool` of that condition (the same closure, unwrapped).
+    fn truth(&self, e: &Expr) -> Option<CondFn> {
+        match e {
+            Expr::Or(a, b) if tag_any(e).is_none() => self.pile_or(a, b),
+            Expr::Is(..)
+            | Expr::Not(_)
+            | Expr::Or(..)
+            | Expr::Any(..)
+            | Expr::Bin(
+                BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::Eq | BinOp::Ne,
+                ..,
+            ) => Some(self.cond(e)),
+            _ => None,
         }
     }
 

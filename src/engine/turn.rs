@@ -34,9 +34,11 @@ impl Game {
         }
         self.st.phase = None;
         // "Until end of turn" effects end first, then "at end of turn" abilities.
-        self.st
-            .mods
-            .retain(|m| matches!(m.until, Until::Forever | Until::While(_)));
+        if !self.st.mods.is_empty() {
+            self.st
+                .mods
+                .retain(|m| matches!(m.until, Until::Forever | Until::While(_)));
+        }
         self.raise(data, data.turn.end_event, p)?;
         if let Some(end) = &data.turn.end {
             self.exec_hook(data, end, p)?;
@@ -546,7 +548,7 @@ impl Game {
 
     #[inline(never)]
     fn check_end_now(&mut self, data: &Data) -> Res<()> {
-        if self.exec_hook(data, &data.end_if, self.st.active)?.truthy() {
+        if self.end_check(data)? {
             return Err(Flow::EndGame.into());
         }
         Ok(())
