@@ -439,9 +439,12 @@ impl Loader {
                     name: p.name.clone(),
                     windows: body.only_windows(),
                     body,
-                    start_event: find(&self.names.events, &format!("{}_start", p.name))
-                        .unwrap_or(0),
-                    end_event: find(&self.names.events, &format!("{}_end", p.name)).unwrap_or(0),
+                    start_event: TurnEvent::new(
+                        find(&self.names.events, &format!("{}_start", p.name)).unwrap_or(0),
+                    ),
+                    end_event: TurnEvent::new(
+                        find(&self.names.events, &format!("{}_end", p.name)).unwrap_or(0),
+                    ),
                 }
             })
             .collect();
@@ -462,8 +465,8 @@ impl Loader {
                 .next
                 .as_ref()
                 .map(|c| self.code(rf, turn_at, c, &none, true)),
-            start_event: find(&self.names.events, "turn_start").unwrap_or(0),
-            end_event: find(&self.names.events, "turn_end").unwrap_or(0),
+            start_event: TurnEvent::new(find(&self.names.events, "turn_start").unwrap_or(0)),
+            end_event: TurnEvent::new(find(&self.names.events, "turn_end").unwrap_or(0)),
         };
         let end_always = match r.end.check.as_str() {
             "always" => true,

@@ -90,14 +90,31 @@ pub struct MoveDecl {
     pub cond_cmp: Option<(native::Operand, native::CmpOp, native::Operand)>,
 }
 
+/// An event the turn raises, with its bit in the quiet set
+/// ([`crate::value::bit`], found once: raised several times a turn).
+#[derive(Debug, Clone, Copy)]
+pub struct TurnEvent {
+    pub id: u16,
+    pub bit: u64,
+}
+
+impl TurnEvent {
+    pub fn new(id: u16) -> TurnEvent {
+        TurnEvent {
+            id,
+            bit: crate::value::bit(id),
+        }
+    }
+}
+
 pub struct PhaseDecl {
     pub name: String,
     pub body: Code,
     /// The windows the body only opens (`window(...)` calls alone): opened
     /// with no frame.
     pub windows: Option<Box<[u16]>>,
-    pub start_event: u16,
-    pub end_event: u16,
+    pub start_event: TurnEvent,
+    pub end_event: TurnEvent,
 }
 
 pub struct TurnDecl {
@@ -105,8 +122,8 @@ pub struct TurnDecl {
     pub phases: Vec<PhaseDecl>,
     pub end: Option<Code>,
     pub next: Option<Code>,
-    pub start_event: u16,
-    pub end_event: u16,
+    pub start_event: TurnEvent,
+    pub end_event: TurnEvent,
 }
 
 pub struct CardDef {

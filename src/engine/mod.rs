@@ -315,29 +315,46 @@ impl Game {
 
     /// [`Game::exec_in`] of the rules' own code for player `p` (setup, turn
     /// and phase code, the end check, the score): no card, arguments or move
-    /// name to set up, save and restore.
+    /// name to set up, save and restore. Inlined: a hook (most turn code)
+    /// is then one call.
+    #[inline(always)]
     pub(crate) fn exec_hook(&mut self, data: &Data, code: &Code, p: PlayerId) -> Res<Value> {
         self.enter(code.span)?;
         let (native, n) = code.native.get(data, code);
-        if let native::Body::Hook(h) = native {
-            let r = h.exec(self, data, p, *n, code.span);
-            self.depth -= 1;
-            return exec::returned(r.map(|()| Value::None));
-        }
+        let r = if let native::Body::Hook(h) = native {
+            h.exec(self, data, p, *n, code.span).map(|()| Value::None)
+        } else {
+            self.run_framed(data, native, *n, p, code.span)
+        };
+        self.depth -= 1;
+        exec::returned(r)
+    }
+
+    /// The body of [`Game::exec_hook`] other than a hook, in a frame of `n`
+    /// slots.
+    #[inline(never)]
+    fn run_framed(
+        &mut self,
+        data: &Data,
+        native: &native::Body,
+        n: usize,
+        p: PlayerId,
+        span: Span,
+    ) -> Res<Value> {
         let mut f = exec::Frame {
             data,
             this: None,
             me: p,
             slots: &mut [],
-            span: code.span,
+            span,
             move_name: None,
         };
         // Code with no slots sets up no slots.
-        let r = if *n == 0 {
+        if n == 0 {
             native.run(self, &mut f)
-        } else if *n > 4 {
+        } else if n > 4 {
             let mut slots = std::mem::take(&mut self.spare_slots);
-            slots.resize(*n, Value::None);
+            slots.resize(n, Value::None);
             f.slots = &mut slots;
             let r = native.run(self, &mut f);
             slots.clear();
@@ -345,13 +362,11 @@ impl Game {
             r
         } else {
             let mut buf = exec::Slots::new();
-            f.slots = buf.get(*n);
+            f.slots = buf.get(n);
             let r = native.run(self, &mut f);
-            buf.empty(*n);
+            buf.empty(n);
             r
-        };
-        self.depth -= 1;
-        exec::returned(r)
+        }
     }
 
     pub fn over(&self) -> bool {

@@ -42,6 +42,11 @@ impl ZoneInst {
     /// No cards, no piles.
     pub fn clear(&mut self) {
         self.cards.clear();
+        // Piles are never taken away: a zone with none has no pile marks.
+        if self.piles.is_empty() {
+            debug_assert!(self.empty == 0 && self.nempty == 0 && self.pile_defs.is_empty());
+            return;
+        }
         // Reversed: the next game's first pile takes this game's first.
         for (_, mut p) in self.piles.drain(..).rev() {
             p.clear();
@@ -268,11 +273,16 @@ impl State {
             made,
             quiet,
         } = self;
+        // The layout depends on the data (a game's never changes) and the
+        // players only: a game like the last keeps it.
+        let same = *np == nplayers && layouts.len() == data.zones.len();
         *np = nplayers;
         objs.clear();
-        layouts.clear();
-        inst_ref.clear();
-        for (z, decl) in data.zones.iter().enumerate() {
+        if !same {
+            layouts.clear();
+            inst_ref.clear();
+        }
+        for (z, decl) in data.zones.iter().enumerate().filter(|_| !same) {
             layouts.push(ZoneLayout {
                 base: inst_ref.len() as u32,
                 owner_mask: if z < 64 && decl.shared { 0 } else { !0 },

@@ -4,7 +4,7 @@ use super::decide::{AgentKind, Choice, Plan};
 use super::log::Entry;
 use super::state::{Event, Until, ZoneInst};
 use super::{Flow, Game, Res};
-use crate::data::{Data, PhaseDecl, native};
+use crate::data::{Data, PhaseDecl, TurnEvent, native};
 use crate::lang::ir::Code;
 use crate::value::{ObjId, PlayerId, Value, ZoneRef};
 
@@ -105,18 +105,26 @@ impl Game {
     /// The event is built only when something listens; an event known quiet
     /// (see [`Game::quiet_event`]) is one bit test.
     #[inline(always)]
-    fn raise(&mut self, data: &Data, name: u16, p: PlayerId) -> Res<()> {
-        if self.st.quiet.get() & crate::value::bit(name) == 0 {
-            if self.has_listeners(name, false) {
-                let mut ev = Event::new(name);
-                ev.player = Some(p);
-                self.dispatch_in(data, ev)?;
-            } else {
-                // Learnt once: the next raise is the bit test.
-                self.quiet_event(name);
-            }
+    fn raise(&mut self, data: &Data, e: TurnEvent, p: PlayerId) -> Res<()> {
+        if self.st.quiet.get() & e.bit == 0 {
+            self.raise_heard(data, e.id, p)?;
         }
         self.resolve_pending()
+    }
+
+    /// [`Game::raise`] of an event not known quiet (out of line: the turn
+    /// raises eight a turn, most of them quiet).
+    #[inline(never)]
+    fn raise_heard(&mut self, data: &Data, name: u16, p: PlayerId) -> Res<()> {
+        if self.has_listeners(name, false) {
+            let mut ev = Event::new(name);
+            ev.player = Some(p);
+            self.dispatch_in(data, ev).map(drop)
+        } else {
+            // Learnt once: the next raise is the bit test.
+            self.quiet_event(name);
+            Ok(())
+        }
     }
 
     pub(crate) fn advance_player(&mut self, data: &Data) -> Res<()> {
