@@ -291,21 +291,21 @@ impl Game {
     pub(crate) fn end_check(&mut self, data: &Data) -> Res<bool> {
         let code = &data.end_if;
         let (native, n) = code.native.get(data, code);
-        let (native::Body::Cond(c), n @ 0..=4) = (native, *n) else {
+        // Conditions with more than a slot (rare) run as any code.
+        let (native::Body::Cond(c), n @ 0..=1) = (native, *n) else {
             return Ok(self.exec_hook(data, code, self.st.active)?.truthy());
         };
         self.enter(code.span)?;
-        let mut buf = exec::Slots::new();
+        let mut slot = [Value::None];
         let mut f = exec::Frame {
             data,
             this: None,
             me: self.st.active,
-            slots: buf.get(n),
+            slots: &mut slot[..n],
             span: code.span,
             move_name: None,
         };
         let r = c(self, &mut f);
-        buf.empty(n);
         self.depth -= 1;
         match r {
             Ok(b) => Ok(b),
