@@ -474,30 +474,31 @@ impl State {
             return;
         }
         let owner = (l.owner_mask != 0).then_some(to.owner);
-        let mut src = std::mem::take(&mut self.zones[from].cards);
-        let at = src.len().saturating_sub(n);
-        self.arrive_all(&src[at..], dst, owner);
-        let onto = &mut self.zones[dst].cards;
-        if onto.len() + (src.len() - at) > onto.capacity() {
-            onto.reserve(32);
+        let at = self.zones[from].cards.len().saturating_sub(n);
+        self.arrive_all(from, at, dst, owner);
+        let Ok([src, onto]) = self.zones.get_disjoint_mut([from, dst]) else {
+            return;
+        };
+        let cards = &src.cards[at..];
+        if onto.cards.len() + cards.len() > onto.cards.capacity() {
+            onto.cards.reserve(32);
         }
-        onto.extend(src[at..].iter().rev());
-        src.truncate(at);
-        self.zones[from].cards = src;
+        onto.cards.extend(cards.iter().rev());
+        src.cards.truncate(at);
     }
 
-    /// [`State::arrive`] of each card of `cards` (bottom to top), the top
-    /// card first: with no effect lasting while a card stays, only the
-    /// cards' fields change.
+    /// [`State::arrive`] of each card of zone instance `from` from index
+    /// `at` up, the top card first: with no effect lasting while a card
+    /// stays, only the cards' fields change.
     #[inline(always)]
-    fn arrive_all(&mut self, cards: &[ObjId], inst: usize, owner: Option<PlayerId>) {
+    fn arrive_all(&mut self, from: usize, at: usize, inst: usize, owner: Option<PlayerId>) {
         if !self.mods.is_empty() {
-            for &c in cards.iter().rev() {
-                self.arrive(c, inst, owner);
+            for i in (at..self.zones[from].cards.len()).rev() {
+                self.arrive(self.zones[from].cards[i], inst, owner);
             }
             return;
         }
-        for &c in cards {
+        for &c in &self.zones[from].cards[at..] {
             self.objs[c as usize].enter(inst, owner);
         }
     }
@@ -545,22 +546,22 @@ impl State {
         if src == dst || l.piles || !self.zones[src].piles.is_empty() {
             return false;
         }
-        let mut cards = std::mem::take(&mut self.zones[src].cards);
         let owner = (l.owner_mask != 0).then_some(to.owner);
-        self.arrive_all(&cards, dst, owner);
+        self.arrive_all(src, 0, dst, owner);
+        let Ok([a, onto]) = self.zones.get_disjoint_mut([src, dst]) else {
+            return false;
+        };
         if let Some(out) = out {
-            out.extend(cards.iter().rev().map(|&c| Value::Card(c)));
+            out.extend(a.cards.iter().rev().map(|&c| Value::Card(c)));
         }
         // Onto an empty zone the cards keep their buffer (no copy).
-        let onto = &mut self.zones[dst].cards;
-        if onto.is_empty() {
-            cards.reverse();
-            std::mem::swap(onto, &mut cards);
+        if onto.cards.is_empty() {
+            a.cards.reverse();
+            std::mem::swap(&mut onto.cards, &mut a.cards);
         } else {
-            onto.extend(cards.iter().rev());
-            cards.clear();
+            onto.cards.extend(a.cards.iter().rev());
+            a.cards.clear();
         }
-        self.zones[src].cards = cards;
         true
     }
 

@@ -321,6 +321,7 @@ impl TopLoop {
     /// [`Hook::quiet`] holds (so does every check of quietness and steps of
     /// the iterations): the iterations left (to run as compiled, from their
     /// start) and the span they start at.
+    #[inline(always)]
     pub(super) fn quiet(&self, g: &mut Game, p: PlayerId, n: i64, span: Span) -> (i64, Span) {
         let (Some(a), Some(dst)) = (find(self.from, p), find(self.to, p)) else {
             return (n, span);
