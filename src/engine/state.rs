@@ -573,12 +573,10 @@ impl State {
 
     pub fn shuffle(&mut self, z: ZoneRef) {
         let inst = self.inst(z);
-        let mut cards = std::mem::take(&mut self.zones[inst].cards);
+        let cards = &mut self.zones[inst].cards[..];
         for i in (1..cards.len()).rev() {
-            let j = self.below(i + 1);
-            cards.swap(i, j);
+            cards.swap(i, below(&mut self.rng, i + 1));
         }
-        self.zones[inst].cards = cards;
     }
 
     #[inline(always)]
@@ -690,8 +688,15 @@ pub fn below(rng: &mut impl Rng, n: usize) -> usize {
         let lo = m as u64;
         // The threshold `2^64 mod n` is below n: only a low part under n needs
         // the division (the same draws, far fewer divisions).
-        if lo >= n || lo >= n.wrapping_neg() % n {
+        if lo >= n || lo >= threshold(n) {
             return (m >> 64) as usize;
         }
     }
+}
+
+/// `2^64 mod n`: rarely needed, kept out of [`below`]'s loop.
+#[cold]
+#[inline(never)]
+fn threshold(n: u64) -> u64 {
+    n.wrapping_neg() % n
 }
