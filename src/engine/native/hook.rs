@@ -9,7 +9,6 @@
 
 use super::{Leaf, Num, TopLoop, ZoneAt, first_hold, run};
 use crate::data::Data;
-use crate::data::native::CmpOp;
 use crate::engine::exec::{self, Frame, MAX_LOOP};
 use crate::engine::{Flow, Game, MAX_STEPS, Res};
 use crate::lang::ir::{AssignOp, Span};
@@ -43,16 +42,8 @@ enum Step {
         slots: (usize, usize),
         span: Span,
     },
-    /// Leaf `i`, a call of a call of a top-card loop: `k` (at least 0)
-    /// iterations, its zones, its test, its move's span, the call's span.
-    Top {
-        k: i64,
-        from: ZoneAt,
-        to: ZoneAt,
-        hold: Option<(CmpOp, i64)>,
-        mv: Span,
-        call: Span,
-    },
+    /// Leaf `i` is a call of a call of a top-card loop of `k` iterations.
+    Top(i64),
     /// A leaf always run as compiled.
     Compiled,
 }
@@ -121,14 +112,7 @@ impl Hook {
                             events.extend(each.cause);
                             events.extend(each.swap.as_ref().and_then(|w| w.cause));
                             most += 2 + k.max(0) as u64;
-                            Step::Top {
-                                k: k.max(0),
-                                from: each.from,
-                                to: each.to,
-                                hold: each.test.as_ref().map(|t| (t.0, t.1)),
-                                mv: each.span,
-                                call: *span,
-                            }
+                            Step::Top(k)
                         }
                         _ => Step::Compiled,
                     },
@@ -185,7 +169,6 @@ impl Hook {
 
     /// Runs the block for player `p` in code with `n` frame slots,
     /// starting at `span`; a `return` is left to the caller to catch.
-    #[inline]
     pub fn exec(&self, g: &mut Game, data: &Data, p: PlayerId, n: usize, span: Span) -> Res<()> {
         // Counters only (a turn's end): no check, no frame.
         if self.counters {
@@ -236,61 +219,32 @@ impl Hook {
                         continue;
                     }
                 }
-                Step::Top {
-                    k,
-                    from,
-                    to,
-                    hold,
-                    mv,
-                    call,
-                } => {
-                    g.steps += 2;
-                    let (Some(a), Some(dst)) = (find(from, p), find(to, p)) else {
-                        if k == 0 {
-                            span = call;
-                            continue;
-                        }
-                        return self.top_rest(g, data, p, n, i, k, None, last);
+                Step::Top(k) => {
+                    let Leaf::Call { body, span: s, .. } = &self.leaves[i] else {
+                        unreachable!()
                     };
-                    // The moves before the test would hold at once; one
-                    // at a time with the refill in place while it holds;
-                    // the rest as compiled from where that cannot be.
-                    let src = g.st.inst(a);
-                    let mut left = k;
-                    while left > 0 {
-                        let zi = &g.st.zones[src];
-                        let size = zi.cards.len() as i64;
-                        if zi.piles.is_empty() {
-                            let mut m = left.min(size);
-                            if let Some((op, k0)) = hold {
-                                m = m.min(first_hold(op, k0, size));
-                            }
-                            if m > 0 {
-                                g.steps += m as u64;
-                                g.st.move_tops(src, dst, m as usize);
-                                left -= m;
-                                continue;
-                            }
-                        }
-                        if let Some((op, k0)) = hold {
-                            let size =
-                                zi.cards.len() + zi.piles.iter().map(|p| p.1.len()).sum::<usize>();
-                            if op.holds(size as i64, k0) && !self.top(i).0.swap_in(g, p, a, src) {
-                                break;
-                            }
-                        }
-                        if g.st.zones[src].cards.is_empty() {
-                            break;
-                        }
-                        g.steps += 1;
-                        g.st.move_top(src, dst);
-                        left -= 1;
-                    }
+                    let Some((_, each, at)) = top_call(body) else {
+                        unreachable!()
+                    };
+                    g.steps += 2;
+                    g.depth += 2;
+                    let (left, at) = each.quiet(g, p, k.max(0), at);
                     if left > 0 {
-                        let at = (left < k).then_some(mv);
-                        return self.top_rest(g, data, p, n, i, left, at, last);
+                        // The loop's rest, then the leaves after it,
+                        // as compiled.
+                        return frame(g, data, p, n, at, last, |g, f| {
+                            let r = each.run(g, f, left);
+                            f.span = *s;
+                            g.depth -= 2;
+                            match r {
+                                Err(e) if !matches!(*e, Flow::Return(_)) => return Err(e),
+                                _ => {}
+                            }
+                            run(&self.leaves[i + 1..], g, f)
+                        });
                     }
-                    span = call;
+                    g.depth -= 2;
+                    span = *s;
                     continue;
                 }
                 Step::Whole {
@@ -329,48 +283,6 @@ impl Hook {
         }
         Ok(())
     }
-
-    /// Leaf `i`'s top-card loop, the span its iterations start at, the
-    /// call's span.
-    fn top(&self, i: usize) -> (&TopLoop, Span, Span) {
-        match &self.leaves[i] {
-            Leaf::Call { body, span, .. } if let Some((_, each, at)) = top_call(body) => {
-                (each, at, *span)
-            }
-            _ => unreachable!("a hook's top-card step is a call of one"),
-        }
-    }
-
-    /// The last `left` iterations of leaf `i`'s top-card loop (at the
-    /// span of the last one in place, if any), then the leaves after it,
-    /// as compiled.
-    #[cold]
-    #[inline(never)]
-    #[allow(clippy::too_many_arguments)]
-    fn top_rest(
-        &self,
-        g: &mut Game,
-        data: &Data,
-        p: PlayerId,
-        n: usize,
-        i: usize,
-        left: i64,
-        at: Option<Span>,
-        last: Option<(usize, usize, ObjId)>,
-    ) -> Res<()> {
-        let (each, start, s) = self.top(i);
-        g.depth += 2;
-        frame(g, data, p, n, at.unwrap_or(start), last, |g, f| {
-            let r = each.run(g, f, left);
-            f.span = s;
-            g.depth -= 2;
-            match r {
-                Err(e) if !matches!(*e, Flow::Return(_)) => return Err(e),
-                _ => {}
-            }
-            run(&self.leaves[i + 1..], g, f)
-        })
-    }
 }
 
 /// Runs `body` in a frame of `n` slots for player `p` at `span`, the
@@ -405,6 +317,54 @@ fn frame(
 }
 
 impl TopLoop {
+    /// [`TopLoop::run`] of `n` iterations for player `p`, in place where
+    /// [`Hook::quiet`] holds (so does every check of quietness and steps of
+    /// the iterations): the iterations left (to run as compiled, from their
+    /// start) and the span they start at.
+    #[inline(always)]
+    pub(super) fn quiet(&self, g: &mut Game, p: PlayerId, n: i64, span: Span) -> (i64, Span) {
+        let (Some(a), Some(dst)) = (find(self.from, p), find(self.to, p)) else {
+            return (n, span);
+        };
+        let src = g.st.inst(a);
+        let mut span = span;
+        let mut i = 0;
+        while i < n {
+            // The moves before the test would hold, at once.
+            let zi = &g.st.zones[src];
+            let size = zi.cards.len() as i64;
+            if zi.piles.is_empty() {
+                let mut k = (n - i).min(size);
+                if let Some((op, k0, ..)) = &self.test {
+                    k = k.min(first_hold(*op, *k0, size));
+                }
+                if k > 0 {
+                    g.steps += k as u64;
+                    g.st.move_tops(src, dst, k as usize);
+                    span = self.span;
+                    i += k;
+                    continue;
+                }
+            }
+            // One iteration: the refill in place if the test holds, the
+            // top card moved; none of it where either cannot be.
+            if let Some((op, k, ..)) = &self.test {
+                let size = zi.cards.len() + zi.piles.iter().map(|(_, p)| p.len()).sum::<usize>();
+                if op.holds(size as i64, *k) && !self.swap_in(g, p, a, src) {
+                    break;
+                }
+            }
+            if g.st.zones[src].cards.is_empty() {
+                break;
+            }
+            g.steps += 1;
+            g.st.move_top(src, dst);
+            span = self.span;
+            i += 1;
+        }
+        (n - i, span)
+    }
+
     /// [`TopLoop::swap`] with no frame, done only if a card is on top
     /// after it; false, nothing done, otherwise.
     fn swap_in(&self, g: &mut Game, p: PlayerId, a: ZoneRef, src: usize) -> bool {
