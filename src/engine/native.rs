@@ -1120,7 +1120,7 @@ impl Compiler<'_> {
                 let straight = Straight::find(&v);
                 if straight.is_none() && Hook::fits(&v) {
                     let leaves = v.into_boxed_slice();
-                    return Body::Hook(Box::new(Hook { leaves }));
+                    return Body::Hook(Box::new(Hook::new(leaves)));
                 }
                 let b = block_of(v);
                 match straight {

@@ -484,30 +484,31 @@ impl State {
             return;
         }
         let owner = (l.owner_mask != 0).then_some(to.owner);
-        let mut src = std::mem::take(&mut self.zones[from].cards);
-        let at = src.len().saturating_sub(n);
-        self.arrive_all(&src[at..], dst, owner);
-        let onto = &mut self.zones[dst].cards;
-        if onto.len() + (src.len() - at) > onto.capacity() {
-            onto.reserve(32);
+        let at = self.zones[from].cards.len().saturating_sub(n);
+        self.arrive_all(from, at, dst, owner);
+        let Ok([src, onto]) = self.zones.get_disjoint_mut([from, dst]) else {
+            return;
+        };
+        let cards = &src.cards[at..];
+        if onto.cards.len() + cards.len() > onto.cards.capacity() {
+            onto.cards.reserve(32);
         }
-        onto.extend(src[at..].iter().rev());
-        src.truncate(at);
-        self.zones[from].cards = src;
+        onto.cards.extend(cards.iter().rev());
+        src.cards.truncate(at);
     }
 
-    /// [`State::arrive`] of each card of `cards` (bottom to top), the top
-    /// card first: with no effect lasting while a card stays, only the
-    /// cards' fields change.
+    /// [`State::arrive`] of each card of zone instance `from` from index
+    /// `at` up, the top card first: with no effect lasting while a card
+    /// stays, only the cards' fields change.
     #[inline(always)]
-    fn arrive_all(&mut self, cards: &[ObjId], inst: usize, owner: Option<PlayerId>) {
+    fn arrive_all(&mut self, from: usize, at: usize, inst: usize, owner: Option<PlayerId>) {
         if !self.mods.is_empty() {
-            for &c in cards.iter().rev() {
-                self.arrive(c, inst, owner);
+            for i in (at..self.zones[from].cards.len()).rev() {
+                self.arrive(self.zones[from].cards[i], inst, owner);
             }
             return;
         }
-        for &c in cards {
+        for &c in &self.zones[from].cards[at..] {
             self.objs[c as usize].enter(inst, owner);
         }
     }
@@ -555,22 +556,22 @@ impl State {
         if src == dst || l.piles || !self.zones[src].piles.is_empty() {
             return false;
         }
-        let mut cards = std::mem::take(&mut self.zones[src].cards);
         let owner = (l.owner_mask != 0).then_some(to.owner);
-        self.arrive_all(&cards, dst, owner);
+        self.arrive_all(src, 0, dst, owner);
+        let Ok([a, onto]) = self.zones.get_disjoint_mut([src, dst]) else {
+            return false;
+        };
         if let Some(out) = out {
-            out.extend(cards.iter().rev().map(|&c| Value::Card(c)));
+            out.extend(a.cards.iter().rev().map(|&c| Value::Card(c)));
         }
         // Onto an empty zone the cards keep their buffer (no copy).
-        let onto = &mut self.zones[dst].cards;
-        if onto.is_empty() {
-            cards.reverse();
-            std::mem::swap(onto, &mut cards);
+        if onto.cards.is_empty() {
+            a.cards.reverse();
+            std::mem::swap(&mut onto.cards, &mut a.cards);
         } else {
-            onto.extend(cards.iter().rev());
-            cards.clear();
+            onto.cards.extend(a.cards.iter().rev());
+            a.cards.clear();
         }
-        self.zones[src].cards = cards;
         true
     }
 
@@ -582,12 +583,10 @@ impl State {
 
     pub fn shuffle(&mut self, z: ZoneRef) {
         let inst = self.inst(z);
-        let mut cards = std::mem::take(&mut self.zones[inst].cards);
+        let cards = &mut self.zones[inst].cards[..];
         for i in (1..cards.len()).rev() {
-            let j = self.below(i + 1);
-            cards.swap(i, j);
+            cards.swap(i, below(&mut self.rng, i + 1));
         }
-        self.zones[inst].cards = cards;
     }
 
     #[inline(always)]
@@ -699,8 +698,15 @@ pub fn below(rng: &mut impl Rng, n: usize) -> usize {
         let lo = m as u64;
         // The threshold `2^64 mod n` is below n: only a low part under n needs
         // the division (the same draws, far fewer divisions).
-        if lo >= n || lo >= n.wrapping_neg() % n {
+        if lo >= n || lo >= threshold(n) {
             return (m >> 64) as usize;
         }
     }
+}
+
+/// `2^64 mod n`: rarely needed, kept out of [`below`]'s loop.
+#[cold]
+#[inline(never)]
+fn threshold(n: u64) -> u64 {
+    n.wrapping_neg() % n
 }

@@ -7,16 +7,45 @@
 //! runs as compiled, in a frame made then. Steps, depth and spans are as
 //! the compiled leaves leave them.
 
-use super::{Leaf, Num, TopLoop, ZoneAt, run};
+use super::{Leaf, Num, TopLoop, ZoneAt, first_hold, run};
 use crate::data::Data;
 use crate::engine::exec::{self, Frame, MAX_LOOP};
 use crate::engine::{Flow, Game, MAX_STEPS, Res};
 use crate::lang::ir::{AssignOp, Span};
-use crate::value::{ObjId, PlayerId, Value, ZoneRef};
+use crate::value::{ObjId, PlayerId, Value, ZoneRef, bit};
 
-/// A block of leaves all of the kinds [`Hook::exec`] runs in place.
+/// A block of leaves all of the kinds [`Hook::exec`] runs in place, with
+/// what the checks of all of them need found once: the leaves' steps as
+/// decoded, the events their moves raise, the most steps they take.
 pub struct Hook {
     pub(super) leaves: Box<[Leaf]>,
+    steps: Box<[Step]>,
+    events: Box<[u16]>,
+    /// The events' bits, if all of them have one.
+    mask: Option<u64>,
+    /// Steps the leaves take beyond one a card of each whole-zone move.
+    most: u64,
+    wholes: u64,
+    /// Every leaf a counter's change.
+    counters: bool,
+}
+
+/// A leaf as [`Hook::exec`] runs it, and the span it leaves.
+enum Step {
+    Counter(u16, AssignOp, i64, Span),
+    Zones(ZoneAt, ZoneAt, Span),
+    Whole {
+        zone: ZoneAt,
+        to: ZoneAt,
+        mask: u64,
+        negate: bool,
+        slots: (usize, usize),
+        span: Span,
+    },
+    /// Leaf `i` is a call of a call of a top-card loop of `k` iterations.
+    Top(i64),
+    /// A leaf always run as compiled.
+    Compiled,
 }
 
 /// A zone found with no frame: none for a local's.
@@ -56,100 +85,192 @@ impl Hook {
             })
     }
 
-    /// Runs the block for player `p` in code with `n` frame slots,
-    /// starting at `span`; a `return` is left to the caller to catch.
-    pub fn exec(&self, g: &mut Game, data: &Data, p: PlayerId, n: usize, span: Span) -> Res<()> {
-        let mut span = span;
-        // A loop's locals (slot, card) as a moved zone left them.
-        let mut last: Option<(usize, usize, ObjId)> = None;
-        for (i, l) in self.leaves.iter().enumerate() {
-            match l {
+    /// The hook of leaves that [`Hook::fits`].
+    pub(super) fn new(leaves: Box<[Leaf]>) -> Hook {
+        let mut events = Vec::new();
+        let (mut most, mut wholes) = (0u64, 0u64);
+        let steps = (leaves.iter())
+            .map(|l| match l {
                 Leaf::Counter {
                     c,
                     op,
                     num: Num::Const(k),
-                    span: s,
-                } => {
-                    span = *s;
-                    let old = g.st.counter(p, *c);
-                    let new = match op {
-                        AssignOp::Set => *k,
-                        AssignOp::Add => old.saturating_add(*k),
-                        AssignOp::Sub => old.saturating_sub(*k),
-                    };
-                    g.set_counter(p, *c, new);
-                    continue;
-                }
-                Leaf::Call { body, span: s, .. } => {
-                    if let [
+                    span,
+                } => Step::Counter(*c, *op, *k, *span),
+                Leaf::Call { body, span, .. } => match &**body {
+                    [
                         Leaf::Zones {
                             from, to, cause, ..
                         },
-                    ] = &**body
-                    {
-                        if g.steps < MAX_STEPS
-                            && g.depth < 200
-                            && let (Some(a), Some(b)) = (find(*from, p), find(*to, p))
-                            && g.quiet_move(*cause)
-                            && g.st.move_zone(a, b, None)
-                        {
-                            g.steps += 1;
-                            span = *s;
-                            continue;
-                        }
-                    } else if let Some((&k, each, at)) = top_call(body)
-                        && g.steps + 2 <= MAX_STEPS
-                        && g.depth + 2 <= 200
-                        && k <= MAX_LOOP as i64
-                    {
-                        g.steps += 2;
-                        g.depth += 2;
-                        let (left, at) = each.quiet(g, p, k.max(0), at);
-                        if left > 0 {
-                            // The loop's rest, then the leaves after it,
-                            // as compiled.
-                            return frame(g, data, p, n, at, last, |g, f| {
-                                let r = each.run(g, f, left);
-                                f.span = *s;
-                                g.depth -= 2;
-                                match r {
-                                    Err(e) if !matches!(*e, Flow::Return(_)) => return Err(e),
-                                    _ => {}
-                                }
-                                run(&self.leaves[i + 1..], g, f)
-                            });
-                        }
-                        g.depth -= 2;
-                        span = *s;
-                        continue;
+                    ] => {
+                        events.extend(*cause);
+                        most += 1;
+                        Step::Zones(*from, *to, *span)
                     }
-                }
+                    _ => match top_call(body) {
+                        Some((&k, each, _)) if k <= MAX_LOOP as i64 => {
+                            events.extend(each.cause);
+                            events.extend(each.swap.as_ref().and_then(|w| w.cause));
+                            most += 2 + k.max(0) as u64;
+                            Step::Top(k)
+                        }
+                        _ => Step::Compiled,
+                    },
+                },
                 Leaf::WholeMove {
                     zone,
                     test: (mask, negate),
-                    mv: (to, cause, _, s),
-                    slots: (it, x),
+                    mv: (to, cause, _, span),
+                    slots,
                     ..
+                } => {
+                    events.extend(*cause);
+                    wholes += 1;
+                    Step::Whole {
+                        zone: *zone,
+                        to: *to,
+                        mask: *mask,
+                        negate: *negate,
+                        slots: *slots,
+                        span: *span,
+                    }
+                }
+                _ => Step::Compiled,
+            })
+            .collect::<Box<[Step]>>();
+        let counters = steps.iter().all(|s| matches!(s, Step::Counter(..)));
+        let mask = (events.iter()).try_fold(0, |m, &e| (bit(e) != 0).then(|| m | bit(e)));
+        Hook {
+            leaves,
+            steps,
+            events: events.into(),
+            mask,
+            most,
+            wholes,
+            counters,
+        }
+    }
+
+    /// Whether nothing sees the leaves run, within the step and depth
+    /// limits whatever they find: each leaf's own checks hold.
+    #[inline(always)]
+    fn quiet(&self, g: &Game) -> bool {
+        !g.logging
+            && g.viewer.is_none()
+            && g.depth + 2 <= 200
+            && g.steps + self.most + self.wholes * g.st.objs.len() as u64 <= MAX_STEPS
+            && match self.mask {
+                Some(m) => {
+                    g.st.quiet.get() & m == m || self.events.iter().all(|&e| g.quiet_event(e))
+                }
+                None => self.events.iter().all(|&e| g.quiet_event(e)),
+            }
+    }
+
+    /// Runs the block for player `p` in code with `n` frame slots,
+    /// starting at `span`; a `return` is left to the caller to catch.
+    pub fn exec(&self, g: &mut Game, data: &Data, p: PlayerId, n: usize, span: Span) -> Res<()> {
+        // Counters only (a turn's end): no check, no frame.
+        if self.counters {
+            for s in &self.steps {
+                if let Step::Counter(c, op, k, _) = *s {
+                    let old = g.st.counter(p, c);
+                    let new = match op {
+                        AssignOp::Set => k,
+                        AssignOp::Add => old.saturating_add(k),
+                        AssignOp::Sub => old.saturating_sub(k),
+                    };
+                    g.set_counter(p, c, new);
+                }
+            }
+            return Ok(());
+        }
+        self.steps_in(g, data, p, n, span)
+    }
+
+    /// [`Hook::exec`] of leaves not all counters.
+    #[inline(never)]
+    fn steps_in(&self, g: &mut Game, data: &Data, p: PlayerId, n: usize, span: Span) -> Res<()> {
+        if !self.quiet(g) {
+            return frame(g, data, p, n, span, None, |g, f| run(&self.leaves, g, f));
+        }
+        let mut span = span;
+        // A loop's locals (slot, card) as a moved zone left them.
+        let mut last: Option<(usize, usize, ObjId)> = None;
+        for (i, s) in self.steps.iter().enumerate() {
+            match *s {
+                Step::Counter(c, op, k, s) => {
+                    let old = g.st.counter(p, c);
+                    let new = match op {
+                        AssignOp::Set => k,
+                        AssignOp::Add => old.saturating_add(k),
+                        AssignOp::Sub => old.saturating_sub(k),
+                    };
+                    g.set_counter(p, c, new);
+                    span = s;
+                    continue;
+                }
+                Step::Zones(from, to, s) => {
+                    if let (Some(a), Some(b)) = (find(from, p), find(to, p))
+                        && g.st.move_zone(a, b, None)
+                    {
+                        g.steps += 1;
+                        span = s;
+                        continue;
+                    }
+                }
+                Step::Top(k) => {
+                    let Leaf::Call { body, span: s, .. } = &self.leaves[i] else {
+                        unreachable!()
+                    };
+                    let Some((_, each, at)) = top_call(body) else {
+                        unreachable!()
+                    };
+                    g.steps += 2;
+                    g.depth += 2;
+                    let (left, at) = each.quiet(g, p, k.max(0), at);
+                    if left > 0 {
+                        // The loop's rest, then the leaves after it,
+                        // as compiled.
+                        return frame(g, data, p, n, at, last, |g, f| {
+                            let r = each.run(g, f, left);
+                            f.span = *s;
+                            g.depth -= 2;
+                            match r {
+                                Err(e) if !matches!(*e, Flow::Return(_)) => return Err(e),
+                                _ => {}
+                            }
+                            run(&self.leaves[i + 1..], g, f)
+                        });
+                    }
+                    g.depth -= 2;
+                    span = *s;
+                    continue;
+                }
+                Step::Whole {
+                    zone,
+                    to,
+                    mask,
+                    negate,
+                    slots: (it, x),
+                    span: s,
                 } if last.is_none()
-                    && g.viewer.is_none()
-                    && let (Some(z), Some(to)) = (find(*zone, p), find(*to, p))
-                    && g.quiet_move(*cause) =>
+                    && let (Some(z), Some(to)) = (find(zone, p), find(to, p)) =>
                 {
                     // As `whole_move`, the locals set only if a frame is
                     // made.
                     let zi = &g.st.zones[g.st.inst(z)];
-                    let k = zi.cards.len();
                     if zi.piles.is_empty()
-                        && g.steps + k as u64 <= MAX_STEPS
-                        && (zi.cards.iter()).all(|&c| (g.st.tags(c) & mask != 0) != *negate)
+                        && (zi.cards.iter()).all(|&c| (g.st.tags(c) & mask != 0) != negate)
                     {
+                        let k = zi.cards.len();
                         let Some(&bottom) = zi.cards.first() else {
                             continue;
                         };
                         if g.st.move_zone(z, to, None) {
                             g.steps += k as u64;
-                            last = Some((*it, *x, bottom));
-                            span = *s;
+                            last = Some((it, x, bottom));
+                            span = s;
                             continue;
                         }
                     }
@@ -196,40 +317,43 @@ fn frame(
 }
 
 impl TopLoop {
-    /// [`TopLoop::run`] of `n` iterations for player `p`, in place while no
-    /// closure would run: the iterations left (to run as compiled, from
-    /// their start) and the span they start at.
+    /// [`TopLoop::run`] of `n` iterations for player `p`, in place where
+    /// [`Hook::quiet`] holds (so does every check of quietness and steps of
+    /// the iterations): the iterations left (to run as compiled, from their
+    /// start) and the span they start at.
+    #[inline(always)]
     pub(super) fn quiet(&self, g: &mut Game, p: PlayerId, n: i64, span: Span) -> (i64, Span) {
         let (Some(a), Some(dst)) = (find(self.from, p), find(self.to, p)) else {
             return (n, span);
         };
-        if g.viewer.is_some() {
-            return (n, span);
-        }
         let src = g.st.inst(a);
         let mut span = span;
         let mut i = 0;
         while i < n {
-            if let Some(k) = self.quiet_run(g, src, n - i) {
-                g.steps += k as u64;
-                g.st.move_tops(src, dst, k);
-                span = self.span;
-                i += k as i64;
-                continue;
+            // The moves before the test would hold, at once.
+            let zi = &g.st.zones[src];
+            let size = zi.cards.len() as i64;
+            if zi.piles.is_empty() {
+                let mut k = (n - i).min(size);
+                if let Some((op, k0, ..)) = &self.test {
+                    k = k.min(first_hold(*op, *k0, size));
+                }
+                if k > 0 {
+                    g.steps += k as u64;
+                    g.st.move_tops(src, dst, k as usize);
+                    span = self.span;
+                    i += k;
+                    continue;
+                }
             }
-            // One iteration: its step, the refill in place if the test
-            // holds, the top card moved; none of it where any would not be.
-            if g.steps >= MAX_STEPS || !g.quiet_move(self.cause) {
-                break;
-            }
+            // One iteration: the refill in place if the test holds, the
+            // top card moved; none of it where either cannot be.
             if let Some((op, k, ..)) = &self.test {
-                let zi = &g.st.zones[src];
                 let size = zi.cards.len() + zi.piles.iter().map(|(_, p)| p.len()).sum::<usize>();
                 if op.holds(size as i64, *k) && !self.swap_in(g, p, a, src) {
                     break;
                 }
             }
-            // The test holds no more, or there is none: the move in place.
             if g.st.zones[src].cards.is_empty() {
                 break;
             }
@@ -250,8 +374,7 @@ impl TopLoop {
         };
         let (op, k) = w.test;
         let bi = g.st.inst(b);
-        if !g.quiet_move(w.cause)
-            || op.holds(g.st.size(b) as i64, k)
+        if op.holds(g.st.size(b) as i64, k)
             || g.st.zones[bi].cards.is_empty() && g.st.zones[src].cards.is_empty()
         {
             return false;
