@@ -540,16 +540,38 @@ impl Straight {
     /// events, the calls' steps and depth within bounds (so no error).
     #[inline(always)]
     pub fn quiet(&self, g: &Game, depth: u32) -> bool {
-        g.steps + self.calls as u64 <= super::MAX_STEPS
-            && g.depth + depth + self.nest <= 200
+        g.steps + self.calls() <= super::MAX_STEPS && self.still(g, depth)
+    }
+
+    /// [`Straight::quiet`] but for the steps: holds while only such bodies
+    /// run (no effect, nothing created).
+    #[inline(always)]
+    pub fn still(&self, g: &Game, depth: u32) -> bool {
+        g.depth + depth + self.nest <= 200
             && !g.logging
             && self.events.iter().all(|&e| g.quiet_event(e))
     }
 
-    /// The body on card `c` for player `me`, `depth` frames around it, as
-    /// [`run`] runs the leaves (`quiet` holds); a `return` ends it.
+    /// The steps [`Straight::run`] counts before its effect.
     #[inline(always)]
-    pub fn run(&self, g: &mut Game, data: &Data, me: PlayerId, c: ObjId, depth: u32) -> Res<()> {
+    pub fn calls(&self) -> u64 {
+        self.calls as u64
+    }
+
+    /// Whether the body may move its card into a zone declared `zone`.
+    pub fn moves_into(&self, zone: u16) -> bool {
+        self.ops.iter().any(|op| match op {
+            Op::Move(ZoneAt::Fixed(z)) => z.zone == zone,
+            Op::Move(ZoneAt::Mine(z) | ZoneAt::Slot(z, _)) => *z == zone,
+            Op::Counter(..) => false,
+        })
+    }
+
+    /// The body on card `c` for player `me`, `depth` frames around it, as
+    /// [`run`] runs the leaves (`quiet` holds); a `return` ends it. True
+    /// when it ran an effect (which may have changed anything).
+    #[inline(always)]
+    pub fn run(&self, g: &mut Game, data: &Data, me: PlayerId, c: ObjId, depth: u32) -> Res<bool> {
         // The calls' steps: no code sees them before the run, last.
         g.steps += self.calls as u64;
         for op in &self.ops {
@@ -590,8 +612,9 @@ impl Straight {
             {
                 return Err(e);
             }
+            return Ok(true);
         }
-        Ok(())
+        Ok(false)
     }
 }
 
