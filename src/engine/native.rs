@@ -574,6 +574,8 @@ impl Straight {
     pub fn run(&self, g: &mut Game, data: &Data, me: PlayerId, c: ObjId, depth: u32) -> Res<bool> {
         // The calls' steps: no code sees them before the run, last.
         g.steps += self.calls as u64;
+        // The card's definition, found once (no step changes it).
+        let def = &data.defs[g.st.objs[c as usize].def as usize];
         for op in &self.ops {
             match *op {
                 Op::Move(to) => {
@@ -588,6 +590,7 @@ impl Straight {
                     if (g.st.tags(c) & mask != 0) != negate {
                         let v = match *by {
                             By::Const(k) => k,
+                            By::Prop(pr) if g.st.mods.is_empty() => def.props[pr as usize],
                             By::Prop(pr) => g.st.prop(data, c, pr),
                         };
                         let old = g.st.counter(me, ctr);
@@ -602,7 +605,7 @@ impl Straight {
             }
         }
         if let Some((e, nest)) = self.run
-            && let Some(code) = g.effect_of(data, c, e)
+            && let Some(Some(code)) = def.effects.get(e as usize)
         {
             g.depth += depth + nest;
             let r = g.exec_in(data, code, Some(c), me, [Value::None], None);
