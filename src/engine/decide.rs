@@ -419,7 +419,7 @@ impl Game {
             if let (Some(s), Value::Card(c)) = (straight, &it)
                 && s.quiet(self, 1)
             {
-                s.run(self, data, p, *c, 1)?;
+                s.run(self, data, p, *c, None, 1)?;
                 self.resolve_pending()?;
                 self.check_end_always(data)?;
                 continue;
@@ -562,19 +562,21 @@ impl Game {
                         .rposition(|&c| (self.st.tags(c) & bit != 0) != negate);
                     j.map(|j| {
                         hi = j;
-                        cards[j]
+                        (cards[j], Some((inst, j)))
                     })
                 }
-                _ => self.pick_first(data, &np.test, p, pl.m, inst),
+                _ => self
+                    .pick_first(data, &np.test, p, pl.m, inst)
+                    .map(|c| (c, None)),
             };
-            let Some(c) = found else {
+            let Some((c, at)) = found else {
                 self.steps += add;
                 return Ok(true);
             };
             // The `choose`'s step and the move's.
             self.steps += add + 2;
             self.decisions.extend_from_slice(&[1, 0]);
-            let ran = s.run(self, data, p, c, 1)?;
+            let ran = s.run(self, data, p, c, at, 1)?;
             let busy = !self.st.pending.is_empty();
             self.resolve_pending()?;
             if ran || busy {

@@ -569,13 +569,23 @@ impl Straight {
 
     /// The body on card `c` for player `me`, `depth` frames around it, as
     /// [`run`] runs the leaves (`quiet` holds); a `return` ends it. True
-    /// when it ran an effect (which may have changed anything).
+    /// when it ran an effect (which may have changed anything). `at`: the
+    /// zone instance and index the card is listed at, if known.
     #[inline(always)]
-    pub fn run(&self, g: &mut Game, data: &Data, me: PlayerId, c: ObjId, depth: u32) -> Res<bool> {
+    pub fn run(
+        &self,
+        g: &mut Game,
+        data: &Data,
+        me: PlayerId,
+        c: ObjId,
+        mut at: Option<(usize, usize)>,
+        depth: u32,
+    ) -> Res<bool> {
         // The calls' steps: no code sees them before the run, last.
         g.steps += self.calls as u64;
-        // The card's definition, found once (no step changes it).
-        let def = &data.defs[g.st.objs[c as usize].def as usize];
+        // The card's definition and tags, read once (no step changes them).
+        let o = &g.st.objs[c as usize];
+        let (def, tags) = (&data.defs[o.def as usize], o.tags);
         for op in &self.ops {
             match *op {
                 Op::Move(to) => {
@@ -584,22 +594,25 @@ impl Straight {
                         // Never a slot's zone (see `find`).
                         ZoneAt::Mine(zone) | ZoneAt::Slot(zone, _) => ZoneRef { zone, owner: me },
                     };
-                    g.st.relocate(c, to, false);
+                    match at.take() {
+                        Some((inst, i)) => g.st.relocate_at(c, inst, i, to),
+                        None => g.st.relocate(c, to, false),
+                    }
                 }
                 Op::Counter(mask, negate, ctr, op, ref by) => {
-                    if (g.st.tags(c) & mask != 0) != negate {
+                    if (tags & mask != 0) != negate {
                         let v = match *by {
                             By::Const(k) => k,
                             By::Prop(pr) if g.st.mods.is_empty() => def.props[pr as usize],
                             By::Prop(pr) => g.st.prop(data, c, pr),
                         };
-                        let old = g.st.counter(me, ctr);
-                        let new = match op {
+                        // Nothing is logged (`quiet`): the counter set in place.
+                        let x = g.st.counter_mut(me, ctr);
+                        *x = match op {
                             AssignOp::Set => v,
-                            AssignOp::Add => old.saturating_add(v),
-                            AssignOp::Sub => old.saturating_sub(v),
+                            AssignOp::Add => x.saturating_add(v),
+                            AssignOp::Sub => x.saturating_sub(v),
                         };
-                        g.set_counter(me, ctr, new);
                     }
                 }
             }

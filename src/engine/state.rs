@@ -453,6 +453,19 @@ impl State {
         self.place(c, to, bottom);
     }
 
+    /// [`State::relocate`] of card `c`, just found listed at index `i` of
+    /// zone instance `inst`: no search.
+    #[inline(always)]
+    pub fn relocate_at(&mut self, c: ObjId, inst: usize, i: usize, to: ZoneRef) {
+        let cards = &mut self.zones[inst].cards;
+        if i + 1 == cards.len() {
+            cards.pop();
+        } else {
+            remove_at(cards, i);
+        }
+        self.place(c, to, false);
+    }
+
     /// [`State::relocate`] of the top card listed in zone instance `from`
     /// (a card listed in a zone is the zone's): the card, or None if it
     /// lists none.
@@ -628,6 +641,13 @@ fn push_card(cards: &mut Vec<ObjId>, c: ObjId) {
         cards.reserve(cards.len().max(32));
     }
     cards.push(c);
+}
+
+/// Takes the card at index `i` (not the top one) out of a zone's list.
+#[cold]
+#[inline(never)]
+fn remove_at(cards: &mut Vec<ObjId>, i: usize) {
+    cards.remove(i);
 }
 
 /// Takes a card that is not the top one out of its zone (a card no longer
