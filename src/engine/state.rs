@@ -204,6 +204,9 @@ pub struct State {
     /// after, with the cards made so far (found once, forgotten when a card
     /// of a new definition is made).
     pub quiet: std::cell::Cell<u64>,
+    /// Every tag some card has had: a test for one no card ever had finds
+    /// no card without looking.
+    pub tags_seen: u64,
 }
 
 impl State {
@@ -234,6 +237,7 @@ impl State {
             shared_zones: 0,
             made: Vec::new(),
             quiet: Default::default(),
+            tags_seen: 0,
         };
         st.reset(data, nplayers, seed);
         st
@@ -267,6 +271,7 @@ impl State {
             shared_zones,
             made,
             quiet,
+            tags_seen,
         } = self;
         *np = nplayers;
         objs.clear();
@@ -315,6 +320,7 @@ impl State {
         made.clear();
         made.resize(data.defs.len().div_ceil(64), 0);
         quiet.set(0);
+        *tags_seen = 0;
     }
 
     #[inline(always)]
@@ -401,6 +407,7 @@ impl State {
             tags: data.defs[def as usize].tags,
             host: None,
         };
+        self.tags_seen |= o.tags;
         self.objs.resize(first as usize + n, o);
         let ids = first..first + n as ObjId;
         let zi = &mut self.zones[inst];
