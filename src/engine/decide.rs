@@ -197,7 +197,6 @@ impl Game {
             mv,
             pick,
             np,
-            rules: &data.bots[b].1[..],
             list,
             // Too deep, the rule's `choose` runs (and fails) as it would.
             takes: takes.filter(|_| self.depth < MAX_DEPTH),
@@ -243,7 +242,8 @@ impl Game {
     ) -> Res<Act> {
         let (m, p, np) = (pl.m, pl.p, pl.np);
         let saved = self.viewer.replace(p);
-        let r = self.bot_quick(data, pl.rules, pl.list, p, np, m, inst, options);
+        let rules = &data.bots[pl.b].1;
+        let r = self.bot_quick(data, rules, pl.list, p, np, m, inst, options);
         self.viewer = saved;
         // No rule picked: the first option (the decision wants one).
         let (i, act) = match r? {
@@ -1292,7 +1292,6 @@ pub(crate) struct Plan<'d> {
     mv: &'d MoveDecl,
     pick: &'d Code,
     np: &'d Pick,
-    rules: &'d [BotRule],
     list: &'d [u32],
     /// The first rule takes the first card listed: its `choose`'s span.
     pub(crate) takes: Option<Span>,
