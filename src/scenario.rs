@@ -466,6 +466,7 @@ fn place(
                 for _ in 0..n.max(0) {
                     let c = game.st.new_obj(data, d, zr);
                     game.st.objs[c as usize].tags |= marks;
+                    game.st.tags_seen |= marks;
                     // Entries were reversed (bottom first); k counts from the bottom.
                     made[written - 1 - k] = Some(c);
                     if let Some(h) = host {

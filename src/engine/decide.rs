@@ -8,7 +8,7 @@ use rand_chacha::ChaCha8Rng;
 
 use super::exec::{Frame, Slots};
 use super::log::Entry;
-use super::native::Body;
+use super::native::{Body, Straight};
 use super::state::below;
 use super::turn::Act;
 use super::{Flow, Game, Res};
@@ -197,7 +197,6 @@ impl Game {
             mv,
             pick,
             np,
-            rules: &data.bots[b].1[..],
             list,
             // Too deep, the rule's `choose` runs (and fails) as it would.
             takes: takes.filter(|_| self.depth < MAX_DEPTH),
@@ -243,7 +242,8 @@ impl Game {
     ) -> Res<Act> {
         let (m, p, np) = (pl.m, pl.p, pl.np);
         let saved = self.viewer.replace(p);
-        let r = self.bot_quick(data, pl.rules, pl.list, p, np, m, inst, options);
+        let rules = &data.bots[pl.b].1;
+        let r = self.bot_quick(data, rules, pl.list, p, np, m, inst, options);
         self.viewer = saved;
         // No rule picked: the first option (the decision wants one).
         let (i, act) = match r? {
@@ -381,7 +381,10 @@ impl Game {
         };
         loop {
             let it = match pl.takes {
-                Some(span) => match self.take_round(data, pl, span)? {
+                Some(span) => match match straight {
+                    Some(s) if self.take_run(data, pl, s)? => None,
+                    _ => self.take_round(data, pl, span)?,
+                } {
                     Some(c) => Value::Card(c),
                     None => {
                         if self.quick_pass(data, p, true)? {
@@ -416,7 +419,7 @@ impl Game {
             if let (Some(s), Value::Card(c)) = (straight, &it)
                 && s.quiet(self, 1)
             {
-                s.run(self, data, p, *c, 1)?;
+                s.run(self, data, p, *c, None, 1)?;
                 self.resolve_pending()?;
                 self.check_end_always(data)?;
                 continue;
@@ -509,6 +512,77 @@ impl Game {
         self.decisions.extend_from_slice(&[1, 0]);
         self.tick(mv.body.span)?;
         Ok(Some(c))
+    }
+
+    /// Rounds of [`Game::quick_rounds`] whose bot takes every card
+    /// (`Plan::takes`) and whose move runs in place (`s`), as they would run,
+    /// in one loop while only those moves happen (no effect run, nothing
+    /// waiting, logged or checked after a move, the step limit far): the
+    /// checks made once, an ordered zone scanned once top down (the cards
+    /// above one taken failed the test, and stay). Stops before a round it
+    /// cannot run so (false); true after a round finding no card.
+    fn take_run(&mut self, data: &Data, pl: &mut Plan, s: &Straight) -> Res<bool> {
+        let (p, mv, np) = (pl.p, pl.mv, pl.np);
+        if (mv.cond.is_some() && mv.cond_cmp.is_none())
+            || data.end_always
+            || !s.still(self, 1)
+            || s.moves_into(np.zone)
+        {
+            return Ok(false);
+        }
+        let need = 5 + s.calls();
+        // Below this index the zone's cards are yet to be scanned.
+        let mut hi = usize::MAX;
+        loop {
+            if self.steps + need > super::MAX_STEPS {
+                return Ok(false);
+            }
+            // The round's step, the condition's, the pick's.
+            let mut k = 2;
+            if let Some((a, op, b)) = mv.cond_cmp {
+                if !op.holds(self.plain(a, p), self.plain(b, p)) {
+                    return Ok(false);
+                }
+                k = 3;
+            }
+            let (inst, add) = match pl.inst {
+                Some(inst) => (inst, k),
+                None => {
+                    self.steps += k - 1;
+                    (*pl.inst.insert(self.pick_zone(np, pl.pick, p)?), 0)
+                }
+            };
+            let zi = &self.st.zones[inst];
+            let found = match np.test {
+                Test::Is { tag, negate } if zi.piles.is_empty() => {
+                    let bit = crate::value::bit(tag);
+                    let cards = &zi.cards[..hi.min(zi.cards.len())];
+                    let j = cards
+                        .iter()
+                        .rposition(|&c| (self.st.tags(c) & bit != 0) != negate);
+                    j.map(|j| {
+                        hi = j;
+                        (cards[j], Some((inst, j)))
+                    })
+                }
+                _ => self
+                    .pick_first(data, &np.test, p, pl.m, inst)
+                    .map(|c| (c, None)),
+            };
+            let Some((c, at)) = found else {
+                self.steps += add;
+                return Ok(true);
+            };
+            // The `choose`'s step and the move's.
+            self.steps += add + 2;
+            self.decisions.extend_from_slice(&[1, 0]);
+            let ran = s.run(self, data, p, c, at, 1)?;
+            let busy = !self.st.pending.is_empty();
+            self.resolve_pending()?;
+            if ran || busy {
+                return Ok(false);
+            }
+        }
     }
 
     /// A quick window's bot passes (`nothing`: no move was legal): true when
@@ -1218,7 +1292,6 @@ pub(crate) struct Plan<'d> {
     mv: &'d MoveDecl,
     pick: &'d Code,
     np: &'d Pick,
-    rules: &'d [BotRule],
     list: &'d [u32],
     /// The first rule takes the first card listed: its `choose`'s span.
     pub(crate) takes: Option<Span>,

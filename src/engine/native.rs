@@ -442,8 +442,10 @@ pub struct Straight {
     /// The verb calls (a step each) and how deep they nest.
     calls: u32,
     nest: u32,
-    /// The events that must be quiet (a move's cause, an emit's event).
+    /// The events that must be quiet (a move's cause, an emit's event),
+    /// and their bits when all are below 64 (else 0).
     events: Vec<u16>,
+    mask: u64,
     ops: Vec<Op>,
     /// An effect run last, and how many calls deep.
     run: Option<(u16, u32)>,
@@ -468,10 +470,14 @@ impl Straight {
             calls: 0,
             nest: 0,
             events: Vec::new(),
+            mask: 0,
             ops: Vec::new(),
             run: None,
         };
         s.leaves(leaves, 0)?;
+        if s.events.iter().all(|&e| e < 64) {
+            s.mask = s.events.iter().fold(0, |m, &e| m | crate::value::bit(e));
+        }
         (s.slot != usize::MAX).then_some(s)
     }
 
@@ -544,18 +550,54 @@ impl Straight {
     /// events, the calls' steps and depth within bounds (so no error).
     #[inline(always)]
     pub fn quiet(&self, g: &Game, depth: u32) -> bool {
-        g.steps + self.calls as u64 <= super::MAX_STEPS
-            && g.depth + depth + self.nest <= 200
+        g.steps + self.calls() <= super::MAX_STEPS && self.still(g, depth)
+    }
+
+    /// [`Straight::quiet`] but for the steps: holds while only such bodies
+    /// run (no effect, nothing created).
+    #[inline(always)]
+    pub fn still(&self, g: &Game, depth: u32) -> bool {
+        g.depth + depth + self.nest <= 200
             && !g.logging
-            && self.events.iter().all(|&e| g.quiet_event(e))
+            // All known quiet in one test, else asked one by one.
+            && (g.st.quiet.get() & self.mask == self.mask && self.mask != 0
+                || self.events.iter().all(|&e| g.quiet_event(e)))
+    }
+
+    /// The steps [`Straight::run`] counts before its effect.
+    #[inline(always)]
+    pub fn calls(&self) -> u64 {
+        self.calls as u64
+    }
+
+    /// Whether the body may move its card into a zone declared `zone`.
+    pub fn moves_into(&self, zone: u16) -> bool {
+        self.ops.iter().any(|op| match op {
+            Op::Move(ZoneAt::Fixed(z)) => z.zone == zone,
+            Op::Move(ZoneAt::Mine(z) | ZoneAt::Slot(z, _)) => *z == zone,
+            Op::Counter(..) => false,
+        })
     }
 
     /// The body on card `c` for player `me`, `depth` frames around it, as
-    /// [`run`] runs the leaves (`quiet` holds); a `return` ends it.
+    /// [`run`] runs the leaves (`quiet` holds); a `return` ends it. True
+    /// when it ran an effect (which may have changed anything). `at`: the
+    /// zone instance and index the card is listed at, if known.
     #[inline(always)]
-    pub fn run(&self, g: &mut Game, data: &Data, me: PlayerId, c: ObjId, depth: u32) -> Res<()> {
+    pub fn run(
+        &self,
+        g: &mut Game,
+        data: &Data,
+        me: PlayerId,
+        c: ObjId,
+        mut at: Option<(usize, usize)>,
+        depth: u32,
+    ) -> Res<bool> {
         // The calls' steps: no code sees them before the run, last.
         g.steps += self.calls as u64;
+        // The card's definition and tags, read once (no step changes them).
+        let o = &g.st.objs[c as usize];
+        let (def, tags) = (&data.defs[o.def as usize], o.tags);
         for op in &self.ops {
             match *op {
                 Op::Move(to) => {
@@ -564,27 +606,31 @@ impl Straight {
                         // Never a slot's zone (see `find`).
                         ZoneAt::Mine(zone) | ZoneAt::Slot(zone, _) => ZoneRef { zone, owner: me },
                     };
-                    g.st.relocate(c, to, false);
+                    match at.take() {
+                        Some((inst, i)) => g.st.relocate_at(c, inst, i, to),
+                        None => g.st.relocate(c, to, false),
+                    }
                 }
                 Op::Counter(mask, negate, ctr, op, ref by) => {
-                    if (g.st.tags(c) & mask != 0) != negate {
+                    if (tags & mask != 0) != negate {
                         let v = match *by {
                             By::Const(k) => k,
+                            By::Prop(pr) if g.st.mods.is_empty() => def.props[pr as usize],
                             By::Prop(pr) => g.st.prop(data, c, pr),
                         };
-                        let old = g.st.counter(me, ctr);
-                        let new = match op {
+                        // Nothing is logged (`quiet`): the counter set in place.
+                        let x = g.st.counter_mut(me, ctr);
+                        *x = match op {
                             AssignOp::Set => v,
-                            AssignOp::Add => old.saturating_add(v),
-                            AssignOp::Sub => old.saturating_sub(v),
+                            AssignOp::Add => x.saturating_add(v),
+                            AssignOp::Sub => x.saturating_sub(v),
                         };
-                        g.set_counter(me, ctr, new);
                     }
                 }
             }
         }
         if let Some((e, nest)) = self.run
-            && let Some(code) = g.effect_of(data, c, e)
+            && let Some(Some(code)) = def.effects.get(e as usize)
         {
             g.depth += depth + nest;
             let r = g.exec_in(data, code, Some(c), me, [Value::None], None);
@@ -594,8 +640,9 @@ impl Straight {
             {
                 return Err(e);
             }
+            return Ok(true);
         }
-        Ok(())
+        Ok(false)
     }
 }
 

@@ -272,7 +272,8 @@ impl Game {
                     let o = &mut self.st.objs[c as usize];
                     let bit = crate::value::bit(tag);
                     if b == Builtin::Mark {
-                        o.tags |= bit
+                        o.tags |= bit;
+                        self.st.tags_seen |= bit;
                     } else {
                         o.tags &= !bit | self.data.defs[o.def as usize].tags
                     }

@@ -209,6 +209,9 @@ pub struct State {
     /// after, with the cards made so far (found once, forgotten when a card
     /// of a new definition is made).
     pub quiet: std::cell::Cell<u64>,
+    /// Every tag some card has had: a test for one no card ever had finds
+    /// no card without looking.
+    pub tags_seen: u64,
 }
 
 impl State {
@@ -239,6 +242,7 @@ impl State {
             shared_zones: 0,
             made: Vec::new(),
             quiet: Default::default(),
+            tags_seen: 0,
         };
         st.reset(data, nplayers, seed);
         st
@@ -272,6 +276,7 @@ impl State {
             shared_zones,
             made,
             quiet,
+            tags_seen,
         } = self;
         // The layout depends on the data (a game's never changes) and the
         // players only: a game like the last keeps it.
@@ -325,6 +330,7 @@ impl State {
         made.clear();
         made.resize(data.defs.len().div_ceil(64), 0);
         quiet.set(0);
+        *tags_seen = 0;
     }
 
     #[inline(always)]
@@ -411,6 +417,7 @@ impl State {
             tags: data.defs[def as usize].tags,
             host: None,
         };
+        self.tags_seen |= o.tags;
         self.objs.resize(first as usize + n, o);
         let ids = first..first + n as ObjId;
         let zi = &mut self.zones[inst];
@@ -461,6 +468,19 @@ impl State {
             take_below(zi, c, o.def);
         }
         self.place(c, to, bottom);
+    }
+
+    /// [`State::relocate`] of card `c`, just found listed at index `i` of
+    /// zone instance `inst`: no search.
+    #[inline(always)]
+    pub fn relocate_at(&mut self, c: ObjId, inst: usize, i: usize, to: ZoneRef) {
+        let cards = &mut self.zones[inst].cards;
+        if i + 1 == cards.len() {
+            cards.pop();
+        } else {
+            remove_at(cards, i);
+        }
+        self.place(c, to, false);
     }
 
     /// [`State::relocate`] of the top card listed in zone instance `from`
@@ -637,6 +657,13 @@ fn push_card(cards: &mut Vec<ObjId>, c: ObjId) {
         cards.reserve(cards.len().max(32));
     }
     cards.push(c);
+}
+
+/// Takes the card at index `i` (not the top one) out of a zone's list.
+#[cold]
+#[inline(never)]
+fn remove_at(cards: &mut Vec<ObjId>, i: usize) {
+    cards.remove(i);
 }
 
 /// Takes a card that is not the top one out of its zone (a card no longer

@@ -394,6 +394,9 @@ impl Game {
         match *t {
             native::Test::Is { tag, negate } if zi.piles.is_empty() => {
                 let bit = crate::value::bit(tag);
+                if !negate && self.st.tags_seen & bit == 0 {
+                    return None;
+                }
                 zi.cards
                     .iter()
                     .rev()
