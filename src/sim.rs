@@ -131,6 +131,9 @@ pub fn simulate(
         indicatif::ProgressBar::hidden()
     };
     let start = Instant::now();
+    if jobs != 1 {
+        data.compile_all();
+    }
     let tally = if jobs == 1 {
         (0..games).fold(Tally::new(cfg), |t, i| {
             let t = t.add(data, cfg, i);

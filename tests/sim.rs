@@ -72,3 +72,26 @@ fn json_is_one_object() {
     let total: u64 = wins.iter().map(|w| w.as_u64().expect("a count")).sum();
     assert_eq!(total + o["draws"].as_u64().expect("a count"), 12);
 }
+
+/// Threads share compiled code only after `compile_all`: it must reach every
+/// piece of code (rules, moves, verbs, triggers, bots, card effects).
+#[test]
+fn compile_all_compiles_every_code() {
+    for game in fuda::data::load::list_games(root()) {
+        let data = match fuda::data::load::load_game(root(), &game) {
+            Ok(d) => d,
+            Err(e) => panic!("{game}: {:?}", e.errors),
+        };
+        let effects = data
+            .defs
+            .iter()
+            .flat_map(|d| d.effects.iter().flatten())
+            .count();
+        let least = 3 + data.turn.phases.len() + data.verbs.len() + data.moves.len() + effects;
+        assert!(data.codes().count() >= least, "{game}: codes() misses some");
+        data.compile_all();
+        for code in data.codes() {
+            assert_eq!(format!("{:?}", code.native), "compiled", "{game}");
+        }
+    }
+}

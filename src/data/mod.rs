@@ -202,6 +202,58 @@ pub struct BotRule {
 }
 
 impl Data {
+    /// Every piece of code the game holds: the rules', the moves', the
+    /// triggers', the cards' effects and the bots'.
+    pub fn codes(&self) -> impl Iterator<Item = &Code> {
+        let t = &self.turn;
+        let moves = self
+            .moves
+            .iter()
+            .flat_map(|m| [m.pick.as_ref(), m.cond.as_ref(), Some(&m.body)]);
+        let triggers = self
+            .triggers
+            .iter()
+            .flat_map(|t| [t.cond.as_ref(), Some(&t.body)]);
+        let bots = self.bots.iter().flat_map(|(_, rules)| {
+            rules
+                .iter()
+                .flat_map(|r| [Some(&r.choose), r.cond.as_ref()])
+        });
+        let effects = self
+            .defs
+            .iter()
+            .flat_map(|d| d.effects.iter().map(Option::as_ref));
+        [
+            Some(&self.setup),
+            Some(&self.end_if),
+            Some(&self.score),
+            self.tiebreak.as_ref(),
+            t.start.as_ref(),
+            t.end.as_ref(),
+            t.next.as_ref(),
+        ]
+        .into_iter()
+        .chain(t.phases.iter().map(|p| Some(&p.body)))
+        .chain(self.verbs.iter().map(Some))
+        .chain(moves)
+        .chain(triggers)
+        .chain(bots)
+        .chain(effects)
+        .flatten()
+    }
+
+    /// Compiles every piece of code now rather than on its first run.
+    /// Threads that share the data call this first: a closure compiled by a
+    /// thread mid-game is allocated among that thread's game data, and the
+    /// other threads reading it then share cache lines with its writes
+    /// (`--jobs 2` measured 1.55x the one-thread rate that way, 1.94x with
+    /// everything compiled before the threads start).
+    pub fn compile_all(&self) {
+        for code in self.codes() {
+            code.native.get(self, code);
+        }
+    }
+
     pub fn def_name(&self, d: DefId) -> &str {
         self.defs
             .get(d as usize)
