@@ -6,7 +6,7 @@
 
 use std::path::Path;
 use std::process::ExitCode;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use rayon::prelude::*;
@@ -141,11 +141,7 @@ pub fn simulate(
             t
         })
     } else {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(jobs)
-            .stack_size(crate::cli::STACK_SIZE)
-            .build()
-            .map_err(|e| format!("cannot start {jobs} threads: {e}"))?;
+        let pool = pool(jobs)?;
         pool.install(|| {
             (0..games)
                 .into_par_iter()
@@ -176,6 +172,25 @@ pub fn simulate(
         errors: errors.len() as u64,
         error_messages: errors.into_iter().map(|(_, m)| m).collect(),
     })
+}
+
+/// The thread pool of `jobs` threads, started on the first call that
+/// asks for it and kept for the next: a caller running many simulations
+/// (a balancing loop, a benchmark) does not start threads for each.
+fn pool(jobs: usize) -> Result<Arc<rayon::ThreadPool>, String> {
+    static POOLS: Mutex<Vec<(usize, Arc<rayon::ThreadPool>)>> = Mutex::new(Vec::new());
+    let mut pools = POOLS.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, p)) = pools.iter().find(|(n, _)| *n == jobs) {
+        return Ok(p.clone());
+    }
+    let p = rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs)
+        .stack_size(crate::cli::STACK_SIZE)
+        .build()
+        .map_err(|e| format!("cannot start {jobs} threads: {e}"))?;
+    let p = Arc::new(p);
+    pools.push((jobs, p.clone()));
+    Ok(p)
 }
 
 pub fn sim(dir: &Path, a: &GameArgs, games: u64, jobs: usize, json: bool) -> ExitCode {
