@@ -58,6 +58,18 @@ fn find(z: ZoneAt, p: PlayerId) -> Option<ZoneRef> {
     }
 }
 
+/// A counter of player `p` set to, raised or lowered by a constant.
+#[inline(always)]
+fn set_const(g: &mut Game, p: PlayerId, c: u16, op: AssignOp, k: i64) {
+    let old = g.st.counter(p, c);
+    let new = match op {
+        AssignOp::Set => k,
+        AssignOp::Add => old.saturating_add(k),
+        AssignOp::Sub => old.saturating_sub(k),
+    };
+    g.set_counter(p, c, new);
+}
+
 /// The top-card loop of a `verb(..)` whose body is `verb2(..)` whose body
 /// is that loop.
 fn top_call(body: &[Leaf]) -> Option<(&i64, &TopLoop, Span)> {
@@ -174,13 +186,7 @@ impl Hook {
         if self.counters {
             for s in &self.steps {
                 if let Step::Counter(c, op, k, _) = *s {
-                    let old = g.st.counter(p, c);
-                    let new = match op {
-                        AssignOp::Set => k,
-                        AssignOp::Add => old.saturating_add(k),
-                        AssignOp::Sub => old.saturating_sub(k),
-                    };
-                    g.set_counter(p, c, new);
+                    set_const(g, p, c, op, k);
                 }
             }
             return Ok(());
@@ -200,13 +206,7 @@ impl Hook {
         for (i, s) in self.steps.iter().enumerate() {
             match *s {
                 Step::Counter(c, op, k, s) => {
-                    let old = g.st.counter(p, c);
-                    let new = match op {
-                        AssignOp::Set => k,
-                        AssignOp::Add => old.saturating_add(k),
-                        AssignOp::Sub => old.saturating_sub(k),
-                    };
-                    g.set_counter(p, c, new);
+                    set_const(g, p, c, op, k);
                     span = s;
                     continue;
                 }
