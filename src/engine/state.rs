@@ -695,10 +695,15 @@ fn push_card(cards: &mut Vec<ObjId>, c: ObjId) {
 }
 
 /// Takes the card at index `i` (not the top one) out of a zone's list.
-#[cold]
-#[inline(never)]
+/// (A hand is short: shifting its few cards beats calling memmove.)
+#[inline(always)]
 fn remove_at(cards: &mut Vec<ObjId>, i: usize) {
-    cards.remove(i);
+    if i < cards.len() {
+        for j in i + 1..cards.len() {
+            cards[j - 1] = cards[j];
+        }
+        cards.pop();
+    }
 }
 
 /// Takes a card that is not the top one out of its zone (a card no longer
