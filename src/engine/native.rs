@@ -447,6 +447,12 @@ pub struct Straight {
     events: Vec<u16>,
     mask: u64,
     ops: Vec<Op>,
+    /// The ops when the body moves its card at most once: its counter
+    /// changes and its one move. With no modifier in play nothing they read
+    /// depends on their order (a move changes no tag, property or counter),
+    /// so [`Straight::run`] does them without dispatch: counters, then move.
+    ctrs: Option<Box<[Ctr]>>,
+    to: Option<ZoneAt>,
     /// An effect run last, and how many calls deep.
     run: Option<(u16, u32)>,
 }
@@ -463,6 +469,10 @@ enum By {
     Prop(u16),
 }
 
+/// An [`Op::Counter`] for the order-free run: the tag mask, negated?, the
+/// counter, how it changes, by what.
+struct Ctr(u64, bool, u16, AssignOp, By);
+
 impl Straight {
     fn find(leaves: &[Leaf]) -> Option<Straight> {
         let mut s = Straight {
@@ -472,9 +482,27 @@ impl Straight {
             events: Vec::new(),
             mask: 0,
             ops: Vec::new(),
+            ctrs: None,
+            to: None,
             run: None,
         };
         s.leaves(leaves, 0)?;
+        let moves = s.ops.iter().filter(|o| matches!(o, Op::Move(_))).count();
+        if moves <= 1 {
+            let mut ctrs = Vec::new();
+            for op in &s.ops {
+                match *op {
+                    Op::Move(to) => s.to = Some(to),
+                    Op::Counter(m, n, c, op, By::Const(k)) => {
+                        ctrs.push(Ctr(m, n, c, op, By::Const(k)))
+                    }
+                    Op::Counter(m, n, c, op, By::Prop(p)) => {
+                        ctrs.push(Ctr(m, n, c, op, By::Prop(p)))
+                    }
+                }
+            }
+            s.ctrs = Some(ctrs.into_boxed_slice());
+        }
         if s.events.iter().all(|&e| e < 64) {
             s.mask = s.events.iter().fold(0, |m, &e| m | crate::value::bit(e));
         }
@@ -590,12 +618,68 @@ impl Straight {
         data: &Data,
         me: PlayerId,
         c: ObjId,
-        mut at: Option<(usize, usize)>,
+        at: Option<(usize, usize)>,
         depth: u32,
     ) -> Res<bool> {
         // The calls' steps: no code sees them before the run, last.
         g.steps += self.calls as u64;
         // The card's definition and tags, read once (no step changes them).
+        let o = &g.st.objs[c as usize];
+        let (def, tags) = (&data.defs[o.def as usize], o.tags);
+        if let Some(ctrs) = &self.ctrs
+            && g.st.mods.is_empty()
+        {
+            let base = me as usize * g.st.ncounters;
+            for &Ctr(mask, negate, ctr, op, ref by) in ctrs {
+                if (tags & mask != 0) != negate {
+                    let v = match *by {
+                        By::Const(k) => k,
+                        By::Prop(pr) => def.props[pr as usize],
+                    };
+                    let x = &mut g.st.counters[base + ctr as usize];
+                    *x = match op {
+                        AssignOp::Set => v,
+                        AssignOp::Add => x.saturating_add(v),
+                        AssignOp::Sub => x.saturating_sub(v),
+                    };
+                }
+            }
+            if let Some(to) = self.to {
+                let to = match to {
+                    ZoneAt::Fixed(z) => z,
+                    ZoneAt::Mine(zone) | ZoneAt::Slot(zone, _) => ZoneRef { zone, owner: me },
+                };
+                g.st.shift(c, at, to);
+            }
+        } else {
+            self.ops_in_order(g, data, me, c, at);
+        }
+        if let Some((e, nest)) = self.run
+            && let Some(Some(code)) = def.effects.get(e as usize)
+        {
+            g.depth += depth + nest;
+            let r = g.exec_in(data, code, Some(c), me, [Value::None], None);
+            g.depth -= depth + nest;
+            if let Err(e) = r
+                && !matches!(*e, Flow::Return(_))
+            {
+                return Err(e);
+            }
+            return Ok(true);
+        }
+        Ok(false)
+    }
+
+    /// The ops one by one, in order (a modifier may be in play).
+    #[inline(never)]
+    fn ops_in_order(
+        &self,
+        g: &mut Game,
+        data: &Data,
+        me: PlayerId,
+        c: ObjId,
+        mut at: Option<(usize, usize)>,
+    ) {
         let o = &g.st.objs[c as usize];
         let (def, tags) = (&data.defs[o.def as usize], o.tags);
         for op in &self.ops {
@@ -629,20 +713,6 @@ impl Straight {
                 }
             }
         }
-        if let Some((e, nest)) = self.run
-            && let Some(Some(code)) = def.effects.get(e as usize)
-        {
-            g.depth += depth + nest;
-            let r = g.exec_in(data, code, Some(c), me, [Value::None], None);
-            g.depth -= depth + nest;
-            if let Err(e) = r
-                && !matches!(*e, Flow::Return(_))
-            {
-                return Err(e);
-            }
-            return Ok(true);
-        }
-        Ok(false)
     }
 }
 

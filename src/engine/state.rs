@@ -483,6 +483,41 @@ impl State {
         self.place(c, to, false);
     }
 
+    /// [`State::relocate`] (to the top), or [`State::relocate_at`] where
+    /// `at` says where the card is listed, with no modifier in play: the
+    /// card's fields read and written once.
+    #[inline(always)]
+    pub fn shift(&mut self, c: ObjId, at: Option<(usize, usize)>, to: ZoneRef) {
+        let (inst, l) = self.at(to);
+        let o = &mut self.objs[c as usize];
+        let (from, def) = (o.zone as usize, o.def);
+        o.enter(inst, (l.owner_mask != 0).then_some(to.owner));
+        match at {
+            Some((from, i)) => {
+                let cards = &mut self.zones[from].cards;
+                if i + 1 == cards.len() {
+                    cards.pop();
+                } else {
+                    remove_at(cards, i);
+                }
+            }
+            None => {
+                let zi = &mut self.zones[from];
+                if zi.cards.last() == Some(&c) {
+                    zi.cards.pop();
+                } else {
+                    take_below(zi, c, def);
+                }
+            }
+        }
+        let zi = &mut self.zones[inst];
+        if !l.piles {
+            push_card(&mut zi.cards, c);
+        } else {
+            put_pile_or_bottom(zi, c, def, true, false);
+        }
+    }
+
     /// [`State::relocate`] of the top card listed in zone instance `from`
     /// (a card listed in a zone is the zone's): the card, or None if it
     /// lists none.
@@ -660,10 +695,15 @@ fn push_card(cards: &mut Vec<ObjId>, c: ObjId) {
 }
 
 /// Takes the card at index `i` (not the top one) out of a zone's list.
-#[cold]
-#[inline(never)]
+/// (A hand is short: shifting its few cards beats calling memmove.)
+#[inline(always)]
 fn remove_at(cards: &mut Vec<ObjId>, i: usize) {
-    cards.remove(i);
+    if i < cards.len() {
+        for j in i + 1..cards.len() {
+            cards[j - 1] = cards[j];
+        }
+        cards.pop();
+    }
 }
 
 /// Takes a card that is not the top one out of its zone (a card no longer
