@@ -162,11 +162,9 @@ impl Game {
             && self.depth < super::decide::MAX_DEPTH
             && let p = self.st.active
             && let Some(&AgentKind::Bot(b)) = self.agents.get(p as usize)
-            && let Some(list) = decl.bot_rules.get(b)
+            && let Some(wb) = decl.bots.get(b)
         {
-            let takes = decl.takes.get(b).copied().flatten();
-            let fast = decl.fast.get(b).and_then(|f| f.as_ref());
-            let mut plan = self.bot_plan(data, m, p, b, list, takes, fast);
+            let mut plan = Game::bot_plan(data, m, p, b, wb);
             self.quick_rounds(data, &mut plan)?;
         } else {
             // Windows reuse one options list (a window opened inside
@@ -184,6 +182,7 @@ impl Game {
         Ok(())
     }
 
+    #[inline(never)]
     fn window_rounds(&mut self, data: &Data, w: u16, options: &mut Vec<Choice>) -> Res<()> {
         let decl = &data.windows[w as usize];
         let first = self.st.active;
@@ -204,12 +203,10 @@ impl Game {
             let act = match self.agents.get(cur as usize) {
                 Some(&AgentKind::Bot(b))
                     if let Some(m) = quick
-                        && let Some(list) = decl.bot_rules.get(b) =>
+                        && let Some(wb) = decl.bots.get(b) =>
                 {
                     if !plan.as_ref().is_some_and(|pl| pl.p == cur && pl.b == b) {
-                        let takes = decl.takes.get(b).copied().flatten();
-                        let fast = decl.fast.get(b).and_then(|f| f.as_ref());
-                        plan = Some(self.bot_plan(data, m, cur, b, list, takes, fast));
+                        plan = Some(Game::bot_plan(data, m, cur, b, wb));
                     }
                     let Some(pl) = &mut plan else {
                         unreachable!("planned above")
