@@ -148,7 +148,9 @@ impl Game {
         self.window_in(&data, w)
     }
 
-    /// [`Game::window`] for a caller that holds the game data.
+    /// [`Game::window`] for a caller that holds the game data (in line: a
+    /// quick window is opened by one call, its rounds').
+    #[inline(always)]
     pub(crate) fn window_in(&mut self, data: &Data, w: u16) -> Res<()> {
         let decl = &data.windows[w as usize];
         self.push_with(|| Entry::Window {
@@ -167,13 +169,7 @@ impl Game {
             let mut plan = Game::bot_plan(data, m, p, b, wb);
             self.quick_rounds(data, &mut plan)?;
         } else {
-            // Windows reuse one options list (a window opened inside
-            // another's move gets a new one).
-            let mut options = std::mem::take(&mut self.spare_options);
-            let r = self.window_rounds(data, w, &mut options);
-            options.clear();
-            self.spare_options = options;
-            r?;
+            self.window_listed(data, w)?;
         }
         self.push_with(|| Entry::Window {
             window: w,
@@ -182,7 +178,17 @@ impl Game {
         Ok(())
     }
 
+    /// A window whose options are listed, in rounds: windows reuse one
+    /// options list (a window opened inside another's move gets a new one).
     #[inline(never)]
+    fn window_listed(&mut self, data: &Data, w: u16) -> Res<()> {
+        let mut options = std::mem::take(&mut self.spare_options);
+        let r = self.window_rounds(data, w, &mut options);
+        options.clear();
+        self.spare_options = options;
+        r
+    }
+
     fn window_rounds(&mut self, data: &Data, w: u16, options: &mut Vec<Choice>) -> Res<()> {
         let decl = &data.windows[w as usize];
         let first = self.st.active;
