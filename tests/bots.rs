@@ -23,7 +23,9 @@ fn interpreted(mut d: Data) -> Data {
     }
     for w in &mut d.windows {
         w.quick = None;
-        w.takes.clear();
+        for wb in &mut w.bots {
+            wb.takes = None;
+        }
     }
     for (_, rules) in &mut d.bots {
         for r in rules {

@@ -418,10 +418,8 @@ impl Loader {
                     name: name.clone(),
                     all_players,
                     moves,
-                    bot_rules: Vec::new(),
-                    fast: Vec::new(),
+                    bots: Vec::new(),
                     quick: None,
-                    takes: Vec::new(),
                 }
             })
             .collect();
@@ -531,32 +529,33 @@ impl Loader {
             .collect();
         // Which rules of each bot may decide in each window.
         for w in &mut windows {
-            w.bot_rules = bots
-                .iter()
-                .map(|(_, rules)| {
-                    rules
-                        .iter()
-                        .enumerate()
-                        .filter(|(_, r)| r.when.as_deref().is_none_or(|k| k == w.name))
-                        .filter_map(|(i, _)| u32::try_from(i).ok())
-                        .collect()
-                })
-                .collect();
             w.quick = match w.moves[..] {
                 [m] if moves[m as usize].pick_native.is_some() => Some(m),
                 _ => None,
             };
-            w.takes = bots
+            w.bots = bots
                 .iter()
-                .zip(&w.bot_rules)
-                .map(|((_, rules), list)| {
-                    let np = moves[w.quick? as usize].pick_native.as_ref()?;
-                    let rule = rules.get(*list.first()? as usize)?;
-                    match &rule.choose_native {
-                        native::Choose::Test(t) if rule.cond.is_none() && *t == np.test => {
-                            Some(rule.choose.span)
+                .map(|(_, rules)| {
+                    let list: Vec<u32> = rules
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, r)| r.when.as_deref().is_none_or(|k| k == w.name))
+                        .filter_map(|(i, _)| u32::try_from(i).ok())
+                        .collect();
+                    let takes = (|| {
+                        let np = moves[w.quick? as usize].pick_native.as_ref()?;
+                        let rule = rules.get(*list.first()? as usize)?;
+                        match &rule.choose_native {
+                            native::Choose::Test(t) if rule.cond.is_none() && *t == np.test => {
+                                Some(rule.choose.span)
+                            }
+                            _ => None,
                         }
-                        _ => None,
+                    })();
+                    WindowBot {
+                        rules: list,
+                        takes,
+                        fast: None,
                     }
                 })
                 .collect();
@@ -617,13 +616,10 @@ impl Loader {
         }
 
         for w in &mut windows {
-            w.fast = bots
-                .iter()
-                .zip(&w.bot_rules)
-                .map(|((_, rules), list)| {
-                    native::fast_rules(rules, list, &moves[w.quick? as usize], &defs)
-                })
-                .collect();
+            let Some(m) = w.quick else { continue };
+            for ((_, rules), wb) in bots.iter().zip(&mut w.bots) {
+                wb.fast = native::fast_rules(rules, &wb.rules, &moves[m as usize], &defs);
+            }
         }
 
         let index = build_index(&triggers, self.names.events.len());

@@ -62,19 +62,24 @@ pub struct WindowDecl {
     pub name: String,
     pub all_players: bool,
     pub moves: Vec<u16>,
-    /// By bot: the rules that may decide in this window (no `when`, or this
-    /// window's name), in order.
-    pub bot_rules: Vec<Vec<u32>>,
+    /// By bot: what it decides in this window with, found at load.
+    pub bots: Vec<WindowBot>,
     /// The window's one move, when its pick is native: a data bot may
     /// decide before the options are listed.
     pub quick: Option<u16>,
-    /// By bot, in a quick window: when the first rule listed has no
-    /// condition and chooses by the pick's own test (it takes every card
-    /// the pick lists), its `choose`'s span.
-    pub takes: Vec<Option<crate::lang::ir::Span>>,
-    /// By bot, in a quick window: its rules, when all have a shape resolved
-    /// at load.
-    pub fast: Vec<Option<native::FastRules>>,
+}
+
+/// One bot in one window.
+pub struct WindowBot {
+    /// The rules that may decide here (no `when`, or this window's name), in
+    /// order.
+    pub rules: Vec<u32>,
+    /// In a quick window: when the first rule listed has no condition and
+    /// chooses by the pick's own test (it takes every card the pick lists),
+    /// its `choose`'s span.
+    pub takes: Option<crate::lang::ir::Span>,
+    /// In a quick window: the rules, when all have a shape resolved at load.
+    pub fast: Option<native::FastRules>,
 }
 
 pub struct MoveDecl {

@@ -12,8 +12,8 @@ use super::native::{Body, Straight};
 use super::state::below;
 use super::turn::Act;
 use super::{Flow, Game, Res};
-use crate::data::native::{Choose, FastChoose, FastRules, Operand, Pick, Test};
-use crate::data::{BotRule, Data, MoveDecl};
+use crate::data::native::{Choose, FastChoose, Operand, Pick, Test};
+use crate::data::{BotRule, Data, MoveDecl, WindowBot};
 use crate::lang::ir::{Code, Span};
 use crate::value::{ObjId, PlayerId, Value};
 
@@ -155,11 +155,11 @@ impl Game {
     ) -> Res<usize> {
         let decl = &data.windows[w as usize];
         if let Some(AgentKind::Bot(b)) = self.agents.get(player as usize)
-            && let Some(list) = decl.bot_rules.get(*b)
+            && let Some(wb) = decl.bots.get(*b)
         {
             let rules = &data.bots[*b].1;
             let saved = self.viewer.replace(player);
-            let r = self.bot_window(data, rules, list, player, options);
+            let r = self.bot_window(data, rules, &wb.rules, player, options);
             self.viewer = saved;
             // No rule picked: the first option (the decision wants one).
             let i = r?.unwrap_or(0);
@@ -173,18 +173,15 @@ impl Game {
         Ok(picks.first().copied().unwrap_or(options.len()))
     }
 
-    /// What the rounds of one bot in one quick window share: found once.
-    #[allow(clippy::too_many_arguments)]
+    /// What the rounds of one bot in one quick window share: found once
+    /// (the window is never opened too deep for the bot to take in place).
     #[inline(always)]
     pub(crate) fn bot_plan<'d>(
-        &self,
         data: &'d Data,
         m: u16,
         p: PlayerId,
         b: usize,
-        list: &'d [u32],
-        takes: Option<Span>,
-        fast: Option<&'d FastRules>,
+        wb: &'d WindowBot,
     ) -> Plan<'d> {
         let mv = &data.moves[m as usize];
         let (Some(pick), Some(np)) = (&mv.pick, &mv.pick_native) else {
@@ -197,10 +194,7 @@ impl Game {
             mv,
             pick,
             np,
-            list,
-            // Too deep, the rule's `choose` runs (and fails) as it would.
-            takes: takes.filter(|_| self.depth < MAX_DEPTH),
-            fast,
+            wb,
             inst: None,
         }
     }
@@ -221,7 +215,7 @@ impl Game {
         };
         // The first rule takes the first card, counting the step its
         // `choose` would.
-        if let Some(span) = pl.takes {
+        if let Some(span) = pl.wb.takes {
             self.tick(span)?;
             self.decisions.extend_from_slice(&[1, 0]);
             return Ok(Act::Move(pl.m, Value::Card(first)));
@@ -243,7 +237,7 @@ impl Game {
         let (m, p, np) = (pl.m, pl.p, pl.np);
         let saved = self.viewer.replace(p);
         let rules = &data.bots[pl.b].1;
-        let r = self.bot_quick(data, rules, pl.list, p, np, m, inst, options);
+        let r = self.bot_quick(data, rules, &pl.wb.rules, p, np, m, inst, options);
         self.viewer = saved;
         // No rule picked: the first option (the decision wants one).
         let (i, act) = match r? {
@@ -314,14 +308,14 @@ impl Game {
         r
     }
 
-    /// A round decided by rules resolved at load ([`FastRules`]): each
+    /// A round decided by rules resolved at load ([`crate::data::native::FastRules`]): each
     /// condition read in place, the card chosen found in one scan of the
     /// pick's row of piles, the steps and the decision counted at once.
     /// None, with nothing done, where a rule finds no card or a step could
     /// fail: [`Game::bot_pick`] then decides as ever.
     #[inline(always)]
     fn fast_round(&mut self, pl: &Plan, inst: usize) -> Option<Act> {
-        let (fast, p) = (pl.fast?, pl.p);
+        let (fast, p) = (pl.wb.fast.as_ref()?, pl.p);
         let zi = &self.st.zones[inst];
         if zi.piles.is_empty() || !self.st.mods.is_empty() || self.depth >= MAX_DEPTH {
             return None;
@@ -380,7 +374,7 @@ impl Game {
             _ => None,
         };
         loop {
-            let it = match pl.takes {
+            let it = match pl.wb.takes {
                 Some(span) => match match straight {
                     Some(s) if self.take_run(data, pl, s)? => None,
                     _ => self.take_round(data, pl, span)?,
@@ -963,7 +957,8 @@ impl Game {
         // A window knows its rules; other decisions match `when` by text.
         let listed = window
             .and_then(|w| data.windows.get(w as usize))
-            .and_then(|w| w.bot_rules.get(b));
+            .and_then(|w| w.bots.get(b))
+            .map(|wb| &wb.rules);
         if let Some(list) = listed {
             for &r in list {
                 let Some(rule) = rules.get(r as usize) else {
@@ -1292,11 +1287,8 @@ pub(crate) struct Plan<'d> {
     mv: &'d MoveDecl,
     pick: &'d Code,
     np: &'d Pick,
-    list: &'d [u32],
-    /// The first rule takes the first card listed: its `choose`'s span.
-    pub(crate) takes: Option<Span>,
-    /// The rules, resolved at load (see [`Game::fast_round`]).
-    fast: Option<&'d FastRules>,
+    /// The bot's rules here, and what they come to ([`WindowBot`]).
+    wb: &'d WindowBot,
     /// The zone instance the pick reads, once read.
     inst: Option<usize>,
 }

@@ -148,7 +148,9 @@ impl Game {
         self.window_in(&data, w)
     }
 
-    /// [`Game::window`] for a caller that holds the game data.
+    /// [`Game::window`] for a caller that holds the game data (in line: a
+    /// quick window is opened by one call, its rounds').
+    #[inline(always)]
     pub(crate) fn window_in(&mut self, data: &Data, w: u16) -> Res<()> {
         let decl = &data.windows[w as usize];
         self.push_with(|| Entry::Window {
@@ -162,26 +164,29 @@ impl Game {
             && self.depth < super::decide::MAX_DEPTH
             && let p = self.st.active
             && let Some(&AgentKind::Bot(b)) = self.agents.get(p as usize)
-            && let Some(list) = decl.bot_rules.get(b)
+            && let Some(wb) = decl.bots.get(b)
         {
-            let takes = decl.takes.get(b).copied().flatten();
-            let fast = decl.fast.get(b).and_then(|f| f.as_ref());
-            let mut plan = self.bot_plan(data, m, p, b, list, takes, fast);
+            let mut plan = Game::bot_plan(data, m, p, b, wb);
             self.quick_rounds(data, &mut plan)?;
         } else {
-            // Windows reuse one options list (a window opened inside
-            // another's move gets a new one).
-            let mut options = std::mem::take(&mut self.spare_options);
-            let r = self.window_rounds(data, w, &mut options);
-            options.clear();
-            self.spare_options = options;
-            r?;
+            self.window_listed(data, w)?;
         }
         self.push_with(|| Entry::Window {
             window: w,
             open: false,
         });
         Ok(())
+    }
+
+    /// A window whose options are listed, in rounds: windows reuse one
+    /// options list (a window opened inside another's move gets a new one).
+    #[inline(never)]
+    fn window_listed(&mut self, data: &Data, w: u16) -> Res<()> {
+        let mut options = std::mem::take(&mut self.spare_options);
+        let r = self.window_rounds(data, w, &mut options);
+        options.clear();
+        self.spare_options = options;
+        r
     }
 
     fn window_rounds(&mut self, data: &Data, w: u16, options: &mut Vec<Choice>) -> Res<()> {
@@ -204,12 +209,10 @@ impl Game {
             let act = match self.agents.get(cur as usize) {
                 Some(&AgentKind::Bot(b))
                     if let Some(m) = quick
-                        && let Some(list) = decl.bot_rules.get(b) =>
+                        && let Some(wb) = decl.bots.get(b) =>
                 {
                     if !plan.as_ref().is_some_and(|pl| pl.p == cur && pl.b == b) {
-                        let takes = decl.takes.get(b).copied().flatten();
-                        let fast = decl.fast.get(b).and_then(|f| f.as_ref());
-                        plan = Some(self.bot_plan(data, m, cur, b, list, takes, fast));
+                        plan = Some(Game::bot_plan(data, m, cur, b, wb));
                     }
                     let Some(pl) = &mut plan else {
                         unreachable!("planned above")
