@@ -17,8 +17,7 @@ use crate::data::{BotRule, Data, MoveDecl, WindowBot};
 use crate::lang::ir::{Code, Span};
 use crate::value::{ObjId, PlayerId, Value};
 
-/// How deep code may nest before running it is an error (as `exec_in` counts).
-pub(crate) const MAX_DEPTH: u32 = 200;
+pub(crate) use super::MAX_DEPTH;
 
 /// The indices an agent picked.
 pub type Picks = smallvec::SmallVec<[usize; 4]>;

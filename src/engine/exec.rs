@@ -198,11 +198,14 @@ impl Game {
     pub(crate) fn enter(&mut self, span: Span) -> Res<()> {
         self.tick(span)?;
         self.depth += 1;
-        if self.depth > 200 {
+        if self.depth > super::MAX_DEPTH {
             self.depth -= 1;
             return self.err(
                 span,
-                "effects nested more than 200 deep (a verb or trigger that calls itself?)",
+                format!(
+                    "effects nested more than {} deep (a verb or trigger that calls itself?)",
+                    super::MAX_DEPTH
+                ),
             );
         }
         Ok(())

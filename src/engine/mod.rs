@@ -51,6 +51,9 @@ pub type Res<T> = Result<T, Box<Flow>>;
 /// nested loops, abilities that trigger each other, a move always chosen).
 pub const MAX_STEPS: u64 = 5_000_000;
 
+/// How deep code may nest before running it is an error (as `enter` counts).
+pub const MAX_DEPTH: u32 = 200;
+
 /// Card objects a game may hold.
 pub const MAX_OBJECTS: usize = 1_000_000;
 

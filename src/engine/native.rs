@@ -585,7 +585,7 @@ impl Straight {
     /// run (no effect, nothing created).
     #[inline(always)]
     pub fn still(&self, g: &Game, depth: u32) -> bool {
-        g.depth + depth + self.nest <= 200
+        g.depth + depth + self.nest <= super::MAX_DEPTH
             && !g.logging
             // All known quiet in one test, else asked one by one.
             && (g.st.quiet.get() & self.mask == self.mask && self.mask != 0
@@ -852,7 +852,7 @@ fn call(body: &[Leaf], g: &mut Game, f: &mut Frame, span: Span, at: Span) -> Res
         },
     ] = body
         && g.steps < super::MAX_STEPS
-        && g.depth < 200
+        && g.depth < super::MAX_DEPTH
         && zones(g, f, *from, *to, *cause)
     {
         g.steps += 1;
@@ -861,7 +861,7 @@ fn call(body: &[Leaf], g: &mut Game, f: &mut Frame, span: Span, at: Span) -> Res
     }
     match body {
         [Leaf::Call { body, at: at2, .. }]
-            if g.steps + 2 <= super::MAX_STEPS && g.depth + 2 <= 200 =>
+            if g.steps + 2 <= super::MAX_STEPS && g.depth + 2 <= super::MAX_DEPTH =>
         {
             g.steps += 2;
             g.depth += 2;

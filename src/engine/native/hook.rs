@@ -10,7 +10,7 @@
 use super::{Leaf, Num, TopLoop, ZoneAt, first_hold, run};
 use crate::data::Data;
 use crate::engine::exec::{self, Frame, MAX_LOOP};
-use crate::engine::{Flow, Game, MAX_STEPS, Res};
+use crate::engine::{Flow, Game, MAX_DEPTH, MAX_STEPS, Res};
 use crate::lang::ir::{AssignOp, Span};
 use crate::value::{ObjId, PlayerId, Value, ZoneRef, bit};
 
@@ -169,7 +169,7 @@ impl Hook {
     fn quiet(&self, g: &Game) -> bool {
         !g.logging
             && g.viewer.is_none()
-            && g.depth + 2 <= 200
+            && g.depth + 2 <= MAX_DEPTH
             && g.steps + self.most + self.wholes * g.st.objs.len() as u64 <= MAX_STEPS
             && match self.mask {
                 Some(m) => {
