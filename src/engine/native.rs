@@ -2304,6 +2304,8 @@ impl Compiler<'_> {
                 let (a, b) = (self.cond(a), self.cond(b));
                 Box::new(move |g, f| Ok(Value::Bool(a(g, f)? || b(g, f)?)))
             }
+            // The kinds `truth` lists (a body of one of them keeps its
+            // condition unwrapped): change both lists together.
             Expr::Is(..)
             | Expr::Not(_)
             | Expr::Or(..)
