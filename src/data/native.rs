@@ -216,7 +216,7 @@ pub fn pick(code: &Code, moves: &[String]) -> Option<Pick> {
 }
 
 /// A bot's rules in a window whose one move picks from a row of piles by a
-/// property against a counter (`supply where it.cost <= coins`), resolved
+/// property against a counter (`row where it.price <= budget`), resolved
 /// at load so a round reads each condition in place and finds the card
 /// chosen in one scan of the row.
 #[derive(Debug, Clone)]

@@ -695,7 +695,7 @@ fn push_card(cards: &mut Vec<ObjId>, c: ObjId) {
 }
 
 /// Takes the card at index `i` (not the top one) out of a zone's list.
-/// (A hand is short: shifting its few cards beats calling memmove.)
+/// (The lists cards are taken from mid-way are short: shifting a few cards beats calling memmove.)
 #[inline(always)]
 fn remove_at(cards: &mut Vec<ObjId>, i: usize) {
     if i < cards.len() {
