@@ -524,6 +524,7 @@ impl Game {
             return Ok(false);
         }
         let need = 5 + s.calls();
+        let bound = s.bind(self, p);
         // Below this index the zone's cards are yet to be scanned.
         let mut hi = usize::MAX;
         loop {
@@ -569,6 +570,15 @@ impl Game {
             // The `choose`'s step and the move's.
             self.steps += add + 2;
             self.decisions.extend_from_slice(&[1, 0]);
+            if let (Some(b), Some((from, j))) = (&bound, at)
+                && b.play(self, data, c, from, j)
+            {
+                if self.st.pending.is_empty() {
+                    continue;
+                }
+                self.resolve_pending()?;
+                return Ok(false);
+            }
             let ran = s.run(self, data, p, c, at, 1)?;
             let busy = !self.st.pending.is_empty();
             self.resolve_pending()?;

@@ -457,6 +457,53 @@ pub struct Straight {
     run: Option<(u16, u32)>,
 }
 
+/// A [`Straight`] bound by [`Straight::bind`].
+pub struct Bound<'s> {
+    ctrs: &'s [Ctr],
+    /// The destination's instance and the owner a card takes there.
+    dst: usize,
+    owner: Option<PlayerId>,
+    /// The player's first counter.
+    base: usize,
+    calls: u64,
+    /// The effect run last, if the card has it.
+    run: Option<u16>,
+}
+
+impl Bound<'_> {
+    /// [`Straight::run`] of the bound body on card `c`, listed at index `i`
+    /// of zone instance `from` (not the destination); false, with nothing
+    /// done, for a card with the effect the body runs.
+    #[inline(always)]
+    pub fn play(&self, g: &mut Game, data: &Data, c: ObjId, from: usize, i: usize) -> bool {
+        let o = &g.st.objs[c as usize];
+        let def = &data.defs[o.def as usize];
+        if let Some(e) = self.run
+            && let Some(Some(_)) = def.effects.get(e as usize)
+        {
+            return false;
+        }
+        g.steps += self.calls;
+        let tags = o.tags;
+        for &Ctr(mask, negate, ctr, op, ref by) in self.ctrs {
+            if (tags & mask != 0) != negate {
+                let v = match *by {
+                    By::Const(k) => k,
+                    By::Prop(pr) => def.props[pr as usize],
+                };
+                let x = &mut g.st.counters[self.base + ctr as usize];
+                *x = match op {
+                    AssignOp::Set => v,
+                    AssignOp::Add => x.saturating_add(v),
+                    AssignOp::Sub => x.saturating_sub(v),
+                };
+            }
+        }
+        g.st.move_listed(c, from, i, self.dst, self.owner);
+        true
+    }
+}
+
 /// A step of a [`Straight`] body.
 enum Op {
     Move(ZoneAt),
@@ -668,6 +715,29 @@ impl Straight {
             return Ok(true);
         }
         Ok(false)
+    }
+
+    /// The body bound for player `me`'s plays where it runs as counter
+    /// changes and one move to a zone of cards (no effect, no modifier in
+    /// play): what [`Straight::run`] looks up per play, found once.
+    pub fn bind(&self, g: &Game, me: PlayerId) -> Option<Bound<'_>> {
+        let (ctrs, to) = (self.ctrs.as_deref()?, self.to?);
+        if !g.st.mods.is_empty() {
+            return None;
+        }
+        let to = match to {
+            ZoneAt::Fixed(z) => z,
+            ZoneAt::Mine(zone) | ZoneAt::Slot(zone, _) => ZoneRef { zone, owner: me },
+        };
+        let (dst, owner) = g.st.card_dest(to)?;
+        Some(Bound {
+            ctrs,
+            dst,
+            owner,
+            base: me as usize * g.st.ncounters,
+            calls: self.calls as u64,
+            run: self.run.map(|(e, _)| e),
+        })
     }
 
     /// The ops one by one, in order (a modifier may be in play).

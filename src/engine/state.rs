@@ -518,6 +518,36 @@ impl State {
         }
     }
 
+    /// A zone of cards (no piles): its instance and the owner a card
+    /// entering it takes.
+    #[inline]
+    pub fn card_dest(&self, to: ZoneRef) -> Option<(usize, Option<PlayerId>)> {
+        let (inst, l) = self.at(to);
+        (!l.piles).then_some((inst, (l.owner_mask != 0).then_some(to.owner)))
+    }
+
+    /// [`State::shift`] of card `c`, listed at index `i` of zone instance
+    /// `from`, to the top of `dst`, a zone of cards found by
+    /// [`State::card_dest`].
+    #[inline(always)]
+    pub fn move_listed(
+        &mut self,
+        c: ObjId,
+        from: usize,
+        i: usize,
+        dst: usize,
+        owner: Option<PlayerId>,
+    ) {
+        self.objs[c as usize].enter(dst, owner);
+        let cards = &mut self.zones[from].cards;
+        if i + 1 == cards.len() {
+            cards.pop();
+        } else {
+            remove_at(cards, i);
+        }
+        push_card(&mut self.zones[dst].cards, c);
+    }
+
     /// [`State::relocate`] of the top card listed in zone instance `from`
     /// (a card listed in a zone is the zone's): the card, or None if it
     /// lists none.
