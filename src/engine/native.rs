@@ -298,6 +298,16 @@ impl ZoneAt {
 }
 
 impl ZoneAt {
+    /// The zone for player `me` where no slot names the owner (a
+    /// [`Straight`] body's moves: never a slot's zone, see `Straight::find`).
+    #[inline(always)]
+    fn mine(self, me: PlayerId) -> ZoneRef {
+        match self {
+            ZoneAt::Fixed(z) => z,
+            ZoneAt::Mine(zone) | ZoneAt::Slot(zone, _) => ZoneRef { zone, owner: me },
+        }
+    }
+
     /// [`ZoneAt::get`] with no error made: none where it fails.
     #[inline(always)]
     fn find(self, f: &Frame) -> Option<ZoneRef> {
@@ -484,21 +494,7 @@ impl Bound<'_> {
             return false;
         }
         g.steps += self.calls;
-        let tags = o.tags;
-        for &Ctr(mask, negate, ctr, op, ref by) in self.ctrs {
-            if (tags & mask != 0) != negate {
-                let v = match *by {
-                    By::Const(k) => k,
-                    By::Prop(pr) => def.props[pr as usize],
-                };
-                let x = &mut g.st.counters[self.base + ctr as usize];
-                *x = match op {
-                    AssignOp::Set => v,
-                    AssignOp::Add => x.saturating_add(v),
-                    AssignOp::Sub => x.saturating_sub(v),
-                };
-            }
-        }
+        Ctr::change(self.ctrs, &mut g.st.counters, self.base, o.tags, def);
         g.st.move_listed(c, from, i, self.dst, self.owner);
         true
     }
@@ -507,18 +503,43 @@ impl Bound<'_> {
 /// A step of a [`Straight`] body.
 enum Op {
     Move(ZoneAt),
-    /// The tag mask, negated?, the counter, how it changes, by what.
-    Counter(u64, bool, u16, AssignOp, By),
+    Counter(Ctr),
 }
 
+#[derive(Clone, Copy)]
 enum By {
     Const(i64),
     Prop(u16),
 }
 
-/// An [`Op::Counter`] for the order-free run: the tag mask, negated?, the
+/// A counter change of a [`Straight`]: the tag mask, negated?, the
 /// counter, how it changes, by what.
+#[derive(Clone, Copy)]
 struct Ctr(u64, bool, u16, AssignOp, By);
+
+impl Ctr {
+    /// The changes for a card with `tags` of definition `def`, no modifier
+    /// in play, on the player's counters (from `base` on).
+    #[inline(always)]
+    fn change(
+        ctrs: &[Ctr],
+        counters: &mut [i64],
+        base: usize,
+        tags: u64,
+        def: &crate::data::CardDef,
+    ) {
+        for &Ctr(mask, negate, ctr, op, by) in ctrs {
+            if (tags & mask != 0) != negate {
+                let v = match by {
+                    By::Const(k) => k,
+                    By::Prop(pr) => def.props[pr as usize],
+                };
+                let x = &mut counters[base + ctr as usize];
+                *x = op.apply(*x, v);
+            }
+        }
+    }
+}
 
 impl Straight {
     fn find(leaves: &[Leaf]) -> Option<Straight> {
@@ -540,12 +561,7 @@ impl Straight {
             for op in &s.ops {
                 match *op {
                     Op::Move(to) => s.to = Some(to),
-                    Op::Counter(m, n, c, op, By::Const(k)) => {
-                        ctrs.push(Ctr(m, n, c, op, By::Const(k)))
-                    }
-                    Op::Counter(m, n, c, op, By::Prop(p)) => {
-                        ctrs.push(Ctr(m, n, c, op, By::Prop(p)))
-                    }
+                    Op::Counter(c) => ctrs.push(c),
                 }
             }
             s.ctrs = Some(ctrs.into_boxed_slice());
@@ -601,7 +617,7 @@ impl Straight {
                         Num::SlotProp(slot, pr, ..) if self.same(*slot) => By::Prop(*pr),
                         _ => return None,
                     };
-                    self.ops.push(Op::Counter(gate.0, gate.1, *c, *op, by));
+                    self.ops.push(Op::Counter(Ctr(gate.0, gate.1, *c, *op, by)));
                 }
                 Leaf::Emit { slot, name, .. } if self.same(*slot) => {
                     self.events.push(*name);
@@ -677,26 +693,9 @@ impl Straight {
             && g.st.mods.is_empty()
         {
             let base = me as usize * g.st.ncounters;
-            for &Ctr(mask, negate, ctr, op, ref by) in ctrs {
-                if (tags & mask != 0) != negate {
-                    let v = match *by {
-                        By::Const(k) => k,
-                        By::Prop(pr) => def.props[pr as usize],
-                    };
-                    let x = &mut g.st.counters[base + ctr as usize];
-                    *x = match op {
-                        AssignOp::Set => v,
-                        AssignOp::Add => x.saturating_add(v),
-                        AssignOp::Sub => x.saturating_sub(v),
-                    };
-                }
-            }
+            Ctr::change(ctrs, &mut g.st.counters, base, tags, def);
             if let Some(to) = self.to {
-                let to = match to {
-                    ZoneAt::Fixed(z) => z,
-                    ZoneAt::Mine(zone) | ZoneAt::Slot(zone, _) => ZoneRef { zone, owner: me },
-                };
-                g.st.shift(c, at, to);
+                g.st.shift(c, at, to.mine(me));
             }
         } else {
             self.ops_in_order(g, data, me, c, at);
@@ -725,11 +724,7 @@ impl Straight {
         if !g.st.mods.is_empty() {
             return None;
         }
-        let to = match to {
-            ZoneAt::Fixed(z) => z,
-            ZoneAt::Mine(zone) | ZoneAt::Slot(zone, _) => ZoneRef { zone, owner: me },
-        };
-        let (dst, owner) = g.st.card_dest(to)?;
+        let (dst, owner) = g.st.card_dest(to.mine(me))?;
         Some(Bound {
             ctrs,
             dst,
@@ -755,17 +750,13 @@ impl Straight {
         for op in &self.ops {
             match *op {
                 Op::Move(to) => {
-                    let to = match to {
-                        ZoneAt::Fixed(z) => z,
-                        // Never a slot's zone (see `find`).
-                        ZoneAt::Mine(zone) | ZoneAt::Slot(zone, _) => ZoneRef { zone, owner: me },
-                    };
+                    let to = to.mine(me);
                     match at.take() {
                         Some((inst, i)) => g.st.relocate_at(c, inst, i, to),
                         None => g.st.relocate(c, to, false),
                     }
                 }
-                Op::Counter(mask, negate, ctr, op, ref by) => {
+                Op::Counter(Ctr(mask, negate, ctr, op, ref by)) => {
                     if (tags & mask != 0) != negate {
                         let v = match *by {
                             By::Const(k) => k,
@@ -774,11 +765,7 @@ impl Straight {
                         };
                         // Nothing is logged (`quiet`): the counter set in place.
                         let x = g.st.counter_mut(me, ctr);
-                        *x = match op {
-                            AssignOp::Set => v,
-                            AssignOp::Add => x.saturating_add(v),
-                            AssignOp::Sub => x.saturating_sub(v),
-                        };
+                        *x = op.apply(*x, v);
                     }
                 }
             }
@@ -864,11 +851,7 @@ fn run(leaves: &[Leaf], g: &mut Game, f: &mut Frame) -> Res<()> {
                 f.span = *span;
                 let v = num.get(g, f)?;
                 let old = g.st.counter(f.me, *c);
-                let new = match op {
-                    AssignOp::Set => v,
-                    AssignOp::Add => old.saturating_add(v),
-                    AssignOp::Sub => old.saturating_sub(v),
-                };
+                let new = op.apply(old, v);
                 g.set_counter(f.me, *c, new);
             }
             Leaf::IfTag {
@@ -2014,11 +1997,7 @@ impl Compiler<'_> {
                         f.span = span;
                         let v = num.get(g, f)?;
                         let old = g.st.counter(f.me, c);
-                        let new = match op {
-                            AssignOp::Set => v,
-                            AssignOp::Add => old.saturating_add(v),
-                            AssignOp::Sub => old.saturating_sub(v),
-                        };
+                        let new = op.apply(old, v);
                         g.set_counter(f.me, c, new);
                         Ok(())
                     });

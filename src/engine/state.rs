@@ -474,12 +474,7 @@ impl State {
     /// zone instance `inst`: no search.
     #[inline(always)]
     pub fn relocate_at(&mut self, c: ObjId, inst: usize, i: usize, to: ZoneRef) {
-        let cards = &mut self.zones[inst].cards;
-        if i + 1 == cards.len() {
-            cards.pop();
-        } else {
-            remove_at(cards, i);
-        }
+        remove_at(&mut self.zones[inst].cards, i);
         self.place(c, to, false);
     }
 
@@ -493,14 +488,7 @@ impl State {
         let (from, def) = (o.zone as usize, o.def);
         o.enter(inst, (l.owner_mask != 0).then_some(to.owner));
         match at {
-            Some((from, i)) => {
-                let cards = &mut self.zones[from].cards;
-                if i + 1 == cards.len() {
-                    cards.pop();
-                } else {
-                    remove_at(cards, i);
-                }
-            }
+            Some((from, i)) => remove_at(&mut self.zones[from].cards, i),
             None => {
                 let zi = &mut self.zones[from];
                 if zi.cards.last() == Some(&c) {
@@ -539,12 +527,7 @@ impl State {
         owner: Option<PlayerId>,
     ) {
         self.objs[c as usize].enter(dst, owner);
-        let cards = &mut self.zones[from].cards;
-        if i + 1 == cards.len() {
-            cards.pop();
-        } else {
-            remove_at(cards, i);
-        }
+        remove_at(&mut self.zones[from].cards, i);
         push_card(&mut self.zones[dst].cards, c);
     }
 
@@ -724,11 +707,14 @@ fn push_card(cards: &mut Vec<ObjId>, c: ObjId) {
     cards.push(c);
 }
 
-/// Takes the card at index `i` (not the top one) out of a zone's list.
-/// (The lists cards are taken from mid-way are short: shifting a few cards beats calling memmove.)
+/// Takes the card at index `i` out of a zone's list: the top one popped,
+/// one below it with the cards above shifted down (the lists cards are
+/// taken from mid-way are short: a loop beats calling memmove).
 #[inline(always)]
 fn remove_at(cards: &mut Vec<ObjId>, i: usize) {
-    if i < cards.len() {
+    if i + 1 == cards.len() {
+        cards.pop();
+    } else if i < cards.len() {
         for j in i + 1..cards.len() {
             cards[j - 1] = cards[j];
         }

@@ -41,6 +41,19 @@ pub enum AssignOp {
     Sub,
 }
 
+impl AssignOp {
+    /// A number's new value: `v`, or `old` raised or lowered by `v`
+    /// (saturating).
+    #[inline(always)]
+    pub fn apply(self, old: i64, v: i64) -> i64 {
+        match self {
+            AssignOp::Set => v,
+            AssignOp::Add => old.saturating_add(v),
+            AssignOp::Sub => old.saturating_sub(v),
+        }
+    }
+}
+
 /// Something that can be assigned to.
 #[derive(Debug, Clone)]
 pub enum Place {

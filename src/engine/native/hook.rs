@@ -62,11 +62,7 @@ fn find(z: ZoneAt, p: PlayerId) -> Option<ZoneRef> {
 #[inline(always)]
 fn set_const(g: &mut Game, p: PlayerId, c: u16, op: AssignOp, k: i64) {
     let old = g.st.counter(p, c);
-    let new = match op {
-        AssignOp::Set => k,
-        AssignOp::Add => old.saturating_add(k),
-        AssignOp::Sub => old.saturating_sub(k),
-    };
+    let new = op.apply(old, k);
     g.set_counter(p, c, new);
 }
 
