@@ -566,9 +566,7 @@ impl Straight {
             }
             s.ctrs = Some(ctrs.into_boxed_slice());
         }
-        if s.events.iter().all(|&e| e < 64) {
-            s.mask = s.events.iter().fold(0, |m, &e| m | crate::value::bit(e));
-        }
+        s.mask = super::ops::event_mask(&s.events);
         (s.slot != usize::MAX).then_some(s)
     }
 
@@ -650,9 +648,7 @@ impl Straight {
     pub fn still(&self, g: &Game, depth: u32) -> bool {
         g.depth + depth + self.nest <= super::MAX_DEPTH
             && !g.logging
-            // All known quiet in one test, else asked one by one.
-            && (g.st.quiet.get() & self.mask == self.mask && self.mask != 0
-                || self.events.iter().all(|&e| g.quiet_event(e)))
+            && g.quiet_events(&self.events, self.mask)
     }
 
     /// The steps [`Straight::run`] counts before its effect.

@@ -688,6 +688,15 @@ impl Game {
         self.st.quiet.get() & crate::value::bit(e) != 0 || self.find_quiet(e)
     }
 
+    /// Whether every one of `events` is quiet: all at once by `mask`, their
+    /// bits ([`event_mask`]) where all have one and all are known quiet,
+    /// else one by one.
+    #[inline(always)]
+    pub(crate) fn quiet_events(&self, events: &[u16], mask: u64) -> bool {
+        mask != 0 && self.st.quiet.get() & mask == mask
+            || events.iter().all(|&e| self.quiet_event(e))
+    }
+
     /// [`Game::quiet_event`] not yet known.
     #[cold]
     #[inline(never)]
@@ -1071,4 +1080,14 @@ fn release(a: Args) {
     if !a.spilled() && a.iter().all(Value::is_plain) {
         std::mem::forget(a);
     }
+}
+
+/// The bits of `events` for [`Game::quiet_events`]: 0 unless every one
+/// has a bit.
+pub(crate) fn event_mask(events: &[u16]) -> u64 {
+    (events.iter())
+        .try_fold(0, |m, &e| {
+            (crate::value::bit(e) != 0).then(|| m | crate::value::bit(e))
+        })
+        .unwrap_or(0)
 }

@@ -10,9 +10,10 @@
 use super::{Leaf, Num, TopLoop, ZoneAt, first_hold, run};
 use crate::data::Data;
 use crate::engine::exec::{self, Frame, MAX_LOOP};
+use crate::engine::ops::event_mask;
 use crate::engine::{Flow, Game, MAX_DEPTH, MAX_STEPS, Res};
 use crate::lang::ir::{AssignOp, Span};
-use crate::value::{ObjId, PlayerId, Value, ZoneRef, bit};
+use crate::value::{ObjId, PlayerId, Value, ZoneRef};
 
 /// A block of leaves all of the kinds [`Hook::exec`] runs in place, with
 /// what the checks of all of them need found once: the leaves' steps as
@@ -21,8 +22,8 @@ pub struct Hook {
     pub(super) leaves: Box<[Leaf]>,
     steps: Box<[Step]>,
     events: Box<[u16]>,
-    /// The events' bits, if all of them have one.
-    mask: Option<u64>,
+    /// The events' bits ([`event_mask`]).
+    mask: u64,
     /// Steps the leaves take beyond one a card of each whole-zone move.
     most: u64,
     wholes: u64,
@@ -147,7 +148,7 @@ impl Hook {
             })
             .collect::<Box<[Step]>>();
         let counters = steps.iter().all(|s| matches!(s, Step::Counter(..)));
-        let mask = (events.iter()).try_fold(0, |m, &e| (bit(e) != 0).then(|| m | bit(e)));
+        let mask = event_mask(&events);
         Hook {
             leaves,
             steps,
@@ -167,12 +168,7 @@ impl Hook {
             && g.viewer.is_none()
             && g.depth + 2 <= MAX_DEPTH
             && g.steps + self.most + self.wholes * g.st.objs.len() as u64 <= MAX_STEPS
-            && match self.mask {
-                Some(m) => {
-                    g.st.quiet.get() & m == m || self.events.iter().all(|&e| g.quiet_event(e))
-                }
-                None => self.events.iter().all(|&e| g.quiet_event(e)),
-            }
+            && g.quiet_events(&self.events, self.mask)
     }
 
     /// Runs the block for player `p` in code with `n` frame slots,
