@@ -1,0 +1,267 @@
+//! The bad-input corpus: every folder under `tests/bad_input/` is one case of data
+//! (or a command line) a user might hand fuda, with the exit code and the located
+//! message it must give. Adding a case needs no Rust.
+//!
+//! A case folder holds `case.yaml`:
+//!
+//! ```yaml
+//! why: a card that names an unknown card id        # one line: what the case shows
+//! base: shrine            # optional: copy rules/<base>.yaml and cards/<base>/ first
+//! args: [check, shrine, --data, "{dir}"]            # {dir}: the case's data folder
+//! exit: 1
+//! stderr: ["bad.yaml:3:9", "did you mean"]          # each must appear (substrings)
+//! stdout: []                                        # likewise for stdout
+//! not: ["root:x:0"]       # must appear in neither stream (nothing leaked)
+//! fifos: [cards/shrine/pipe.yaml]                   # optional special files to make
+//! dirs: [cards/shrine/x.yaml]
+//! symlinks: {cards/shrine/out.yaml: /etc/hostname}
+//! pipe: true              # optional: read one line of stdout, then close the pipe
+//! ```
+//!
+//! and a `data/` folder whose files are laid over the base. Cases run against the
+//! debug binary; a case may take at most [`GUARD`], a last guard against a hang, far
+//! beyond what any case needs on a loaded machine.
+
+use std::collections::BTreeMap;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde::Deserialize;
+
+/// A case still running after this is reported as a hang.
+const GUARD: Duration = Duration::from_secs(300);
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Case {
+    why: String,
+    #[serde(default)]
+    base: Option<String>,
+    args: Vec<String>,
+    exit: i32,
+    #[serde(default)]
+    stderr: Vec<String>,
+    #[serde(default)]
+    stdout: Vec<String>,
+    #[serde(default)]
+    not: Vec<String>,
+    #[serde(default)]
+    fifos: Vec<String>,
+    #[serde(default)]
+    dirs: Vec<String>,
+    #[serde(default)]
+    symlinks: BTreeMap<String, String>,
+    #[serde(default)]
+    pipe: bool,
+}
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    if from.is_dir() {
+        std::fs::create_dir_all(to).unwrap();
+        for e in std::fs::read_dir(from).unwrap() {
+            let e = e.unwrap();
+            copy_tree(&e.path(), &to.join(e.file_name()));
+        }
+    } else if from.is_file() {
+        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+        std::fs::copy(from, to).unwrap();
+    }
+}
+
+/// Lays out one case's data folder in `dir`.
+fn lay_out(case: &Case, src: &Path, dir: &Path) {
+    let _ = std::fs::remove_dir_all(dir);
+    std::fs::create_dir_all(dir.join("rules")).unwrap();
+    std::fs::create_dir_all(dir.join("cards")).unwrap();
+    if let Some(base) = &case.base {
+        copy_tree(
+            &root().join(format!("rules/{base}.yaml")),
+            &dir.join(format!("rules/{base}.yaml")),
+        );
+        copy_tree(
+            &root().join(format!("rules/{base}")),
+            &dir.join(format!("rules/{base}")),
+        );
+        copy_tree(
+            &root().join(format!("cards/{base}")),
+            &dir.join(format!("cards/{base}")),
+        );
+    }
+    copy_tree(&src.join("data"), dir);
+    for d in &case.dirs {
+        std::fs::create_dir_all(dir.join(d)).unwrap();
+    }
+    for (from, to) in &case.symlinks {
+        let at = dir.join(from);
+        std::fs::create_dir_all(at.parent().unwrap()).unwrap();
+        let _ = std::fs::remove_file(&at);
+        std::os::unix::fs::symlink(to.replace("{dir}", dir.to_str().unwrap()), at).unwrap();
+    }
+    for f in &case.fifos {
+        let at = dir.join(f);
+        std::fs::create_dir_all(at.parent().unwrap()).unwrap();
+        let ok = Command::new("mkfifo").arg(&at).status().unwrap().success();
+        assert!(ok, "mkfifo {}", at.display());
+    }
+}
+
+struct Ran {
+    code: Option<i32>,
+    stdout: String,
+    stderr: String,
+    hung: bool,
+}
+
+fn run(case: &Case, dir: &Path, scratch: &Path) -> Ran {
+    let args: Vec<String> = case
+        .args
+        .iter()
+        .map(|a| {
+            a.replace("{dir}", dir.to_str().unwrap())
+                .replace("{root}", root().to_str().unwrap())
+        })
+        .collect();
+    let out_path = scratch.join("stdout");
+    let err_path = scratch.join("stderr");
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_fuda"));
+    cmd.args(&args)
+        .current_dir(scratch)
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::null())
+        .stderr(std::fs::File::create(&err_path).unwrap());
+    let mut stdout = String::new();
+    let mut child = if case.pipe {
+        // The reader goes away after one line: fuda must notice the broken pipe
+        // and stop quietly.
+        let mut child = cmd.stdout(Stdio::piped()).spawn().expect("start fuda");
+        let mut pipe = child.stdout.take().unwrap();
+        let mut byte = [0u8; 1];
+        while pipe.read(&mut byte).unwrap_or(0) == 1 {
+            stdout.push(byte[0] as char);
+            if byte[0] == b'\n' {
+                break;
+            }
+        }
+        drop(pipe);
+        child
+    } else {
+        cmd.stdout(std::fs::File::create(&out_path).unwrap())
+            .spawn()
+            .expect("start fuda")
+    };
+    let start = Instant::now();
+    let mut hung = false;
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        if start.elapsed() > GUARD {
+            hung = true;
+            let _ = child.kill();
+            break child.wait().unwrap();
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    if !case.pipe {
+        stdout =
+            String::from_utf8_lossy(&std::fs::read(&out_path).unwrap_or_default()).into_owned();
+    }
+    Ran {
+        code: status.code(),
+        stdout,
+        stderr: String::from_utf8_lossy(&std::fs::read(&err_path).unwrap_or_default()).into_owned(),
+        hung,
+    }
+}
+
+/// What is wrong with one case's run, if anything.
+fn check(case: &Case, r: &Ran) -> Vec<String> {
+    let mut wrong = Vec::new();
+    if r.hung {
+        wrong.push(format!("still running after {GUARD:?}"));
+    }
+    if r.code != Some(case.exit) {
+        wrong.push(format!("exit {:?}, want {}", r.code, case.exit));
+    }
+    for s in &case.stderr {
+        if !r.stderr.contains(s.as_str()) {
+            wrong.push(format!("stderr lacks {s:?}"));
+        }
+    }
+    for s in &case.stdout {
+        if !r.stdout.contains(s.as_str()) {
+            wrong.push(format!("stdout lacks {s:?}"));
+        }
+    }
+    for s in &case.not {
+        if r.stdout.contains(s.as_str()) || r.stderr.contains(s.as_str()) {
+            wrong.push(format!("output contains {s:?}"));
+        }
+    }
+    wrong
+}
+
+fn cases() -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(root().join("tests/bad_input"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.join("case.yaml").is_file())
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn every_bad_input_case_gives_its_located_error() {
+    let filter = std::env::var("FUDA_CASE").unwrap_or_default();
+    let scratch_root = std::env::temp_dir().join(format!("fuda-bad-{}", std::process::id()));
+    let mut failures = Vec::new();
+    let mut ran = 0;
+    for src in cases() {
+        let name = src.file_name().unwrap().to_string_lossy().into_owned();
+        if !name.contains(&filter) {
+            continue;
+        }
+        let text = std::fs::read_to_string(src.join("case.yaml")).unwrap();
+        let case: Case =
+            serde_norway::from_str(&text).unwrap_or_else(|e| panic!("{name}/case.yaml: {e}"));
+        assert!(!case.why.trim().is_empty(), "{name}: say why");
+        let scratch = scratch_root.join(&name);
+        let dir = scratch.join("data");
+        lay_out(&case, &src, &dir);
+        let r = run(&case, &dir, &scratch);
+        let wrong = check(&case, &r);
+        if !wrong.is_empty() {
+            failures.push(format!(
+                "{name} ({}):\n  {}\n  --- stderr (end) ---\n{}\n  --- stdout (start) ---\n{}",
+                case.why,
+                wrong.join("\n  "),
+                tail(&r.stderr),
+                r.stdout.chars().take(600).collect::<String>()
+            ));
+        }
+        ran += 1;
+    }
+    let _ = std::fs::remove_dir_all(&scratch_root);
+    assert!(
+        ran > 0 || !filter.is_empty(),
+        "no case under tests/bad_input"
+    );
+    assert!(
+        failures.is_empty(),
+        "{} of {ran} bad-input cases failed:\n\n{}",
+        failures.len(),
+        failures.join("\n\n")
+    );
+}
+
+fn tail(s: &str) -> String {
+    let n = s.chars().count();
+    s.chars().skip(n.saturating_sub(1200)).collect()
+}
