@@ -773,6 +773,7 @@ impl Loader {
             self_only: t.self_only,
             cond,
             optional: t.optional,
+            reveal: t.reveal,
             prompt: t.prompt.clone().unwrap_or_else(|| t.on.clone()),
             queued,
             body,

@@ -151,6 +151,8 @@ pub struct Trigger {
     pub self_only: bool,
     pub cond: Option<Code>,
     pub optional: bool,
+    /// The card is revealed as it triggers ([`schema::RawTrigger::reveal`]).
+    pub reveal: bool,
     pub prompt: String,
     pub queued: bool,
     pub body: Code,

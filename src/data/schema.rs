@@ -200,6 +200,11 @@ pub struct RawTrigger {
     pub cond: Option<String>,
     #[serde(default)]
     pub optional: bool,
+    /// The card is shown to everyone as it triggers (a player shows a hidden
+    /// card to use its ability); otherwise viewers who may not see it read
+    /// only that a card triggered.
+    #[serde(default)]
+    pub reveal: bool,
     #[serde(default)]
     pub prompt: Option<String>,
     #[serde(rename = "do", default)]

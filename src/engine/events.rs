@@ -2,7 +2,7 @@
 //! index, orders them (active player first, each player orders its own) and
 //! resolves them now or queues them for the next check point.
 
-use super::log::Entry;
+use super::log::{Entry, Place, sees_card};
 use super::state::{Event, Pending};
 use super::{Game, Res};
 use crate::data::Data;
@@ -225,7 +225,18 @@ impl Game {
             }
         }
         if self.logging {
-            let def = this.map(|c| self.st.objs[c as usize].def);
+            let mut def = this.map(|c| self.named(c));
+            if let Some((d, place)) = &mut def
+                && trig.reveal
+                && !(0..self.st.nplayers).all(|v| sees_card(data, *place, Some(v)))
+            {
+                self.push(Entry::Show {
+                    player: me,
+                    cards: vec![*d],
+                    private: false,
+                });
+                *place = Place::Open;
+            }
             let prompt = trig.prompt.clone();
             self.push(Entry::Trigger {
                 player: me,

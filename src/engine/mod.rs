@@ -16,7 +16,7 @@ use std::sync::Arc;
 
 use crate::data::Data;
 use crate::lang::ir::{Code, Span};
-use crate::value::{DefId, PlayerId, Value};
+use crate::value::{DefId, ObjId, PlayerId, Value};
 pub use decide::AgentKind;
 use log::Entry;
 use state::State;
@@ -223,6 +223,18 @@ impl Game {
         }
         self.spare_list = Some(list.clone());
         Value::List(list)
+    }
+
+    /// Whether a card is its zone's top card.
+    pub fn is_top(&self, c: ObjId) -> bool {
+        let z = self.st.zone_of(c);
+        self.st.zones[self.st.inst(z)].cards.last() == Some(&c)
+    }
+
+    /// A card as a log entry names it: its definition and where it is now.
+    pub fn named(&self, c: ObjId) -> (DefId, log::Place) {
+        let place = log::Place::In(self.st.zone_of(c), self.is_top(c));
+        (self.st.objs[c as usize].def, place)
     }
 
     #[inline(always)]
