@@ -111,8 +111,9 @@ pub enum Controller {
     /// The card's owner.
     #[default]
     Owner,
-    /// The player whose turn it is: the cards count as every player's own.
-    Active,
+    /// Every player at once: each card's abilities are each player's own, so
+    /// one event may trigger them once for each player (turn player first).
+    Each,
 }
 
 fn default_per() -> String {
