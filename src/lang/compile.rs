@@ -9,7 +9,7 @@ use pest::iterators::Pair;
 use crate::lang::builtins::Builtin;
 use crate::lang::ir::*;
 use crate::lang::names::{Names, find};
-use crate::suggest::{did_you_mean, suggest};
+use crate::suggest::{did_you_mean, suggest, suggest_kinds};
 
 #[derive(pest_derive::Parser)]
 #[grammar = "../grammar/effect.pest"]
@@ -498,12 +498,15 @@ impl<'a> Compiler<'a> {
         let mut e = self.primary(next(&mut it))?;
         for f in it {
             let name = next(&mut f.clone().into_inner());
-            e = Expr::Field(Box::new(e), self.field(&name)?);
+            let field = self.field(&name, reads_player(&e))?;
+            e = Expr::Field(Box::new(e), field);
         }
         Ok(e)
     }
 
-    fn field(&self, p: &Pair<Rule>) -> R<Field> {
+    /// A field of a player (`me.x`: counters first) or of anything else (a
+    /// card's properties first), so a suggestion is of the kind read.
+    fn field(&self, p: &Pair<Rule>, player: bool) -> R<Field> {
         let n = p.as_str();
         let f = Field {
             name: 0,
@@ -512,17 +515,18 @@ impl<'a> Compiler<'a> {
             special: Special::parse(n),
         };
         if f.counter.is_none() && f.prop.is_none() && f.special.is_none() {
-            let all = self
-                .names
-                .counters
-                .iter()
-                .chain(self.names.props.iter())
-                .map(|s| s.as_str())
-                .chain(Special::NAMES.iter().copied());
+            let counters = self.names.counters.iter().map(|s| s.as_str());
+            let props = self.names.props.iter().map(|s| s.as_str());
+            let (first, then): (Vec<&str>, Vec<&str>) = if player {
+                (counters.collect(), props.collect())
+            } else {
+                (props.collect(), counters.collect())
+            };
+            let kinds = [first, Special::NAMES.to_vec(), then];
             return Err(self.err(
                 p,
                 format!("unknown field `{n}`"),
-                did_you_mean(suggest(n, all)),
+                did_you_mean(suggest_kinds(n, kinds)),
             ));
         }
         Ok(f)
@@ -597,12 +601,13 @@ impl<'a> Compiler<'a> {
                         .chain(n_names.globals.iter().map(|s| s.as_str()))
                         .chain(n_names.zones.iter().map(|s| s.as_str()))
                         .chain(["this", "me", "active", "event", "true", "false", "none"]);
-                    let mut help = did_you_mean(suggest(n, all));
-                    if help.is_none() && n == "it" {
-                        help = Some(
-                            "`it` exists only inside `where`, `sum`, `any` and in moves".into(),
-                        );
-                    }
+                    let help = did_you_mean(suggest(n, all)).or_else(|| {
+                        Some(if n == "it" {
+                            "`it` exists only inside `where`, `sum`, `any` and in moves".into()
+                        } else {
+                            format!("a variable must be declared first: `let {n} = …`")
+                        })
+                    });
                     return Err(self.err(p, format!("unknown name `{n}`"), help));
                 }
             }
@@ -732,4 +737,20 @@ fn arity_text(min: usize, max: usize) -> String {
     } else {
         format!("{min} to {}", n(max))
     }
+}
+
+/// Whether an expression reads a player (its fields are counters).
+fn reads_player(e: &Expr) -> bool {
+    matches!(
+        e,
+        Expr::Me
+            | Expr::Active
+            | Expr::Field(
+                _,
+                Field {
+                    special: Some(Special::Owner | Special::Player),
+                    ..
+                }
+            )
+    )
 }
