@@ -5,6 +5,7 @@ pub mod load;
 pub mod locate;
 pub mod native;
 pub mod schema;
+pub mod yamltext;
 
 use crate::lang::ir::Code;
 use crate::lang::names::Names;

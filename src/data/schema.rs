@@ -231,8 +231,8 @@ pub struct RawBotRule {
 #[serde(deny_unknown_fields)]
 pub struct RawCard {
     pub id: String,
-    #[serde(default)]
-    pub name: Option<String>,
+    /// Required: the name every transcript shows.
+    pub name: String,
     #[serde(default)]
     pub text: Option<String>,
     #[serde(default)]

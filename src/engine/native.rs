@@ -878,10 +878,8 @@ fn run(leaves: &[Leaf], g: &mut Game, f: &mut Frame) -> Res<()> {
             }
             Leaf::Call { body, span, at } => call(body, g, f, *span, *at)?,
             Leaf::Top(n, each) => {
-                if *n > MAX_LOOP as i64 {
-                    return g.err(f.span, format!("repeat {n} times is more than {MAX_LOOP}"));
-                }
-                each.run(g, f, (*n).max(0))?
+                let n = g.repeat_count(*n, f.span)?;
+                each.run(g, f, n)?
             }
             Leaf::Emit { code, .. } | Leaf::Code(code) => code(g, f)?,
         }
@@ -1824,10 +1822,8 @@ impl Compiler<'_> {
                             g.int(&n, f.span)?
                         }
                     };
-                    if n > MAX_LOOP as i64 {
-                        return g.err(f.span, format!("repeat {n} times is more than {MAX_LOOP}"));
-                    }
-                    each.run(g, f, n.max(0))
+                    let n = g.repeat_count(n, f.span)?;
+                    each.run(g, f, n)
                 })
             }
             Stmt::Repeat(n, body) => {
@@ -1835,10 +1831,7 @@ impl Compiler<'_> {
                 Box::new(move |g, f| {
                     let n = n(g, f)?;
                     let n = g.int(&n, f.span)?;
-                    if n > MAX_LOOP as i64 {
-                        return g.err(f.span, format!("repeat {n} times is more than {MAX_LOOP}"));
-                    }
-                    for _ in 0..n.max(0) {
+                    for _ in 0..g.repeat_count(n, f.span)? {
                         g.tick(f.span)?;
                         body(g, f)?;
                     }

@@ -1025,8 +1025,18 @@ impl Game {
                 let items = self.items(&a[0], sp)?;
                 let (min, max, prompt) = match b {
                     Builtin::Choose => {
-                        let min = self.int(&a[1], sp)?.max(0) as usize;
-                        let max = self.int(&a[2], sp)?.max(0) as usize;
+                        let (min, max) = (self.int(&a[1], sp)?, self.int(&a[2], sp)?);
+                        if min < 0 {
+                            return self
+                                .err(sp, format!("choose: the minimum {min} must be 0 or more"));
+                        }
+                        if min > max {
+                            return self.err(
+                                sp,
+                                format!("choose: the minimum {min} is more than the maximum {max}"),
+                            );
+                        }
+                        let (min, max) = (min as usize, max as usize);
                         (min.min(items.len()), max.min(items.len()), prompt_at(3))
                     }
                     Builtin::Order => (items.len(), items.len(), prompt_at(1)),

@@ -304,7 +304,15 @@ impl<'a> Compiler<'a> {
             }
             Rule::repeat_stmt => {
                 let mut it = p.into_inner();
-                let n = self.expr(next(&mut it))?;
+                let count = next(&mut it);
+                let n = self.expr(count.clone())?;
+                if let Some(k) = const_int(&n).filter(|k| *k < 0) {
+                    return Err(self.err(
+                        &count,
+                        format!("repeat {k} times: a count must be 0 or more"),
+                        None,
+                    ));
+                }
                 Ok(Stmt::Repeat(n, self.block(next(&mut it))?))
             }
             Rule::for_stmt => {
@@ -655,6 +663,11 @@ impl<'a> Compiler<'a> {
             for (i, a) in args.into_iter().enumerate() {
                 out.push(self.name_arg(b, i, a)?);
             }
+            if b == Builtin::Choose
+                && let Some(why) = bad_bounds(&out)
+            {
+                return Err(self.err(&p, why, Some(b.doc().to_string())));
+            }
             return Ok(Expr::Call(b, out, span));
         }
         if let Some(v) = self.names.verb(name) {
@@ -753,4 +766,30 @@ fn reads_player(e: &Expr) -> bool {
                 }
             )
     )
+}
+
+/// A number written in the code (`3`, `-3`).
+fn const_int(e: &Expr) -> Option<i64> {
+    match e {
+        Expr::Int(k) => Some(*k),
+        Expr::Neg(e) => const_int(e).map(|k| -k),
+        _ => None,
+    }
+}
+
+/// What is wrong with `choose`'s bounds when both are written as numbers
+/// (`choose(hand, 3, 1)`); bounds known only at run time are checked there.
+fn bad_bounds(args: &[Expr]) -> Option<String> {
+    // (list, min, max, …) or (player, list, min, max, …).
+    let (min, max) = (1..args.len().saturating_sub(1))
+        .find_map(|i| Some((const_int(&args[i])?, const_int(&args[i + 1])?)))?;
+    if min < 0 {
+        Some(format!("choose: the minimum {min} must be 0 or more"))
+    } else if min > max {
+        Some(format!(
+            "choose: the minimum {min} is more than the maximum {max}"
+        ))
+    } else {
+        None
+    }
 }
