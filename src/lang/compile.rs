@@ -404,6 +404,7 @@ impl<'a> Compiler<'a> {
                 Ok(e)
             }
             Rule::cmp_expr => {
+                let span = self.span(&p);
                 let mut it = p.into_inner();
                 let lhs = self.expr(next(&mut it))?;
                 let Some(op) = it.next() else { return Ok(lhs) };
@@ -421,7 +422,7 @@ impl<'a> Compiler<'a> {
                                 )),
                             )
                         })?;
-                        Ok(Expr::Is(Box::new(lhs), id, negate))
+                        Ok(Expr::Is(Box::new(lhs), id, negate, span))
                     }
                     _ => {
                         let span = self.span(&op);
