@@ -82,7 +82,10 @@ pub struct ScenarioRun {
 
 pub fn run_file(dir: &Path, file: &Path) -> Result<ScenarioRun, DataErrors> {
     let mut sources = Sources::default();
-    let fid = yamltext::read(&mut sources, file).map_err(|e| DataErrors { errors: vec![e] })?;
+    let mut errors = Vec::new();
+    let Some(fid) = yamltext::read(&mut sources, file, &mut errors) else {
+        return Err(DataErrors { errors });
+    };
     let dups = yamltext::check(&sources, fid);
     if !dups.is_empty() {
         return Err(DataErrors { errors: dups });

@@ -78,9 +78,7 @@ struct CardSrc {
 
 impl Loader {
     fn read_file(&mut self, path: &Path) -> Option<u32> {
-        yamltext::read(&mut self.sources, path)
-            .map_err(|e| self.errs.push(e))
-            .ok()
+        yamltext::read(&mut self.sources, path, &mut self.errs)
     }
 
     fn read_yaml<T: DeserializeOwned>(&mut self, path: &Path) -> Option<(u32, T)> {

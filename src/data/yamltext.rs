@@ -9,21 +9,28 @@ use super::diag::{DataError, Sources};
 
 /// Reads a YAML file into `sources`; bytes that are not UTF-8 are an error at
 /// the first of them.
-pub fn read(sources: &mut Sources, path: &Path) -> Result<u32, DataError> {
-    let bytes = std::fs::read(path)
-        .map_err(|e| DataError::plain(format!("cannot read {}: {e}", path.display()), None))?;
+pub fn read(sources: &mut Sources, path: &Path, errs: &mut Vec<DataError>) -> Option<u32> {
+    let bytes = match std::fs::read(path) {
+        Ok(b) => b,
+        Err(e) => {
+            let message = format!("cannot read {}: {e}", path.display());
+            errs.push(DataError::plain(message, None));
+            return None;
+        }
+    };
     let name = path.display().to_string();
     match decode(bytes) {
-        Ok(text) => Ok(sources.add(name, text)),
+        Ok(text) => Some(sources.add(name, text)),
         Err((text, at)) => {
             let file = sources.add(name, text);
-            Err(sources.error(
+            errs.push(sources.error(
                 file,
                 at as u32,
                 at as u32 + 1,
                 "the file is not valid UTF-8 here",
                 Some("save the file as UTF-8".into()),
-            ))
+            ));
+            None
         }
     }
 }

@@ -779,7 +779,7 @@ fn const_int(e: &Expr) -> Option<i64> {
 }
 
 /// What is wrong with `choose`'s bounds when both are written as numbers
-/// (`choose(hand, 3, 1)`); bounds known only at run time are checked there.
+/// (`choose(list, 3, 1)`); bounds known only at run time are checked there.
 fn bad_bounds(args: &[Expr]) -> Option<String> {
     // (list, min, max, …) or (player, list, min, max, …).
     let (min, max) = (1..args.len().saturating_sub(1))
