@@ -40,6 +40,27 @@ pub struct RunError {
     pub span: Span,
     /// The card whose code was running, if any.
     pub card: Option<String>,
+    /// The running card's call, in its file, of the code that failed in
+    /// another file (a rules verb): the place to show.
+    pub site: Option<Span>,
+    /// The running card's file.
+    pub card_file: Option<u32>,
+}
+
+/// An error leaving a call at `call`: if the call is in the running card's
+/// file and the failure in another's (a rules verb the card calls), the
+/// call is where it shows.
+#[cold]
+pub(crate) fn at_call(mut e: Box<Flow>, call: Span) -> Box<Flow> {
+    if let Flow::Error(re) = &mut *e
+        && re.site.is_none()
+        && re.card_file == Some(call.file)
+        && re.span.file != call.file
+        && call != Span::default()
+    {
+        re.site = Some(call);
+    }
+    e
 }
 
 /// A result of running code. The stop is boxed: stops are rare, and a
@@ -458,10 +479,13 @@ impl Game {
         let card = self
             .current_card
             .map(|d| self.data.defs[d as usize].id.clone());
+        let card_file = self.current_card.map(|d| self.data.defs[d as usize].file);
         Err(Box::new(Flow::Error(RunError {
             message: message.into(),
             span,
             card,
+            site: None,
+            card_file,
         })))
     }
 }

@@ -352,7 +352,7 @@ fn call_body<K: Keep>(
         Ok(v) => Ok(K::keep(v)),
         Err(e) => match *e {
             Flow::Return(v) => Ok(K::keep(v)),
-            e => Err(Box::new(e)),
+            e => Err(super::at_call(Box::new(e), span)),
         },
     };
     f.move_name = move_name;
@@ -919,7 +919,7 @@ fn call(body: &[Leaf], g: &mut Game, f: &mut Frame, span: Span, at: Span) -> Res
             f.span = span;
             g.depth -= 2;
             match r {
-                Err(e) if !matches!(*e, Flow::Return(_)) => Err(e),
+                Err(e) if !matches!(*e, Flow::Return(_)) => Err(super::at_call(e, span)),
                 _ => Ok(()),
             }
         }
@@ -2415,6 +2415,7 @@ impl Compiler<'_> {
                     f.span = span;
                     let data = f.data;
                     g.exec_in(data, &data.verbs[v], f.this, f.me, vals, None)
+                        .map_err(|e| super::at_call(e, span))
                 })
             }
             Expr::Script(s, args, span) => {
