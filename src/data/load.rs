@@ -55,6 +55,9 @@ pub fn load_game(data_dir: &Path, game: &str) -> Result<Data, DataErrors> {
         .join(rules.cards.as_deref().unwrap_or(game));
     let cards = l.read_cards(&card_dir);
     let data = l.build(data_dir, rules_file, rules, cards);
+    if let Some(d) = &data {
+        l.errs.extend(counts::check(d));
+    }
     match data {
         Some(d) if l.errs.is_empty() => Ok(d),
         _ => Err(DataErrors { errors: l.errs }),

@@ -267,7 +267,7 @@ impl Expr {
 
     /// The expressions this one holds, in order (for the slot walkers above;
     /// load time only).
-    fn children(&self) -> Vec<&Expr> {
+    pub fn children(&self) -> Vec<&Expr> {
         match self {
             Expr::List(v) | Expr::Call(_, v, _) | Expr::Verb(_, v, _) | Expr::Script(_, v, _) => {
                 v.iter().collect()
