@@ -105,6 +105,8 @@ enum Cmd {
         #[command(flatten)]
         game: GameArgs,
     },
+    /// Print the card-language reference: a topic, or the list of topics.
+    Doc { topic: Option<String> },
 }
 
 /// Stack of the thread that runs a command. Nesting in data is limited (code
@@ -173,6 +175,30 @@ fn command(cli: Cli) -> ExitCode {
                 game.agents = vec!["human".into(), "random".into()];
             }
             run(&dir, &game, false, Some(1), None)
+        }
+        Cmd::Doc { topic } => doc(topic.as_deref()),
+    }
+}
+
+fn doc(topic: Option<&str>) -> ExitCode {
+    use crate::lang::reference;
+    let Some(name) = topic else {
+        print!("{}", reference::topics());
+        return ExitCode::SUCCESS;
+    };
+    match reference::topic(name) {
+        Some(text) => {
+            print!("{text}");
+            ExitCode::SUCCESS
+        }
+        None => {
+            let help = did_you_mean(suggest(name, reference::topic_names()));
+            eprintln!(
+                "error: unknown topic `{name}`{}",
+                help.map(|h| format!("; {h}")).unwrap_or_default()
+            );
+            eprint!("{}", reference::topics());
+            ExitCode::from(2)
         }
     }
 }

@@ -2,7 +2,7 @@
 //! own verbs (draw, gain, trash…) in `rules/`; these are the generic primitives.
 
 macro_rules! builtins {
-    ($($variant:ident = $name:literal, $min:literal ..= $max:literal, $doc:literal;)*) => {
+    ($($variant:ident = $name:literal, $min:literal ..= $max:literal, $params:literal, $doc:literal;)*) => {
         /// A kernel operation callable from card text, verbs and scripts.
         #[derive(Debug, Clone, Copy, PartialEq, Eq)]
         pub enum Builtin { $($variant),* }
@@ -11,6 +11,9 @@ macro_rules! builtins {
             pub const ALL: &'static [Builtin] = &[$(Builtin::$variant),*];
             pub fn name(self) -> &'static str { match self { $(Builtin::$variant => $name),* } }
             pub fn arity(self) -> (usize, usize) { match self { $(Builtin::$variant => ($min, $max)),* } }
+            /// The parameters as written in a call; `?` marks an optional one.
+            pub fn params(self) -> &'static str { match self { $(Builtin::$variant => $params),* } }
+            /// What the operation does, for users (`fuda doc operations`).
             pub fn doc(self) -> &'static str { match self { $(Builtin::$variant => $doc),* } }
             pub fn lookup(name: &str) -> Option<Builtin> {
                 match name { $($name => Some(Builtin::$variant),)* _ => None }
@@ -20,59 +23,112 @@ macro_rules! builtins {
 }
 
 builtins! {
-    Move = "move", 2..=4, "move(cards, zone, cause?, \"bottom\"?): move cards one at a time, raising `would <cause>` and `<cause>` events";
-    MoveAll = "move_together", 2..=3, "move_together(cards, zone, cause?): move several cards at once (one event each, their abilities due together; one transcript line)";
-    Shuffle = "shuffle", 1..=1, "shuffle(zone): shuffle with the game's seeded RNG";
-    Top = "top", 1..=2, "top(zone) is the top card or none; top(zone, n) the top n cards";
-    Bottom = "bottom", 1..=1, "bottom(zone): the bottom card or none";
-    Count = "count", 1..=1, "count(list or zone)";
-    Empty = "empty", 1..=1, "empty(list or zone)";
-    First = "first", 1..=1, "first(list): its first item or none";
-    At = "at", 2..=2, "at(list, i): the item at index i (from 0), or none";
-    Contains = "contains", 2..=2, "contains(list, item)";
-    Pile = "pile", 2..=2, "pile(zone, @card): top card of that card's pile, or none";
-    PileCount = "pile_count", 2..=2, "pile_count(zone, @card)";
-    Piles = "piles", 1..=1, "piles(zone): the card id of every pile made in a pile zone, empty ones too";
-    EmptyPiles = "empty_piles", 1..=1, "empty_piles(zone): how many piles of the zone are empty";
-    Choose = "choose", 3..=5, "choose(player?, list, min, max, prompt?): a list of chosen items";
-    ChooseOne = "choose_one", 1..=3, "choose_one(player?, list, prompt?): one item, or none if the list is empty";
-    May = "may", 1..=2, "may(player?, prompt): a yes/no decision";
-    ChooseOption = "choose_option", 1..=3, "choose_option(player?, [\"a\", \"b\"], prompt?): one of the strings";
-    Order = "order", 1..=3, "order(player?, list, prompt?): the list in an order the player picks";
-    Reveal = "reveal", 1..=1, "reveal(cards): show to every player";
-    Look = "look", 1..=1, "look(cards): show to the player running the code";
-    Emit = "emit", 1..=5, "emit(event, card?, player?, amount?, target?): raise a rules-declared event (`event.target` is the target; amount none: not counted); false if prevented";
-    Prevent = "prevent", 0..=0, "prevent(): stop the `would` event being handled";
-    Run = "run", 2..=4, "run(card, \"effect\", player?, target?): run one of a card's named effects; `target` is visible to it";
-    Stack = "stack", 2..=3, "stack(card, \"effect\", player?): put a card's effect on the stack";
-    Players = "players", 0..=0, "players(): every player in turn order from the active player";
-    Others = "others", 0..=0, "others(): the other players in turn order after the player running the code";
-    SetActive = "set_active", 1..=1, "set_active(p): make p the active player (e.g. the first player at setup)";
-    NextPlayer = "next_player", 1..=1, "next_player(p): the player after p";
-    Player = "player", 1..=1, "player(n): player number n, counting from 1";
-    Create = "create", 2..=3, "create(@card, zone, n?): make n new cards in a zone";
-    Attach = "attach", 2..=2, "attach(card, host): attach a card to (or store it under) another; moving the card ends it";
-    Attached = "attached", 1..=1, "attached(host): the cards attached to a card, oldest first";
-    Mark = "mark", 2..=2, "mark(card, \"tag\"): give a card a tag until removed";
-    Unmark = "unmark", 2..=2, "unmark(card, \"tag\")";
-    Modify = "modify", 3..=4, "modify(card, \"prop\", delta, until?): until \"turn\", \"phase\", a phase name, forever, or a card: while that card stays where it is";
-    EndTurn = "end_turn", 0..=0, "end_turn(): jump to the end of the turn";
-    RepeatPhase = "repeat_phase", 0..=0, "repeat_phase(): run the current phase once more after it ends";
-    Log = "log", 1..=1, "log(text): add a line to the transcript";
-    Option = "option", 1..=1, "option(\"name\"): the list of card ids given on the command line for this option, or none";
-    Defs = "defs", 1..=1, "defs(\"tag\"): every card definition with that tag";
-    RandomPick = "random_pick", 2..=2, "random_pick(list, n): n items drawn with the game's RNG";
-    Random = "random", 2..=2, "random(lo, hi): a number from lo to hi inclusive, from the game's RNG";
-    Sum = "sum", 2..=2, "sum(list, expr): add expr over the list, `it` bound to each item";
-    Any = "any", 2..=2, "any(list, cond): whether some item has cond";
-    Min = "min", 2..=2, "min(a, b)";
-    Max = "max", 2..=2, "max(a, b)";
-    Window = "window", 1..=1, "window(\"name\"): open a priority window declared in the rules";
-    ResolveTriggers = "resolve_triggers", 0..=0, "resolve_triggers(): a check point for queued triggers";
-    Lose = "lose", 1..=1, "lose(player): the player loses; the game ends when one is left";
-    Get = "get", 2..=2, "get(x, \"field\"): a field by name (for scripts)";
-    Set = "set", 3..=3, "set(x, \"field\", value): set a counter or event field by name (for scripts)";
-    ZoneOf = "zone", 1..=2, "zone(\"name\", player?): a zone by name (for scripts)";
+    Move = "move", 2..=4, "cards, zone, cause?, \"bottom\"?",
+        "Moves a card or each card of a list to the zone, one at a time, on top (or at the bottom with \"bottom\"). With a cause (a rules event), each move first raises `would <cause>` (an ability may `prevent()` it) and then `<cause>` with `event.card`, `.from` and `.to`. Returns the card moved (an empty list if its move was prevented) or the list of cards moved.";
+    MoveAll = "move_together", 2..=3, "cards, zone, cause?",
+        "Moves several cards at once: one event each, their abilities due together, one transcript line. Returns the cards moved.";
+    Shuffle = "shuffle", 1..=1, "zone",
+        "Shuffles the zone with the game's seeded random number generator.";
+    Top = "top", 1..=2, "zone, n?",
+        "The top card of the zone, or none if it is empty; with n, a list of the top n cards (top first).";
+    Bottom = "bottom", 1..=1, "zone",
+        "The bottom card of the zone, or none.";
+    Count = "count", 1..=1, "list_or_zone",
+        "How many items the list or cards the zone holds (none counts 0).";
+    Empty = "empty", 1..=1, "list_or_zone",
+        "Whether the list or zone holds nothing.";
+    First = "first", 1..=1, "list",
+        "The first item of the list, or none.";
+    At = "at", 2..=2, "list, i",
+        "The item at index i (from 0), or none past the end.";
+    Contains = "contains", 2..=2, "list, item",
+        "Whether the list holds the item (a card, a card id like `@x`, a player…); false for none.";
+    Pile = "pile", 2..=2, "zone, @card",
+        "In a zone of piles: the top card of the pile of that card id, or none.";
+    PileCount = "pile_count", 2..=2, "zone, @card",
+        "In a zone of piles: how many cards the pile of that card id holds.";
+    Piles = "piles", 1..=1, "zone",
+        "In a zone of piles: the card id of every pile made, empty ones too.";
+    EmptyPiles = "empty_piles", 1..=1, "zone",
+        "In a zone of piles: how many piles are empty.";
+    Choose = "choose", 3..=5, "player?, list, min, max, prompt?",
+        "Asks the player (default: the player running the code) to pick from min to max items of the list; returns the list picked.";
+    ChooseOne = "choose_one", 1..=3, "player?, list, prompt?",
+        "Asks for exactly one item of the list; none if the list is empty.";
+    May = "may", 1..=2, "player?, prompt",
+        "Asks a yes/no question; true for yes.";
+    ChooseOption = "choose_option", 1..=3, "player?, options, prompt?",
+        "Asks the player to pick one string of a list such as `[\"a\", \"b\"]`; returns it.";
+    Order = "order", 1..=3, "player?, list, prompt?",
+        "Asks the player to put the list in an order; returns it in that order.";
+    Reveal = "reveal", 1..=1, "cards",
+        "Shows the card or cards to every player (a transcript line); returns them as a list.";
+    Look = "look", 1..=1, "cards",
+        "Shows the card or cards to the player running the code only; returns them as a list.";
+    Emit = "emit", 1..=5, "event, card?, player?, amount?, target?",
+        "Raises a rules-declared event: first `would <event>` (abilities may prevent it or change `event.amount`), then the event. `event.player` defaults to the player running the code. Returns whether it happened, or with an amount the amount that happened (0 if prevented).";
+    Prevent = "prevent", 0..=0, "",
+        "Inside an ability on a `would` event: the event does not happen. An error elsewhere.";
+    Run = "run", 2..=4, "card, effect, player?, target?",
+        "Runs one of the card's named effects now, for the player (default: the player running the code); `target` is visible to it. Nothing for none.";
+    Stack = "stack", 2..=3, "card, effect, player?",
+        "Puts one of the card's named effects on the stack, to resolve later (last in, first out).";
+    Players = "players", 0..=0, "",
+        "Every player still in the game, in turn order from the active player.";
+    Others = "others", 0..=0, "",
+        "The other players, in turn order after the player running the code.";
+    SetActive = "set_active", 1..=1, "player",
+        "Makes the player the active player (e.g. the first player, at setup).";
+    NextPlayer = "next_player", 1..=1, "player",
+        "The player after this one in turn order (skipping players who lost).";
+    Player = "player", 1..=1, "n",
+        "Player number n, counting from 1; an error if there is no such player.";
+    Create = "create", 2..=3, "@card, zone, n?",
+        "Makes n (default 1) new cards of that card id on top of the zone; returns them.";
+    Attach = "attach", 2..=2, "cards, host",
+        "Attaches the card or cards to the host card (or stores them under it); moving a card ends it; host none detaches.";
+    Attached = "attached", 1..=1, "host",
+        "The cards attached to the host, oldest first (empty for none).";
+    Mark = "mark", 2..=2, "cards, tag",
+        "Gives the card or cards a rules-declared tag until it is removed; `is tag` sees it.";
+    Unmark = "unmark", 2..=2, "cards, tag",
+        "Removes a tag given by `mark` (a tag the card is printed with stays).";
+    Modify = "modify", 3..=4, "cards, prop, delta, until?",
+        "Adds delta to a property of the card or cards until \"turn\" (its end), \"phase\", a named phase's end, \"forever\" (the default) or, given a card, while that card stays where it is.";
+    EndTurn = "end_turn", 0..=0, "",
+        "Jumps to the end of the turn; triggers still waiting are dropped.";
+    RepeatPhase = "repeat_phase", 0..=0, "",
+        "Runs the current phase once more after it ends.";
+    Log = "log", 1..=1, "text",
+        "Adds a line to the transcript.";
+    Option = "option", 1..=1, "name",
+        "A rules-declared game option: the list of card ids given for it (`--set name=a,b` on the command line, `options:` in a scenario), or none if not given.";
+    Defs = "defs", 1..=1, "tag",
+        "Every card id (card definition) of the game with that tag.";
+    RandomPick = "random_pick", 2..=2, "list, n",
+        "n different items of the list (fewer if it is shorter), drawn with the game's seeded random number generator.";
+    Random = "random", 2..=2, "lo, hi",
+        "A number from lo to hi inclusive, from the game's seeded random number generator.";
+    Sum = "sum", 2..=2, "list, expr",
+        "Adds expr over the list, with `it` bound to each item.";
+    Any = "any", 2..=2, "list, cond",
+        "Whether cond holds for some item of the list, with `it` bound to each item.";
+    Min = "min", 2..=2, "a, b",
+        "The smaller number.";
+    Max = "max", 2..=2, "a, b",
+        "The larger number.";
+    Window = "window", 1..=1, "name",
+        "Opens a priority window declared in the rules: players take its moves until they pass.";
+    ResolveTriggers = "resolve_triggers", 0..=0, "",
+        "A check point: queued abilities (`timing: queued`) resolve now.";
+    Lose = "lose", 1..=1, "player",
+        "The player loses; the game ends when one player is left.";
+    Get = "get", 2..=2, "x, field",
+        "A field by its name as a string, like `x.field` (for scripts).";
+    Set = "set", 3..=3, "x, field, value",
+        "Sets a counter or an event field by its name as a string, like `x.field = value` (for scripts).";
+    ZoneOf = "zone", 1..=2, "name, player?",
+        "The zone of that name, a per-player zone of the player (default: the player running the code) (for scripts).";
 }
 
 /// A table of names a builtin argument must come from.
@@ -100,6 +156,16 @@ impl NameTable {
 }
 
 impl Builtin {
+    /// `name(params)`, as a call is written.
+    pub fn signature(self) -> String {
+        format!("{}({})", self.name(), self.params())
+    }
+
+    /// The signature and description: the help of an error at a call.
+    pub fn usage(self) -> String {
+        format!("{}: {}", self.signature(), self.doc())
+    }
+
     /// Arguments that name a table entry are checked at load time and passed as indices.
     pub fn name_table(self, arg: usize) -> Option<NameTable> {
         Some(match (self, arg) {

@@ -645,7 +645,7 @@ impl<'a> Compiler<'a> {
                 return Err(self.err(
                     &p,
                     format!("`{name}` takes {}", arity_text(min, max)),
-                    Some(b.doc().to_string()),
+                    Some(b.usage()),
                 ));
             }
             if matches!(b, Builtin::Sum | Builtin::Any) {
@@ -667,7 +667,7 @@ impl<'a> Compiler<'a> {
             if b == Builtin::Choose
                 && let Some(why) = bad_bounds(&out)
             {
-                return Err(self.err(&p, why, Some(b.doc().to_string())));
+                return Err(self.err(&p, why, Some(b.usage())));
             }
             return Ok(Expr::Call(b, out, span));
         }

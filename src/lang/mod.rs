@@ -4,3 +4,4 @@ pub mod builtins;
 pub mod compile;
 pub mod ir;
 pub mod names;
+pub mod reference;
