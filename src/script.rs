@@ -5,6 +5,7 @@
 
 use std::any::TypeId;
 use std::cell::{Cell, RefCell};
+use std::collections::HashSet;
 
 use rhai::{AST, Array, Dynamic, Engine, EvalAltResult, ImmutableString, Position, Scope};
 
@@ -14,6 +15,7 @@ use crate::lang::builtins::Builtin;
 use crate::lang::compile::{CompileError, Origin};
 use crate::lang::ir::{Span, Special};
 use crate::lang::names::{Names, find};
+use crate::limits::{MAX_CODE_BYTES, MAX_SCRIPT_OPERATIONS};
 use crate::value::{Args, ObjId, PlayerId, Value};
 
 /// A kernel value inside Rhai (a card, a player, a zone…).
@@ -28,6 +30,8 @@ pub struct Scripts {
     pub fns: Vec<(String, usize)>,
     pub lib_origins: Vec<Origin>,
     pub snippets: Vec<(AST, Origin)>,
+    /// Functions the sandbox has (for the load-time check of calls).
+    known: HashSet<String>,
 }
 
 thread_local! {
@@ -36,19 +40,9 @@ thread_local! {
     static FLOW: RefCell<Option<Box<Flow>>> = const { RefCell::new(None) };
 }
 
-/// Limits that stop runaway scripts.
-const MAX_OPERATIONS: u64 = 2_000_000;
-const MAX_CALL_LEVELS: usize = 48;
-
 impl Scripts {
     pub fn new(names: &Names) -> Scripts {
-        let mut engine = Engine::new();
-        engine.set_max_operations(MAX_OPERATIONS);
-        engine.set_max_call_levels(MAX_CALL_LEVELS);
-        engine.set_max_expr_depths(64, 32);
-        engine.set_max_string_size(64 * 1024);
-        engine.set_max_array_size(100_000);
-        engine.set_max_map_size(10_000);
+        let mut engine = crate::sandbox::engine();
         engine.register_type_with_name::<Handle>("Handle");
         engine.register_fn("==", |a: &mut Handle, b: Handle| {
             with_game(|g| g.equal(&a.0, &b.0)).unwrap_or(false)
@@ -131,6 +125,7 @@ impl Scripts {
             });
         }
         Scripts {
+            known: crate::sandbox::known_functions(&engine),
             engine,
             lib: AST::empty(),
             fns: Vec::new(),
@@ -142,10 +137,7 @@ impl Scripts {
     /// Compiles a rules script file; its functions become callable from card text.
     pub fn compile_file(&mut self, text: &str, file: u32) -> Result<(), CompileError> {
         let origin = Origin::identity(file);
-        let ast = self
-            .engine
-            .compile(text)
-            .map_err(|e| parse_error(text, &origin, e))?;
+        let ast = self.compile(text, &origin)?;
         for f in ast.iter_functions() {
             self.fns.push((f.name.to_string(), f.params.len()));
         }
@@ -161,13 +153,52 @@ impl Scripts {
         origin: Origin,
         _params: &[&str],
     ) -> Result<u32, CompileError> {
-        let ast = self
-            .engine
-            .compile(text)
-            .map_err(|e| parse_error(text, &origin, e))?;
+        let ast = self.compile(text, &origin)?;
         let ast = self.lib.clone_functions_only().merge(&ast);
         self.snippets.push((ast, origin));
         Ok((self.snippets.len() - 1) as u32)
+    }
+}
+
+impl Scripts {
+    /// Compiles Rhai code within the size limit, every call checked against the
+    /// sandbox, the rules' functions and the code's own.
+    fn compile(&self, text: &str, origin: &Origin) -> Result<AST, CompileError> {
+        if text.len() > MAX_CODE_BYTES {
+            return Err(CompileError {
+                message: format!(
+                    "script too long: {} bytes, at most {MAX_CODE_BYTES}",
+                    text.len()
+                ),
+                start: origin.map(0),
+                end: origin.map(0) + 1,
+                help: Some("split it into functions in the rules' script files".into()),
+            });
+        }
+        let ast = self
+            .engine
+            .compile(text)
+            .map_err(|e| parse_error(text, origin, e))?;
+        let lib: HashSet<&str> = self.fns.iter().map(|(n, _)| n.as_str()).collect();
+        let unknown = crate::sandbox::unknown_calls(&ast, &self.known);
+        if let Some((name, pos)) = unknown.into_iter().find(|(n, _)| !lib.contains(n.as_str())) {
+            let at = origin.map(pos_offset(text, pos));
+            let help = crate::suggest::did_you_mean(crate::suggest::suggest(
+                &name,
+                self.known
+                    .iter()
+                    .map(|s| s.as_str())
+                    .chain(lib.iter().copied()),
+            ))
+            .or_else(|| Some("scripts may not reach the clock, the terminal or files".into()));
+            return Err(CompileError {
+                message: format!("no function `{name}` in fuda scripts"),
+                start: at,
+                end: at + name.len() as u32,
+                help,
+            });
+        }
+        Ok(ast)
     }
 }
 
@@ -283,7 +314,7 @@ fn finish(
             let message = match &*e {
                 EvalAltResult::ErrorTooManyOperations(_) => {
                     format!(
-                        "script stopped: it ran more than {MAX_OPERATIONS} operations (an endless loop?)"
+                        "script stopped: it ran more than {MAX_SCRIPT_OPERATIONS} operations (an endless loop?)"
                     )
                 }
                 EvalAltResult::ErrorStackOverflow(_) => {

@@ -16,6 +16,9 @@
 //! dirs: [cards/shrine/x.yaml]
 //! symlinks: {cards/shrine/out.yaml: /etc/hostname}
 //! pipe: true              # optional: read one line of stdout, then close the pipe
+//! append: {rules/shrine.yaml: "scripts: [lib.rhai]\n"}   # optional: add to a file
+//! generate:               # optional: a big file made at run time, not committed:
+//!   - {path: cards/shrine/big.yaml, head: "a: ", body: "[", repeat: 100000, tail: ""}
 //! ```
 //!
 //! and a `data/` folder whose files are laid over the base. Cases run against the
@@ -55,6 +58,23 @@ struct Case {
     symlinks: BTreeMap<String, String>,
     #[serde(default)]
     pipe: bool,
+    #[serde(default)]
+    append: BTreeMap<String, String>,
+    #[serde(default)]
+    generate: Vec<Generate>,
+}
+
+/// A file of `head`, `body` written `repeat` times, then `tail`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Generate {
+    path: String,
+    #[serde(default)]
+    head: String,
+    body: String,
+    repeat: usize,
+    #[serde(default)]
+    tail: String,
 }
 
 fn root() -> &'static Path {
@@ -94,6 +114,18 @@ fn lay_out(case: &Case, src: &Path, dir: &Path) {
         );
     }
     copy_tree(&src.join("data"), dir);
+    for (f, text) in &case.append {
+        let at = dir.join(f);
+        let mut old = std::fs::read_to_string(&at).unwrap_or_default();
+        old.push_str(text);
+        std::fs::write(at, old).unwrap();
+    }
+    for g in &case.generate {
+        let at = dir.join(&g.path);
+        std::fs::create_dir_all(at.parent().unwrap()).unwrap();
+        let text = format!("{}{}{}", g.head, g.body.repeat(g.repeat), g.tail);
+        std::fs::write(at, text).unwrap();
+    }
     for d in &case.dirs {
         std::fs::create_dir_all(dir.join(d)).unwrap();
     }
