@@ -1,5 +1,6 @@
 //! A game as data: rules and cards, loaded from YAML and compiled once.
 
+pub mod confine;
 pub mod diag;
 pub mod load;
 pub mod locate;
