@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::data::Data;
 use crate::engine::Game;
+use crate::limits::MAX_FILE_BYTES;
 
 #[derive(Debug, Serialize, Deserialize)]
 pub struct Save {
@@ -52,7 +53,21 @@ impl Save {
         std::fs::write(path, text + "\n")
     }
 
+    /// Reads a save file: a regular file (a named pipe would block) of at most
+    /// [`MAX_FILE_BYTES`].
     pub fn read(path: &Path) -> Result<Save, String> {
+        match std::fs::metadata(path) {
+            Ok(m) if !m.is_file() => {
+                return Err(format!("{} is not a regular file", path.display()));
+            }
+            Ok(m) if m.len() > MAX_FILE_BYTES as u64 => {
+                return Err(format!(
+                    "{} is too big for a saved game: more than {MAX_FILE_BYTES} bytes",
+                    path.display()
+                ));
+            }
+            _ => {}
+        }
         let text = std::fs::read_to_string(path)
             .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
         serde_json::from_str(&text)

@@ -18,7 +18,8 @@
 //! pipe: true              # optional: read one line of stdout, then close the pipe
 //! pipe_lines: 0           # with pipe: lines read first (default 1; 0: `fuda … | true`)
 //! append: {rules/shrine.yaml: "scripts: [lib.rhai]\n"}   # optional: add to a file
-//! generate:               # optional: a big file made at run time, not committed:
+//! generate:               # optional: a big file made at run time, not committed
+//!   # (entries for one path are written one after the other):
 //!   - {path: cards/shrine/big.yaml, head: "a: ", body: "[", repeat: 100000, tail: ""}
 //! ```
 //!
@@ -128,10 +129,16 @@ fn lay_out(case: &Case, src: &Path, dir: &Path) {
         old.push_str(text);
         std::fs::write(at, old).unwrap();
     }
+    let mut made = BTreeMap::new();
     for g in &case.generate {
-        let at = dir.join(&g.path);
+        let text: &mut String = made.entry(&g.path).or_default();
+        text.push_str(&g.head);
+        text.push_str(&g.body.repeat(g.repeat));
+        text.push_str(&g.tail);
+    }
+    for (path, text) in made {
+        let at = dir.join(path);
         std::fs::create_dir_all(at.parent().unwrap()).unwrap();
-        let text = format!("{}{}{}", g.head, g.body.repeat(g.repeat), g.tail);
         std::fs::write(at, text).unwrap();
     }
     for d in &case.dirs {

@@ -12,6 +12,7 @@ use crate::data::locate::{code_origin, find_key, find_word};
 use crate::lang::compile::{CompileError, Context, compile_code, compile_expr};
 use crate::lang::ir::{Code, Expr, Stmt};
 use crate::lang::names::find;
+use crate::limits::MAX_CODE_BYTES;
 use crate::suggest::{did_you_mean, suggest};
 
 /// The games whose rules files are in `data/rules/`.
@@ -124,6 +125,13 @@ impl Loader {
     }
 
     fn parse_yaml<T: DeserializeOwned>(&mut self, file: u32) -> Option<T> {
+        if let Some((at, why)) = super::yaml::over_limits(self.sources.text(file)) {
+            let e = self
+                .sources
+                .error(file, at as u32, at as u32 + 1, why, None);
+            self.errs.push(e);
+            return None;
+        }
         match serde_norway::from_str::<T>(self.sources.text(file)) {
             Ok(v) => Some(v),
             Err(e) => {
@@ -245,6 +253,22 @@ impl Loader {
 
     fn code(&mut self, file: u32, from: usize, text: &str, ctx: &Context, expr: bool) -> Code {
         let origin = code_origin(self.sources.text(file), text, from, file);
+        if text.len() > MAX_CODE_BYTES {
+            let at = origin.map(0);
+            self.compile_error(
+                file,
+                CompileError {
+                    message: format!(
+                        "card text too long: {} bytes, at most {MAX_CODE_BYTES}",
+                        text.len()
+                    ),
+                    start: at,
+                    end: at + 1,
+                    help: Some("split it into verbs in the rules".into()),
+                },
+            );
+            return Code::default();
+        }
         let r = if expr {
             compile_expr(text, &self.names, &origin, ctx)
         } else {

@@ -6,6 +6,7 @@ pub mod load;
 pub mod locate;
 pub mod native;
 pub mod schema;
+pub mod yaml;
 
 use crate::lang::ir::Code;
 use crate::lang::names::Names;
