@@ -3,6 +3,28 @@
 //! exhaust its memory. Going past one is a located error naming the file, card
 //! or rule (exit 1), never a crash.
 
+/// Steps one turn (or the setup) may take: far beyond any real turn, and
+/// reached in seconds by data that never stops (a phase repeated forever,
+/// nested loops, abilities that trigger each other, a move always chosen).
+pub const MAX_STEPS: u64 = 5_000_000;
+
+/// Iterations a `while` loop may run before it is reported as endless.
+pub const MAX_LOOP: u32 = 100_000;
+
+/// How deep code may nest before running it is an error (as `enter` counts).
+pub const MAX_DEPTH: u32 = 200;
+
+/// How deep card text may nest (each operator, call, block and bracket is a
+/// level): far more than card text needs, and little enough that compiling,
+/// running and dropping the code never exhausts the stack.
+pub const MAX_NEST: usize = 256;
+
+/// Card objects a game may hold.
+pub const MAX_OBJECTS: usize = 1_000_000;
+
+/// Items in a list, bytes in a string made by code.
+pub const MAX_LIST: usize = 1_000_000;
+
 /// Bytes in one data file (rules, cards, scripts) or save file.
 pub const MAX_FILE_BYTES: usize = 1 << 20;
 

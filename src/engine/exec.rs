@@ -10,8 +10,7 @@ use crate::data::Data;
 use crate::lang::ir::*;
 use crate::value::{ObjId, PlayerId, Value, ZoneRef};
 
-/// Iterations a `while` loop may run before it is reported as endless.
-pub(crate) const MAX_LOOP: u32 = 100_000;
+pub(crate) use crate::limits::MAX_LOOP;
 
 /// A frame's slots, on the native stack when there are few (most code), else
 /// on the heap: no vector to take from a pool and give back. Only the first

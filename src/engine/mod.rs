@@ -47,19 +47,7 @@ pub struct RunError {
 /// one-word error lets results come back in registers.
 pub type Res<T> = Result<T, Box<Flow>>;
 
-/// Steps one turn (or the setup) may take: far beyond any real turn, and
-/// reached in seconds by data that never stops (a phase repeated forever,
-/// nested loops, abilities that trigger each other, a move always chosen).
-pub const MAX_STEPS: u64 = 5_000_000;
-
-/// How deep code may nest before running it is an error (as `enter` counts).
-pub const MAX_DEPTH: u32 = 200;
-
-/// Card objects a game may hold.
-pub const MAX_OBJECTS: usize = 1_000_000;
-
-/// Items in a list, bytes in a string made by code.
-pub const MAX_LIST: usize = 1_000_000;
+pub use crate::limits::{MAX_DEPTH, MAX_LIST, MAX_OBJECTS, MAX_STEPS};
 
 /// How a game ended.
 #[derive(Debug, Clone)]
