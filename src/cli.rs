@@ -255,10 +255,22 @@ pub fn prepare(
     let data = Arc::new(load::load_game(dir, &a.game).map_err(report)?);
     let players = a.players.unwrap_or(data.players.2);
     if players < data.players.0 || players > data.players.1 {
+        let (min, max) = (data.players.0, data.players.1);
+        let Some(asked) = a.players else {
+            // The rules' own default is out of their range: a data error.
+            let e = DataError::plain(
+                format!(
+                    "{}: the default of {players} players is not within {min} to {max}",
+                    data.game
+                ),
+                None,
+            );
+            return Err(report(DataErrors { errors: vec![e] }));
+        };
         return Err(usage(DataError::plain(
             format!(
-                "--players {players}: {} is for {} to {} players",
-                data.game, data.players.0, data.players.1
+                "--players {asked}: {} is for {min} to {max} players",
+                data.game
             ),
             None,
         )));

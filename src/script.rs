@@ -32,6 +32,8 @@ pub struct Scripts {
     pub snippets: Vec<(AST, Origin)>,
     /// Functions the sandbox has (for the load-time check of calls).
     known: HashSet<String>,
+    /// Script files parsed, their calls not checked yet.
+    unchecked: Vec<(AST, String, Origin)>,
 }
 
 thread_local! {
@@ -131,19 +133,35 @@ impl Scripts {
             fns: Vec::new(),
             lib_origins: Vec::new(),
             snippets: Vec::new(),
+            unchecked: Vec::new(),
         }
     }
 
     /// Compiles a rules script file; its functions become callable from card text.
+    /// Its calls are checked by [`Scripts::check_files`], once every file's
+    /// functions are known (one file may call another's).
     pub fn compile_file(&mut self, text: &str, file: u32) -> Result<(), CompileError> {
         let origin = Origin::identity(file);
-        let ast = self.compile(text, &origin)?;
+        let ast = self.parse(text, &origin)?;
         for f in ast.iter_functions() {
             self.fns.push((f.name.to_string(), f.params.len()));
         }
         self.lib = self.lib.merge(&ast);
-        self.lib_origins.push(origin);
+        self.lib_origins.push(origin.clone());
+        self.unchecked.push((ast, text.to_string(), origin));
         Ok(())
+    }
+
+    /// The calls of the rules' script files to functions that exist nowhere.
+    pub fn check_files(&mut self) -> Vec<(u32, CompileError)> {
+        let files = std::mem::take(&mut self.unchecked);
+        files
+            .iter()
+            .filter_map(|(ast, text, origin)| {
+                let e = self.check_calls(ast, text, origin).err()?;
+                Some((origin.file, e))
+            })
+            .collect()
     }
 
     /// Compiles a card's Rhai snippet; it sees `card`, `me`, `event` and the rules' functions.
@@ -153,7 +171,8 @@ impl Scripts {
         origin: Origin,
         _params: &[&str],
     ) -> Result<u32, CompileError> {
-        let ast = self.compile(text, &origin)?;
+        let ast = self.parse(text, &origin)?;
+        self.check_calls(&ast, text, &origin)?;
         let ast = self.lib.clone_functions_only().merge(&ast);
         self.snippets.push((ast, origin));
         Ok((self.snippets.len() - 1) as u32)
@@ -161,9 +180,8 @@ impl Scripts {
 }
 
 impl Scripts {
-    /// Compiles Rhai code within the size limit, every call checked against the
-    /// sandbox, the rules' functions and the code's own.
-    fn compile(&self, text: &str, origin: &Origin) -> Result<AST, CompileError> {
+    /// Compiles Rhai code within the size limit.
+    fn parse(&self, text: &str, origin: &Origin) -> Result<AST, CompileError> {
         if text.len() > MAX_CODE_BYTES {
             return Err(CompileError {
                 message: format!(
@@ -175,12 +193,16 @@ impl Scripts {
                 help: Some("split it into functions in the rules' script files".into()),
             });
         }
-        let ast = self
-            .engine
+        self.engine
             .compile(text)
-            .map_err(|e| parse_error(text, origin, e))?;
+            .map_err(|e| parse_error(text, origin, e))
+    }
+
+    /// Every call in `ast` checked against the sandbox, the rules' functions
+    /// and the code's own.
+    fn check_calls(&self, ast: &AST, text: &str, origin: &Origin) -> Result<(), CompileError> {
         let lib: HashSet<&str> = self.fns.iter().map(|(n, _)| n.as_str()).collect();
-        let unknown = crate::sandbox::unknown_calls(&ast, &self.known);
+        let unknown = crate::sandbox::unknown_calls(ast, &self.known);
         if let Some((name, pos)) = unknown.into_iter().find(|(n, _)| !lib.contains(n.as_str())) {
             let at = origin.map(pos_offset(text, pos));
             let help = crate::suggest::did_you_mean(crate::suggest::suggest(
@@ -198,7 +220,7 @@ impl Scripts {
                 help,
             });
         }
-        Ok(ast)
+        Ok(())
     }
 }
 

@@ -1034,9 +1034,7 @@ fn command_line_misuse_is_usage_or_a_report() {
     let unknown = ["run", "shrnie", "--data", d];
     expect(&unknown, &[1], "did you mean `shrine`?");
     for args in [
-        &["run", "shrine", "--players", "0", "--data", d][..],
-        &["run", "shrine", "--players", "255", "--data", d],
-        &["run", "shrine", "--agents", "nobody", "--data", d],
+        &["run", "shrine", "--agents", "nobody", "--data", d][..],
         &["run", "shrine", "--agents", "", "--data", d],
         &["run", "shrine", "--kingdom", "nope,,", "--data", d],
         &["run", "shrine", "--set", "nope", "--data", d],
@@ -1047,8 +1045,6 @@ fn command_line_misuse_is_usage_or_a_report() {
         &["run", "../rules/shrine", "--data", d],
         &["run", "", "--data", d],
         &["check", "nope", "--data", d],
-        &["check", "--data", "/nonexistent/dir"],
-        &["run", "shrine", "--data", "/nonexistent/dir"],
         &["scenario", "/nonexistent.yaml", "--data", d],
         &["replay", "/nonexistent.json", "--data", d],
     ] {
@@ -1059,6 +1055,19 @@ fn command_line_misuse_is_usage_or_a_report() {
         &["run", "shrine", "--view", "9", "--data", d],
     ] {
         expect(args, &[2], "--view");
+    }
+    // Out of the rules' range, or no data folder at all: usage too (2).
+    for args in [
+        &["run", "shrine", "--players", "0", "--data", d][..],
+        &["run", "shrine", "--players", "255", "--data", d],
+    ] {
+        expect(args, &[2], "--players");
+    }
+    for args in [
+        &["check", "--data", "/nonexistent/dir"][..],
+        &["run", "shrine", "--data", "/nonexistent/dir"],
+    ] {
+        expect(args, &[2], "no such folder");
     }
     for args in [
         &[

@@ -386,6 +386,9 @@ impl Loader {
                 self.compile_error(file, e);
             }
         }
+        for (file, e) in scripts.check_files() {
+            self.compile_error(file, e);
+        }
         self.names.scripts = scripts.fns.clone();
         self.scripts = Some(scripts);
 
