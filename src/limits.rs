@@ -42,7 +42,7 @@ pub const MAX_CODE_BYTES: usize = 64 * 1024;
 
 /// Entries in one game's transcript: a rule that logs without end is stopped
 /// before it exhausts memory.
-pub const MAX_LOG_ENTRIES: usize = 2_000_000;
+pub const MAX_LOG_ENTRIES: usize = 1_000_000;
 
 /// Operations one script call may run (an endless loop is stopped).
 pub const MAX_SCRIPT_OPERATIONS: u64 = 2_000_000;
