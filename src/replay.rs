@@ -9,7 +9,6 @@ use serde::{Deserialize, Serialize};
 
 use crate::data::Data;
 use crate::engine::Game;
-use crate::limits::MAX_FILE_BYTES;
 
 #[derive(Debug, Serialize, Deserialize)]
 pub struct Save {
@@ -53,23 +52,8 @@ impl Save {
         std::fs::write(path, text + "\n")
     }
 
-    /// Reads a save file: a regular file (a named pipe would block) of at most
-    /// [`MAX_FILE_BYTES`].
     pub fn read(path: &Path) -> Result<Save, String> {
-        match std::fs::metadata(path) {
-            Ok(m) if !m.is_file() => {
-                return Err(format!("{} is not a regular file", path.display()));
-            }
-            Ok(m) if m.len() > MAX_FILE_BYTES as u64 => {
-                return Err(format!(
-                    "{} is too big for a saved game: more than {MAX_FILE_BYTES} bytes",
-                    path.display()
-                ));
-            }
-            _ => {}
-        }
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let text = crate::data::confine::read_given(path)?;
         serde_json::from_str(&text)
             .map_err(|e| format!("{} is not a saved game: {e}", path.display()))
     }

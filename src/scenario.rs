@@ -81,14 +81,17 @@ pub struct ScenarioRun {
 }
 
 pub fn run_file(dir: &Path, file: &Path) -> Result<ScenarioRun, DataErrors> {
-    let text = std::fs::read_to_string(file).map_err(|e| DataErrors {
-        errors: vec![DataError::plain(
-            format!("cannot read {}: {e}", file.display()),
-            None,
-        )],
+    let text = crate::data::confine::read_given(file).map_err(|e| DataErrors {
+        errors: vec![DataError::plain(e, None)],
     })?;
     let mut sources = Sources::default();
     let fid = sources.add(file.display().to_string(), text.clone());
+    if let Some((at, why)) = crate::data::yaml::over_limits(&text) {
+        let at = at as u32;
+        return Err(DataErrors {
+            errors: vec![sources.error(fid, at, at + 1, why, None)],
+        });
+    }
     let raw: RawScenario = serde_norway::from_str(&text).map_err(|e| {
         let off = e.location().map(|l| l.index()).unwrap_or(0) as u32;
         let msg = e.to_string();

@@ -18,6 +18,21 @@ pub struct Root {
     seen: HashSet<PathBuf>,
 }
 
+/// Reads a file named on the command line (a scenario, a saved game): it may
+/// be anywhere, but must be a regular file (a named pipe would block) within
+/// the size limit.
+pub fn read_given(path: &Path) -> Result<String, String> {
+    match std::fs::metadata(path) {
+        Ok(m) if !m.is_file() => Err(format!("{} is not a regular file", path.display())),
+        Ok(m) if m.len() > MAX_FILE_BYTES as u64 => Err(format!(
+            "{} is too big: more than {MAX_FILE_BYTES} bytes",
+            path.display()
+        )),
+        _ => std::fs::read_to_string(path)
+            .map_err(|e| format!("cannot read {}: {e}", path.display())),
+    }
+}
+
 /// A name that is one plain path segment: a game's or a folder's.
 pub fn plain_name(name: &str) -> bool {
     !name.is_empty() && name != "." && name != ".." && !name.contains(['/', '\\', '\0'])
