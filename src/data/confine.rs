@@ -5,7 +5,6 @@
 //! named pipe would block forever.
 
 use std::collections::HashSet;
-use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use crate::limits::MAX_FILE_BYTES;
@@ -22,14 +21,27 @@ pub struct Root {
 /// be anywhere, but must be a regular file (a named pipe would block) within
 /// the size limit.
 pub fn read_given(path: &Path) -> Result<String, String> {
+    if let Some(why) = refuse_given(path) {
+        return Err(why);
+    }
+    std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))
+}
+
+/// Why a file may not be read wherever it is, if it may not: it is not a
+/// regular file, or it is over the size limit. A path that does not exist
+/// passes (the read then says so).
+pub fn refuse_given(path: &Path) -> Option<String> {
     match std::fs::metadata(path) {
-        Ok(m) if !m.is_file() => Err(format!("{} is not a regular file", path.display())),
-        Ok(m) if m.len() > MAX_FILE_BYTES as u64 => Err(format!(
+        Ok(m) if !m.is_file() => Some(format!(
+            "{} is not a regular file{}",
+            path.display(),
+            if m.is_dir() { " (a folder)" } else { "" }
+        )),
+        Ok(m) if m.len() > MAX_FILE_BYTES as u64 => Some(format!(
             "{} is too big: more than {MAX_FILE_BYTES} bytes",
             path.display()
         )),
-        _ => std::fs::read_to_string(path)
-            .map_err(|e| format!("cannot read {}: {e}", path.display())),
+        _ => None,
     }
 }
 
@@ -47,7 +59,7 @@ impl Root {
     }
 
     /// Why `path` may not be read, if it may not: it leads outside the data
-    /// folder or is not a regular file. A path that does not exist passes (the
+    /// folder, or [`refuse_given`] refuses it. A path that does not exist passes (the
     /// read then says so).
     pub fn refuse(&self, path: &Path) -> Option<String> {
         let Ok(real) = path.canonicalize() else {
@@ -60,34 +72,7 @@ impl Root {
                 self.dir.display()
             ));
         }
-        match std::fs::metadata(&real) {
-            Ok(m) if !m.is_file() => Some(format!(
-                "{} is not a regular file{}",
-                path.display(),
-                if m.is_dir() { " (a folder)" } else { "" }
-            )),
-            _ => None,
-        }
-    }
-
-    /// Reads a file that [`Root::refuse`] lets through, within the size limit.
-    pub fn read(&self, path: &Path) -> Result<String, String> {
-        if let Some(why) = self.refuse(path) {
-            return Err(why);
-        }
-        let f = std::fs::File::open(path)
-            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        let mut bytes = Vec::new();
-        f.take(MAX_FILE_BYTES as u64 + 1)
-            .read_to_end(&mut bytes)
-            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        if bytes.len() > MAX_FILE_BYTES {
-            return Err(format!(
-                "{} is too big: more than {MAX_FILE_BYTES} bytes",
-                path.display()
-            ));
-        }
-        String::from_utf8(bytes).map_err(|_| format!("{} is not UTF-8 text", path.display()))
+        refuse_given(path)
     }
 
     /// Whether `path` (that exists) resolves inside the data folder.
