@@ -69,7 +69,11 @@ fn render(e: fuda::data::DataErrors) -> String {
 
 /// Runs every example of one page; returns a message per broken example.
 fn check_page(root: &Path, page: &Path) -> (usize, Vec<String>) {
-    let name = page.strip_prefix(root).unwrap_or(page).display().to_string();
+    let name = page
+        .strip_prefix(root)
+        .unwrap_or(page)
+        .display()
+        .to_string();
     let text = std::fs::read_to_string(page).unwrap();
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path();
