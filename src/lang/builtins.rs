@@ -72,7 +72,7 @@ builtins! {
     Run = "run", 2..=4, "card, effect, player?, target?",
         "Runs one of the card's named effects now, for the player (default: the player running the code); `target` is visible to it. Nothing for none.";
     Stack = "stack", 2..=3, "card, effect, player?",
-        "Puts one of the card's named effects on the stack, to resolve later (last in, first out).";
+        "Puts one of the card's named effects on the stack: the newest resolves when every player of the open window has passed in a row.";
     Players = "players", 0..=0, "",
         "Every player still in the game, in turn order from the active player.";
     Others = "others", 0..=0, "",
