@@ -72,10 +72,14 @@ expect:
 "#;
 
 fn data_dir() -> tempfile::TempDir {
+    data_with(RULES, CARDS)
+}
+
+fn data_with(rules: &str, cards: &str) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     for (rel, text) in [
-        ("rules/draft.yaml", RULES),
-        ("cards/draft/cards.yaml", CARDS),
+        ("rules/draft.yaml", rules),
+        ("cards/draft/cards.yaml", cards),
         ("scenario.yaml", SCENARIO),
     ] {
         let p = dir.path().join(rel);
@@ -119,6 +123,83 @@ fn scripted_players_keep_one_card_each_and_pass_the_rest() {
     let lines: Vec<&str> = text.lines().collect();
     let at = |l: &str| lines.iter().position(|x| *x == l).unwrap();
     assert!(at("P3 chooses C3 (keep a card)") < at("P1 move A2 (P1's pack → P1's kept)"));
+}
+
+/// The draft with a shared `table` zone holding a `host` card whose Rhai
+/// effect `keep` is `keep` (the picks), run by the phase in their place.
+fn with_host(keep: &str) -> (String, String) {
+    let rules = RULES
+        .replace(
+            "  kept: {per: player, contents: public}\n",
+            "  kept: {per: player, contents: public}\n  table: {per: shared, contents: public}\neffects: [keep]\n",
+        )
+        .replace(
+            "  create(@c3, pack(player(3)))\n",
+            "  create(@c3, pack(player(3)))\n  create(@host, table)\n",
+        )
+        .replace(
+            "choose_each(pack, 1, 1, kept, \"keep a card\")",
+            "run(top(table), \"keep\")",
+        );
+    let cards = format!("{CARDS}- id: host\n  name: Host\n  rhai:\n    keep: '{keep}'\n");
+    (rules, cards)
+}
+
+#[test]
+fn rhai_asks_every_player_at_once_too() {
+    let (rules, cards) =
+        with_host(r#"choose_each(zone("pack"), 1, 1, zone("kept"), "keep a card");"#);
+    let dir = data_with(&rules, &cards);
+    let out = fuda(dir.path(), &["scenario", "scenario.yaml"]);
+    let text = stdout(&out);
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("\n  P1's kept: b3, c1, a2\n"), "{text}");
+}
+
+#[test]
+fn a_shared_zone_is_refused_as_each_players_zone() {
+    let (rules, cards) =
+        with_host(r#"choose_each(zone("table"), 1, 1, zone("kept"), "keep a card");"#);
+    let dir = data_with(&rules, &cards);
+    let out = fuda(dir.path(), &["scenario", "scenario.yaml"]);
+    let text = stdout(&out);
+    assert!(!out.status.success(), "{text}");
+    assert!(
+        text.contains("both must be zones every player has"),
+        "{text}"
+    );
+}
+
+/// Answers option 7 of anything.
+#[derive(Clone)]
+struct Wrong;
+
+impl Agent for Wrong {
+    fn answer(&mut self, _: &mut Game, _: &Request) -> Res<Picks> {
+        Ok(Picks::from_slice(&[7]))
+    }
+
+    fn boxed(&self) -> Box<dyn Agent> {
+        Box::new(self.clone())
+    }
+}
+
+#[test]
+fn an_answer_that_fits_no_option_is_an_error() {
+    let dir = data_dir();
+    let data = Arc::new(load::load_game(dir.path(), "draft").unwrap());
+    let cfg = GameConfig {
+        players: 3,
+        seed: 1,
+        agents: vec![Box::new(Wrong) as Box<dyn Agent>; 3],
+        options: HashMap::new(),
+        logging: false,
+    };
+    let err = format!("{:?}", Game::new(data, cfg).play().unwrap_err());
+    assert!(
+        err.contains("the agent of P1 answered [7] to \\\"keep a card\\\""),
+        "{err}"
+    );
 }
 
 #[test]
