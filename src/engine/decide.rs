@@ -35,7 +35,9 @@ impl Game {
         };
         let mut agent: Box<dyn Agent> = std::mem::replace(seat, Box::new(First));
         let r = agent.answer(self, &req);
-        self.agents[p] = agent;
+        if let Some(seat) = self.agents.get_mut(p) {
+            *seat = agent;
+        }
         let picked = r?;
         if !req.fits(&picked) {
             return self.bad_answer(&req, &picked);

@@ -1087,7 +1087,8 @@ impl Game {
         let min = self.int(&a[1], sp)?.max(0) as usize;
         let max = self.int(&a[2], sp)?.max(0) as usize;
         let to = self.zone_arg(&a[3], f)?;
-        if self.st.shared(from.zone) || self.st.shared(to.zone) {
+        let zones = &f.data.zones;
+        if zones[from.zone as usize].shared || zones[to.zone as usize].shared {
             return self.err(
                 sp,
                 "choose_each picks from each player's own zone into each player's own zone: both must be zones every player has (`per: player`)",

@@ -1,8 +1,10 @@
 //! A decision as a value: who answers, what kind of choice it is, the legal
 //! answers and a way to see what the deciding player sees. The kernel builds
-//! one on the stack for every choice and hands it to the seat's
+//! one on the stack for each choice and hands it to the seat's
 //! [`Agent`](super::agent::Agent); nothing in it is formatted or allocated
-//! until an agent reads it (bots decide thousands of games a second).
+//! until an agent reads it (bots decide thousands of games a second). Only a
+//! data bot's window speed paths decide without one (`decide.rs`): they
+//! record their answer the same way.
 
 use super::Game;
 use super::view::View;

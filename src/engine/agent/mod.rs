@@ -74,6 +74,10 @@ impl Agent for Random {
     fn answer(&mut self, _: &mut Game, req: &Request) -> Res<Picks> {
         let (n, rng) = (req.options.len(), &mut self.0);
         let k = req.min + below(rng, req.max - req.min + 1);
+        // One pick (most requests): the draw the pool below would make.
+        if k == 1 {
+            return Ok(Picks::from_elem(below(rng, n), 1));
+        }
         let mut pool: Picks = (0..n).collect();
         let mut out: Picks = (0..k)
             .map(|_| pool.remove(below(rng, pool.len())))
