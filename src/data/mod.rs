@@ -1,11 +1,13 @@
 //! A game as data: rules and cards, loaded from YAML and compiled once.
 
+pub mod confine;
 pub mod counts;
 pub mod diag;
 pub mod load;
 pub mod locate;
 pub mod native;
 pub mod schema;
+pub mod yaml;
 pub mod yamltext;
 
 use crate::lang::ir::Code;
