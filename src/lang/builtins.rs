@@ -59,6 +59,8 @@ builtins! {
         "Asks a yes/no question; true for yes.";
     ChooseOption = "choose_option", 1..=3, "player?, options, prompt?",
         "Asks the player to pick one string of a list such as `[\"a\", \"b\"]`; returns it.";
+    ChooseEach = "choose_each", 4..=5, "zone, min, max, to, prompt?",
+        "Every player picks from min to max cards of their own `zone`, all at once (no one sees another's picks; a player with nothing to pick is not asked); then each one's picks move together to their own `to` zone. Both must be per-player zones. Returns the picked cards.";
     Order = "order", 1..=3, "player?, list, prompt?",
         "Asks the player to put the list in an order; returns it in that order.";
     Reveal = "reveal", 1..=1, "cards",
