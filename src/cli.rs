@@ -1,17 +1,16 @@
 //! The `fuda` command line.
 
-use std::collections::HashMap;
+use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 
-use crate::data::{Data, DataError, DataErrors, load};
+use crate::data::{Data, DataError, DataErrors, load, options};
 use crate::engine::log::Entry;
 use crate::engine::{AgentKind, Game, GameConfig, Outcome};
 use crate::suggest::{did_you_mean, suggest};
-use crate::value::DefId;
 
 #[derive(Parser)]
 #[command(
@@ -40,20 +39,23 @@ pub struct GameArgs {
     /// Agents per seat, comma-separated: first, random, human, or a bot from the rules.
     #[arg(long, value_delimiter = ',')]
     pub agents: Vec<String>,
-    /// Cards for the rules' `kingdom` option (comma-separated ids).
-    #[arg(long, value_delimiter = ',')]
-    pub kingdom: Vec<String>,
-    /// Cards for the rules' `decks` option (comma-separated ids).
-    #[arg(long, value_delimiter = ',')]
-    pub decks: Vec<String>,
     /// Any rules option: --set name=id1,id2
     #[arg(long = "set", value_name = "NAME=IDS")]
     pub set: Vec<String>,
+    /// The game's own flags (`--<flag> ids`), declared by its rules' options
+    /// and taken from the command line before clap parses it.
+    #[arg(skip)]
+    pub flags: Vec<(String, Option<String>)>,
 }
+
+/// Shown under `run`, `sim` and `play --help`.
+const GAME_FLAGS: &str = "A game may declare its own flags for its options (e.g. `--<option> ids`): \
+`fuda options <game>` lists them. Every option can also be given as `--set NAME=IDS`.";
 
 #[derive(Subcommand)]
 enum Cmd {
     /// Play one game and print its transcript.
+    #[command(after_help = GAME_FLAGS)]
     Run {
         #[command(flatten)]
         game: GameArgs,
@@ -87,6 +89,7 @@ enum Cmd {
         view: Option<u8>,
     },
     /// Play many games and report win rates and speed.
+    #[command(after_help = GAME_FLAGS)]
     Sim {
         #[command(flatten)]
         game: GameArgs,
@@ -100,24 +103,25 @@ enum Cmd {
         #[arg(long)]
         json: bool,
     },
+    /// List a game's options: their flags and the values they accept.
+    Options { game: String },
     /// Play against bots in the terminal (you are player 1).
+    #[command(after_help = GAME_FLAGS)]
     Play {
         #[command(flatten)]
         game: GameArgs,
     },
 }
 
-/// Stack of the thread that runs a command. Nesting in data is limited (code
-/// depth, effect depth, script call levels) but the limits multiply: a verb
-/// nested 200 deep may run deep expressions and Rhai at each level. Pages are
-/// only touched when used.
-pub const STACK_SIZE: usize = 512 << 20;
-
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let (args, flags) = game_flags(std::env::args_os().collect());
+    let mut cli = Cli::parse_from(args);
+    if let Cmd::Run { game, .. } | Cmd::Sim { game, .. } | Cmd::Play { game } = &mut cli.cmd {
+        game.flags = flags;
+    }
     match std::thread::Builder::new()
         .name("fuda".into())
-        .stack_size(STACK_SIZE)
+        .stack_size(crate::sim::STACK_SIZE)
         .spawn(move || command(cli))
     {
         // A panic was already printed; 101 is what Rust exits with for one.
@@ -127,6 +131,61 @@ pub fn main() -> ExitCode {
             ExitCode::from(1)
         }
     }
+}
+
+/// Takes the game's own flags out of the arguments: the rules declare them
+/// (`--kingdom` is an option's flag), so clap cannot know them. After a game
+/// subcommand, a `--name` that is neither the subcommand's nor a global flag
+/// is one, with its value (`--name v` or `--name=v`); `prepare` checks it
+/// against the rules.
+fn game_flags(args: Vec<OsString>) -> (Vec<OsString>, Vec<(String, Option<String>)>) {
+    let root = Cli::command();
+    let known = |c: &clap::Command, name: &str| {
+        ["help", "version"].contains(&name) || c.get_arguments().any(|a| a.get_long() == Some(name))
+    };
+    let mut out = Vec::new();
+    let mut flags = Vec::new();
+    let mut sub: Option<&clap::Command> = None;
+    let mut it = args.into_iter().peekable();
+    out.extend(it.next());
+    while let Some(a) = it.next() {
+        let Some(s) = a.to_str() else {
+            out.push(a);
+            continue;
+        };
+        if s == "--" {
+            out.push(a);
+            out.extend(it);
+            break;
+        }
+        let game = sub.filter(|c| c.get_arguments().any(|x| x.get_id() == "game"));
+        match (game, s.strip_prefix("--")) {
+            (Some(c), Some(body)) => {
+                let (name, value) = match body.split_once('=') {
+                    Some((n, v)) => (n, Some(v.to_string())),
+                    None => (body, None),
+                };
+                if known(c, name) || known(&root, name) {
+                    out.push(a);
+                    continue;
+                }
+                let value = value.or_else(|| {
+                    let next = it.peek()?.to_str()?;
+                    (!next.starts_with("--")).then(|| next.to_string())
+                });
+                if value.is_some() && !body.contains('=') {
+                    it.next();
+                }
+                flags.push((name.to_string(), value));
+            }
+            (None, None) if sub.is_none() && !s.starts_with('-') => {
+                sub = root.find_subcommand(s);
+                out.push(a);
+            }
+            _ => out.push(a),
+        }
+    }
+    (out, flags)
 }
 
 fn command(cli: Cli) -> ExitCode {
@@ -145,6 +204,7 @@ fn command(cli: Cli) -> ExitCode {
             upto,
         } => replay(&dir, &file, json, view, upto),
         Cmd::Check { game } => check(&dir, game.as_deref()),
+        Cmd::Options { game } => options(&dir, &game),
         Cmd::Scenario { file, view } => match crate::scenario::run_file(&dir, &file) {
             Ok(mut r) => {
                 let _ = std::io::Write::write_all(
@@ -167,7 +227,7 @@ fn command(cli: Cli) -> ExitCode {
             games,
             jobs,
             json,
-        } => crate::sim::sim(&dir, &game, games, jobs, json),
+        } => sim(&dir, &game, games, jobs, json),
         Cmd::Play { mut game } => {
             if game.agents.is_empty() {
                 game.agents = vec!["human".into(), "random".into()];
@@ -225,12 +285,35 @@ fn check(dir: &Path, game: Option<&str>) -> ExitCode {
     }
 }
 
+/// Why a game cannot start: errors in the data (exit 1) or on the command
+/// line (exit 2).
+#[derive(Debug)]
+pub struct Refusal {
+    pub errors: Vec<DataError>,
+    pub usage: bool,
+}
+
+impl From<DataErrors> for Refusal {
+    fn from(e: DataErrors) -> Refusal {
+        Refusal {
+            errors: e.errors,
+            usage: false,
+        }
+    }
+}
+
+fn refuse(r: Refusal) -> ExitCode {
+    let usage = r.usage;
+    report(DataErrors { errors: r.errors });
+    ExitCode::from(if usage { 2 } else { 1 })
+}
+
 /// Loads a game and turns command-line choices into a game configuration.
 pub fn prepare(
     dir: &Path,
     a: &GameArgs,
     logging: bool,
-) -> Result<(Arc<Data>, GameConfig), DataErrors> {
+) -> Result<(Arc<Data>, GameConfig), Refusal> {
     let data = Arc::new(load::load_game(dir, &a.game)?);
     let one = |e: DataError| DataErrors { errors: vec![e] };
     let players = a.players.unwrap_or(data.players.2);
@@ -241,7 +324,8 @@ pub fn prepare(
                 data.game, data.players.0, data.players.1
             ),
             None,
-        )));
+        ))
+        .into());
     }
     let mut agents = Vec::new();
     for name in &a.agents {
@@ -254,10 +338,9 @@ pub fn prepare(
                     .collect();
                 let help = did_you_mean(suggest(name, known.iter().copied()))
                     .or_else(|| Some(format!("agents: {}", known.join(", "))));
-                return Err(one(DataError::plain(
-                    format!("unknown agent \"{name}\""),
-                    help,
-                )));
+                return Err(
+                    one(DataError::plain(format!("unknown agent \"{name}\""), help)).into(),
+                );
             }
         }
     }
@@ -267,29 +350,10 @@ pub fn prepare(
         .cloned()
         .unwrap_or_else(|| AgentKind::parse("random", &data).unwrap_or(AgentKind::First));
     agents.resize(players as usize, last);
-    let mut sets: Vec<(String, Vec<String>)> = Vec::new();
-    if !a.kingdom.is_empty() {
-        sets.push(("kingdom".into(), a.kingdom.clone()));
-    }
-    if !a.decks.is_empty() {
-        sets.push(("decks".into(), a.decks.clone()));
-    }
-    for s in &a.set {
-        let Some((k, v)) = s.split_once('=') else {
-            return Err(one(DataError::plain(
-                format!("--set wants NAME=IDS, got \"{s}\""),
-                None,
-            )));
-        };
-        sets.push((
-            k.to_string(),
-            v.split(',')
-                .map(|x| x.trim().to_string())
-                .filter(|x| !x.is_empty())
-                .collect(),
-        ));
-    }
-    let options = resolve_options(&data, sets)?;
+    let options = options::resolve(&data, option_sets(&data, a)?).map_err(|e| Refusal {
+        errors: e.errors,
+        usage: true,
+    })?;
     Ok((
         data,
         GameConfig {
@@ -302,55 +366,142 @@ pub fn prepare(
     ))
 }
 
-pub fn resolve_options(
-    data: &Data,
-    sets: Vec<(String, Vec<String>)>,
-) -> Result<HashMap<String, Vec<DefId>>, DataErrors> {
-    let mut errors = Vec::new();
-    let mut options = HashMap::new();
-    for (k, ids) in sets {
-        if !data.options.contains(&k) {
-            let help =
-                did_you_mean(suggest(&k, data.options.iter().map(|s| s.as_str()))).or_else(|| {
-                    Some(format!(
-                        "options of {}: {}",
-                        data.game,
-                        data.options.join(", ")
-                    ))
-                });
-            errors.push(DataError::plain(
-                format!("{} has no option \"{k}\"", data.game),
+/// The options chosen on the command line, by the game's flags and `--set`,
+/// as (option, card ids); the ids are checked by [`options::resolve`].
+fn option_sets(data: &Data, a: &GameArgs) -> Result<Vec<(String, Vec<String>)>, Refusal> {
+    let usage = |message: String, help: Option<String>| Refusal {
+        errors: vec![DataError::plain(message, help)],
+        usage: true,
+    };
+    let ids = |v: &str| -> Vec<String> {
+        v.split(',')
+            .map(|x| x.trim().to_string())
+            .filter(|x| !x.is_empty())
+            .collect()
+    };
+    let mut sets: Vec<(String, Vec<String>)> = Vec::new();
+    for (flag, value) in &a.flags {
+        let Some(o) = data
+            .option_decls
+            .iter()
+            .find(|o| o.flag.as_deref() == Some(flag.as_str()))
+        else {
+            let mut known: Vec<String> = (Cli::command().find_subcommand("run").into_iter())
+                .flat_map(|c| c.get_arguments().filter_map(|x| x.get_long()))
+                .map(String::from)
+                .collect();
+            known.extend(data.option_decls.iter().filter_map(|o| o.flag.clone()));
+            let help = did_you_mean(
+                suggest(flag, known.iter().map(|s| s.as_str())).map(|s| format!("--{s}")),
+            )
+            .or_else(|| Some(format!("`fuda options {}` lists its options", data.game)));
+            return Err(usage(
+                format!("unexpected argument `--{flag}` for {}", data.game),
                 help,
             ));
-            continue;
+        };
+        let Some(value) = value else {
+            return Err(usage(
+                format!("`--{flag}` needs a value (comma-separated card ids)"),
+                Some(format!("{} accepts {}", o.name, o.describe(data))),
+            ));
+        };
+        match sets.iter_mut().find(|(k, _)| *k == o.name) {
+            Some((_, v)) => v.extend(ids(value)),
+            None => sets.push((o.name.clone(), ids(value))),
         }
-        let mut defs = Vec::new();
-        for id in ids {
-            match data.names.def(&id) {
-                Some(d) => defs.push(d),
-                None => {
-                    let help =
-                        did_you_mean(suggest(&id, data.names.defs.iter().map(|s| s.as_str())));
-                    errors.push(DataError::plain(
-                        format!("unknown card \"{id}\" in option {k}"),
-                        help,
-                    ));
-                }
+    }
+    for s in &a.set {
+        let Some((k, v)) = s.split_once('=') else {
+            return Err(usage(format!("--set wants NAME=IDS, got \"{s}\""), None));
+        };
+        sets.push((k.to_string(), ids(v)));
+    }
+    Ok(sets)
+}
+
+/// `fuda options <game>`: each option, its flag and what it accepts.
+fn options(dir: &Path, game: &str) -> ExitCode {
+    let data = match load::load_game(dir, game) {
+        Ok(d) => d,
+        Err(e) => return report(e),
+    };
+    if data.option_decls.is_empty() {
+        println!("{game} has no options");
+    }
+    for o in &data.option_decls {
+        let flag = match &o.flag {
+            Some(f) => format!("--{f} IDS, "),
+            None => String::new(),
+        };
+        println!("{flag}--set {}=IDS", o.name);
+        if !o.about.is_empty() {
+            println!("    {}", o.about);
+        }
+        println!("    accepts {}", o.describe(&data));
+    }
+    ExitCode::SUCCESS
+}
+
+/// `fuda sim`: plays the games and prints the summary.
+fn sim(dir: &Path, a: &GameArgs, games: u64, jobs: usize, json: bool) -> ExitCode {
+    let (data, cfg) = match prepare(dir, a, false) {
+        Ok(x) => x,
+        Err(e) => return refuse(e),
+    };
+    let s = match crate::sim::simulate(&data, &cfg, games, jobs, !json) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    for e in &s.error_messages {
+        eprintln!("error: {e}");
+    }
+    if json {
+        match serde_json::to_string(&s) {
+            Ok(line) => println!("{line}"),
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::from(1);
             }
         }
-        options.insert(k, defs);
-    }
-    if errors.is_empty() {
-        Ok(options)
     } else {
-        Err(DataErrors { errors })
+        let threads = if jobs == 0 {
+            "one per CPU".to_string()
+        } else {
+            format!("{jobs}")
+        };
+        println!(
+            "{} games of {} ({} players, jobs: {threads})",
+            games, data.game, cfg.players
+        );
+        for (i, (w, r)) in s.wins.iter().zip(&s.win_rates).enumerate() {
+            println!("  P{} wins {w} ({:.1}%)", i + 1, r * 100.0);
+        }
+        println!(
+            "  shared wins {}  average turns {:.1}  {:.0} games/s",
+            s.draws, s.avg_turns, s.games_per_sec
+        );
+        if s.turn_limit > 0 {
+            println!("  {} game(s) reached the turn limit", s.turn_limit);
+        }
+        if s.errors > 0 {
+            println!("  {} game(s) stopped by an error", s.errors);
+        }
+    }
+    if s.errors > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
     }
 }
 
 fn run(dir: &Path, a: &GameArgs, json: bool, view: Option<u8>, save: Option<&Path>) -> ExitCode {
     let (data, cfg) = match prepare(dir, a, true) {
         Ok(x) => x,
-        Err(e) => return report(e),
+        Err(e) => return refuse(e),
     };
     let mut game = Game::new(data.clone(), cfg);
     finish_run(&mut game, json, view, save)
@@ -416,7 +567,7 @@ fn replay(dir: &Path, file: &Path, json: bool, view: Option<u8>, upto: Option<us
         return ExitCode::from(1);
     }
     let sets = save.options.clone().into_iter().collect();
-    let options = match resolve_options(&data, sets) {
+    let options = match options::resolve(&data, sets) {
         Ok(o) => o,
         Err(e) => return report(e),
     };
@@ -473,27 +624,6 @@ pub fn print_outcome(o: &Outcome, json: bool) {
         });
         let _ = writeln!(out, "{v}");
     } else {
-        let _ = writeln!(out, "{}", outcome_line(o));
+        let _ = writeln!(out, "{}", crate::report::outcome_line(o));
     }
-}
-
-pub fn outcome_line(o: &Outcome) -> String {
-    let winners: Vec<String> = o.winners.iter().map(|w| format!("P{}", w + 1)).collect();
-    let scores: Vec<String> = o
-        .scores
-        .iter()
-        .enumerate()
-        .map(|(i, s)| format!("P{} {s}", i + 1))
-        .collect();
-    let who = if winners.len() > 1 {
-        format!("shared win: {}", winners.join(", "))
-    } else {
-        format!("winner: {}", winners.join(""))
-    };
-    let limit = if o.limit { " (turn limit reached)" } else { "" };
-    format!(
-        "result — {who}; scores: {}; turns: {}{limit}",
-        scores.join(", "),
-        o.turns
-    )
 }

@@ -127,7 +127,7 @@ pub fn run(
         .iter()
         .map(|(k, v)| (k.clone(), v.clone()))
         .collect();
-    let options = crate::cli::resolve_options(&data, sets)?;
+    let options = crate::data::options::resolve(&data, sets)?;
     let cfg = GameConfig {
         players: raw.players,
         seed: raw.seed,
@@ -519,7 +519,7 @@ impl ScenarioRun {
         }
         match (&self.outcome, &self.stopped) {
             (_, Some(why)) => s += &format!("-- stopped: {why}\n"),
-            (Some(o), None) => s += &format!("{}\n", crate::cli::outcome_line(o)),
+            (Some(o), None) => s += &format!("{}\n", crate::report::outcome_line(o)),
             (None, None) => {}
         }
         if self.unused > 0 {

@@ -1,10 +1,12 @@
 //! Reads a game's rules and cards from a data directory and compiles them.
 //! Every problem found is collected, so `fuda check` reports them all at once.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use serde::de::DeserializeOwned;
 
+use super::options::OptionDecl;
 use super::schema::*;
 use super::*;
 use crate::data::locate::{code_origin, find_key, find_word};
@@ -632,6 +634,7 @@ impl Loader {
                 visible: c.visible,
             })
             .collect();
+        let option_decls = self.options(rf, &r.options);
         let scripts = self.scripts.take()?;
         if r.players.min == 0 || r.players.min > r.players.max {
             self.err_at(
@@ -656,6 +659,7 @@ impl Loader {
             globals_start: r.globals.values().copied().collect(),
             zones,
             options: r.options.keys().cloned().collect(),
+            option_decls,
             verbs,
             windows,
             moves,
@@ -673,6 +677,57 @@ impl Loader {
             scripts,
             sources: std::mem::take(&mut self.sources),
         })
+    }
+
+    /// The rules' options, their tags and cards resolved (located errors).
+    fn options(&mut self, rf: u32, raw: &BTreeMap<String, RawOption>) -> Vec<OptionDecl> {
+        let from = find_word(self.sources.text(rf), "options", 0).map_or(0, |(a, _)| a);
+        let mut decls = Vec::new();
+        for (name, o) in raw {
+            let at = find_word(self.sources.text(rf), name, from).map_or(from, |(a, _)| a);
+            let tag = o.tag.as_ref().and_then(|t| {
+                let id = find(&self.names.tags, t);
+                if id.is_none() {
+                    let table = self.names.tags.clone();
+                    self.unknown(rf, at, "tag", t, &table);
+                }
+                id
+            });
+            let mut cards = Vec::new();
+            for id in &o.cards {
+                match self.names.def(id) {
+                    Some(d) => cards.push(d),
+                    None => {
+                        let table = self.names.defs.clone();
+                        self.unknown(rf, at, "card", id, &table);
+                    }
+                }
+            }
+            let (min, max) = match o.count {
+                Some(n) => (n, n),
+                None => (o.min.unwrap_or(0), o.max.unwrap_or(usize::MAX)),
+            };
+            if min > max || (o.count.is_some() && (o.min.is_some() || o.max.is_some())) {
+                self.err_at(
+                    rf,
+                    name,
+                    at,
+                    format!("option {name}: `count`, or `min` <= `max`"),
+                    None,
+                );
+            }
+            decls.push(OptionDecl {
+                name: name.clone(),
+                about: o.about.clone(),
+                flag: o.flag.clone(),
+                tag,
+                cards,
+                min,
+                max,
+                distinct: o.distinct,
+            });
+        }
+        decls
     }
 
     fn set_effect(

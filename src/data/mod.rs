@@ -4,6 +4,7 @@ pub mod diag;
 pub mod load;
 pub mod locate;
 pub mod native;
+pub mod options;
 pub mod schema;
 
 use crate::lang::ir::Code;
@@ -23,7 +24,10 @@ pub struct Data {
     pub counters: Vec<CounterDecl>,
     pub globals_start: Vec<i64>,
     pub zones: Vec<ZoneDecl>,
+    /// Option names, as `option("name")` finds them.
     pub options: Vec<String>,
+    /// The same options, with what each accepts.
+    pub option_decls: Vec<options::OptionDecl>,
     pub verbs: Vec<Code>,
     pub windows: Vec<WindowDecl>,
     pub moves: Vec<MoveDecl>,
@@ -263,6 +267,14 @@ impl Data {
         self.defs
             .get(d as usize)
             .map(|d| d.name.as_str())
+            .unwrap_or("?")
+    }
+    /// A card definition's id, as data and the command line name it.
+    pub fn def_id(&self, d: DefId) -> &str {
+        self.names
+            .defs
+            .get(d as usize)
+            .map(|d| d.as_str())
             .unwrap_or("?")
     }
     pub fn event_name(&self, e: u16) -> &str {
