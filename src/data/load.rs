@@ -625,6 +625,13 @@ impl Loader {
         }
 
         let index = build_index(&triggers, self.names.events.len());
+        let defs_by_tag = (0..self.names.tags.len())
+            .map(|t| {
+                (0..defs.len() as DefId)
+                    .filter(|&d| defs[d as usize].tags & crate::value::bit(t) != 0)
+                    .collect()
+            })
+            .collect();
         let counters = r
             .counters
             .iter()
@@ -673,6 +680,7 @@ impl Loader {
             triggers,
             index,
             defs,
+            defs_by_tag,
             bots,
             scripts,
             sources: std::mem::take(&mut self.sources),

@@ -41,6 +41,9 @@ pub struct Data {
     pub triggers: Vec<Trigger>,
     pub index: TriggerIndex,
     pub defs: Vec<CardDef>,
+    /// Definitions by tag, found at load: a game asking for a tag's cards
+    /// does not look at the rest of the library.
+    pub defs_by_tag: Vec<Box<[DefId]>>,
     pub bots: Vec<(String, Vec<BotRule>)>,
     pub scripts: Scripts,
     pub sources: Sources,
