@@ -13,7 +13,6 @@ pub mod lang;
 pub mod replay;
 pub mod report;
 pub mod scenario;
-pub mod script;
 pub mod sim;
 pub mod suggest;
 pub mod value;

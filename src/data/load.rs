@@ -68,7 +68,7 @@ struct Loader {
     sources: Sources,
     errs: Vec<DataError>,
     names: Names,
-    scripts: Option<crate::script::Scripts>,
+    scripts: Option<super::scripts::Scripts>,
 }
 
 /// A card as read, with where it came from.
@@ -288,7 +288,7 @@ impl Loader {
         }
 
         // 2. Scripts: rules-level Rhai files define functions callable from card text.
-        let mut scripts = crate::script::Scripts::new(&self.names);
+        let mut scripts = super::scripts::Scripts::default();
         for s in &r.scripts {
             let path = data_dir.join("rules").join(s);
             let Some(file) = self.read_file(&path) else {

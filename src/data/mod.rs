@@ -6,10 +6,10 @@ pub mod locate;
 pub mod native;
 pub mod options;
 pub mod schema;
+pub mod scripts;
 
 use crate::lang::ir::Code;
 use crate::lang::names::Names;
-use crate::script::Scripts;
 use crate::value::DefId;
 pub use diag::{DataError, DataErrors, Sources};
 pub use schema::Visibility;
@@ -45,7 +45,7 @@ pub struct Data {
     /// does not look at the rest of the library.
     pub defs_by_tag: Vec<Box<[DefId]>>,
     pub bots: Vec<(String, Vec<BotRule>)>,
-    pub scripts: Scripts,
+    pub scripts: scripts::Scripts,
     pub sources: Sources,
 }
 

@@ -7,6 +7,7 @@ pub mod exec;
 pub mod log;
 pub mod native;
 pub mod ops;
+pub mod script;
 pub mod state;
 pub mod turn;
 pub mod view;
