@@ -257,17 +257,43 @@ impl Loader {
             n.events.push(format!("{}_start", p.name));
             n.events.push(format!("{}_end", p.name));
         }
-        let (ntags, nzones) = (n.tags.len(), n.zones.len());
-        if ntags > 64 || nzones > 64 {
+        // Tags and zones are bits of a u64 (a card's tags, a test's zones):
+        // the 65th is refused where it is declared.
+        if let Some(extra) = r.tags.get(64) {
+            let from = find_word(self.sources.text(rf), "tags", 0).map_or(0, |(a, _)| a);
+            let ntags = r.tags.len();
             self.err_at(
                 rf,
-                "tags",
+                extra,
+                from,
+                format!("{ntags} tags declared; at most 64 are supported"),
+                Some(format!("`{extra}` is the 65th")),
+            );
+        }
+        if r.zones.len() > 64 {
+            let nzones = r.zones.len();
+            self.err_at(
+                rf,
+                "zones",
                 0,
+                format!("{nzones} zones declared; at most 64 are supported"),
+                None,
+            );
+        }
+        if cards.len() > DefId::MAX as usize + 1 {
+            let c = &cards[DefId::MAX as usize + 1];
+            self.err_at(
+                c.file,
+                &c.raw.id,
+                c.at,
                 format!(
-                    "{ntags} tags and {nzones} zones declared; at most 64 of each are supported"
+                    "{} cards; at most {} are supported",
+                    cards.len(),
+                    DefId::MAX as usize + 1
                 ),
                 None,
             );
+            return None;
         }
         for (i, c) in cards.iter().enumerate() {
             if let Some(prev) = self.names.def_index.insert(c.raw.id.clone(), i as u16) {
