@@ -134,7 +134,7 @@ pub fn main() -> ExitCode {
 }
 
 /// Takes the game's own flags out of the arguments: the rules declare them
-/// (`--kingdom` is an option's flag), so clap cannot know them. After a game
+/// (an option's `flag:`), so clap cannot know them. After a game
 /// subcommand, a `--name` that is neither the subcommand's nor a global flag
 /// is one, with its value (`--name v` or `--name=v`); `prepare` checks it
 /// against the rules.

@@ -27,7 +27,7 @@ pub struct RawScenario {
     pub players: u8,
     #[serde(default = "one")]
     pub seed: u64,
-    /// Rules options, e.g. `kingdom: [a, b]`.
+    /// Rules options by name, each a list of card ids: `name: [a, b]`.
     #[serde(default)]
     pub options: BTreeMap<String, Vec<String>>,
     /// Run the rules' setup before placing cards (default: start empty).
