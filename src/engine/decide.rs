@@ -10,7 +10,6 @@ use super::exec::{Frame, Slots};
 use super::log::Entry;
 use super::native::{Body, Straight};
 use super::state::below;
-use super::turn::Act;
 use super::{Flow, Game, Res};
 use crate::data::native::{Choose, FastChoose, Operand, Pick, Test};
 use crate::data::{BotRule, Data, MoveDecl, WindowBot};
@@ -1384,4 +1383,24 @@ fn human(
 struct Labels<'a> {
     label: &'a str,
     key: &'a str,
+}
+
+/// What a player does in a round of a window.
+pub(crate) enum Act {
+    /// Nothing to do: no move is legal.
+    Nothing,
+    Pass,
+    /// A move, with what it picked.
+    Move(u16, Value),
+}
+
+impl Act {
+    /// The option `i` of a window's listed options (pass after them).
+    pub(crate) fn of(options: &mut Vec<Choice>, i: usize) -> Act {
+        if i >= options.len() {
+            return Act::Pass;
+        }
+        let c = options.swap_remove(i);
+        Act::Move(c.mv.expect("move options carry their move"), c.value)
+    }
 }
