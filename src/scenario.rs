@@ -122,12 +122,20 @@ pub fn run(
 ) -> Result<ScenarioRun, DataErrors> {
     let text = sources.text(fid).to_string();
     let mut errors = Vec::new();
-    let sets = raw
-        .options
-        .iter()
-        .map(|(k, v)| (k.clone(), v.clone()))
-        .collect();
-    let options = crate::data::options::resolve(&data, sets)?;
+    // Each option on its own, so its errors point at its key.
+    let mut options = std::collections::HashMap::new();
+    let from = find_word(&text, "options", 0).map_or(0, |(a, _)| a);
+    for (k, v) in &raw.options {
+        match crate::data::options::resolve(&data, vec![(k.clone(), v.clone())]) {
+            Ok(o) => options.extend(o),
+            Err(e) => errors.extend(
+                (e.errors.into_iter()).map(|e| err_at(sources, fid, k, from, e.message, e.help)),
+            ),
+        }
+    }
+    if !errors.is_empty() {
+        return Err(DataErrors { errors });
+    }
     let cfg = GameConfig {
         players: raw.players,
         seed: raw.seed,
