@@ -264,7 +264,7 @@ fn check(dir: &Path, game: Option<&str>) -> ExitCode {
     }
     let mut bad = false;
     for g in games {
-        match load::load_game(dir, &g) {
+        match load::load_game(dir, &g).and_then(own_flags) {
             Ok(d) => println!(
                 "{g}: ok ({} cards, {} verbs, {} abilities)",
                 d.defs.len(),
@@ -306,6 +306,43 @@ fn refuse(r: Refusal) -> ExitCode {
     let usage = r.usage;
     report(DataErrors { errors: r.errors });
     ExitCode::from(if usage { 2 } else { 1 })
+}
+
+/// A game whose option takes one of fuda's own flags could never be given
+/// it: refused by `fuda check`, at the flag.
+fn own_flags(data: Data) -> Result<Data, DataErrors> {
+    let run = Cli::command();
+    let ours: Vec<&str> = (run.find_subcommand("run").into_iter())
+        .flat_map(|c| c.get_arguments().filter_map(|a| a.get_long()))
+        .chain(["help", "version", "data"])
+        .collect();
+    let errors: Vec<DataError> = (data.option_decls.iter())
+        .filter_map(|o| Some((o, o.flag.as_deref()?)))
+        .filter(|(_, f)| ours.contains(f))
+        .map(|(o, f)| {
+            // The rules file is the first file a game reads.
+            let rules = data.sources.text(0);
+            let find = |w: &str, from: usize| crate::data::locate::find_word(rules, w, from);
+            let from = find("options", 0).map_or(0, |(a, _)| a);
+            let from = find(&o.name, from).map_or(from, |(a, _)| a);
+            let (a, b) = find(f, from).unwrap_or((from, from + 1));
+            data.sources.error(
+                0,
+                a as u32,
+                b as u32,
+                format!("option {}: --{f} is one of fuda's own flags", o.name),
+                Some(format!(
+                    "`--set {}=…` gives it; or choose another flag",
+                    o.name
+                )),
+            )
+        })
+        .collect();
+    if errors.is_empty() {
+        Ok(data)
+    } else {
+        Err(DataErrors { errors })
+    }
 }
 
 /// Loads a game and turns command-line choices into a game configuration.

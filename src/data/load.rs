@@ -750,6 +750,20 @@ impl Loader {
                     None,
                 );
             }
+            if let Some(f) = &o.flag {
+                let plain = f.starts_with(|c: char| c.is_ascii_alphanumeric())
+                    && f.chars()
+                        .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+                if !plain {
+                    self.err_at(
+                        rf,
+                        f,
+                        at,
+                        format!("option {name}: the flag `{f}` is not a plain name"),
+                        Some(format!("`flag: {name}` is given as --{name}")),
+                    );
+                }
+            }
             decls.push(OptionDecl {
                 name: name.clone(),
                 about: o.about.clone(),
