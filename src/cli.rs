@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 
+use clap::error::ErrorKind;
 use clap::{CommandFactory, Parser, Subcommand};
 
 use crate::data::{Data, DataError, DataErrors, load, options};
@@ -49,8 +50,9 @@ pub struct GameArgs {
 }
 
 /// Shown under `run`, `sim` and `play --help`.
-const GAME_FLAGS: &str = "A game may declare its own flags for its options (e.g. `--<option> ids`): \
-`fuda options <game>` lists them. Every option can also be given as `--set NAME=IDS`.";
+const GAME_FLAGS: &str = "A game may declare its own flags for its options (`--<flag> ids`): \
+`fuda run <game> --help` and `fuda options <game>` list them. Every option can also be given as \
+`--set NAME=IDS`.";
 
 #[derive(Subcommand)]
 enum Cmd {
@@ -114,15 +116,34 @@ enum Cmd {
 }
 
 pub fn main() -> ExitCode {
-    let (args, flags) = game_flags(std::env::args_os().collect());
-    let mut cli = Cli::parse_from(args);
+    let raw: Vec<OsString> = std::env::args_os().collect();
+    let (args, flags) = game_flags(raw.clone());
+    let mut cli = match Cli::try_parse_from(args) {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            // `fuda run <game> --help`: the game's own options too.
+            return match help_game(&raw).filter(|_| e.kind() == ErrorKind::DisplayHelp) {
+                Some((dir, game)) => on_big_stack(move || {
+                    println!("\nOptions of {game}:");
+                    options(&dir, &game)
+                }),
+                None => ExitCode::from(e.exit_code().clamp(0, 255) as u8),
+            };
+        }
+    };
     if let Cmd::Run { game, .. } | Cmd::Sim { game, .. } | Cmd::Play { game } = &mut cli.cmd {
         game.flags = flags;
     }
+    on_big_stack(move || command(cli))
+}
+
+/// Runs a command on a thread with [`crate::sim::STACK_SIZE`] of stack.
+fn on_big_stack(f: impl FnOnce() -> ExitCode + Send + 'static) -> ExitCode {
     match std::thread::Builder::new()
         .name("fuda".into())
         .stack_size(crate::sim::STACK_SIZE)
-        .spawn(move || command(cli))
+        .spawn(f)
     {
         // A panic was already printed; 101 is what Rust exits with for one.
         Ok(h) => h.join().unwrap_or(ExitCode::from(101)),
@@ -131,6 +152,25 @@ pub fn main() -> ExitCode {
             ExitCode::from(1)
         }
     }
+}
+
+/// The data folder and game of a help request for a game subcommand
+/// (`fuda [--data DIR] run <game> --help`).
+fn help_game(args: &[OsString]) -> Option<(PathBuf, String)> {
+    let args: Vec<&str> = args.iter().skip(1).filter_map(|a| a.to_str()).collect();
+    let sub = args
+        .iter()
+        .position(|a| ["run", "sim", "play"].contains(a))?;
+    let game = args.get(sub + 1).filter(|g| !g.starts_with('-'))?;
+    let dir = args
+        .iter()
+        .enumerate()
+        .find_map(|(i, a)| match a.strip_prefix("--data") {
+            Some("") => args.get(i + 1).map(PathBuf::from),
+            Some(v) => v.strip_prefix('=').map(PathBuf::from),
+            None => None,
+        });
+    Some((data_dir(dir.as_deref()), game.to_string()))
 }
 
 /// Takes the game's own flags out of the arguments: the rules declare them

@@ -411,4 +411,12 @@ fn a_games_own_flags_are_its_rules_options() {
     );
     let (out, _) = text(&fuda(&["options", "utage"]));
     assert!(out.contains("--decks IDS, --set decks=IDS"), "{out}");
+    // And under a game subcommand's help.
+    let help = fuda(&["run", "utage", "--help"]);
+    assert_eq!(help.status.code(), Some(0));
+    assert!(
+        text(&help).0.contains("--decks IDS, --set decks=IDS"),
+        "{}",
+        text(&help).0
+    );
 }
