@@ -86,7 +86,7 @@ fn wrong_type_has_position() {
 
 #[test]
 fn unknown_card_reference_points_at_the_value() {
-    let yaml = "id: x\ntags: [action]\neffects:\n  play: |\n    draw(1)\n    gain(pile(supply, @omikki))\n";
+    let yaml = "id: x\ntags: [action]\neffects:\n  play: |\n    draw(1)\n    gain(pile(supply, @omikki))\nname: X\n";
     let err = bad_card("cardref", yaml, "unknown card `omikki`", "6:24");
     assert!(err.contains("did you mean `omiki`?"), "{err}");
 }
@@ -95,14 +95,14 @@ fn unknown_card_reference_points_at_the_value() {
 fn unknown_zone_and_event_have_suggestions() {
     let err = bad_card(
         "event",
-        "id: x\nabilities:\n  - on: gian\n    self: true\n    do: draw(1)\n",
+        "id: x\nabilities:\n  - on: gian\n    self: true\n    do: draw(1)\nname: X\n",
         "unknown event \"gian\"",
         "3:9",
     );
     assert!(err.contains("did you mean `gain`?"), "{err}");
     let err = bad_card(
         "zone",
-        "id: x\neffects:\n  play: move(this, hnd)\n",
+        "id: x\neffects:\n  play: move(this, hnd)\nname: X\n",
         "unknown name `hnd`",
         "3:20",
     );
@@ -113,7 +113,7 @@ fn unknown_zone_and_event_have_suggestions() {
 fn grammar_error_has_position() {
     bad_card(
         "grammar",
-        "id: x\neffects:\n  play: \"draw(2\"\n",
+        "id: x\neffects:\n  play: \"draw(2\"\nname: X\n",
         "syntax error in card text",
         "3:16",
     );
@@ -123,7 +123,7 @@ fn grammar_error_has_position() {
 fn rhai_syntax_error_has_position() {
     bad_card(
         "rhai",
-        "id: x\nrhai:\n  play: |\n    draw(1);\n    let x = ;\n",
+        "id: x\nrhai:\n  play: |\n    draw(1);\n    let x = ;\nname: X\n",
         "Rhai syntax error",
         "5:13",
     );
@@ -142,7 +142,7 @@ fn play_card_scenario(dir: &Path, card: &str) -> PathBuf {
 #[test]
 fn rhai_runtime_error_names_the_card() {
     let dir = data_copy("rhai_runtime");
-    let card = "id: oops\ntags: [action]\nrhai:\n  play: |\n    draw(1);\n    let y = card.cost * \"x\";\n";
+    let card = "id: oops\ntags: [action]\nrhai:\n  play: |\n    draw(1);\n    let y = card.cost * \"x\";\nname: Oops\n";
     std::fs::write(dir.join("cards/shrine/oops.yaml"), card).unwrap();
     let file = play_card_scenario(&dir, "oops");
     let o = fuda(&[
@@ -160,9 +160,9 @@ fn rhai_runtime_error_names_the_card() {
 #[test]
 fn endless_scripts_are_stopped_quickly() {
     let dir = data_copy("endless");
-    let cards = "- id: spin\n  tags: [action]\n  rhai:\n    play: \"loop { }\"\n\
-                 - id: deep\n  tags: [action]\n  rhai:\n    play: |\n      fn f(n) { f(n + 1) }\n      f(0)\n\
-                 - id: again\n  tags: [action]\n  effects:\n    play: run(this, \"play\")\n";
+    let cards = "- id: spin\n  name: Spin\n  tags: [action]\n  rhai:\n    play: \"loop { }\"\n\
+                 - id: deep\n  name: Deep\n  tags: [action]\n  rhai:\n    play: |\n      fn f(n) { f(n + 1) }\n      f(0)\n\
+                 - id: again\n  name: Again\n  tags: [action]\n  effects:\n    play: run(this, \"play\")\n";
     std::fs::write(dir.join("cards/shrine/endless.yaml"), cards).unwrap();
     for (card, what) in [
         ("spin", "operations"),

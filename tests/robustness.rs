@@ -578,7 +578,7 @@ fn played(dir: &Path, id: &str, code: &str, rhai: bool) -> String {
     card(
         dir,
         id,
-        &format!("id: {id}\ntags: [action]\n{key}:\n  play: |\n{body}"),
+        &format!("id: {id}\nname: {id}\ntags: [action]\n{key}:\n  play: |\n{body}"),
     );
     let file = dir.join(format!("{id}_scenario.yaml"));
     std::fs::write(
@@ -614,11 +614,15 @@ fn nested(open: &str, inner: &str, close: &str, n: usize) -> String {
 
 const CASES: &[Case] = &[
     ("duplicate card id in two files", |d| {
-        card(d, "dup", "id: omiki\n");
+        card(d, "dup", "id: omiki\nname: Omiki\n");
         run_shrine(d)
     }),
     ("duplicate card id in one list", |d| {
-        card(d, "dup", "- id: twice\n- id: twice\n- id: twice\n");
+        card(
+            d,
+            "dup",
+            "- id: twice\n  name: T\n- id: twice\n  name: T\n- id: twice\n  name: T\n",
+        );
         run_shrine(d)
     }),
     ("card with a non-string id", |d| {
@@ -804,7 +808,7 @@ const CASES: &[Case] = &[
         card(
             d,
             "village_festival",
-            "id: village_festival\ntags: [action]\neffects:\n  play: |\n    actions += 1\n    move(this, hand)\n",
+            "id: village_festival\nname: V\ntags: [action]\neffects:\n  play: |\n    actions += 1\n    move(this, hand)\n",
         );
         vec![s(&[
             "run",
@@ -819,7 +823,7 @@ const CASES: &[Case] = &[
         card(
             d,
             "echo",
-            "id: echo\ntags: [action]\nabilities:\n  - on: draw\n    zone: hand\n    timing: queued\n    do: emit(\"draw\", this)\n  - on: draw\n    zone: hand\n    do: emit(\"draw\", this)\n",
+            "id: echo\nname: Echo\ntags: [action]\nabilities:\n  - on: draw\n    zone: hand\n    timing: queued\n    do: emit(\"draw\", this)\n  - on: draw\n    zone: hand\n    do: emit(\"draw\", this)\n",
         );
         setup_code(d, "create(@echo, hand(player(1)), 1)");
         run_shrine(d)
@@ -828,7 +832,7 @@ const CASES: &[Case] = &[
         card(
             d,
             "echo",
-            "id: echo\ntags: [action]\nabilities:\n  - on: look\n    zone: hand\n    timing: queued\n    do: emit(\"look\", this)\n",
+            "id: echo\nname: Echo\ntags: [action]\nabilities:\n  - on: look\n    zone: hand\n    timing: queued\n    do: emit(\"look\", this)\n",
         );
         setup_code(d, "create(@echo, hand(player(1)), 1)\nemit(\"look\")");
         run_shrine(d)
@@ -841,7 +845,11 @@ const CASES: &[Case] = &[
             "tags: [",
             &format!("tags: [{}, ", tags.join(", ")),
         );
-        card(d, "tagged", "id: tagged\ntags: [t69, t65, t0]\n");
+        card(
+            d,
+            "tagged",
+            "id: tagged\nname: Tagged\ntags: [t69, t65, t0]\n",
+        );
         run_shrine(d)
     }),
     ("too many zones", |d| {
@@ -865,7 +873,7 @@ const CASES: &[Case] = &[
         card(
             d,
             "jp",
-            "id: jp\ntags: [action]\neffects:\n  play: \"御神酒(\"\n",
+            "id: jp\nname: 御神酒\ntags: [action]\neffects:\n  play: \"御神酒(\"\n",
         );
         run_shrine(d)
     }),

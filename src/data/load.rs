@@ -57,6 +57,9 @@ pub fn load_game(data_dir: &Path, game: &str) -> Result<Data, DataErrors> {
         .join(rules.cards.as_deref().unwrap_or(game));
     let cards = l.read_cards(&card_dir);
     let data = l.build(data_dir, rules_file, rules, cards);
+    if let Some(d) = &data {
+        l.errs.extend(counts::check(d));
+    }
     match data {
         Some(d) if l.errs.is_empty() => Ok(d),
         _ => Err(DataErrors { errors: l.errs }),
@@ -80,16 +83,7 @@ struct CardSrc {
 
 impl Loader {
     fn read_file(&mut self, path: &Path) -> Option<u32> {
-        match std::fs::read_to_string(path) {
-            Ok(text) => Some(self.sources.add(path.display().to_string(), text)),
-            Err(e) => {
-                self.errs.push(DataError::plain(
-                    format!("cannot read {}: {e}", path.display()),
-                    None,
-                ));
-                None
-            }
-        }
+        yamltext::read(&mut self.sources, path, &mut self.errs)
     }
 
     fn read_yaml<T: DeserializeOwned>(&mut self, path: &Path) -> Option<(u32, T)> {
@@ -99,6 +93,11 @@ impl Loader {
     }
 
     fn parse_yaml<T: DeserializeOwned>(&mut self, file: u32) -> Option<T> {
+        let dups = yamltext::check(&self.sources, file);
+        if !dups.is_empty() {
+            self.errs.extend(dups);
+            return None;
+        }
         match serde_norway::from_str::<T>(self.sources.text(file)) {
             Ok(v) => Some(v),
             Err(e) => {
@@ -113,6 +112,11 @@ impl Loader {
         let raw = e.to_string();
         let message = raw.split(" at line ").next().unwrap_or(&raw).to_string();
         let off = e.location().map(|l| l.index()).unwrap_or(0);
+        if let Some((m, h, at)) = yamltext::explain_tab(text, off) {
+            return self
+                .sources
+                .error(file, at as u32, at as u32 + 1, m, Some(h));
+        }
         let mut help = None;
         if let Some(rest) = message.strip_prefix("unknown field `") {
             let field = rest.split('`').next().unwrap_or("");
@@ -624,6 +628,18 @@ impl Loader {
             }
             for (k, text) in &c.raw.rhai {
                 let code = self.rhai(file, at, text, &[]);
+                if c.raw.effects.contains_key(k) {
+                    // Both spellings of one effect: neither may win silently.
+                    let from = find_word(self.sources.text(file), "rhai", at).map_or(at, |w| w.0);
+                    self.err_at(
+                        file,
+                        k,
+                        from,
+                        format!("effect `{k}` is given both in `effects:` and in `rhai:`"),
+                        Some("keep one of them".into()),
+                    );
+                    continue;
+                }
                 self.set_effect(&mut effects, file, at, k, code);
             }
             for a in &c.raw.abilities {
@@ -634,7 +650,7 @@ impl Loader {
             }
             defs.push(CardDef {
                 id: c.raw.id.clone(),
-                name: c.raw.name.clone().unwrap_or_else(|| c.raw.id.clone()),
+                name: c.raw.name.clone(),
                 text: c.raw.text.clone().unwrap_or_default(),
                 tags,
                 props,
@@ -876,6 +892,7 @@ impl Loader {
             self_only: t.self_only,
             cond,
             optional: t.optional,
+            reveal: t.reveal,
             prompt: t.prompt.clone().unwrap_or_else(|| t.on.clone()),
             queued,
             body,

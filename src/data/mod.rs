@@ -1,5 +1,6 @@
 //! A game as data: rules and cards, loaded from YAML and compiled once.
 
+pub mod counts;
 pub mod diag;
 pub mod load;
 pub mod locate;
@@ -7,6 +8,7 @@ pub mod native;
 pub mod options;
 pub mod schema;
 pub mod scripts;
+pub mod yamltext;
 
 use crate::lang::ir::Code;
 use crate::lang::names::Names;
@@ -158,6 +160,8 @@ pub struct Trigger {
     pub self_only: bool,
     pub cond: Option<Code>,
     pub optional: bool,
+    /// The card is revealed as it triggers ([`schema::RawTrigger::reveal`]).
+    pub reveal: bool,
     pub prompt: String,
     pub queued: bool,
     pub body: Code,

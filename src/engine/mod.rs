@@ -17,7 +17,7 @@ use std::sync::Arc;
 
 use crate::data::Data;
 use crate::lang::ir::{Code, Span};
-use crate::value::{DefId, PlayerId, Value};
+use crate::value::{DefId, ObjId, PlayerId, Value};
 pub use decide::AgentKind;
 use log::Entry;
 use state::State;
@@ -41,6 +41,27 @@ pub struct RunError {
     pub span: Span,
     /// The card whose code was running, if any.
     pub card: Option<String>,
+    /// The running card's call, in its file, of the code that failed in
+    /// another file (a rules verb): the place to show.
+    pub site: Option<Span>,
+    /// The running card's file.
+    pub card_file: Option<u32>,
+}
+
+/// An error leaving a call at `call`: if the call is in the running card's
+/// file and the failure in another's (a rules verb the card calls), the
+/// call is where it shows.
+#[cold]
+pub(crate) fn at_call(mut e: Box<Flow>, call: Span) -> Box<Flow> {
+    if let Flow::Error(re) = &mut *e
+        && re.site.is_none()
+        && re.card_file == Some(call.file)
+        && re.span.file != call.file
+        && call != Span::default()
+    {
+        re.site = Some(call);
+    }
+    e
 }
 
 /// A result of running code. The stop is boxed: stops are rare, and a
@@ -224,6 +245,18 @@ impl Game {
         }
         self.spare_list = Some(list.clone());
         Value::List(list)
+    }
+
+    /// Whether a card is its zone's top card.
+    pub fn is_top(&self, c: ObjId) -> bool {
+        let z = self.st.zone_of(c);
+        self.st.zones[self.st.inst(z)].cards.last() == Some(&c)
+    }
+
+    /// A card as a log entry names it: its definition and where it is now.
+    pub fn named(&self, c: ObjId) -> (DefId, log::Place) {
+        let place = log::Place::In(self.st.zone_of(c), self.is_top(c));
+        (self.st.objs[c as usize].def, place)
     }
 
     #[inline(always)]
@@ -447,10 +480,13 @@ impl Game {
         let card = self
             .current_card
             .map(|d| self.data.defs[d as usize].id.clone());
+        let card_file = self.current_card.map(|d| self.data.defs[d as usize].file);
         Err(Box::new(Flow::Error(RunError {
             message: message.into(),
             span,
             card,
+            site: None,
+            card_file,
         })))
     }
 }
