@@ -230,6 +230,13 @@ fn game_flags(args: Vec<OsString>) -> (Vec<OsString>, Vec<(String, Option<String
 
 fn command(cli: Cli) -> ExitCode {
     let dir = data_dir(cli.data.as_deref());
+    if !dir.is_dir() {
+        eprintln!(
+            "error: --data {}: no such folder (it should hold rules/ and cards/)",
+            dir.display()
+        );
+        return ExitCode::from(2);
+    }
     match cli.cmd {
         Cmd::Run {
             game,
@@ -286,6 +293,19 @@ pub fn data_dir(arg: Option<&Path>) -> PathBuf {
     }
 }
 
+/// A line to stdout. A reader that went away (`fuda check | head -1`) is no
+/// error of ours: the line is dropped, as the transcript's are.
+pub fn say(line: std::fmt::Arguments) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stdout(), "{line}");
+}
+
+/// Bad command-line usage: exit 2, as the README promises.
+pub fn usage(e: DataError) -> ExitCode {
+    eprintln!("{:?}", miette::Report::new(e));
+    ExitCode::from(2)
+}
+
 pub fn report(e: DataErrors) -> ExitCode {
     for err in e.errors {
         eprintln!("{:?}", miette::Report::new(err));
@@ -305,12 +325,12 @@ fn check(dir: &Path, game: Option<&str>) -> ExitCode {
     let mut bad = false;
     for g in games {
         match load::load_game(dir, &g).and_then(own_flags) {
-            Ok(d) => println!(
+            Ok(d) => say(format_args!(
                 "{g}: ok ({} cards, {} verbs, {} abilities)",
                 d.defs.len(),
                 d.verbs.len(),
                 d.triggers.len()
-            ),
+            )),
             Err(e) => {
                 bad = true;
                 eprintln!("{g}: {} error(s)", e.errors.len());
@@ -323,29 +343,6 @@ fn check(dir: &Path, game: Option<&str>) -> ExitCode {
     } else {
         ExitCode::SUCCESS
     }
-}
-
-/// Why a game cannot start: errors in the data (exit 1) or on the command
-/// line (exit 2).
-#[derive(Debug)]
-pub struct Refusal {
-    pub errors: Vec<DataError>,
-    pub usage: bool,
-}
-
-impl From<DataErrors> for Refusal {
-    fn from(e: DataErrors) -> Refusal {
-        Refusal {
-            errors: e.errors,
-            usage: false,
-        }
-    }
-}
-
-fn refuse(r: Refusal) -> ExitCode {
-    let usage = r.usage;
-    report(DataErrors { errors: r.errors });
-    ExitCode::from(if usage { 2 } else { 1 })
 }
 
 /// A game whose option takes one of fuda's own flags could never be given
@@ -385,25 +382,46 @@ fn own_flags(data: Data) -> Result<Data, DataErrors> {
     }
 }
 
-/// Loads a game and turns command-line choices into a game configuration.
+/// Loads a game and turns command-line choices into a game configuration;
+/// on failure, reports it and gives the exit code.
 pub fn prepare(
     dir: &Path,
     a: &GameArgs,
     logging: bool,
-) -> Result<(Arc<Data>, GameConfig), Refusal> {
-    let data = Arc::new(load::load_game(dir, &a.game)?);
-    let one = |e: DataError| DataErrors { errors: vec![e] };
+) -> Result<(Arc<Data>, GameConfig), ExitCode> {
+    let data = Arc::new(load::load_game(dir, &a.game).map_err(report)?);
     let players = a.players.unwrap_or(data.players.2);
     if players < data.players.0 || players > data.players.1 {
-        return Err(one(DataError::plain(
+        let (min, max) = (data.players.0, data.players.1);
+        let Some(asked) = a.players else {
+            // The rules' own default is out of their range: a data error.
+            let e = DataError::plain(
+                format!(
+                    "{}: the default of {players} players is not within {min} to {max}",
+                    data.game
+                ),
+                None,
+            );
+            return Err(report(DataErrors { errors: vec![e] }));
+        };
+        return Err(usage(DataError::plain(
             format!(
-                "{} is for {} to {} players, not {players}",
-                data.game, data.players.0, data.players.1
+                "--players {asked}: {} is for {min} to {max} players",
+                data.game
             ),
             None,
-        ))
-        .into());
+        )));
     }
+    prepare_rest(data, a, players, logging)
+}
+
+fn prepare_rest(
+    data: Arc<Data>,
+    a: &GameArgs,
+    players: u8,
+    logging: bool,
+) -> Result<(Arc<Data>, GameConfig), ExitCode> {
+    let one = |e: DataError| report(DataErrors { errors: vec![e] });
     let mut agents = Vec::new();
     for name in &a.agents {
         match AgentKind::parse(name, &data) {
@@ -415,9 +433,10 @@ pub fn prepare(
                     .collect();
                 let help = did_you_mean(suggest(name, known.iter().copied()))
                     .or_else(|| Some(format!("agents: {}", known.join(", "))));
-                return Err(
-                    one(DataError::plain(format!("unknown agent \"{name}\""), help)).into(),
-                );
+                return Err(one(DataError::plain(
+                    format!("unknown agent \"{name}\""),
+                    help,
+                )));
             }
         }
     }
@@ -427,9 +446,11 @@ pub fn prepare(
         .cloned()
         .unwrap_or_else(|| AgentKind::parse("random", &data).unwrap_or(AgentKind::First));
     agents.resize(players as usize, last);
-    let options = options::resolve(&data, option_sets(&data, a)?).map_err(|e| Refusal {
-        errors: e.errors,
-        usage: true,
+    // Options the rules refuse are bad usage (2), all of them reported.
+    let sets = option_sets(&data, a)?;
+    let options = options::resolve(&data, sets).map_err(|e| {
+        report(e);
+        ExitCode::from(2)
     })?;
     Ok((
         data,
@@ -445,11 +466,8 @@ pub fn prepare(
 
 /// The options chosen on the command line, by the game's flags and `--set`,
 /// as (option, card ids); the ids are checked by [`options::resolve`].
-fn option_sets(data: &Data, a: &GameArgs) -> Result<Vec<(String, Vec<String>)>, Refusal> {
-    let usage = |message: String, help: Option<String>| Refusal {
-        errors: vec![DataError::plain(message, help)],
-        usage: true,
-    };
+fn option_sets(data: &Data, a: &GameArgs) -> Result<Vec<(String, Vec<String>)>, ExitCode> {
+    let usage = |message: String, help| usage(DataError::plain(message, help));
     let ids = |v: &str| -> Vec<String> {
         v.split(',')
             .map(|x| x.trim().to_string())
@@ -524,7 +542,7 @@ fn options(dir: &Path, game: &str) -> ExitCode {
 fn sim(dir: &Path, a: &GameArgs, games: u64, jobs: usize, json: bool) -> ExitCode {
     let (data, cfg) = match prepare(dir, a, false) {
         Ok(x) => x,
-        Err(e) => return refuse(e),
+        Err(code) => return code,
     };
     let s = match crate::sim::simulate(&data, &cfg, games, jobs, !json) {
         Ok(s) => s,
@@ -538,7 +556,7 @@ fn sim(dir: &Path, a: &GameArgs, games: u64, jobs: usize, json: bool) -> ExitCod
     }
     if json {
         match serde_json::to_string(&s) {
-            Ok(line) => println!("{line}"),
+            Ok(line) => say(format_args!("{line}")),
             Err(e) => {
                 eprintln!("error: {e}");
                 return ExitCode::from(1);
@@ -550,22 +568,25 @@ fn sim(dir: &Path, a: &GameArgs, games: u64, jobs: usize, json: bool) -> ExitCod
         } else {
             format!("{jobs}")
         };
-        println!(
+        say(format_args!(
             "{} games of {} ({} players, jobs: {threads})",
             games, data.game, cfg.players
-        );
+        ));
         for (i, (w, r)) in s.wins.iter().zip(&s.win_rates).enumerate() {
-            println!("  P{} wins {w} ({:.1}%)", i + 1, r * 100.0);
+            say(format_args!("  P{} wins {w} ({:.1}%)", i + 1, r * 100.0));
         }
-        println!(
+        say(format_args!(
             "  shared wins {}  average turns {:.1}  {:.0} games/s",
             s.draws, s.avg_turns, s.games_per_sec
-        );
+        ));
         if s.turn_limit > 0 {
-            println!("  {} game(s) reached the turn limit", s.turn_limit);
+            say(format_args!(
+                "  {} game(s) reached the turn limit",
+                s.turn_limit
+            ));
         }
         if s.errors > 0 {
-            println!("  {} game(s) stopped by an error", s.errors);
+            say(format_args!("  {} game(s) stopped by an error", s.errors));
         }
     }
     if s.errors > 0 {
@@ -578,7 +599,7 @@ fn sim(dir: &Path, a: &GameArgs, games: u64, jobs: usize, json: bool) -> ExitCod
 fn run(dir: &Path, a: &GameArgs, json: bool, view: Option<u8>, save: Option<&Path>) -> ExitCode {
     let (data, cfg) = match prepare(dir, a, true) {
         Ok(x) => x,
-        Err(e) => return refuse(e),
+        Err(code) => return code,
     };
     let mut game = Game::new(data.clone(), cfg);
     finish_run(&mut game, json, view, save)
@@ -604,7 +625,9 @@ fn finish_run(game: &mut Game, json: bool, view: Option<u8>, save: Option<&Path>
     }
     match outcome {
         Err(crate::engine::Flow::OutOfDecisions) => {
-            println!("-- replay stopped after the requested decisions");
+            say(format_args!(
+                "-- replay stopped after the requested decisions"
+            ));
             ExitCode::SUCCESS
         }
         Ok(o) => {

@@ -83,9 +83,20 @@ pub struct ScenarioRun {
 pub fn run_file(dir: &Path, file: &Path) -> Result<ScenarioRun, DataErrors> {
     let mut sources = Sources::default();
     let mut errors = Vec::new();
+    if let Some(why) = crate::data::confine::refuse_given(file) {
+        return Err(DataErrors {
+            errors: vec![DataError::plain(why, None)],
+        });
+    }
     let Some(fid) = yamltext::read(&mut sources, file, &mut errors) else {
         return Err(DataErrors { errors });
     };
+    if let Some((at, why)) = crate::data::yaml::over_limits(sources.text(fid)) {
+        let at = at as u32;
+        return Err(DataErrors {
+            errors: vec![sources.error(fid, at, at + 1, why, None)],
+        });
+    }
     let dups = yamltext::check(&sources, fid);
     if !dups.is_empty() {
         return Err(DataErrors { errors: dups });

@@ -3,7 +3,6 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-use std::time::{Duration, Instant};
 
 fn fuda(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_fuda"))
@@ -158,7 +157,7 @@ fn rhai_runtime_error_names_the_card() {
 }
 
 #[test]
-fn endless_scripts_are_stopped_quickly() {
+fn endless_scripts_are_stopped_by_their_limits() {
     let dir = data_copy("endless");
     let cards = "- id: spin\n  name: Spin\n  tags: [action]\n  rhai:\n    play: \"loop { }\"\n\
                  - id: deep\n  name: Deep\n  tags: [action]\n  rhai:\n    play: |\n      fn f(n) { f(n + 1) }\n      f(0)\n\
@@ -170,7 +169,8 @@ fn endless_scripts_are_stopped_quickly() {
         ("again", "nested more than"),
     ] {
         let file = play_card_scenario(&dir, card);
-        let start = Instant::now();
+        // Stopped by the script limits (operations, call levels, nesting),
+        // which the message names: no clock involved.
         let o = fuda(&[
             "scenario",
             file.to_str().unwrap(),
@@ -178,11 +178,6 @@ fn endless_scripts_are_stopped_quickly() {
             dir.to_str().unwrap(),
         ]);
         let (_, err) = text(&o);
-        assert!(
-            start.elapsed() < Duration::from_secs(10),
-            "{card} took {:?}",
-            start.elapsed()
-        );
         assert_eq!(o.status.code(), Some(1), "{card}: {err}");
         assert!(
             err.contains(&format!("card `{card}`")) && err.contains(what),

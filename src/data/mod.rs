@@ -1,5 +1,6 @@
 //! A game as data: rules and cards, loaded from YAML and compiled once.
 
+pub mod confine;
 pub mod counts;
 pub mod diag;
 pub mod load;
@@ -8,6 +9,7 @@ pub mod native;
 pub mod options;
 pub mod schema;
 pub mod scripts;
+pub mod yaml;
 pub mod yamltext;
 
 use crate::lang::ir::Code;

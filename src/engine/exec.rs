@@ -10,8 +10,7 @@ use crate::data::Data;
 use crate::lang::ir::*;
 use crate::value::{ObjId, PlayerId, Value, ZoneRef};
 
-/// Iterations a `while` loop may run before it is reported as endless.
-pub(crate) const MAX_LOOP: u32 = 100_000;
+pub(crate) use crate::limits::MAX_LOOP;
 
 impl Game {
     /// A `repeat` count, 0 to [`MAX_LOOP`]: a negative one is an error, not

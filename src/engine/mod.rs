@@ -17,6 +17,7 @@ use std::sync::Arc;
 
 use crate::data::Data;
 use crate::lang::ir::{Code, Span};
+use crate::limits::MAX_LOG_ENTRIES;
 use crate::value::{DefId, ObjId, PlayerId, Value};
 pub use decide::AgentKind;
 use log::Entry;
@@ -68,19 +69,7 @@ pub(crate) fn at_call(mut e: Box<Flow>, call: Span) -> Box<Flow> {
 /// one-word error lets results come back in registers.
 pub type Res<T> = Result<T, Box<Flow>>;
 
-/// Steps one turn (or the setup) may take: far beyond any real turn, and
-/// reached in seconds by data that never stops (a phase repeated forever,
-/// nested loops, abilities that trigger each other, a move always chosen).
-pub const MAX_STEPS: u64 = 5_000_000;
-
-/// How deep code may nest before running it is an error (as `enter` counts).
-pub const MAX_DEPTH: u32 = 200;
-
-/// Card objects a game may hold.
-pub const MAX_OBJECTS: usize = 1_000_000;
-
-/// Items in a list, bytes in a string made by code.
-pub const MAX_LIST: usize = 1_000_000;
+pub use crate::limits::{MAX_DEPTH, MAX_LIST, MAX_OBJECTS, MAX_STEPS};
 
 /// How a game ended.
 #[derive(Debug, Clone)]
@@ -102,6 +91,9 @@ pub struct Game {
     pub script: VecDeque<String>,
     pub log: Vec<Entry>,
     pub logging: bool,
+    /// Set when the transcript reached [`MAX_LOG_ENTRIES`]: where it was (the
+    /// game stops with this error at the end of the turn).
+    log_full: Option<(Span, String)>,
     pub options: HashMap<String, Vec<DefId>>,
     /// The value of `option(name)` for each option the rules declare, made
     /// when the options are set (no lookup or list per call).
@@ -152,6 +144,7 @@ impl Game {
             script: VecDeque::new(),
             log: Vec::new(),
             logging: cfg.logging,
+            log_full: None,
             options: cfg.options,
             option_vals,
             viewer: None,
@@ -193,7 +186,8 @@ impl Game {
             agents,
             script,
             log,
-            logging: _,
+            logging,
+            log_full,
             options: _,
             option_vals: _,
             viewer,
@@ -211,6 +205,10 @@ impl Game {
         seat_agents(agents, players, seed);
         script.clear();
         log.clear();
+        // A full transcript turned logging off.
+        if log_full.take().is_some() {
+            *logging = true;
+        }
         *viewer = None;
         decisions.clear();
         replay.clear();
@@ -262,7 +260,7 @@ impl Game {
     #[inline(always)]
     pub fn push(&mut self, e: Entry) {
         if self.logging {
-            self.log.push(e);
+            self.keep(e);
         }
     }
 
@@ -271,7 +269,52 @@ impl Game {
     #[inline(always)]
     pub fn push_with(&mut self, e: impl FnOnce() -> Entry) {
         if self.logging {
-            self.log.push(e());
+            self.keep(e());
+        }
+    }
+
+    #[inline(always)]
+    fn keep(&mut self, e: Entry) {
+        if self.log.len() < MAX_LOG_ENTRIES {
+            self.log.push(e);
+        } else {
+            self.log_overflow();
+        }
+    }
+
+    /// The transcript is full: logging stops, and the turn's end reports
+    /// where it happened (the entry's maker has no way to fail).
+    #[cold]
+    fn log_overflow(&mut self) {
+        self.logging = false;
+        let phase = self.st.phase.map(|p| &self.data.turn.phases[p as usize]);
+        let span = match phase {
+            Some(p) => p.body.span,
+            None if self.st.turn == 0 => self.data.setup.span,
+            None => Span::default(),
+        };
+        let mut at = match phase {
+            Some(p) => format!("in phase `{}` of turn {}", p.name, self.st.turn),
+            None if self.st.turn == 0 => "in the setup".to_string(),
+            None => format!("in turn {}", self.st.turn),
+        };
+        if let Some(d) = self.current_card {
+            at += &format!(", while card `{}` ran", self.data.defs[d as usize].id);
+        }
+        self.log_full = Some((
+            span,
+            format!(
+                "the transcript passed {MAX_LOG_ENTRIES} entries {at}: does a rule log without end?"
+            ),
+        ));
+    }
+
+    /// Stops the game once the transcript is full.
+    #[inline(always)]
+    fn check_log(&self) -> Res<()> {
+        match &self.log_full {
+            None => Ok(()),
+            Some((span, message)) => self.err(*span, message.clone()),
         }
     }
 
@@ -284,6 +327,7 @@ impl Game {
             Err(e) if !matches!(*e, Flow::EndGame) => return Err(e),
             _ => {}
         }
+        self.check_log()?;
         self.play_turns_in(&data, None, u32::MAX)
     }
 
@@ -310,6 +354,7 @@ impl Game {
                 Err(e) if matches!(*e, Flow::EndGame) => break,
                 Err(e) => return Err(e),
             }
+            self.check_log()?;
             played += 1;
             if self.over() {
                 break;
@@ -319,6 +364,7 @@ impl Game {
             }
             self.advance_player(data)?;
         }
+        self.check_log()?;
         self.finish_in(data, false)
     }
 

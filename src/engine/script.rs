@@ -12,11 +12,12 @@ use rhai::{Array, Dynamic, Engine, EvalAltResult, ImmutableString, Position, Sco
 use super::exec::Frame;
 use super::{Flow, Game, Res};
 use crate::data::Data;
-use crate::data::scripts::{MAX_OPERATIONS, Scripts, limited};
+use crate::data::scripts::Scripts;
 use crate::lang::builtins::Builtin;
 use crate::lang::compile::Origin;
 use crate::lang::ir::{Span, Special};
 use crate::lang::names::{Names, find};
+use crate::limits::MAX_SCRIPT_OPERATIONS;
 use crate::value::{Args, ObjId, PlayerId, Value};
 
 /// A kernel value inside Rhai (a card, a player, a zone…).
@@ -35,9 +36,9 @@ fn runtime(data: &Data) -> &Engine {
     data.scripts.runtime.get_or_init(|| engine(&data.names))
 }
 
-/// An engine under the limits with every kernel operation registered.
+/// The sandbox's engine with every kernel operation registered.
 fn engine(names: &Names) -> Engine {
-    let mut engine = limited();
+    let mut engine = crate::sandbox::engine();
     engine.register_type_with_name::<Handle>("Handle");
     engine.register_fn("==", |a: &mut Handle, b: Handle| {
         with_game(|g| g.equal(&a.0, &b.0)).unwrap_or(false)
@@ -216,7 +217,7 @@ fn finish(
             let message = match &*e {
                 EvalAltResult::ErrorTooManyOperations(_) => {
                     format!(
-                        "script stopped: it ran more than {MAX_OPERATIONS} operations (an endless loop?)"
+                        "script stopped: it ran more than {MAX_SCRIPT_OPERATIONS} operations (an endless loop?)"
                     )
                 }
                 EvalAltResult::ErrorStackOverflow(_) => {

@@ -159,10 +159,7 @@ fn describe(r: Rule) -> Option<String> {
     )
 }
 
-/// How deep code may nest (each operator, call, block and bracket is a level):
-/// far more than card text needs, and little enough that compiling, running
-/// and dropping the code never exhausts the stack.
-pub const MAX_NEST: usize = 256;
+pub use crate::limits::MAX_NEST;
 
 struct Compiler<'a> {
     /// Levels of nesting around the code being compiled.
