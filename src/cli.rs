@@ -10,7 +10,7 @@ use clap::{CommandFactory, Parser, Subcommand};
 
 use crate::data::{Data, DataError, DataErrors, load, options};
 use crate::engine::log::Entry;
-use crate::engine::{AgentKind, Game, GameConfig, Outcome};
+use crate::engine::{Agent, Game, GameConfig, Outcome, agent};
 use crate::suggest::{did_you_mean, suggest};
 
 #[derive(Parser)]
@@ -422,9 +422,13 @@ fn prepare_rest(
     logging: bool,
 ) -> Result<(Arc<Data>, GameConfig), ExitCode> {
     let one = |e: DataError| report(DataErrors { errors: vec![e] });
-    let mut agents = Vec::new();
+    let mut agents: Vec<Box<dyn Agent>> = Vec::new();
     for name in &a.agents {
-        match AgentKind::parse(name, &data) {
+        let parsed = match name.as_str() {
+            "human" => Some(Box::new(crate::human::Human) as Box<dyn Agent>),
+            other => agent::parse(other, &data),
+        };
+        match parsed {
             Some(k) => agents.push(k),
             None => {
                 let known: Vec<&str> = ["first", "random", "human"]
@@ -444,7 +448,7 @@ fn prepare_rest(
     let last = agents
         .last()
         .cloned()
-        .unwrap_or_else(|| AgentKind::parse("random", &data).unwrap_or(AgentKind::First));
+        .unwrap_or_else(|| Box::new(agent::Random::default()));
     agents.resize(players as usize, last);
     // Options the rules refuse are bad usage (2), all of them reported.
     let sets = option_sets(&data, a)?;
@@ -671,27 +675,32 @@ fn replay(dir: &Path, file: &Path, json: bool, view: Option<u8>, upto: Option<us
         Ok(o) => o,
         Err(e) => return report(e),
     };
+    // Each seat replays its player's answers; `--upto N` keeps the first N.
+    let mut agents = vec![agent::Replay::default(); save.players as usize];
+    for ans in save.answers.iter().take(upto.unwrap_or(usize::MAX)) {
+        match agents.get_mut((ans.player as usize).wrapping_sub(1)) {
+            Some(a) => {
+                a.0.push_back(ans.picks.iter().map(|&i| i as usize).collect())
+            }
+            None => {
+                eprintln!(
+                    "error: {} records an answer of player {} in a {}-player game",
+                    file.display(),
+                    ans.player,
+                    save.players
+                );
+                return ExitCode::from(1);
+            }
+        }
+    }
     let cfg = GameConfig {
         players: save.players,
         seed: save.seed,
-        agents: vec![AgentKind::Replay; save.players as usize],
+        agents: agents.into_iter().map(|a| Box::new(a) as _).collect(),
         options,
         logging: true,
     };
     let mut game = Game::new(data, cfg);
-    // Keep the first `upto` decisions (each is a count, then that many picks).
-    let mut kept = Vec::new();
-    let mut rest = save.decisions.iter().copied();
-    let mut n = 0;
-    while let Some(k) = rest.next() {
-        if upto.is_some_and(|u| n >= u) {
-            break;
-        }
-        kept.push(k);
-        kept.extend(rest.by_ref().take(k as usize));
-        n += 1;
-    }
-    game.replay = kept.into();
     finish_run(&mut game, json, view, None)
 }
 

@@ -10,8 +10,9 @@ use serde::Deserialize;
 
 use crate::data::locate::{find_key, find_word};
 use crate::data::{Data, DataError, DataErrors, Sources, load, yamltext};
+use crate::engine::agent::{Script, Scripted};
 use crate::engine::log::Entry;
-use crate::engine::{AgentKind, Flow, Game, GameConfig, Outcome};
+use crate::engine::{Agent, Flow, Game, GameConfig, Outcome};
 use crate::lang::compile::{Context, compile_expr};
 use crate::lang::names::find;
 use crate::suggest::{did_you_mean, suggest};
@@ -156,10 +157,14 @@ pub fn run(
     if !errors.is_empty() {
         return Err(DataErrors { errors });
     }
+    // Every seat answers from the one script, in the order the game asks.
+    let script = Script::new(raw.decisions.iter().cloned());
     let cfg = GameConfig {
         players: raw.players,
         seed: raw.seed,
-        agents: vec![AgentKind::Scripted; raw.players as usize],
+        agents: (0..raw.players)
+            .map(|_| Box::new(Scripted(script.clone())) as Box<dyn Agent>)
+            .collect(),
         options,
         logging: true,
     };
@@ -179,7 +184,6 @@ pub fn run(
         });
     }
     let mut game = Game::new(data.clone(), cfg);
-    game.script = raw.decisions.iter().cloned().collect();
     if raw.setup
         && let Err(e) = game.exec_code(&data.setup, None, 0, Vec::new())
         && let Flow::Error(e) = *e
@@ -348,7 +352,7 @@ pub fn run(
             None
         }
     };
-    let unused = game.script.len();
+    let unused = script.left();
     let mut failures = Vec::new();
     for (text, code) in &expects {
         match game.exec_code(code, None, 0, Vec::new()).map_err(|e| *e) {

@@ -8,7 +8,8 @@ use std::path::Path;
 use std::sync::Arc;
 
 use fuda::data::{Data, load};
-use fuda::engine::{AgentKind, Game, GameConfig};
+use fuda::engine::agent;
+use fuda::engine::{Game, GameConfig};
 
 const EXTRA: usize = 10_000;
 const GAMES: u64 = 6;
@@ -58,13 +59,14 @@ fn library(dir: &Path, extra: usize) {
 
 /// Per game: its result and the definitions its lookups visited.
 fn games(data: Arc<Data>) -> Vec<(String, u64)> {
-    let agent = AgentKind::parse("bigmoney", &data).expect("bigmoney is shrine's bot");
     (1..=GAMES)
         .map(|seed| {
             let cfg = GameConfig {
                 players: 2,
                 seed,
-                agents: vec![agent.clone(); 2],
+                agents: (0..2)
+                    .map(|_| agent::parse("bigmoney", &data).expect("shrine's bot"))
+                    .collect(),
                 // The basic cards only, the 6-VP pile drawn from its tag.
                 options: HashMap::from([("kingdom".to_string(), vec![])]),
                 logging: false,

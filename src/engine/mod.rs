@@ -1,26 +1,29 @@
 //! The kernel: runs a loaded game. It knows zones, counters, events, triggers,
 //! phases, windows and decisions — never a particular game.
 
+pub mod agent;
 pub mod decide;
 pub mod events;
 pub mod exec;
 pub mod log;
 pub mod native;
 pub mod ops;
+pub mod request;
 pub mod script;
 pub mod state;
 pub mod turn;
 pub mod view;
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use crate::data::Data;
 use crate::lang::ir::{Code, Span};
 use crate::limits::MAX_LOG_ENTRIES;
 use crate::value::{DefId, ObjId, PlayerId, Value};
-pub use decide::AgentKind;
+pub use agent::Agent;
 use log::Entry;
+pub use request::{Choice, Kind, Picks, Request};
 use state::State;
 
 /// Why evaluation stopped early. Not all are errors: `Return` carries a value
@@ -86,9 +89,8 @@ pub struct Outcome {
 pub struct Game {
     pub data: Arc<Data>,
     pub st: State,
-    pub agents: Vec<AgentKind>,
-    /// Answers for scripted agents, shared by every scripted seat in turn order.
-    pub script: VecDeque<String>,
+    /// Who answers each seat's requests.
+    pub agents: Vec<Box<dyn Agent>>,
     pub log: Vec<Entry>,
     pub logging: bool,
     /// Set when the transcript reached [`MAX_LOG_ENTRIES`]: where it was (the
@@ -100,18 +102,16 @@ pub struct Game {
     pub(crate) option_vals: Vec<Value>,
     /// While a bot weighs options, code may read only what this player sees.
     pub viewer: Option<PlayerId>,
-    /// Every decision taken: a count, then the chosen indices (a game is its
-    /// data, seed and these).
+    /// Every answer given: the player, a count, then the chosen indices (a
+    /// game is its data, seed and these).
     pub decisions: Vec<u32>,
-    /// Recorded decisions for replay agents, in the same form.
-    pub replay: VecDeque<u32>,
     pub(crate) current_card: Option<DefId>,
     pub(crate) depth: u32,
     /// Work done in the current turn (or setup): effects run, loop rounds,
     /// phases, window actions, check points. See [`MAX_STEPS`].
     pub(crate) steps: u64,
     /// A spare options list for windows.
-    pub(crate) spare_options: Vec<decide::Choice>,
+    pub(crate) spare_options: Vec<Choice>,
     /// The seed the game started from.
     pub seed: u64,
     /// The last list a move or `create` returned, kept to be refilled once
@@ -126,7 +126,7 @@ pub struct Game {
 pub struct GameConfig {
     pub players: u8,
     pub seed: u64,
-    pub agents: Vec<AgentKind>,
+    pub agents: Vec<Box<dyn Agent>>,
     pub options: HashMap<String, Vec<DefId>>,
     pub logging: bool,
 }
@@ -141,7 +141,6 @@ impl Game {
             data,
             st,
             agents,
-            script: VecDeque::new(),
             log: Vec::new(),
             logging: cfg.logging,
             log_full: None,
@@ -149,7 +148,6 @@ impl Game {
             option_vals,
             viewer: None,
             decisions: Vec::new(),
-            replay: VecDeque::new(),
             current_card: None,
             depth: 0,
             steps: 0,
@@ -184,7 +182,6 @@ impl Game {
             data,
             st,
             agents,
-            script,
             log,
             logging,
             log_full,
@@ -192,7 +189,6 @@ impl Game {
             option_vals: _,
             viewer,
             decisions,
-            replay,
             current_card,
             depth,
             steps,
@@ -203,7 +199,6 @@ impl Game {
         } = self;
         st.reset(data, players, seed);
         seat_agents(agents, players, seed);
-        script.clear();
         log.clear();
         // A full transcript turned logging off.
         if log_full.take().is_some() {
@@ -211,7 +206,6 @@ impl Game {
         }
         *viewer = None;
         decisions.clear();
-        replay.clear();
         *current_card = None;
         *depth = 0;
         *steps = 0;
@@ -549,10 +543,10 @@ fn option_vals(data: &Data, options: &HashMap<String, Vec<DefId>>) -> Vec<Value>
 
 /// Seats the agents: one per player (first-option agents for seats not
 /// given), random ones on their own stream.
-fn seat_agents(agents: &mut Vec<AgentKind>, players: u8, seed: u64) {
-    agents.resize(players as usize, AgentKind::First);
+fn seat_agents(agents: &mut Vec<Box<dyn Agent>>, players: u8, seed: u64) {
+    agents.resize_with(players as usize, || Box::new(agent::First));
     for (i, a) in agents.iter_mut().enumerate() {
-        a.seed(seed, i);
+        a.seat(seed, i);
     }
 }
 

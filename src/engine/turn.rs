@@ -1,7 +1,8 @@
 //! Turns, phases and priority windows, as the rules declare them.
 
-use super::decide::{Act, AgentKind, Choice, Plan};
+use super::decide::{Act, Plan};
 use super::log::Entry;
+use super::request::Choice;
 use super::state::{Event, Until, ZoneInst};
 use super::{Flow, Game, Res};
 use crate::data::{Data, PhaseDecl, TurnEvent, native};
@@ -163,7 +164,7 @@ impl Game {
             && let Some(m) = decl.quick
             && self.depth < super::decide::MAX_DEPTH
             && let p = self.st.active
-            && let Some(&AgentKind::Bot(b)) = self.agents.get(p as usize)
+            && let Some(b) = self.data_bot(p)
             && let Some(wb) = decl.bots.get(b)
         {
             let mut plan = Game::bot_plan(data, m, p, b, wb);
@@ -206,8 +207,8 @@ impl Game {
         loop {
             self.tick(Default::default())?;
             options.clear();
-            let act = match self.agents.get(cur as usize) {
-                Some(&AgentKind::Bot(b))
+            let act = match self.data_bot(cur) {
+                Some(b)
                     if let Some(m) = quick
                         && let Some(wb) = decl.bots.get(b) =>
                 {
