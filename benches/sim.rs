@@ -21,7 +21,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use fuda::cli::resolve_options;
+use fuda::data::options::resolve as resolve_options;
 use fuda::data::{Data, load};
 use fuda::engine::{Game, GameConfig, agent};
 

@@ -16,7 +16,6 @@ pub mod replay;
 pub mod report;
 pub mod sandbox;
 pub mod scenario;
-pub mod script;
 pub mod sim;
 pub mod suggest;
 pub mod value;

@@ -28,7 +28,7 @@ pub struct RawScenario {
     pub players: u8,
     #[serde(default = "one")]
     pub seed: u64,
-    /// Rules options, e.g. `kingdom: [a, b]`.
+    /// Rules options by name, each a list of card ids: `name: [a, b]`.
     #[serde(default)]
     pub options: BTreeMap<String, Vec<String>>,
     /// Run the rules' setup before placing cards (default: start empty).
@@ -143,12 +143,20 @@ pub fn run(
 ) -> Result<ScenarioRun, DataErrors> {
     let text = sources.text(fid).to_string();
     let mut errors = Vec::new();
-    let sets = raw
-        .options
-        .iter()
-        .map(|(k, v)| (k.clone(), v.clone()))
-        .collect();
-    let options = crate::cli::resolve_options(&data, sets)?;
+    // Each option on its own, so its errors point at its key.
+    let mut options = std::collections::HashMap::new();
+    let from = find_word(&text, "options", 0).map_or(0, |(a, _)| a);
+    for (k, v) in &raw.options {
+        match crate::data::options::resolve(&data, vec![(k.clone(), v.clone())]) {
+            Ok(o) => options.extend(o),
+            Err(e) => errors.extend(
+                (e.errors.into_iter()).map(|e| err_at(sources, fid, k, from, e.message, e.help)),
+            ),
+        }
+    }
+    if !errors.is_empty() {
+        return Err(DataErrors { errors });
+    }
     // Every seat answers from the one script, in the order the game asks.
     let script = Script::new(raw.decisions.iter().cloned());
     let cfg = GameConfig {
@@ -543,7 +551,7 @@ impl ScenarioRun {
         }
         match (&self.outcome, &self.stopped) {
             (_, Some(why)) => s += &format!("-- stopped: {why}\n"),
-            (Some(o), None) => s += &format!("{}\n", crate::cli::outcome_line(o)),
+            (Some(o), None) => s += &format!("{}\n", crate::report::outcome_line(o)),
             (None, None) => {}
         }
         if self.unused > 0 {

@@ -9,7 +9,6 @@ use super::exec::{Frame, Slots};
 use super::log::Entry;
 use super::native::{Body, Straight};
 use super::request::{Choice, Kind, PASS, Picks, Request};
-use super::turn::Act;
 use super::{Flow, Game, Res};
 use crate::data::native::{Choose, FastChoose, Operand, Pick, Test};
 use crate::data::{BotRule, Data, MoveDecl, WindowBot};
@@ -1118,4 +1117,23 @@ fn row_find(
         n += 1;
     }
     Err(n)
+}
+/// What a player does in a round of a window.
+pub(crate) enum Act {
+    /// Nothing to do: no move is legal.
+    Nothing,
+    Pass,
+    /// A move, with what it picked.
+    Move(u16, Value),
+}
+
+impl Act {
+    /// The option `i` of a window's listed options (pass after them).
+    pub(crate) fn of(options: &mut Vec<Choice>, i: usize) -> Act {
+        if i >= options.len() {
+            return Act::Pass;
+        }
+        let c = options.swap_remove(i);
+        Act::Move(c.mv.expect("move options carry their move"), c.value)
+    }
 }

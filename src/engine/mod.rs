@@ -9,6 +9,7 @@ pub mod log;
 pub mod native;
 pub mod ops;
 pub mod request;
+pub mod script;
 pub mod state;
 pub mod turn;
 pub mod view;

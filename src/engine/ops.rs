@@ -347,15 +347,12 @@ impl Game {
             }
             Builtin::Defs => {
                 let tag = self.int(&a[0], sp)?;
-                Value::list(
-                    self.data
-                        .defs
-                        .iter()
-                        .enumerate()
-                        .filter(|(_, d)| d.tags & crate::value::bit(tag) != 0)
-                        .map(|(i, _)| Value::Def(i as u16))
-                        .collect(),
-                )
+                let defs = usize::try_from(tag)
+                    .ok()
+                    .and_then(|t| self.data.defs_by_tag.get(t))
+                    .map_or(&[][..], |d| &d[..]);
+                self.st.scanned += defs.len() as u64;
+                Value::list(defs.iter().map(|&d| Value::Def(d)).collect())
             }
             Builtin::RandomPick => {
                 let items = self.items(&a[0], sp)?;

@@ -1,6 +1,6 @@
 //! Turns, phases and priority windows, as the rules declare them.
 
-use super::decide::Plan;
+use super::decide::{Act, Plan};
 use super::log::Entry;
 use super::request::Choice;
 use super::state::{Event, Until, ZoneInst};
@@ -567,26 +567,6 @@ impl Game {
             return Err(Flow::EndGame.into());
         }
         Ok(())
-    }
-}
-
-/// What a player does in a round of a window.
-pub(crate) enum Act {
-    /// Nothing to do: no move is legal.
-    Nothing,
-    Pass,
-    /// A move, with what it picked.
-    Move(u16, Value),
-}
-
-impl Act {
-    /// The option `i` of a window's listed options (pass after them).
-    pub(crate) fn of(options: &mut Vec<Choice>, i: usize) -> Act {
-        if i >= options.len() {
-            return Act::Pass;
-        }
-        let c = options.swap_remove(i);
-        Act::Move(c.mv.expect("move options carry their move"), c.value)
     }
 }
 
