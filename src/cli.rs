@@ -49,6 +49,9 @@ pub struct GameArgs {
     /// Any rules option: --set name=id1,id2
     #[arg(long = "set", value_name = "NAME=IDS")]
     pub set: Vec<String>,
+    /// Run on the reference tier: no path that exists only for speed.
+    #[arg(long)]
+    pub reference: bool,
 }
 
 #[derive(Subcommand)]
@@ -76,6 +79,9 @@ enum Cmd {
         view: Option<u8>,
         #[arg(long)]
         upto: Option<usize>,
+        /// Run on the reference tier: no path that exists only for speed.
+        #[arg(long)]
+        reference: bool,
     },
     /// Validate rules, cards and scripts of one game or all.
     Check { game: Option<String> },
@@ -85,6 +91,9 @@ enum Cmd {
         /// The transcript as player N sees it.
         #[arg(long)]
         view: Option<u8>,
+        /// Run on the reference tier: no path that exists only for speed.
+        #[arg(long)]
+        reference: bool,
     },
     /// Play many games and report win rates and speed.
     Sim {
@@ -143,9 +152,21 @@ fn command(cli: Cli) -> ExitCode {
             json,
             view,
             upto,
-        } => replay(&dir, &file, json, view, upto),
+            reference,
+        } => replay(&dir, &file, json, view, upto, reference),
         Cmd::Check { game } => check(&dir, game.as_deref()),
-        Cmd::Scenario { file, view } => match crate::scenario::run_file(&dir, &file) {
+        Cmd::Scenario {
+            file,
+            view,
+            reference,
+        } => match crate::scenario::run_file_with(
+            &dir,
+            &file,
+            crate::scenario::Tier {
+                reference,
+                logging: true,
+            },
+        ) {
             Ok(mut r) => {
                 let _ = std::io::Write::write_all(
                     &mut std::io::stdout().lock(),
@@ -298,6 +319,7 @@ pub fn prepare(
             agents,
             options,
             logging,
+            reference: a.reference,
         },
     ))
 }
@@ -387,7 +409,14 @@ fn finish_run(game: &mut Game, json: bool, view: Option<u8>, save: Option<&Path>
     }
 }
 
-fn replay(dir: &Path, file: &Path, json: bool, view: Option<u8>, upto: Option<usize>) -> ExitCode {
+fn replay(
+    dir: &Path,
+    file: &Path,
+    json: bool,
+    view: Option<u8>,
+    upto: Option<usize>,
+    reference: bool,
+) -> ExitCode {
     let save = match crate::replay::Save::read(file) {
         Ok(s) => s,
         Err(e) => {
@@ -426,6 +455,7 @@ fn replay(dir: &Path, file: &Path, json: bool, view: Option<u8>, upto: Option<us
         agents: vec![AgentKind::Replay; save.players as usize],
         options,
         logging: true,
+        reference,
     };
     let mut game = Game::new(data, cfg);
     // Keep the first `upto` decisions (each is a count, then that many picks).

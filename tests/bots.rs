@@ -50,6 +50,7 @@ fn play(data: &Arc<Data>, agents: &[&str], seed: u64) -> String {
             agents,
             options: HashMap::new(),
             logging: true,
+            reference: false,
         },
     );
     let r = g.play();

@@ -365,7 +365,7 @@ impl Game {
     pub(crate) fn quick_rounds(&mut self, data: &Data, pl: &mut Plan) -> Res<()> {
         let (m, p, mv) = (pl.m, pl.p, pl.mv);
         let code = &mv.body;
-        let (native, n) = code.native.get(data, code);
+        let (native, n) = code.native.get(data, code, self.reference);
         let has_it = code.slots > 0 && *n > 0;
         // A straight body on `it`, run in place where nothing sees it.
         let straight = match native {
@@ -1046,7 +1046,7 @@ impl Game {
     #[inline(always)]
     fn choose_of<'r>(&self, rule: &'r BotRule) -> &'r Choose {
         match &rule.choose_native {
-            _ if self.depth >= MAX_DEPTH => &Choose::General,
+            _ if self.depth >= MAX_DEPTH || self.reference => &Choose::General,
             c => c,
         }
     }
@@ -1114,6 +1114,7 @@ impl Game {
         it: &Value,
         mv: Option<u16>,
     ) -> Res<bool> {
+        let test = test.filter(|_| !self.reference);
         // The commonest condition, a number of the player's against another
         // (`actions > 0`), decided in place.
         if let Some(Test::Cmp(a, op, b)) = test

@@ -110,7 +110,7 @@ impl Game {
         move_name: Option<u16>,
     ) -> Res<Value> {
         self.enter(code.span)?;
-        let (native, n) = code.native.get(data, code);
+        let (native, n) = code.native.get(data, code, self.reference);
         if *n == 0 {
             // No slots (so no arguments kept): no frame storage to set up.
             drop(args);
@@ -170,7 +170,7 @@ impl Game {
         m: u16,
     ) -> Res<Value> {
         self.enter(code.span)?;
-        let (native, n) = code.native.get(data, code);
+        let (native, n) = code.native.get(data, code, self.reference);
         let mut buf = Slots::new();
         let slots = buf.get(*n);
         if let Some(s) = slots[..code.slots as usize].first_mut() {

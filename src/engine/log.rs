@@ -4,7 +4,7 @@
 use crate::data::{Data, Visibility};
 use crate::value::{DefId, PlayerId, ZoneRef};
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum Entry {
     Turn {
         turn: u32,

@@ -80,6 +80,10 @@ pub struct Game {
     pub script: VecDeque<String>,
     pub log: Vec<Entry>,
     pub logging: bool,
+    /// The reference tier: every path that exists only for speed declines
+    /// (recognised shapes, inlined verbs, quick windows, bot tables, native
+    /// bot tests and picks), so the game runs as the language defines it.
+    pub reference: bool,
     pub options: HashMap<String, Vec<DefId>>,
     /// The value of `option(name)` for each option the rules declare, made
     /// when the options are set (no lookup or list per call).
@@ -115,6 +119,8 @@ pub struct GameConfig {
     pub agents: Vec<AgentKind>,
     pub options: HashMap<String, Vec<DefId>>,
     pub logging: bool,
+    /// Run on the reference tier ([`Game::reference`]).
+    pub reference: bool,
 }
 
 impl Game {
@@ -130,6 +136,7 @@ impl Game {
             script: VecDeque::new(),
             log: Vec::new(),
             logging: cfg.logging,
+            reference: cfg.reference,
             options: cfg.options,
             option_vals,
             viewer: None,
@@ -150,6 +157,7 @@ impl Game {
     pub fn renew(&mut self, cfg: &GameConfig) {
         self.agents.clone_from(&cfg.agents);
         self.logging = cfg.logging;
+        self.reference = cfg.reference;
         if self.options != cfg.options {
             self.options.clone_from(&cfg.options);
             self.option_vals = option_vals(&self.data, &self.options);
@@ -172,6 +180,7 @@ impl Game {
             script,
             log,
             logging: _,
+            reference: _,
             options: _,
             option_vals: _,
             viewer,
@@ -293,7 +302,7 @@ impl Game {
     #[inline(never)]
     pub(crate) fn end_check(&mut self, data: &Data) -> Res<bool> {
         let code = &data.end_if;
-        let (native, n) = code.native.get(data, code);
+        let (native, n) = code.native.get(data, code, self.reference);
         // Conditions with more than a slot (rare) run as any code.
         let (native::Body::Cond(c), n @ 0..=1) = (native, *n) else {
             return Ok(self.exec_hook(data, code, self.st.active)?.truthy());
@@ -323,7 +332,7 @@ impl Game {
     #[inline(always)]
     pub(crate) fn exec_hook(&mut self, data: &Data, code: &Code, p: PlayerId) -> Res<Value> {
         self.enter(code.span)?;
-        let (native, n) = code.native.get(data, code);
+        let (native, n) = code.native.get(data, code, self.reference);
         let r = if let native::Body::Hook(h) = native {
             h.exec(self, data, p, *n, code.span).map(|()| Value::None)
         } else {
@@ -415,6 +424,11 @@ impl Game {
             turns_taken: self.st.turns_taken.clone(),
             limit,
         })
+    }
+
+    /// The steps the current turn (or the setup) has taken so far.
+    pub fn steps(&self) -> u64 {
+        self.steps
     }
 
     /// Counts one step of work; fails once the turn has taken [`MAX_STEPS`].

@@ -92,7 +92,7 @@ impl Game {
     /// read nothing of one.
     #[inline(always)]
     fn run_phase(&mut self, data: &Data, phase: &PhaseDecl, p: PlayerId) -> Res<()> {
-        let Some(windows) = &phase.windows else {
+        let Some(windows) = phase.windows.as_ref().filter(|_| !self.reference) else {
             return self.exec_hook(data, &phase.body, p).map(drop);
         };
         self.enter(phase.body.span)?;
@@ -160,6 +160,7 @@ impl Game {
         // One player's window, a data bot's seat, one move with a native
         // pick: the bot may decide before the move's options are listed.
         if !decl.all_players
+            && !self.reference
             && let Some(m) = decl.quick
             && self.depth < super::decide::MAX_DEPTH
             && let p = self.st.active
@@ -201,7 +202,8 @@ impl Game {
         };
         // One move with a native pick: a data bot may decide before it is
         // listed (see `bot_round`; one player's window: `quick_rounds`).
-        let quick = decl.quick.filter(|_| self.depth < super::decide::MAX_DEPTH);
+        let quick =
+            (decl.quick).filter(|_| self.depth < super::decide::MAX_DEPTH && !self.reference);
         let mut plan: Option<Plan> = None;
         loop {
             self.tick(Default::default())?;
@@ -313,6 +315,7 @@ impl Game {
                 Some(pick) => {
                     if let Some(np) = &mv.pick_native
                         && self.depth < super::decide::MAX_DEPTH
+                        && !self.reference
                     {
                         self.pick_native(data, np, pick, p, m, out)?;
                         continue;

@@ -1,0 +1,241 @@
+//! The speed tier plays exactly the games the reference tier plays: every
+//! scenario file, and seeded games of every game for each agent kind
+//! (random, first, every data bot), run with the speed tier on and off
+//! (`reference`), logged and not. Decisions, transcripts, final states,
+//! outcomes, the step counter and errors with their spans must all agree.
+//!
+//! `FUDA_DIFF_SEEDS=N` plays N seeds per game and agent kind (a few by
+//! default); `FUDA_DIFF_GAME=utage` narrows the games.
+
+use std::collections::HashMap;
+use std::fmt::Write;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use fuda::data::{Data, load};
+use fuda::engine::log::Entry;
+use fuda::engine::{AgentKind, Game, GameConfig};
+use fuda::scenario::{Tier, run_file_with};
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The four ways to run: (reference, logging).
+const TIERS: [(bool, bool); 4] = [(false, true), (true, true), (false, false), (true, false)];
+
+/// Everything a run leaves that the rules define: the state's objects,
+/// zones, counters, RNG and queues (not the caches kept beside them), the
+/// step counter, the decisions.
+fn state(g: &Game) -> String {
+    let st = &g.st;
+    let mut s = String::new();
+    let _ = writeln!(s, "objs {:?}", st.objs);
+    for (i, z) in st.zones.iter().enumerate() {
+        let _ = writeln!(
+            s,
+            "zone {i} {:?} {:?} {} {} {:?}",
+            z.cards, z.piles, z.empty, z.nempty, z.pile_defs
+        );
+    }
+    let _ = writeln!(s, "counters {:?} globals {:?}", st.counters, st.globals);
+    let _ = writeln!(s, "mods {:?}", st.mods);
+    let _ = writeln!(
+        s,
+        "active {} turn {} taken {:?} phase {:?} lost {:?}",
+        st.active, st.turn, st.turns_taken, st.phase, st.lost
+    );
+    let _ = writeln!(s, "rng {:?}", st.rng.clone().get_word_pos());
+    let _ = writeln!(s, "events {:?}", st.events);
+    let _ = writeln!(s, "pending {:?}", st.pending);
+    let _ = writeln!(s, "stack {:?}", st.stack);
+    let _ = writeln!(
+        s,
+        "end_turn {} repeat_phase {} made {:?}",
+        st.end_turn, st.repeat_phase, st.made
+    );
+    let _ = writeln!(s, "steps {}", g.steps());
+    let _ = writeln!(s, "decisions {:?}", g.decisions);
+    s
+}
+
+/// The first line where two texts differ, for a readable failure.
+fn first_difference(a: &str, b: &str) -> String {
+    for (i, (x, y)) in a.lines().zip(b.lines()).enumerate() {
+        if x != y {
+            return format!("line {i}:\n  speed:     {x}\n  reference: {y}");
+        }
+    }
+    format!(
+        "one is a prefix of the other ({} vs {} lines)",
+        a.lines().count(),
+        b.lines().count()
+    )
+}
+
+/// The transcript, one entry a line (made only to show a difference).
+fn lines(log: &[Entry]) -> String {
+    log.iter().map(|e| format!("{e:?}\n")).collect()
+}
+
+/// Runs `one` under every tier: the results (everything but the
+/// transcript) of all four must be equal, and the transcripts of the two
+/// logged runs.
+fn same(what: &str, one: impl Fn(bool, bool) -> (String, Vec<Entry>)) {
+    let runs: Vec<(String, Vec<Entry>)> = TIERS.iter().map(|&(r, l)| one(r, l)).collect();
+    let check = |a: usize, b: usize, x: &str, y: &str, part: &str| {
+        assert!(
+            x == y,
+            "{what}: {part} differ between {:?} and {:?} (reference, logging): {}",
+            TIERS[a],
+            TIERS[b],
+            first_difference(x, y)
+        );
+    };
+    if runs[0].1 != runs[1].1 {
+        check(0, 1, &lines(&runs[0].1), &lines(&runs[1].1), "transcripts");
+    }
+    for i in 1..4 {
+        check(0, i, &runs[0].0, &runs[i].0, "results");
+    }
+}
+
+fn seeds() -> u64 {
+    std::env::var("FUDA_DIFF_SEEDS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(6)
+}
+
+/// A game played to its end: the game, and its outcome or error (with its
+/// span and card).
+fn play(
+    data: &Arc<Data>,
+    agents: &[AgentKind],
+    seed: u64,
+    reference: bool,
+    logging: bool,
+) -> (Game, String) {
+    let mut g = Game::new(
+        data.clone(),
+        GameConfig {
+            players: agents.len() as u8,
+            seed,
+            agents: agents.to_vec(),
+            options: HashMap::new(),
+            logging,
+            reference,
+        },
+    );
+    let r = g.play();
+    let r = format!("{r:?}");
+    (g, r)
+}
+
+/// What a game left (its outcome, state, steps, decisions), and its transcript.
+fn result((g, r): (Game, String)) -> (String, Vec<Entry>) {
+    (format!("{r}\n{}", state(&g)), g.log)
+}
+
+/// Seeds `0..n` of one game and agent kind on every tier, spread over a
+/// few threads.
+fn seeds_agree(game: &str, kind: &str, data: &Arc<Data>, n: u64) {
+    let agent = AgentKind::parse(kind, data).expect("agent");
+    let players = data.players.2 as usize;
+    let agents = vec![agent; players];
+    let jobs = std::thread::available_parallelism().map_or(1, |j| j.get().min(4)) as u64;
+    std::thread::scope(|s| {
+        for j in 0..jobs {
+            let agents = &agents;
+            s.spawn(move || {
+                for seed in (j..n).step_by(jobs as usize) {
+                    one_seed(game, kind, data, agents, seed);
+                }
+            });
+        }
+    });
+}
+
+fn one_seed(game: &str, kind: &str, data: &Arc<Data>, agents: &[AgentKind], seed: u64) {
+    let what = format!("{game} {kind} seed {seed}");
+    same(&what, |r, l| result(play(data, agents, seed, r, l)));
+    // The speed tier's decisions replayed on the reference tier.
+    let fast = play(data, agents, seed, false, true);
+    let mut again = Game::new(
+        data.clone(),
+        GameConfig {
+            players: agents.len() as u8,
+            seed,
+            agents: vec![AgentKind::Replay; agents.len()],
+            options: HashMap::new(),
+            logging: true,
+            reference: true,
+        },
+    );
+    again.replay = fast.0.decisions.clone().into();
+    let r = format!("{:?}", again.play());
+    let (a, b) = (result(fast), result((again, r)));
+    if a.1 != b.1 {
+        panic!(
+            "{what}: replayed on the reference tier: {}",
+            first_difference(&lines(&a.1), &lines(&b.1))
+        );
+    }
+}
+
+#[test]
+fn tiers_play_the_same_games() {
+    let only = std::env::var("FUDA_DIFF_GAME").ok();
+    let games = load::list_games(root());
+    assert!(!games.is_empty());
+    for game in games {
+        if only.as_ref().is_some_and(|o| *o != game) {
+            continue;
+        }
+        let data = Arc::new(load::load_game(root(), &game).unwrap_or_else(|e| panic!("{e:?}")));
+        let mut kinds = vec!["random".to_string(), "first".to_string()];
+        kinds.extend(data.bots.iter().map(|(n, _)| n.clone()));
+        for kind in &kinds {
+            seeds_agree(&game, kind, &data, seeds());
+        }
+    }
+}
+
+fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
+    for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            collect(&p, out);
+        } else if p.extension().is_some_and(|x| x == "yaml") {
+            out.push(p);
+        }
+    }
+}
+
+#[test]
+fn tiers_run_the_same_scenarios() {
+    let mut files = Vec::new();
+    collect(&root().join("tests/scenarios"), &mut files);
+    files.sort();
+    assert!(!files.is_empty());
+    for file in files {
+        let what = file.display().to_string();
+        same(&what, |reference, logging| {
+            match run_file_with(root(), &file, Tier { reference, logging }) {
+                Ok(r) => (
+                    format!(
+                        "{:?}\n{:?}\n{} unused\n{:?}\nerror {:?}\n{}",
+                        r.outcome,
+                        r.stopped,
+                        r.unused,
+                        r.failures,
+                        r.error.as_ref().map(|e| (&e.message, e.span, &e.label)),
+                        state(&r.game)
+                    ),
+                    r.game.log,
+                ),
+                Err(e) => (format!("{:?}", e.errors), Vec::new()),
+            }
+        });
+    }
+}
