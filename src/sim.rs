@@ -132,7 +132,7 @@ pub fn simulate(
     };
     let start = Instant::now();
     if jobs != 1 {
-        data.compile_all(cfg.reference);
+        data.compile_all();
     }
     let tally = if jobs == 1 {
         (0..games).fold(Tally::new(cfg), |t, i| {

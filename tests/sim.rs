@@ -89,7 +89,7 @@ fn compile_all_compiles_every_code() {
             .count();
         let least = 3 + data.turn.phases.len() + data.verbs.len() + data.moves.len() + effects;
         assert!(data.codes().count() >= least, "{game}: codes() misses some");
-        data.compile_all(false);
+        data.compile_all();
         for code in data.codes() {
             assert_eq!(format!("{:?}", code.native), "compiled", "{game}");
         }

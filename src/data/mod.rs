@@ -253,10 +253,9 @@ impl Data {
     /// other threads reading it then share cache lines with its writes
     /// (`--jobs 2` measured 1.55x the one-thread rate that way, 1.94x with
     /// everything compiled before the threads start).
-    /// `plain` for the reference tier.
-    pub fn compile_all(&self, plain: bool) {
+    pub fn compile_all(&self) {
         for code in self.codes() {
-            code.native.get(self, code, plain);
+            code.native.get(self, code, false);
         }
     }
 

@@ -366,7 +366,7 @@ impl Game {
         let (m, p, mv) = (pl.m, pl.p, pl.mv);
         let code = &mv.body;
         let (native, n) = code.native.get(data, code, self.reference);
-        let has_it = code.slots > 0 && *n > 0;
+        let has_it = code.slots > 0 && n > 0;
         // A straight body on `it`, run in place where nothing sees it.
         let straight = match native {
             Body::Straight(s, _) if has_it && s.slot == 0 => Some(s),
@@ -417,7 +417,7 @@ impl Game {
                 self.check_end_always(data)?;
                 continue;
             }
-            self.quick_move(data, native, *n, has_it, p, m, it)?;
+            self.quick_move(data, native, n, has_it, p, m, it)?;
             self.resolve_pending()?;
             self.check_end_always(data)?;
         }
@@ -453,7 +453,7 @@ impl Game {
             f.slots[0] = it;
         }
         let saved = self.current_card;
-        let r = native.run(self, &mut f);
+        let r = self.run_body(native, code, &mut f);
         self.current_card = saved;
         self.depth -= 1;
         buf.empty(n);

@@ -5,6 +5,7 @@ use std::mem::ManuallyDrop;
 use std::sync::Arc;
 
 use super::log::Entry;
+use super::native::Body;
 use super::{Flow, Game, Res};
 use crate::data::Data;
 use crate::lang::ir::*;
@@ -111,7 +112,7 @@ impl Game {
     ) -> Res<Value> {
         self.enter(code.span)?;
         let (native, n) = code.native.get(data, code, self.reference);
-        if *n == 0 {
+        if n == 0 {
             // No slots (so no arguments kept): no frame storage to set up.
             drop(args);
             let mut f = Frame {
@@ -122,10 +123,10 @@ impl Game {
                 span: code.span,
                 move_name,
             };
-            return self.run_entered(native, &mut f);
+            return self.run_entered(native, code, &mut f);
         }
         let mut buf = Slots::new();
-        let slots = buf.get(*n);
+        let slots = buf.get(n);
         // Arguments past the code's own slots are dropped.
         for (s, a) in slots[..code.slots as usize].iter_mut().zip(args) {
             *s = a;
@@ -138,20 +139,20 @@ impl Game {
             span: code.span,
             move_name,
         };
-        let r = self.run_entered(native, &mut f);
-        buf.empty(*n);
+        let r = self.run_entered(native, code, &mut f);
+        buf.empty(n);
         r
     }
 
     /// Runs compiled code in its frame, entered by the caller: the frame's
     /// card is the current card meanwhile, and the depth is left again.
     #[inline(always)]
-    fn run_entered(&mut self, native: &super::native::Body, f: &mut Frame) -> Res<Value> {
+    fn run_entered(&mut self, native: &Body, code: &Code, f: &mut Frame) -> Res<Value> {
         let saved = self.current_card;
         if let Some(c) = f.this {
             self.current_card = Some(self.st.objs[c as usize].def);
         }
-        let r = native.run(self, f);
+        let r = self.run_body(native, code, f);
         self.current_card = saved;
         self.depth -= 1;
         returned(r)
@@ -172,7 +173,7 @@ impl Game {
         self.enter(code.span)?;
         let (native, n) = code.native.get(data, code, self.reference);
         let mut buf = Slots::new();
-        let slots = buf.get(*n);
+        let slots = buf.get(n);
         if let Some(s) = slots[..code.slots as usize].first_mut() {
             *s = it;
         }
@@ -185,11 +186,21 @@ impl Game {
             move_name: Some(m),
         };
         let saved = self.current_card;
-        let r = native.run(self, &mut f);
+        let r = self.run_body(native, code, &mut f);
         self.current_card = saved;
         self.depth -= 1;
-        buf.empty(*n);
+        buf.empty(n);
         returned(r)
+    }
+
+    /// Runs code in its frame on the game's tier: walked by the reference
+    /// evaluator, else as compiled. A `return` is left to the caller.
+    #[inline(always)]
+    pub(crate) fn run_body(&mut self, native: &Body, code: &Code, f: &mut Frame) -> Res<Value> {
+        match native {
+            Body::Walk => self.walk(&code.stmts, f).map(|()| Value::None),
+            b => b.run(self, f),
+        }
     }
 
     /// Counts a piece of code run, one level deeper: the step budget and the

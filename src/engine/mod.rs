@@ -7,6 +7,7 @@ pub mod exec;
 pub mod log;
 pub mod native;
 pub mod ops;
+mod reference;
 pub mod state;
 pub mod turn;
 pub mod view;
@@ -304,7 +305,7 @@ impl Game {
         let code = &data.end_if;
         let (native, n) = code.native.get(data, code, self.reference);
         // Conditions with more than a slot (rare) run as any code.
-        let (native::Body::Cond(c), n @ 0..=1) = (native, *n) else {
+        let (native::Body::Cond(c), n @ 0..=1) = (native, n) else {
             return Ok(self.exec_hook(data, code, self.st.active)?.truthy());
         };
         self.enter(code.span)?;
@@ -334,9 +335,9 @@ impl Game {
         self.enter(code.span)?;
         let (native, n) = code.native.get(data, code, self.reference);
         let r = if let native::Body::Hook(h) = native {
-            h.exec(self, data, p, *n, code.span).map(|()| Value::None)
+            h.exec(self, data, p, n, code.span).map(|()| Value::None)
         } else {
-            self.run_framed(data, native, *n, p, code.span)
+            self.run_framed(data, native, code, n, p)
         };
         self.depth -= 1;
         exec::returned(r)
@@ -349,10 +350,11 @@ impl Game {
         &mut self,
         data: &Data,
         native: &native::Body,
+        code: &Code,
         n: usize,
         p: PlayerId,
-        span: Span,
     ) -> Res<Value> {
+        let span = code.span;
         let mut f = exec::Frame {
             data,
             this: None,
@@ -363,19 +365,19 @@ impl Game {
         };
         // Code with no slots sets up no slots.
         if n == 0 {
-            native.run(self, &mut f)
+            self.run_body(native, code, &mut f)
         } else if n > 4 {
             let mut slots = std::mem::take(&mut self.spare_slots);
             slots.resize(n, Value::None);
             f.slots = &mut slots;
-            let r = native.run(self, &mut f);
+            let r = self.run_body(native, code, &mut f);
             slots.clear();
             self.spare_slots = slots;
             r
         } else {
             let mut buf = exec::Slots::new();
             f.slots = buf.get(n);
-            let r = native.run(self, &mut f);
+            let r = self.run_body(native, code, &mut f);
             buf.empty(n);
             r
         }

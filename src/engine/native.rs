@@ -42,6 +42,9 @@ pub enum Body {
     Straight(Box<Straight>, StmtFn),
     /// A block the rules run as a [`Hook`].
     Hook(Box<Hook>),
+    /// Nothing compiled: the reference tier walks the code
+    /// ([`Game::run_body`]).
+    Walk,
 }
 
 impl Body {
@@ -53,24 +56,29 @@ impl Body {
             Body::Cond(c) => c(g, f).map(Value::Bool),
             Body::Block(b) | Body::Straight(_, b) => b(g, f).map(|()| Value::None),
             Body::Hook(h) => run(&h.leaves, g, f).map(|()| Value::None),
+            // Walked code is run by `Game::run_body`, never here.
+            Body::Walk => g.err(f.span, "code to walk was run as compiled"),
         }
     }
 }
 
 /// The compiled form of a [`Code`], made on first use: its closure and the
 /// frame slots it needs (its own, then those of the verbs inlined into it).
-/// Two forms: with every shape recognised (the speed tier), and plain (the
-/// reference tier, [`Game::reference`]: no shape, no inlined verb, each
-/// statement and call the general way).
 #[derive(Default)]
-pub struct Compiled([OnceLock<(Body, usize)>; 2]);
+pub struct Compiled(OnceLock<(Body, usize)>);
 
 impl Compiled {
     /// The code's closure and frame size, compiling it against `data` the
-    /// first time; `plain` for the reference tier.
+    /// first time; on the reference tier (`walk`) nothing is compiled and
+    /// the frame is the code's own.
     #[inline]
-    pub fn get(&self, data: &Data, code: &Code, plain: bool) -> &(Body, usize) {
-        self.0[plain as usize].get_or_init(|| compile(data, code, plain))
+    pub fn get(&self, data: &Data, code: &Code, walk: bool) -> (&Body, usize) {
+        static WALK: Body = Body::Walk;
+        if walk {
+            return (&WALK, code.slots as usize);
+        }
+        let (body, n) = self.0.get_or_init(|| compile(data, code));
+        (body, *n)
     }
 }
 
@@ -83,7 +91,7 @@ impl Clone for Compiled {
 
 impl std::fmt::Debug for Compiled {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(if self.0[0].get().is_some() {
+        f.write_str(if self.0.get().is_some() {
             "compiled"
         } else {
             "not compiled yet"
@@ -93,11 +101,10 @@ impl std::fmt::Debug for Compiled {
 
 /// Compiles a whole piece of code: one-expression code (conditions, picks, bot
 /// rules) returns its value directly, without a statement and a `Return`.
-fn compile(data: &Data, code: &Code, plain: bool) -> (Body, usize) {
+fn compile(data: &Data, code: &Code) -> (Body, usize) {
     let need = Cell::new(code.slots);
     let c = Compiler {
         data,
-        plain,
         base: 0,
         size: code.slots,
         need: &need,
@@ -114,9 +121,6 @@ const INLINE_DEPTH: usize = 4;
 
 struct Compiler<'d> {
     data: &'d Data,
-    /// The reference tier: every recogniser below declines, so each
-    /// statement, expression and call compiles the general way.
-    plain: bool,
     /// The frame slot of the code's slot 0: not 0 inside an inlined verb,
     /// whose slots follow its caller's.
     base: u16,
@@ -1283,13 +1287,11 @@ impl Compiler<'_> {
     /// for its effect only when its value is not kept.
     fn body<K: Keep>(&self, stmts: &[Stmt]) -> Body {
         match stmts {
-            [Stmt::Return(Some(e))] if K::VALUE && self.plain => Body::Expr(self.val(e)),
             [Stmt::Return(Some(e))] if K::VALUE => match self.truth(e) {
                 Some(c) => Body::Cond(c),
                 None => Body::Expr(self.val(e)),
             },
             [Stmt::Return(Some(e))] => Body::Block(self.effect(e)),
-            stmts if self.plain => Body::Block(self.block(stmts)),
             stmts => {
                 let v = self.leaves(stmts);
                 let straight = Straight::find(&v);
@@ -1338,8 +1340,7 @@ impl Compiler<'_> {
     ) -> Option<Inlined<K::Out>> {
         let code = &self.data.verbs[v as usize];
         let base = self.base + self.size;
-        if self.plain || self.chain.len() >= INLINE_DEPTH || self.chain.contains(&v) || base > 1024
-        {
+        if self.chain.len() >= INLINE_DEPTH || self.chain.contains(&v) || base > 1024 {
             return None;
         }
         // The arguments go straight into the verb's slots: code in them
@@ -1394,7 +1395,6 @@ impl Compiler<'_> {
         chain.push(v);
         let inner = Compiler {
             data: self.data,
-            plain: self.plain,
             base,
             size: code.slots,
             need: self.need,
@@ -1447,9 +1447,6 @@ impl Compiler<'_> {
     /// A zone expression that needs no code run to find its zone.
     fn zone_at(&self, e: &Expr) -> Option<ZoneAt> {
         let Expr::Zone(z, owner) = e else { return None };
-        if self.plain {
-            return None;
-        }
         let z = *z;
         Some(match owner.as_deref() {
             None if self.shared(z) => ZoneAt::Fixed(ZoneRef { zone: z, owner: 0 }),
@@ -1474,9 +1471,6 @@ impl Compiler<'_> {
     /// `move(cards, zone, cause)` with operands read in place: one card
     /// to the top of a zone with nothing logged or listening moves here.
     fn mover<K: Keep>(&self, b: Builtin, args: &[Expr], span: Span) -> Option<Native<K::Out>> {
-        if self.plain {
-            return None;
-        }
         let (cards, zone, cause) = match args {
             [c, z] => (c, z, None),
             [c, z, Expr::Int(e)] => (c, z, Some(*e as u16)),
@@ -1563,9 +1557,6 @@ impl Compiler<'_> {
 
     /// `emit(event, card)`: the event built in place (no argument list).
     fn emitter<K: Keep>(&self, args: &[Expr], span: Span) -> Option<Native<K::Out>> {
-        if self.plain {
-            return None;
-        }
         let [Expr::Int(name), card] = args else {
             return None;
         };
@@ -1599,7 +1590,6 @@ impl Compiler<'_> {
             return s;
         }
         match e {
-            _ if self.plain => {}
             Expr::Verb(v, args, span) => {
                 if let Some(call) = self.inline::<KeepNothing>(*v, args, *span) {
                     return call;
@@ -1680,7 +1670,6 @@ impl Compiler<'_> {
     /// A statement as leaves of its block.
     fn leaf(&self, s: &Stmt, out: &mut Vec<Leaf>) {
         let l = match s {
-            s if self.plain => Leaf::Code(self.stmt(s)),
             Stmt::Expr(e) => self.leaf_effect(e),
             Stmt::Assign(Place::Field(base, field), op, rhs, span)
                 if matches!(**base, Expr::Me)
@@ -1952,9 +1941,7 @@ impl Compiler<'_> {
                     Ok(())
                 })
             }
-            Stmt::For(slot, Expr::Call(Builtin::Players, a, span), body)
-                if a.is_empty() && !self.plain =>
-            {
+            Stmt::For(slot, Expr::Call(Builtin::Players, a, span), body) if a.is_empty() => {
                 self.for_players(*slot, *span, body)
             }
             Stmt::For(slot, list, body) => {
@@ -2056,9 +2043,6 @@ impl Compiler<'_> {
     /// The number assigned to a counter, found in place: the value is
     /// converted to one anyway.
     fn counter_num(&self, rhs: &Expr, span: Span) -> Option<Num> {
-        if self.plain {
-            return None;
-        }
         match rhs {
             Expr::Field(b, pf)
                 if let Some(pr) = pf.prop
@@ -2073,9 +2057,6 @@ impl Compiler<'_> {
     /// Code that always makes a number (or fails), compiled to return it
     /// unboxed: constants, the running player's counters, globals, counts.
     fn int(&self, e: &Expr) -> Option<Num> {
-        if self.plain {
-            return None;
-        }
         Some(match e {
             Expr::Int(i) => Num::Const(*i),
             Expr::Global(i) => Num::Global(*i as usize),
@@ -2128,9 +2109,6 @@ impl Compiler<'_> {
     /// A loop body `if count(a) <op> k { refill }; move(top(a), b, cause)`
     /// (the test optional) with both zones found in place.
     fn top_loop(&self, body: &[Stmt]) -> Option<TopLoop> {
-        if self.plain {
-            return None;
-        }
         let (test, mv) = match body {
             [mv] => (None, mv),
             [Stmt::If(c, then, els), mv] if els.is_empty() => (Some((c, then)), mv),
@@ -2206,7 +2184,7 @@ impl Compiler<'_> {
 
     /// Code whose value is tested for truth.
     fn cond(&self, e: &Expr) -> CondFn {
-        if let Some((s, mask)) = tag_any(e).filter(|_| !self.plain) {
+        if let Some((s, mask)) = tag_any(e) {
             let s = self.slot(s);
             return Box::new(move |g, f| Ok(tags_of(g, &f.slots[s], f)? & mask != 0));
         }
@@ -2253,7 +2231,6 @@ impl Compiler<'_> {
                 // `empty_piles(zone) >= n`: counted and compared in one step.
                 if let (Expr::Call(Builtin::EmptyPiles, args, at), Expr::Int(y)) = (&**a, &**b)
                     && let [z] = args.as_slice()
-                    && !self.plain
                 {
                     let (z, at, y) = (self.zone_op(z), *at, *y);
                     return Box::new(move |g, f| {
@@ -2278,7 +2255,6 @@ impl Compiler<'_> {
             Expr::Any(list, slot, body) => {
                 if let Expr::Call(Builtin::Piles, a, span) = &**list
                     && let [zone] = a.as_slice()
-                    && !self.plain
                 {
                     return self.any_pile(zone, *span, *slot, body);
                 }
@@ -2421,9 +2397,7 @@ impl Compiler<'_> {
             Expr::Sum(list, slot, body) => {
                 let mut zones = Vec::new();
                 let pr = match &**body {
-                    Expr::Field(x, field)
-                        if !self.plain && matches!(**x, Expr::Local(s) if s == *slot) =>
-                    {
+                    Expr::Field(x, field) if matches!(**x, Expr::Local(s) if s == *slot) => {
                         field.prop.filter(|_| self.zone_leaves(list, &mut zones))
                     }
                     _ => None,
@@ -2625,9 +2599,6 @@ impl Compiler<'_> {
     /// is the one the two scans would leave (the `pile_count` call's once a
     /// pile passed the tag test).
     fn pile_or(&self, a: &Expr, b: &Expr) -> Option<CondFn> {
-        if self.plain {
-            return None;
-        }
         let Expr::Bin(op, x, n, _) = a else {
             return None;
         };
@@ -2837,9 +2808,6 @@ impl Compiler<'_> {
 /// its index, and the players listed with no list built.
 impl Compiler<'_> {
     fn known_call(&self, b: Builtin, args: &[Expr], span: Span) -> Option<ValFn> {
-        if self.plain {
-            return None;
-        }
         let players = |e: &Expr| matches!(e, Expr::Call(Builtin::Players, a, _) if a.is_empty());
         Some(match (b, args) {
             (Builtin::Option, [Expr::Str(name)]) => {
@@ -2912,9 +2880,6 @@ impl Compiler<'_> {
     /// the general way): `create(card, zone, n?)` makes its cards straight
     /// into the zone, `shuffle(zone)`, `set_active(p)`.
     fn known_effect(&self, e: &Expr) -> Option<StmtFn> {
-        if self.plain {
-            return None;
-        }
         let Expr::Call(b, args, span) = e else {
             return None;
         };
@@ -2993,9 +2958,6 @@ impl Compiler<'_> {
 
     /// `x == none` and `x != none` of a local: its slot read, no values compared.
     fn known_cond(&self, e: &Expr) -> Option<CondFn> {
-        if self.plain {
-            return None;
-        }
         let Expr::Bin(op @ (BinOp::Eq | BinOp::Ne), a, b, _) = e else {
             return None;
         };
