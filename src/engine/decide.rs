@@ -316,7 +316,7 @@ impl Game {
     fn fast_round(&mut self, pl: &Plan, inst: usize) -> Option<Act> {
         let (fast, p) = (pl.wb.fast.as_ref()?, pl.p);
         let zi = &self.st.zones[inst];
-        if zi.piles.is_empty() || !self.st.mods.is_empty() || self.depth >= MAX_DEPTH {
+        if zi.piles.is_empty() || !self.st.mods.is_empty() || self.budget.depth() >= MAX_DEPTH {
             return None;
         }
         let (lo, hi) = crate::data::native::range(fast.op, self.st.counter(p, fast.counter))?;
@@ -347,10 +347,10 @@ impl Game {
                 },
             };
             steps += i as u64 + 1;
-            if self.steps + steps > super::MAX_STEPS {
+            if !self.budget.room(steps) {
                 return None;
             }
-            self.steps += steps;
+            self.budget.spend(steps);
             self.decisions.extend_from_slice(&[1, i as u32]);
             return Some(act);
         }
@@ -448,14 +448,14 @@ impl Game {
             span: code.span,
             move_name: Some(m),
         };
-        self.depth += 1;
+        self.budget.descend(1);
         if has_it {
             f.slots[0] = it;
         }
         let saved = self.current_card;
         let r = self.run_body(native, code, &mut f);
         self.current_card = saved;
-        self.depth -= 1;
+        self.leave();
         buf.empty(n);
         match r {
             Ok(_) => Ok(()),
@@ -475,23 +475,23 @@ impl Game {
     fn take_round(&mut self, data: &Data, pl: &mut Plan, span: Span) -> Res<Option<ObjId>> {
         let (m, p, mv, np) = (pl.m, pl.p, pl.mv, pl.np);
         if let Some(inst) = pl.inst
-            && self.steps + 5 <= super::MAX_STEPS
+            && self.budget.room(5)
             && (mv.cond.is_none() || mv.cond_cmp.is_some())
         {
             // The round's step, the condition's, the pick's.
             let mut k = 2;
             if let Some((a, op, b)) = mv.cond_cmp {
                 if !op.holds(self.plain(a, p), self.plain(b, p)) {
-                    self.steps += 2;
+                    self.budget.spend(2);
                     return Ok(None);
                 }
                 k = 3;
             }
             let Some(c) = self.pick_first(data, &np.test, p, m, inst) else {
-                self.steps += k;
+                self.budget.spend(k);
                 return Ok(None);
             };
-            self.steps += k + 2;
+            self.budget.spend(k + 2);
             self.decisions.extend_from_slice(&[1, 0]);
             return Ok(Some(c));
         }
@@ -528,7 +528,7 @@ impl Game {
         // Below this index the zone's cards are yet to be scanned.
         let mut hi = usize::MAX;
         loop {
-            if self.steps + need > super::MAX_STEPS {
+            if !self.budget.room(need) {
                 return Ok(false);
             }
             // The round's step, the condition's, the pick's.
@@ -542,7 +542,7 @@ impl Game {
             let (inst, add) = match pl.inst {
                 Some(inst) => (inst, k),
                 None => {
-                    self.steps += k - 1;
+                    self.budget.spend(k - 1);
                     (*pl.inst.insert(self.pick_zone(np, pl.pick, p)?), 0)
                 }
             };
@@ -564,11 +564,11 @@ impl Game {
                     .map(|c| (c, None)),
             };
             let Some((c, at)) = found else {
-                self.steps += add;
+                self.budget.spend(add);
                 return Ok(true);
             };
             // The `choose`'s step and the move's.
-            self.steps += add + 2;
+            self.budget.spend(add + 2);
             self.decisions.extend_from_slice(&[1, 0]);
             if let (Some(b), Some((from, j))) = (&bound, at)
                 && b.play(self, data, c, from, j)
@@ -643,7 +643,7 @@ impl Game {
             }
             // A number of the player's against another, decided in place.
             let each = match rule.cond_cmp {
-                Some((a, op, b)) if self.depth < MAX_DEPTH => {
+                Some((a, op, b)) if self.budget.depth() < MAX_DEPTH => {
                     let (x, y) = (self.plain(a, player), self.plain(b, player));
                     self.tick(rule.cond.as_ref().map_or_else(Default::default, |c| c.span))?;
                     if !op.holds(x, y) {
@@ -656,13 +656,13 @@ impl Game {
                     None => continue,
                 },
             };
-            if each.is_none() && self.depth < MAX_DEPTH {
+            if each.is_none() && self.budget.depth() < MAX_DEPTH {
                 // Each option weighed counts a step, as `rule_pick` would.
                 match &rule.choose_native {
                     Choose::Test(t) => {
                         if let Ok((i, c)) = self.pick_find(data, &np.test, Some(t), player, m, inst)
                         {
-                            self.ticks(rule.choose.span, i + 1)?;
+                            self.charge(rule.choose.span, (i + 1) as u64)?;
                             return Ok(Quick::Card(i, c));
                         }
                     }
@@ -671,7 +671,7 @@ impl Game {
                         let Err(n) = self.pick_find(data, &np.test, None, player, m, inst) else {
                             unreachable!("no test finds no card");
                         };
-                        self.ticks(rule.choose.span, n + 1)?;
+                        self.charge(rule.choose.span, (n + 1) as u64)?;
                         if **s == *"pass" {
                             return Ok(Quick::Pass(n));
                         }
@@ -1046,7 +1046,7 @@ impl Game {
     #[inline(always)]
     fn choose_of<'r>(&self, rule: &'r BotRule) -> &'r Choose {
         match &rule.choose_native {
-            _ if self.depth >= MAX_DEPTH || self.reference => &Choose::General,
+            _ if self.budget.depth() >= MAX_DEPTH || self.reference => &Choose::General,
             c => c,
         }
     }
@@ -1119,7 +1119,7 @@ impl Game {
         // (`actions > 0`), decided in place.
         if let Some(Test::Cmp(a, op, b)) = test
             && !matches!(it, Value::Card(_))
-            && self.depth < MAX_DEPTH
+            && self.budget.depth() < MAX_DEPTH
             && let (Some(x), Some(y)) = (self.plain_operand(*a, me), self.plain_operand(*b, me))
         {
             self.tick(code.span)?;
@@ -1140,7 +1140,7 @@ impl Game {
         mv: Option<u16>,
     ) -> Res<bool> {
         if let Some(t) = test
-            && self.depth < MAX_DEPTH
+            && self.budget.depth() < MAX_DEPTH
             && let Some(b) = self.native_test(data, t, me, it, mv)
         {
             // The step running the code would count.
@@ -1150,18 +1150,6 @@ impl Game {
         Ok(self
             .exec_in(data, code, None, me, [it.clone()], mv)?
             .truthy())
-    }
-
-    /// `n` steps of one span at once, failing at the step `tick` would.
-    #[inline(always)]
-    fn ticks(&mut self, span: Span, n: usize) -> Res<()> {
-        let left = super::MAX_STEPS.saturating_sub(self.steps);
-        if n as u64 > left {
-            self.steps += left;
-            return self.tick(span);
-        }
-        self.steps += n as u64;
-        Ok(())
     }
 
     /// A native test, as the interpreter would find it; `None` when it meets

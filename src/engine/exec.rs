@@ -154,7 +154,7 @@ impl Game {
         }
         let r = self.run_body(native, code, f);
         self.current_card = saved;
-        self.depth -= 1;
+        self.leave();
         returned(r)
     }
 
@@ -188,7 +188,7 @@ impl Game {
         let saved = self.current_card;
         let r = self.run_body(native, code, &mut f);
         self.current_card = saved;
-        self.depth -= 1;
+        self.leave();
         buf.empty(n);
         returned(r)
     }
@@ -203,23 +203,18 @@ impl Game {
         }
     }
 
-    /// Counts a piece of code run, one level deeper: the step budget and the
-    /// nesting limit. The caller leaves the level (`depth -= 1`).
-    #[inline]
-    pub(crate) fn enter(&mut self, span: Span) -> Res<()> {
-        self.tick(span)?;
-        self.depth += 1;
-        if self.depth > super::MAX_DEPTH {
-            self.depth -= 1;
-            return self.err(
-                span,
-                format!(
-                    "effects nested more than {} deep (a verb or trigger that calls itself?)",
-                    super::MAX_DEPTH
-                ),
-            );
+    /// Sets a global counter; a change is logged. With
+    /// [`Game::set_counter`], the one place counters change.
+    #[inline(always)]
+    pub(crate) fn set_global(&mut self, i: u16, new: i64) {
+        let old = std::mem::replace(&mut self.st.globals[i as usize], new);
+        if old != new {
+            self.push_with(|| Entry::Global {
+                counter: i,
+                old,
+                new,
+            });
         }
-        Ok(())
     }
 
     /// Sets a player's counter; a change is logged.

@@ -1,6 +1,7 @@
 //! The kernel: runs a loaded game. It knows zones, counters, events, triggers,
 //! phases, windows and decisions — never a particular game.
 
+mod budget;
 pub mod decide;
 pub mod events;
 pub mod exec;
@@ -97,10 +98,8 @@ pub struct Game {
     /// Recorded decisions for replay agents, in the same form.
     pub replay: VecDeque<u32>,
     pub(crate) current_card: Option<DefId>,
-    pub(crate) depth: u32,
-    /// Work done in the current turn (or setup): effects run, loop rounds,
-    /// phases, window actions, check points. See [`MAX_STEPS`].
-    pub(crate) steps: u64,
+    /// Steps taken in the turn, nesting depth.
+    pub(crate) budget: budget::Budget,
     /// A spare options list for windows.
     pub(crate) spare_options: Vec<decide::Choice>,
     /// The seed the game started from.
@@ -144,8 +143,7 @@ impl Game {
             decisions: Vec::new(),
             replay: VecDeque::new(),
             current_card: None,
-            depth: 0,
-            steps: 0,
+            budget: Default::default(),
             spare_options: Vec::new(),
             seed: cfg.seed,
             spare_list: None,
@@ -188,8 +186,7 @@ impl Game {
             decisions,
             replay,
             current_card,
-            depth,
-            steps,
+            budget,
             spare_options,
             seed: game_seed,
             spare_list: _,
@@ -203,8 +200,7 @@ impl Game {
         decisions.clear();
         replay.clear();
         *current_card = None;
-        *depth = 0;
-        *steps = 0;
+        budget.reset();
         // Windows leave their vector empty.
         debug_assert!(spare_options.is_empty());
         *game_seed = seed;
@@ -319,7 +315,7 @@ impl Game {
             move_name: None,
         };
         let r = c(self, &mut f);
-        self.depth -= 1;
+        self.leave();
         match r {
             Ok(b) => Ok(b),
             Err(e) => Ok(exec::returned(Err(e))?.truthy()),
@@ -339,7 +335,7 @@ impl Game {
         } else {
             self.run_framed(data, native, code, n, p)
         };
-        self.depth -= 1;
+        self.leave();
         exec::returned(r)
     }
 
@@ -426,36 +422,6 @@ impl Game {
             turns_taken: self.st.turns_taken.clone(),
             limit,
         })
-    }
-
-    /// The steps the current turn (or the setup) has taken so far.
-    pub fn steps(&self) -> u64 {
-        self.steps
-    }
-
-    /// Counts one step of work; fails once the turn has taken [`MAX_STEPS`].
-    #[inline(always)]
-    pub(crate) fn tick(&mut self, span: Span) -> Res<()> {
-        self.steps += 1;
-        if self.steps > MAX_STEPS {
-            return self.too_many_steps(span);
-        }
-        Ok(())
-    }
-
-    #[cold]
-    fn too_many_steps(&self, span: Span) -> Res<()> {
-        self.err(
-            span,
-            format!(
-                "{} ran more than {MAX_STEPS} steps (an endless loop, a phase repeated forever, abilities that trigger each other?)",
-                if self.st.turn == 0 {
-                    "the setup".to_string()
-                } else {
-                    format!("turn {}", self.st.turn)
-                }
-            ),
-        )
     }
 
     pub(crate) fn err<T>(&self, span: Span, message: impl Into<String>) -> Res<T> {

@@ -9,7 +9,6 @@ use std::cell::Cell;
 use std::sync::OnceLock;
 
 use super::exec::{Frame, MAX_LOOP};
-use super::log::Entry;
 use super::state::Event;
 use super::{Flow, Game, Res};
 use crate::data::Data;
@@ -368,7 +367,7 @@ fn call_body<K: Keep>(
     };
     f.move_name = move_name;
     f.span = span;
-    g.depth -= 1;
+    g.leave();
     r
 }
 
@@ -504,7 +503,7 @@ impl Bound<'_> {
         {
             return false;
         }
-        g.steps += self.calls;
+        g.budget.spend(self.calls);
         Ctr::change(self.ctrs, &mut g.st.counters, self.base, o.tags, def);
         g.st.move_listed(c, from, i, self.dst, self.owner);
         true
@@ -650,14 +649,14 @@ impl Straight {
     /// events, the calls' steps and depth within bounds (so no error).
     #[inline(always)]
     pub fn quiet(&self, g: &Game, depth: u32) -> bool {
-        g.steps + self.calls() <= super::MAX_STEPS && self.still(g, depth)
+        g.budget.room(self.calls()) && self.still(g, depth)
     }
 
     /// [`Straight::quiet`] but for the steps: holds while only such bodies
     /// run (no effect, nothing created).
     #[inline(always)]
     pub fn still(&self, g: &Game, depth: u32) -> bool {
-        g.depth + depth + self.nest <= super::MAX_DEPTH
+        g.budget.depth() + depth + self.nest <= super::MAX_DEPTH
             && !g.logging
             && g.quiet_events(&self.events, self.mask)
     }
@@ -692,7 +691,7 @@ impl Straight {
         depth: u32,
     ) -> Res<bool> {
         // The calls' steps: no code sees them before the run, last.
-        g.steps += self.calls as u64;
+        g.budget.spend(self.calls as u64);
         // The card's definition and tags, read once (no step changes them).
         let o = &g.st.objs[c as usize];
         let (def, tags) = (&data.defs[o.def as usize], o.tags);
@@ -710,9 +709,9 @@ impl Straight {
         if let Some((e, nest)) = self.run
             && let Some(Some(code)) = def.effects.get(e as usize)
         {
-            g.depth += depth + nest;
+            g.budget.descend(depth + nest);
             let r = g.exec_in(data, code, Some(c), me, [Value::None], None);
-            g.depth -= depth + nest;
+            g.budget.ascend(depth + nest);
             if let Err(e) = r
                 && !matches!(*e, Flow::Return(_))
             {
@@ -770,9 +769,7 @@ impl Straight {
                             By::Prop(pr) if g.st.mods.is_empty() => def.props[pr as usize],
                             By::Prop(pr) => g.st.prop(data, c, pr),
                         };
-                        // Nothing is logged (`quiet`): the counter set in place.
-                        let x = g.st.counter_mut(me, ctr);
-                        *x = op.apply(*x, v);
+                        g.set_counter(me, ctr, op.apply(g.st.counter(me, ctr), v));
                     }
                 }
             }
@@ -911,26 +908,26 @@ fn call(body: &[Leaf], g: &mut Game, f: &mut Frame, span: Span, at: Span) -> Res
             from, to, cause, ..
         },
     ] = body
-        && g.steps < super::MAX_STEPS
-        && g.depth < super::MAX_DEPTH
+        && g.budget.room(1)
+        && g.budget.depth() < super::MAX_DEPTH
         && zones(g, f, *from, *to, *cause)
     {
-        g.steps += 1;
+        g.budget.spend(1);
         f.span = span;
         return Ok(());
     }
     match body {
         [Leaf::Call { body, at: at2, .. }]
-            if g.steps + 2 <= super::MAX_STEPS && g.depth + 2 <= super::MAX_DEPTH =>
+            if g.budget.room(2) && g.budget.depth() + 2 <= super::MAX_DEPTH =>
         {
-            g.steps += 2;
-            g.depth += 2;
+            g.budget.spend(2);
+            g.budget.descend(2);
             f.span = *at2;
             let move_name = f.move_name.take();
             let r = one(body, g, f);
             f.move_name = move_name;
             f.span = span;
-            g.depth -= 2;
+            g.budget.ascend(2);
             match r {
                 Err(e) if !matches!(*e, Flow::Return(_)) => Err(e),
                 _ => Ok(()),
@@ -1001,7 +998,7 @@ fn whole_move(
     let zi = &g.st.zones[g.st.inst(z)];
     let n = zi.cards.len();
     if !zi.piles.is_empty()
-        || g.steps + n as u64 > super::MAX_STEPS
+        || !g.budget.room(n as u64)
         || !(zi.cards.iter()).all(|&c| (g.st.tags(c) & mask != 0) != negate)
     {
         return false;
@@ -1014,7 +1011,7 @@ fn whole_move(
     if !g.st.move_zone(z, to, None) {
         return false;
     }
-    g.steps += n as u64;
+    g.budget.spend(n as u64);
     f.slots[it] = Value::Card(last);
     f.slots[x] = Value::Card(last);
     f.span = span;
@@ -1069,7 +1066,7 @@ impl TopLoop {
             if let Some((src, dst)) = at
                 && let Some(k) = self.quiet_run(g, src, n - i)
             {
-                g.steps += k as u64;
+                g.budget.spend(k as u64);
                 g.st.move_tops(src, dst, k);
                 f.span = self.span;
                 i += k as i64;
@@ -1136,7 +1133,7 @@ impl TopLoop {
         if let Some((op, k0, ..)) = &self.test {
             k = k.min(first_hold(*op, *k0, size));
         }
-        (k > 0 && g.steps + k as u64 <= super::MAX_STEPS).then_some(k as usize)
+        (k > 0 && g.budget.room(k as u64)).then_some(k as usize)
     }
 }
 
@@ -1985,14 +1982,7 @@ impl Compiler<'_> {
                     let v = e(g, f)?;
                     let old = g.st.globals[i as usize];
                     let new = g.int(&combine(g, op, &Value::Int(old), v, span)?, span)?;
-                    g.st.globals[i as usize] = new;
-                    if old != new {
-                        g.push_with(|| Entry::Global {
-                            counter: i,
-                            old,
-                            new,
-                        });
-                    }
+                    g.set_global(i, new);
                     Ok(())
                 })
             }

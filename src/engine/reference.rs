@@ -9,7 +9,6 @@
 //! until a call, an assignment or a verb sets it to theirs.
 
 use super::exec::{Frame, MAX_LOOP};
-use super::log::Entry;
 use super::{Flow, Game, Res};
 use crate::lang::ir::{AssignOp, Expr, Place, Span, Stmt};
 use crate::value::{Args, Value, ZoneRef, bit};
@@ -99,18 +98,10 @@ impl Game {
                 Ok(())
             }
             Place::Global(i) => {
-                let i = *i as usize;
-                let old = self.st.globals[i];
-                let new = self.combine(op, &Value::Int(old), v, span)?;
+                let old = Value::Int(self.st.globals[*i as usize]);
+                let new = self.combine(op, &old, v, span)?;
                 let new = self.int(&new, span)?;
-                self.st.globals[i] = new;
-                if old != new {
-                    self.push(Entry::Global {
-                        counter: i as u16,
-                        old,
-                        new,
-                    });
-                }
+                self.set_global(*i, new);
                 Ok(())
             }
             Place::Field(base, field) => {

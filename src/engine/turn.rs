@@ -21,7 +21,7 @@ impl Game {
     pub(crate) fn turn_in(&mut self, data: &Data, start_phase: Option<u16>) -> Res<()> {
         let p = self.st.active;
         self.st.turn += 1;
-        self.steps = 0;
+        self.budget.new_turn();
         self.st.turns_taken[p as usize] += 1;
         self.st.end_turn = false;
         let turn = self.st.turn;
@@ -97,7 +97,7 @@ impl Game {
         };
         self.enter(phase.body.span)?;
         let r = windows.iter().try_for_each(|&w| self.window_in(data, w));
-        self.depth -= 1;
+        self.leave();
         super::exec::returned(r.map(|()| Value::None)).map(drop)
     }
 
@@ -162,7 +162,7 @@ impl Game {
         if !decl.all_players
             && !self.reference
             && let Some(m) = decl.quick
-            && self.depth < super::decide::MAX_DEPTH
+            && self.budget.depth() < super::decide::MAX_DEPTH
             && let p = self.st.active
             && let Some(&AgentKind::Bot(b)) = self.agents.get(p as usize)
             && let Some(wb) = decl.bots.get(b)
@@ -202,8 +202,8 @@ impl Game {
         };
         // One move with a native pick: a data bot may decide before it is
         // listed (see `bot_round`; one player's window: `quick_rounds`).
-        let quick =
-            (decl.quick).filter(|_| self.depth < super::decide::MAX_DEPTH && !self.reference);
+        let quick = (decl.quick)
+            .filter(|_| self.budget.depth() < super::decide::MAX_DEPTH && !self.reference);
         let mut plan: Option<Plan> = None;
         loop {
             self.tick(Default::default())?;
@@ -314,7 +314,7 @@ impl Game {
                 }),
                 Some(pick) => {
                     if let Some(np) = &mv.pick_native
-                        && self.depth < super::decide::MAX_DEPTH
+                        && self.budget.depth() < super::decide::MAX_DEPTH
                         && !self.reference
                     {
                         self.pick_native(data, np, pick, p, m, out)?;
