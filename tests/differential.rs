@@ -239,3 +239,87 @@ fn tiers_run_the_same_scenarios() {
         });
     }
 }
+
+/// A copy of the shipped data in `dir` with a shrine card `id` whose play
+/// effect is `code`, and a scenario that plays it.
+fn card_played(dir: &Path, id: &str, code: &str) -> PathBuf {
+    for sub in ["rules", "cards/shrine"] {
+        std::fs::create_dir_all(dir.join(sub)).expect("data dir");
+        for e in std::fs::read_dir(root().join(sub)).expect("read").flatten() {
+            if e.path().is_file() {
+                std::fs::copy(e.path(), dir.join(sub).join(e.file_name())).expect("copy");
+            }
+        }
+    }
+    let body: String = code.lines().map(|l| format!("    {l}\n")).collect();
+    std::fs::write(
+        dir.join(format!("cards/shrine/{id}.yaml")),
+        format!("id: {id}\ntags: [action]\neffects:\n  play: |\n{body}"),
+    )
+    .expect("card");
+    let file = dir.join(format!("{id}.yaml"));
+    std::fs::write(
+        &file,
+        format!(
+            "game: shrine\nzones:\n  supply: {{osaisen: 10, honoumai: 5}}\n  p1:\n    hand: [{id}, osaisen, honoumai]\n    deck: [osaisen, omiki, osaisen]\n    discard: [omiki]\ncounters:\n  p1: {{actions: 1}}\nphase: action\ndecisions: [play {id}]\n"
+        ),
+    )
+    .expect("scenario");
+    file
+}
+
+/// Code that fails at run time fails the same way on both tiers: the same
+/// message at the same span, after the same work.
+#[test]
+fn tiers_fail_the_same_way() {
+    let cases = [
+        "coins += \"x\"",
+        "actions = none",
+        "coins += hand",
+        "move(1, hand)",
+        "move(top(deck), 5)",
+        "move(top(deck(5)), hand)",
+        "repeat 200000 { coins += 1 }",
+        "repeat \"x\" { coins += 1 }",
+        "let n = 0\nwhile true { n += 1 }",
+        "coins += 1 / 0",
+        "if 5 is action { coins += 1 }",
+        "for x in hand where it is resource { move(x, discard) }\nlet y = top(discard)\ncoins += y.cost + y",
+        "for x in 3 { coins += 1 }",
+        "repeat 2 { if count(deck) < 1 { move_together(discard, deck); shuffle(deck) }; move(top(deck), hand, \"draw\") }\ncoins += count(5)",
+        "run(me, \"play\")",
+        "coins += sum(hand, it.cost) + sum(3, it)",
+        "coins += any(hand, it is resource) + 1\ncoins += sum(supply + 4, it.cost)",
+        "for p in players() { p.coins += \"z\" }",
+        "draw(2)\ngain(@honoumai)\ncoins += first(hand).cost + \"a\"",
+        "repeat 100000 { repeat 60 { let a = 1 } }",
+        // Verbs the speed tier inlines and runs as shapes, given bad values.
+        "draw(\"x\")",
+        "draw(200000)",
+        "draw_for(5, 2)",
+        "draw_for(me, 2)\ngain(5)",
+        "reveal_top(none)\nlook_top(hand)",
+        "coins += 1\nactions += 1\ndraw(1)\ncoins += top(hand)",
+    ];
+    let dir = tempfile::tempdir().expect("temp dir");
+    for (i, code) in cases.iter().enumerate() {
+        let data = dir.path().join(format!("case{i}"));
+        let file = card_played(&data, &format!("failing_{i}"), code);
+        let what = format!("case {i}: {code}");
+        same(&what, |reference, logging| {
+            match run_file_with(&data, &file, Tier { reference, logging }) {
+                Ok(r) => (
+                    format!(
+                        "{:?}\n{:?}\nerror {:?}\n{}",
+                        r.outcome,
+                        r.stopped,
+                        r.error.as_ref().map(|e| (&e.message, e.span, &e.label)),
+                        state(&r.game)
+                    ),
+                    r.game.log,
+                ),
+                Err(e) => (format!("{:?}", e.errors), Vec::new()),
+            }
+        });
+    }
+}
