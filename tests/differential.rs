@@ -137,12 +137,9 @@ fn result((g, r): (Game, String)) -> (String, Vec<Entry>) {
     (format!("{r}\n{}", state(&g)), g.log)
 }
 
-/// Seeds `0..n` of one game and agent kind on every tier, spread over a
-/// few threads.
-fn seeds_agree(game: &str, kind: &str, data: &Arc<Data>, n: u64) {
-    let agent = AgentKind::parse(kind, data).expect("agent");
-    let players = data.players.2 as usize;
-    let agents = vec![agent; players];
+/// Seeds `0..n` of one game with these agents (`kind` names them) on
+/// every tier, spread over a few threads.
+fn seeds_agree(game: &str, kind: &str, data: &Arc<Data>, agents: Vec<AgentKind>, n: u64) {
     let jobs = std::thread::available_parallelism().map_or(1, |j| j.get().min(4)) as u64;
     std::thread::scope(|s| {
         for j in 0..jobs {
@@ -195,9 +192,16 @@ fn tiers_play_the_same_games() {
         let data = Arc::new(load::load_game(root(), &game).unwrap_or_else(|e| panic!("{e:?}")));
         let mut kinds = vec!["random".to_string(), "first".to_string()];
         kinds.extend(data.bots.iter().map(|(n, _)| n.clone()));
+        let parse = |k: &String| AgentKind::parse(k, &data).expect("agent");
         for kind in &kinds {
-            seeds_agree(&game, kind, &data, seeds());
+            let agents = vec![parse(kind); data.players.2 as usize];
+            seeds_agree(&game, kind, &data, agents, seeds());
         }
+        // The most players the game allows, every kind at the table.
+        let agents = (0..data.players.1 as usize)
+            .map(|i| parse(&kinds[i % kinds.len()]))
+            .collect();
+        seeds_agree(&game, "mixed", &data, agents, seeds());
     }
 }
 
