@@ -483,8 +483,8 @@ pub struct Bound<'s> {
     /// The destination's instance and the owner a card takes there.
     dst: usize,
     owner: Option<PlayerId>,
-    /// The player's first counter.
-    base: usize,
+    /// The player whose counters change.
+    me: PlayerId,
     calls: u64,
     /// The effect run last, if the card has it.
     run: Option<u16>,
@@ -497,14 +497,14 @@ impl Bound<'_> {
     #[inline(always)]
     pub fn play(&self, g: &mut Game, data: &Data, c: ObjId, from: usize, i: usize) -> bool {
         let o = &g.st.objs[c as usize];
-        let def = &data.defs[o.def as usize];
+        let (def, tags) = (&data.defs[o.def as usize], o.tags);
         if let Some(e) = self.run
             && let Some(Some(_)) = def.effects.get(e as usize)
         {
             return false;
         }
         g.budget.spend(self.calls);
-        Ctr::change(self.ctrs, &mut g.st.counters, self.base, o.tags, def);
+        Ctr::change(self.ctrs, g, self.me, tags, def);
         g.st.move_listed(c, from, i, self.dst, self.owner);
         true
     }
@@ -529,23 +529,16 @@ struct Ctr(u64, bool, u16, AssignOp, By);
 
 impl Ctr {
     /// The changes for a card with `tags` of definition `def`, no modifier
-    /// in play, on the player's counters (from `base` on).
+    /// in play, on player `me`'s counters.
     #[inline(always)]
-    fn change(
-        ctrs: &[Ctr],
-        counters: &mut [i64],
-        base: usize,
-        tags: u64,
-        def: &crate::data::CardDef,
-    ) {
+    fn change(ctrs: &[Ctr], g: &mut Game, me: PlayerId, tags: u64, def: &crate::data::CardDef) {
         for &Ctr(mask, negate, ctr, op, by) in ctrs {
             if (tags & mask != 0) != negate {
                 let v = match by {
                     By::Const(k) => k,
                     By::Prop(pr) => def.props[pr as usize],
                 };
-                let x = &mut counters[base + ctr as usize];
-                *x = op.apply(*x, v);
+                g.set_counter(me, ctr, op.apply(g.st.counter(me, ctr), v));
             }
         }
     }
@@ -698,8 +691,7 @@ impl Straight {
         if let Some(ctrs) = &self.ctrs
             && g.st.mods.is_empty()
         {
-            let base = me as usize * g.st.ncounters;
-            Ctr::change(ctrs, &mut g.st.counters, base, tags, def);
+            Ctr::change(ctrs, g, me, tags, def);
             if let Some(to) = self.to {
                 g.st.shift(c, at, to.mine(me));
             }
@@ -735,7 +727,7 @@ impl Straight {
             ctrs,
             dst,
             owner,
-            base: me as usize * g.st.ncounters,
+            me,
             calls: self.calls as u64,
             run: self.run.map(|(e, _)| e),
         })
