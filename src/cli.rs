@@ -140,6 +140,13 @@ pub fn main() -> ExitCode {
 
 fn command(cli: Cli) -> ExitCode {
     let dir = data_dir(cli.data.as_deref());
+    if !dir.is_dir() {
+        eprintln!(
+            "error: --data {}: no such folder (it should hold rules/ and cards/)",
+            dir.display()
+        );
+        return ExitCode::from(2);
+    }
     match cli.cmd {
         Cmd::Run {
             game,
@@ -207,6 +214,19 @@ pub fn data_dir(arg: Option<&Path>) -> PathBuf {
     }
 }
 
+/// A line to stdout. A reader that went away (`fuda check | head -1`) is no
+/// error of ours: the line is dropped, as the transcript's are.
+pub fn say(line: std::fmt::Arguments) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stdout(), "{line}");
+}
+
+/// Bad command-line usage: exit 2, as the README promises.
+pub fn usage(e: DataError) -> ExitCode {
+    eprintln!("{:?}", miette::Report::new(e));
+    ExitCode::from(2)
+}
+
 pub fn report(e: DataErrors) -> ExitCode {
     for err in e.errors {
         eprintln!("{:?}", miette::Report::new(err));
@@ -226,12 +246,12 @@ fn check(dir: &Path, game: Option<&str>) -> ExitCode {
     let mut bad = false;
     for g in games {
         match load::load_game(dir, &g) {
-            Ok(d) => println!(
+            Ok(d) => say(format_args!(
                 "{g}: ok ({} cards, {} verbs, {} abilities)",
                 d.defs.len(),
                 d.verbs.len(),
                 d.triggers.len()
-            ),
+            )),
             Err(e) => {
                 bad = true;
                 eprintln!("{g}: {} error(s)", e.errors.len());
@@ -246,24 +266,46 @@ fn check(dir: &Path, game: Option<&str>) -> ExitCode {
     }
 }
 
-/// Loads a game and turns command-line choices into a game configuration.
+/// Loads a game and turns command-line choices into a game configuration;
+/// on failure, reports it and gives the exit code.
 pub fn prepare(
     dir: &Path,
     a: &GameArgs,
     logging: bool,
-) -> Result<(Arc<Data>, GameConfig), DataErrors> {
-    let data = Arc::new(load::load_game(dir, &a.game)?);
-    let one = |e: DataError| DataErrors { errors: vec![e] };
+) -> Result<(Arc<Data>, GameConfig), ExitCode> {
+    let data = Arc::new(load::load_game(dir, &a.game).map_err(report)?);
     let players = a.players.unwrap_or(data.players.2);
     if players < data.players.0 || players > data.players.1 {
-        return Err(one(DataError::plain(
+        let (min, max) = (data.players.0, data.players.1);
+        let Some(asked) = a.players else {
+            // The rules' own default is out of their range: a data error.
+            let e = DataError::plain(
+                format!(
+                    "{}: the default of {players} players is not within {min} to {max}",
+                    data.game
+                ),
+                None,
+            );
+            return Err(report(DataErrors { errors: vec![e] }));
+        };
+        return Err(usage(DataError::plain(
             format!(
-                "{} is for {} to {} players, not {players}",
-                data.game, data.players.0, data.players.1
+                "--players {asked}: {} is for {min} to {max} players",
+                data.game
             ),
             None,
         )));
     }
+    prepare_rest(data, a, players, logging).map_err(report)
+}
+
+fn prepare_rest(
+    data: Arc<Data>,
+    a: &GameArgs,
+    players: u8,
+    logging: bool,
+) -> Result<(Arc<Data>, GameConfig), DataErrors> {
+    let one = |e: DataError| DataErrors { errors: vec![e] };
     let mut agents = Vec::new();
     for name in &a.agents {
         match AgentKind::parse(name, &data) {
@@ -372,7 +414,7 @@ pub fn resolve_options(
 fn run(dir: &Path, a: &GameArgs, json: bool, view: Option<u8>, save: Option<&Path>) -> ExitCode {
     let (data, cfg) = match prepare(dir, a, true) {
         Ok(x) => x,
-        Err(e) => return report(e),
+        Err(code) => return code,
     };
     let mut game = Game::new(data.clone(), cfg);
     finish_run(&mut game, json, view, save)
@@ -398,7 +440,9 @@ fn finish_run(game: &mut Game, json: bool, view: Option<u8>, save: Option<&Path>
     }
     match outcome {
         Err(crate::engine::Flow::OutOfDecisions) => {
-            println!("-- replay stopped after the requested decisions");
+            say(format_args!(
+                "-- replay stopped after the requested decisions"
+            ));
             ExitCode::SUCCESS
         }
         Ok(o) => {

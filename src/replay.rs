@@ -53,8 +53,7 @@ impl Save {
     }
 
     pub fn read(path: &Path) -> Result<Save, String> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let text = crate::data::confine::read_given(path)?;
         serde_json::from_str(&text)
             .map_err(|e| format!("{} is not a saved game: {e}", path.display()))
     }

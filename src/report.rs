@@ -12,13 +12,28 @@ pub fn run_error(data: &Data, e: &RunError) -> DataError {
     if e.span == Default::default() {
         return DataError::plain(message, None);
     }
-    data.sources.error(
-        e.span.file,
-        e.span.start,
-        e.span.end.max(e.span.start + 1),
-        message,
-        None,
-    )
+    // Shown at the call in the caller's file, with where it failed inside.
+    let (at, help) = match e.site {
+        Some(site) => (
+            site,
+            Some(format!(
+                "it failed in the code this calls, at {}",
+                place(data, e.span)
+            )),
+        ),
+        None => (e.span, None),
+    };
+    data.sources
+        .error(at.file, at.start, at.end.max(at.start + 1), message, help)
+}
+
+/// `file:line:column` of a span's start.
+fn place(data: &Data, s: crate::lang::ir::Span) -> String {
+    let text = data.sources.text(s.file);
+    let before = &text[..(s.start as usize).min(text.len())];
+    let line = before.matches('\n').count() + 1;
+    let col = before.rsplit('\n').next().unwrap_or("").chars().count() + 1;
+    format!("{}:{line}:{col}", data.sources.path(s.file))
 }
 
 /// Prints a flow that ended a command badly; returns the exit code.

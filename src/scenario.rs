@@ -9,7 +9,7 @@ use std::sync::Arc;
 use serde::Deserialize;
 
 use crate::data::locate::{find_key, find_word};
-use crate::data::{Data, DataError, DataErrors, Sources, load};
+use crate::data::{Data, DataError, DataErrors, Sources, load, yamltext};
 use crate::engine::log::Entry;
 use crate::engine::{AgentKind, Flow, Game, GameConfig, Outcome};
 use crate::lang::compile::{Context, compile_expr};
@@ -103,20 +103,40 @@ pub fn run_file(dir: &Path, file: &Path) -> Result<ScenarioRun, DataErrors> {
 
 /// [`run_file`] on a given [`Tier`].
 pub fn run_file_with(dir: &Path, file: &Path, tier: Tier) -> Result<ScenarioRun, DataErrors> {
-    let text = std::fs::read_to_string(file).map_err(|e| DataErrors {
-        errors: vec![DataError::plain(
-            format!("cannot read {}: {e}", file.display()),
-            None,
-        )],
-    })?;
     let mut sources = Sources::default();
-    let fid = sources.add(file.display().to_string(), text.clone());
-    let raw: RawScenario = serde_norway::from_str(&text).map_err(|e| {
-        let off = e.location().map(|l| l.index()).unwrap_or(0) as u32;
+    let mut errors = Vec::new();
+    if let Some(why) = crate::data::confine::refuse_given(file) {
+        return Err(DataErrors {
+            errors: vec![DataError::plain(why, None)],
+        });
+    }
+    let Some(fid) = yamltext::read(&mut sources, file, &mut errors) else {
+        return Err(DataErrors { errors });
+    };
+    if let Some((at, why)) = crate::data::yaml::over_limits(sources.text(fid)) {
+        let at = at as u32;
+        return Err(DataErrors {
+            errors: vec![sources.error(fid, at, at + 1, why, None)],
+        });
+    }
+    let dups = yamltext::check(&sources, fid);
+    if !dups.is_empty() {
+        return Err(DataErrors { errors: dups });
+    }
+    let text = sources.text(fid);
+    let raw: RawScenario = serde_norway::from_str(text).map_err(|e| {
+        let off = e.location().map(|l| l.index()).unwrap_or(0);
         let msg = e.to_string();
-        let msg = msg.split(" at line ").next().unwrap_or(&msg).to_string();
+        let (msg, help, off) = match yamltext::explain_tab(text, off) {
+            Some((m, h, at)) => (m, Some(h), at),
+            None => (
+                msg.split(" at line ").next().unwrap_or(&msg).to_string(),
+                None,
+                off,
+            ),
+        };
         DataErrors {
-            errors: vec![sources.error(fid, off, off + 1, msg, None)],
+            errors: vec![sources.error(fid, off as u32, off as u32 + 1, msg, help)],
         }
     })?;
     let data = Arc::new(load::load_game(dir, &raw.game)?);

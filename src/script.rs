@@ -5,6 +5,7 @@
 
 use std::any::TypeId;
 use std::cell::{Cell, RefCell};
+use std::collections::HashSet;
 
 use rhai::{AST, Array, Dynamic, Engine, EvalAltResult, ImmutableString, Position, Scope};
 
@@ -14,6 +15,7 @@ use crate::lang::builtins::Builtin;
 use crate::lang::compile::{CompileError, Origin};
 use crate::lang::ir::{Span, Special};
 use crate::lang::names::{Names, find};
+use crate::limits::{MAX_CODE_BYTES, MAX_SCRIPT_OPERATIONS};
 use crate::value::{Args, ObjId, PlayerId, Value};
 
 /// A kernel value inside Rhai (a card, a player, a zone…).
@@ -28,6 +30,10 @@ pub struct Scripts {
     pub fns: Vec<(String, usize)>,
     pub lib_origins: Vec<Origin>,
     pub snippets: Vec<(AST, Origin)>,
+    /// Functions the sandbox has (for the load-time check of calls).
+    known: HashSet<String>,
+    /// Script files parsed, their calls not checked yet.
+    unchecked: Vec<(AST, String, Origin)>,
 }
 
 thread_local! {
@@ -36,19 +42,9 @@ thread_local! {
     static FLOW: RefCell<Option<Box<Flow>>> = const { RefCell::new(None) };
 }
 
-/// Limits that stop runaway scripts.
-const MAX_OPERATIONS: u64 = 2_000_000;
-const MAX_CALL_LEVELS: usize = 48;
-
 impl Scripts {
     pub fn new(names: &Names) -> Scripts {
-        let mut engine = Engine::new();
-        engine.set_max_operations(MAX_OPERATIONS);
-        engine.set_max_call_levels(MAX_CALL_LEVELS);
-        engine.set_max_expr_depths(64, 32);
-        engine.set_max_string_size(64 * 1024);
-        engine.set_max_array_size(100_000);
-        engine.set_max_map_size(10_000);
+        let mut engine = crate::sandbox::engine();
         engine.register_type_with_name::<Handle>("Handle");
         engine.register_fn("==", |a: &mut Handle, b: Handle| {
             with_game(|g| g.equal(&a.0, &b.0)).unwrap_or(false)
@@ -131,27 +127,41 @@ impl Scripts {
             });
         }
         Scripts {
+            known: crate::sandbox::known_functions(&engine),
             engine,
             lib: AST::empty(),
             fns: Vec::new(),
             lib_origins: Vec::new(),
             snippets: Vec::new(),
+            unchecked: Vec::new(),
         }
     }
 
     /// Compiles a rules script file; its functions become callable from card text.
+    /// Its calls are checked by [`Scripts::check_files`], once every file's
+    /// functions are known (one file may call another's).
     pub fn compile_file(&mut self, text: &str, file: u32) -> Result<(), CompileError> {
         let origin = Origin::identity(file);
-        let ast = self
-            .engine
-            .compile(text)
-            .map_err(|e| parse_error(text, &origin, e))?;
+        let ast = self.parse(text, &origin)?;
         for f in ast.iter_functions() {
             self.fns.push((f.name.to_string(), f.params.len()));
         }
         self.lib = self.lib.merge(&ast);
-        self.lib_origins.push(origin);
+        self.lib_origins.push(origin.clone());
+        self.unchecked.push((ast, text.to_string(), origin));
         Ok(())
+    }
+
+    /// The calls of the rules' script files to functions that exist nowhere.
+    pub fn check_files(&mut self) -> Vec<(u32, CompileError)> {
+        let files = std::mem::take(&mut self.unchecked);
+        files
+            .iter()
+            .filter_map(|(ast, text, origin)| {
+                let e = self.check_calls(ast, text, origin).err()?;
+                Some((origin.file, e))
+            })
+            .collect()
     }
 
     /// Compiles a card's Rhai snippet; it sees `card`, `me`, `event` and the rules' functions.
@@ -161,13 +171,56 @@ impl Scripts {
         origin: Origin,
         _params: &[&str],
     ) -> Result<u32, CompileError> {
-        let ast = self
-            .engine
-            .compile(text)
-            .map_err(|e| parse_error(text, &origin, e))?;
+        let ast = self.parse(text, &origin)?;
+        self.check_calls(&ast, text, &origin)?;
         let ast = self.lib.clone_functions_only().merge(&ast);
         self.snippets.push((ast, origin));
         Ok((self.snippets.len() - 1) as u32)
+    }
+}
+
+impl Scripts {
+    /// Compiles Rhai code within the size limit.
+    fn parse(&self, text: &str, origin: &Origin) -> Result<AST, CompileError> {
+        if text.len() > MAX_CODE_BYTES {
+            return Err(CompileError {
+                message: format!(
+                    "script too long: {} bytes, at most {MAX_CODE_BYTES}",
+                    text.len()
+                ),
+                start: origin.map(0),
+                end: origin.map(0) + 1,
+                help: Some("split it into functions in the rules' script files".into()),
+            });
+        }
+        self.engine
+            .compile(text)
+            .map_err(|e| parse_error(text, origin, e))
+    }
+
+    /// Every call in `ast` checked against the sandbox, the rules' functions
+    /// and the code's own.
+    fn check_calls(&self, ast: &AST, text: &str, origin: &Origin) -> Result<(), CompileError> {
+        let lib: HashSet<&str> = self.fns.iter().map(|(n, _)| n.as_str()).collect();
+        let unknown = crate::sandbox::unknown_calls(ast, &self.known);
+        if let Some((name, pos)) = unknown.into_iter().find(|(n, _)| !lib.contains(n.as_str())) {
+            let at = origin.map(pos_offset(text, pos));
+            let help = crate::suggest::did_you_mean(crate::suggest::suggest(
+                &name,
+                self.known
+                    .iter()
+                    .map(|s| s.as_str())
+                    .chain(lib.iter().copied()),
+            ))
+            .or_else(|| Some("scripts may not reach the clock, the terminal or files".into()));
+            return Err(CompileError {
+                message: format!("no function `{name}` in fuda scripts"),
+                start: at,
+                end: at + name.len() as u32,
+                help,
+            });
+        }
+        Ok(())
     }
 }
 
@@ -283,7 +336,7 @@ fn finish(
             let message = match &*e {
                 EvalAltResult::ErrorTooManyOperations(_) => {
                     format!(
-                        "script stopped: it ran more than {MAX_OPERATIONS} operations (an endless loop?)"
+                        "script stopped: it ran more than {MAX_SCRIPT_OPERATIONS} operations (an endless loop?)"
                     )
                 }
                 EvalAltResult::ErrorStackOverflow(_) => {

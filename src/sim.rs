@@ -11,7 +11,7 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-use crate::cli::{GameArgs, prepare, report};
+use crate::cli::{GameArgs, prepare, say};
 use crate::data::Data;
 use crate::engine::{Game, GameConfig};
 
@@ -196,7 +196,7 @@ fn pool(jobs: usize) -> Result<Arc<rayon::ThreadPool>, String> {
 pub fn sim(dir: &Path, a: &GameArgs, games: u64, jobs: usize, json: bool) -> ExitCode {
     let (data, cfg) = match prepare(dir, a, false) {
         Ok(x) => x,
-        Err(e) => return report(e),
+        Err(code) => return code,
     };
     let s = match simulate(&data, &cfg, games, jobs, !json) {
         Ok(s) => s,
@@ -210,7 +210,7 @@ pub fn sim(dir: &Path, a: &GameArgs, games: u64, jobs: usize, json: bool) -> Exi
     }
     if json {
         match serde_json::to_string(&s) {
-            Ok(line) => println!("{line}"),
+            Ok(line) => say(format_args!("{line}")),
             Err(e) => {
                 eprintln!("error: {e}");
                 return ExitCode::from(1);
@@ -222,22 +222,25 @@ pub fn sim(dir: &Path, a: &GameArgs, games: u64, jobs: usize, json: bool) -> Exi
         } else {
             format!("{jobs}")
         };
-        println!(
+        say(format_args!(
             "{} games of {} ({} players, jobs: {threads})",
             games, data.game, cfg.players
-        );
+        ));
         for (i, (w, r)) in s.wins.iter().zip(&s.win_rates).enumerate() {
-            println!("  P{} wins {w} ({:.1}%)", i + 1, r * 100.0);
+            say(format_args!("  P{} wins {w} ({:.1}%)", i + 1, r * 100.0));
         }
-        println!(
+        say(format_args!(
             "  shared wins {}  average turns {:.1}  {:.0} games/s",
             s.draws, s.avg_turns, s.games_per_sec
-        );
+        ));
         if s.turn_limit > 0 {
-            println!("  {} game(s) reached the turn limit", s.turn_limit);
+            say(format_args!(
+                "  {} game(s) reached the turn limit",
+                s.turn_limit
+            ));
         }
         if s.errors > 0 {
-            println!("  {} game(s) stopped by an error", s.errors);
+            say(format_args!("  {} game(s) stopped by an error", s.errors));
         }
     }
     if s.errors > 0 {

@@ -1,32 +1,69 @@
 //! "Did you mean …?" for unknown names.
+//!
+//! Edit distance alone misleads (`cots` is as near a counter `coats` as the
+//! property `cost`), so candidates are ranked: first those of the kind the
+//! place wants (a card's property where a card is read), then those that
+//! contain the name whole or are contained in it (`river` → `misty_river`
+//! rather than `rover`), then the nearest by edit distance, a swap of two
+//! neighbours counting as one edit.
 
-/// The closest candidate within a small edit distance, if any.
+/// The best candidate of one kind, if any is close enough.
 pub fn suggest<'a, I>(name: &str, candidates: I) -> Option<String>
 where
     I: IntoIterator<Item = &'a str>,
 {
-    let limit = (name.chars().count() / 3).max(1) + 1;
-    candidates
+    suggest_kinds(name, [candidates])
+}
+
+/// The best candidate, trying the kinds in order: a fitting candidate of an
+/// earlier kind wins over any of a later one.
+pub fn suggest_kinds<'a, K, I>(name: &str, kinds: K) -> Option<String>
+where
+    K: IntoIterator<Item = I>,
+    I: IntoIterator<Item = &'a str>,
+{
+    let len = name.chars().count();
+    // A suggestion that changes every character of the name is no suggestion.
+    let limit = ((len / 3).max(1) + 1).min(len.saturating_sub(1));
+    kinds
         .into_iter()
-        .map(|c| (distance(name, c), c))
-        .filter(|(d, _)| *d <= limit)
-        .min_by_key(|(d, _)| *d)
+        .enumerate()
+        .flat_map(|(k, cands)| cands.into_iter().map(move |c| (k, c)))
+        .filter(|(_, c)| *c != name)
+        .filter_map(|(k, c)| {
+            let d = distance(name, c);
+            let contained = contains(c, name) || contains(name, c);
+            (contained || d <= limit).then_some(((k, !contained, d), c))
+        })
+        .min_by_key(|(key, _)| *key)
         .map(|(_, c)| c.to_string())
 }
 
-/// Levenshtein distance over characters.
+/// Whether `whole` contains `part` as a whole word-like piece worth naming:
+/// at least three characters, so a short name does not match everything.
+fn contains(whole: &str, part: &str) -> bool {
+    part.chars().count() >= 3 && whole.contains(part)
+}
+
+/// Edit distance over characters (optimal string alignment: insertions,
+/// deletions, substitutions and swaps of two neighbours each count one).
 pub fn distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
     let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut cur = vec![i + 1; b.len() + 1];
-        for (j, cb) in b.iter().enumerate() {
-            let cost = usize::from(ca != *cb);
-            cur[j + 1] = (prev[j] + cost).min(prev[j + 1] + 1).min(cur[j] + 1);
+    let mut rows = vec![(0..=b.len()).collect::<Vec<usize>>()];
+    for i in 1..=a.len() {
+        let mut cur = vec![i; b.len() + 1];
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let prev = &rows[i - 1];
+            cur[j] = (prev[j - 1] + cost).min(prev[j] + 1).min(cur[j - 1] + 1);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                cur[j] = cur[j].min(rows[i - 2][j - 2] + 1);
+            }
         }
-        prev = cur;
+        rows.push(cur);
     }
-    prev[b.len()]
+    rows[a.len()][b.len()]
 }
 
 /// " — did you mean `x`?" or nothing.
@@ -37,6 +74,7 @@ pub fn did_you_mean(s: Option<String>) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
     #[test]
     fn finds_close_names() {
         assert_eq!(
@@ -44,5 +82,51 @@ mod tests {
             Some("village".into())
         );
         assert_eq!(suggest("xyz", ["village", "smithy"]), None);
+    }
+
+    #[test]
+    fn a_swap_is_one_edit() {
+        assert_eq!(distance("cots", "cost"), 1);
+        assert_eq!(distance("cots", "coast"), 2);
+        assert_eq!(distance("abc", "abc"), 0);
+        assert_eq!(distance("", "ab"), 2);
+    }
+
+    #[test]
+    fn the_right_kind_comes_first() {
+        // Reading a card: its properties before the players' counters, even
+        // when a counter is as near.
+        let props = ["cost", "size"];
+        let counters = ["coats", "actions"];
+        assert_eq!(
+            suggest_kinds("cots", [props, counters]),
+            Some("cost".into())
+        );
+        assert_eq!(
+            suggest_kinds("actons", [props, counters]),
+            Some("actions".into()),
+            "a later kind still answers when no earlier one fits"
+        );
+        assert_eq!(
+            suggest_kinds("cots", [counters, props]),
+            Some("coats".into()),
+            "the kind order decides before the distance"
+        );
+    }
+
+    #[test]
+    fn a_contained_name_beats_a_near_one() {
+        let ids = ["rover", "misty_river", "lake"];
+        assert_eq!(suggest("river", ids), Some("misty_river".into()));
+        assert_eq!(suggest("misty", ids), Some("misty_river".into()));
+        // Too short to be worth a containment.
+        assert_eq!(suggest("mi", ["misty_river"]), None);
+    }
+
+    #[test]
+    fn a_one_letter_name_gets_no_unrelated_suggestion() {
+        assert_eq!(suggest("n", ["me", "this", "active"]), None);
+        assert_eq!(suggest("x", ["me"]), None);
+        assert_eq!(suggest("mee", ["me"]), Some("me".into()));
     }
 }

@@ -16,11 +16,17 @@
 //! dirs: [cards/shrine/x.yaml]
 //! symlinks: {cards/shrine/out.yaml: /etc/hostname}
 //! pipe: true              # optional: read one line of stdout, then close the pipe
+//! pipe_lines: 0           # with pipe: lines read first (default 1; 0: `fuda … | true`)
+//! append: {rules/shrine.yaml: "scripts: [lib.rhai]\n"}   # optional: add to a file
+//! generate:               # optional: a big file made at run time, not committed
+//!   # (entries for one path are written one after the other):
+//!   - {path: cards/shrine/big.yaml, head: "a: ", body: "[", repeat: 100000, tail: ""}
 //! ```
 //!
 //! and a `data/` folder whose files are laid over the base. Cases run against the
 //! debug binary; a case may take at most [`GUARD`], a last guard against a hang, far
-//! beyond what any case needs on a loaded machine.
+//! beyond what any case needs on a loaded machine. To see the cases fail on an
+//! older build, `FUDA_BIN=path/to/fuda FUDA_GUARD_SECS=5` runs them against it.
 
 use std::collections::BTreeMap;
 use std::io::Read;
@@ -55,6 +61,29 @@ struct Case {
     symlinks: BTreeMap<String, String>,
     #[serde(default)]
     pipe: bool,
+    #[serde(default = "one")]
+    pipe_lines: usize,
+    #[serde(default)]
+    append: BTreeMap<String, String>,
+    #[serde(default)]
+    generate: Vec<Generate>,
+}
+
+/// A file of `head`, `body` written `repeat` times, then `tail`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Generate {
+    path: String,
+    #[serde(default)]
+    head: String,
+    body: String,
+    repeat: usize,
+    #[serde(default)]
+    tail: String,
+}
+
+fn one() -> usize {
+    1
 }
 
 fn root() -> &'static Path {
@@ -94,6 +123,24 @@ fn lay_out(case: &Case, src: &Path, dir: &Path) {
         );
     }
     copy_tree(&src.join("data"), dir);
+    for (f, text) in &case.append {
+        let at = dir.join(f);
+        let mut old = std::fs::read_to_string(&at).unwrap_or_default();
+        old.push_str(text);
+        std::fs::write(at, old).unwrap();
+    }
+    let mut made = BTreeMap::new();
+    for g in &case.generate {
+        let text: &mut String = made.entry(&g.path).or_default();
+        text.push_str(&g.head);
+        text.push_str(&g.body.repeat(g.repeat));
+        text.push_str(&g.tail);
+    }
+    for (path, text) in made {
+        let at = dir.join(path);
+        std::fs::create_dir_all(at.parent().unwrap()).unwrap();
+        std::fs::write(at, text).unwrap();
+    }
     for d in &case.dirs {
         std::fs::create_dir_all(dir.join(d)).unwrap();
     }
@@ -129,7 +176,8 @@ fn run(case: &Case, dir: &Path, scratch: &Path) -> Ran {
         .collect();
     let out_path = scratch.join("stdout");
     let err_path = scratch.join("stderr");
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_fuda"));
+    let bin = std::env::var("FUDA_BIN").unwrap_or_else(|_| env!("CARGO_BIN_EXE_fuda").into());
+    let mut cmd = Command::new(bin);
     cmd.args(&args)
         .current_dir(scratch)
         .env("NO_COLOR", "1")
@@ -137,15 +185,16 @@ fn run(case: &Case, dir: &Path, scratch: &Path) -> Ran {
         .stderr(std::fs::File::create(&err_path).unwrap());
     let mut stdout = String::new();
     let mut child = if case.pipe {
-        // The reader goes away after one line: fuda must notice the broken pipe
-        // and stop quietly.
+        // The reader goes away after `pipe_lines` lines: fuda must notice the
+        // broken pipe and stop quietly.
         let mut child = cmd.stdout(Stdio::piped()).spawn().expect("start fuda");
         let mut pipe = child.stdout.take().unwrap();
         let mut byte = [0u8; 1];
-        while pipe.read(&mut byte).unwrap_or(0) == 1 {
+        let mut lines = 0;
+        while lines < case.pipe_lines && pipe.read(&mut byte).unwrap_or(0) == 1 {
             stdout.push(byte[0] as char);
             if byte[0] == b'\n' {
-                break;
+                lines += 1;
             }
         }
         drop(pipe);
@@ -155,13 +204,17 @@ fn run(case: &Case, dir: &Path, scratch: &Path) -> Ran {
             .spawn()
             .expect("start fuda")
     };
+    let guard = std::env::var("FUDA_GUARD_SECS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .map_or(GUARD, Duration::from_secs);
     let start = Instant::now();
     let mut hung = false;
     let status = loop {
         if let Some(s) = child.try_wait().unwrap() {
             break s;
         }
-        if start.elapsed() > GUARD {
+        if start.elapsed() > guard {
             hung = true;
             let _ = child.kill();
             break child.wait().unwrap();
@@ -189,8 +242,9 @@ fn check(case: &Case, r: &Ran) -> Vec<String> {
     if r.code != Some(case.exit) {
         wrong.push(format!("exit {:?}, want {}", r.code, case.exit));
     }
+    let flat = unwrap(&r.stderr);
     for s in &case.stderr {
-        if !r.stderr.contains(s.as_str()) {
+        if !r.stderr.contains(s.as_str()) && !flat.contains(s.as_str()) {
             wrong.push(format!("stderr lacks {s:?}"));
         }
     }
@@ -259,6 +313,14 @@ fn every_bad_input_case_gives_its_located_error() {
         failures.len(),
         failures.join("\n\n")
     );
+}
+
+/// Messages as one line each: miette wraps long ones, continuing with `│`.
+fn unwrap(s: &str) -> String {
+    s.lines()
+        .map(|l| l.trim().trim_start_matches('│').trim())
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 fn tail(s: &str) -> String {

@@ -39,7 +39,7 @@ fn fuda_games(seed: u64, games: u64) -> fuda::sim::Summary {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let (data, cfg) = match prepare(root, &a.game, false) {
         Ok(x) => x,
-        Err(e) => panic!("{:?}", e.errors),
+        Err(code) => panic!("prepare failed ({code:?}): see its report above"),
     };
     let s = fuda::sim::simulate(&data, &cfg, games, 0, false).expect("thread pool");
     assert_eq!(s.errors, 0, "{:?}", s.error_messages);

@@ -3,7 +3,6 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-use std::time::{Duration, Instant};
 
 fn fuda(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_fuda"))
@@ -86,7 +85,7 @@ fn wrong_type_has_position() {
 
 #[test]
 fn unknown_card_reference_points_at_the_value() {
-    let yaml = "id: x\ntags: [action]\neffects:\n  play: |\n    draw(1)\n    gain(pile(supply, @omikki))\n";
+    let yaml = "id: x\ntags: [action]\neffects:\n  play: |\n    draw(1)\n    gain(pile(supply, @omikki))\nname: X\n";
     let err = bad_card("cardref", yaml, "unknown card `omikki`", "6:24");
     assert!(err.contains("did you mean `omiki`?"), "{err}");
 }
@@ -95,14 +94,14 @@ fn unknown_card_reference_points_at_the_value() {
 fn unknown_zone_and_event_have_suggestions() {
     let err = bad_card(
         "event",
-        "id: x\nabilities:\n  - on: gian\n    self: true\n    do: draw(1)\n",
+        "id: x\nabilities:\n  - on: gian\n    self: true\n    do: draw(1)\nname: X\n",
         "unknown event \"gian\"",
         "3:9",
     );
     assert!(err.contains("did you mean `gain`?"), "{err}");
     let err = bad_card(
         "zone",
-        "id: x\neffects:\n  play: move(this, hnd)\n",
+        "id: x\neffects:\n  play: move(this, hnd)\nname: X\n",
         "unknown name `hnd`",
         "3:20",
     );
@@ -113,7 +112,7 @@ fn unknown_zone_and_event_have_suggestions() {
 fn grammar_error_has_position() {
     bad_card(
         "grammar",
-        "id: x\neffects:\n  play: \"draw(2\"\n",
+        "id: x\neffects:\n  play: \"draw(2\"\nname: X\n",
         "syntax error in card text",
         "3:16",
     );
@@ -123,7 +122,7 @@ fn grammar_error_has_position() {
 fn rhai_syntax_error_has_position() {
     bad_card(
         "rhai",
-        "id: x\nrhai:\n  play: |\n    draw(1);\n    let x = ;\n",
+        "id: x\nrhai:\n  play: |\n    draw(1);\n    let x = ;\nname: X\n",
         "Rhai syntax error",
         "5:13",
     );
@@ -142,7 +141,7 @@ fn play_card_scenario(dir: &Path, card: &str) -> PathBuf {
 #[test]
 fn rhai_runtime_error_names_the_card() {
     let dir = data_copy("rhai_runtime");
-    let card = "id: oops\ntags: [action]\nrhai:\n  play: |\n    draw(1);\n    let y = card.cost * \"x\";\n";
+    let card = "id: oops\ntags: [action]\nrhai:\n  play: |\n    draw(1);\n    let y = card.cost * \"x\";\nname: Oops\n";
     std::fs::write(dir.join("cards/shrine/oops.yaml"), card).unwrap();
     let file = play_card_scenario(&dir, "oops");
     let o = fuda(&[
@@ -158,11 +157,11 @@ fn rhai_runtime_error_names_the_card() {
 }
 
 #[test]
-fn endless_scripts_are_stopped_quickly() {
+fn endless_scripts_are_stopped_by_their_limits() {
     let dir = data_copy("endless");
-    let cards = "- id: spin\n  tags: [action]\n  rhai:\n    play: \"loop { }\"\n\
-                 - id: deep\n  tags: [action]\n  rhai:\n    play: |\n      fn f(n) { f(n + 1) }\n      f(0)\n\
-                 - id: again\n  tags: [action]\n  effects:\n    play: run(this, \"play\")\n";
+    let cards = "- id: spin\n  name: Spin\n  tags: [action]\n  rhai:\n    play: \"loop { }\"\n\
+                 - id: deep\n  name: Deep\n  tags: [action]\n  rhai:\n    play: |\n      fn f(n) { f(n + 1) }\n      f(0)\n\
+                 - id: again\n  name: Again\n  tags: [action]\n  effects:\n    play: run(this, \"play\")\n";
     std::fs::write(dir.join("cards/shrine/endless.yaml"), cards).unwrap();
     for (card, what) in [
         ("spin", "operations"),
@@ -170,7 +169,8 @@ fn endless_scripts_are_stopped_quickly() {
         ("again", "nested more than"),
     ] {
         let file = play_card_scenario(&dir, card);
-        let start = Instant::now();
+        // Stopped by the script limits (operations, call levels, nesting),
+        // which the message names: no clock involved.
         let o = fuda(&[
             "scenario",
             file.to_str().unwrap(),
@@ -178,11 +178,6 @@ fn endless_scripts_are_stopped_quickly() {
             dir.to_str().unwrap(),
         ]);
         let (_, err) = text(&o);
-        assert!(
-            start.elapsed() < Duration::from_secs(10),
-            "{card} took {:?}",
-            start.elapsed()
-        );
         assert_eq!(o.status.code(), Some(1), "{card}: {err}");
         assert!(
             err.contains(&format!("card `{card}`")) && err.contains(what),

@@ -22,7 +22,7 @@ fn summary(args: &[&str], games: u64, jobs: usize) -> fuda::sim::Summary {
     let a = Args::parse_from(std::iter::once("sim").chain(args.iter().copied()));
     let (data, cfg) = match prepare(root(), &a.game, false) {
         Ok(x) => x,
-        Err(e) => panic!("{args:?}: {:?}", e.errors),
+        Err(code) => panic!("{args:?}: prepare failed ({code:?}): see its report above"),
     };
     simulate(&data, &cfg, games, jobs, false).expect("thread pool")
 }

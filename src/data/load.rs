@@ -7,10 +7,12 @@ use serde::de::DeserializeOwned;
 
 use super::schema::*;
 use super::*;
+use crate::data::confine::{Root, plain_name};
 use crate::data::locate::{code_origin, find_key, find_word};
 use crate::lang::compile::{CompileError, Context, compile_code, compile_expr};
 use crate::lang::ir::{Code, Expr, Stmt};
 use crate::lang::names::find;
+use crate::limits::MAX_CODE_BYTES;
 use crate::suggest::{did_you_mean, suggest};
 
 /// The games whose rules files are in `data/rules/`.
@@ -30,7 +32,22 @@ pub fn list_games(data_dir: &Path) -> Vec<String> {
 
 /// Loads and compiles one game.
 pub fn load_game(data_dir: &Path, game: &str) -> Result<Data, DataErrors> {
-    let mut l = Loader::default();
+    let mut l = Loader {
+        root: Root::new(data_dir),
+        ..Loader::default()
+    };
+    if !plain_name(game) {
+        let help = Some(format!(
+            "a game is named by its file rules/<game>.yaml; games in {}: {}",
+            data_dir.display(),
+            list_games(data_dir).join(", ")
+        ));
+        l.errs.push(DataError::plain(
+            format!("unknown game `{game}`: a game's name is not a path"),
+            help,
+        ));
+        return Err(DataErrors { errors: l.errs });
+    }
     let rules_path = data_dir.join("rules").join(format!("{game}.yaml"));
     let Some((rules_file, rules)) = l.read_yaml::<RawRules>(&rules_path) else {
         if !rules_path.exists() {
@@ -53,8 +70,24 @@ pub fn load_game(data_dir: &Path, game: &str) -> Result<Data, DataErrors> {
     let card_dir = data_dir
         .join("cards")
         .join(rules.cards.as_deref().unwrap_or(game));
-    let cards = l.read_cards(&card_dir);
+    let cards = match &rules.cards {
+        Some(name) if !plain_name(name) || !l.root.inside(&card_dir) => {
+            let at = find_key(l.sources.text(rules_file), "cards", name, 0).unwrap_or(0);
+            l.err_at(
+                rules_file,
+                name,
+                at,
+                format!("`cards: {name}` must name a folder in cards/"),
+                Some("card folders are read only from the data folder's cards/".into()),
+            );
+            Vec::new()
+        }
+        _ => l.read_cards(&card_dir),
+    };
     let data = l.build(data_dir, rules_file, rules, cards);
+    if let Some(d) = &data {
+        l.errs.extend(counts::check(d));
+    }
     match data {
         Some(d) if l.errs.is_empty() => Ok(d),
         _ => Err(DataErrors { errors: l.errs }),
@@ -63,6 +96,7 @@ pub fn load_game(data_dir: &Path, game: &str) -> Result<Data, DataErrors> {
 
 #[derive(Default)]
 struct Loader {
+    root: Root,
     sources: Sources,
     errs: Vec<DataError>,
     names: Names,
@@ -78,16 +112,11 @@ struct CardSrc {
 
 impl Loader {
     fn read_file(&mut self, path: &Path) -> Option<u32> {
-        match std::fs::read_to_string(path) {
-            Ok(text) => Some(self.sources.add(path.display().to_string(), text)),
-            Err(e) => {
-                self.errs.push(DataError::plain(
-                    format!("cannot read {}: {e}", path.display()),
-                    None,
-                ));
-                None
-            }
+        if let Some(why) = self.root.refuse(path) {
+            self.errs.push(DataError::plain(why, None));
+            return None;
         }
+        yamltext::read(&mut self.sources, path, &mut self.errs)
     }
 
     fn read_yaml<T: DeserializeOwned>(&mut self, path: &Path) -> Option<(u32, T)> {
@@ -97,6 +126,18 @@ impl Loader {
     }
 
     fn parse_yaml<T: DeserializeOwned>(&mut self, file: u32) -> Option<T> {
+        if let Some((at, why)) = super::yaml::over_limits(self.sources.text(file)) {
+            let e = self
+                .sources
+                .error(file, at as u32, at as u32 + 1, why, None);
+            self.errs.push(e);
+            return None;
+        }
+        let dups = yamltext::check(&self.sources, file);
+        if !dups.is_empty() {
+            self.errs.extend(dups);
+            return None;
+        }
         match serde_norway::from_str::<T>(self.sources.text(file)) {
             Ok(v) => Some(v),
             Err(e) => {
@@ -111,6 +152,11 @@ impl Loader {
         let raw = e.to_string();
         let message = raw.split(" at line ").next().unwrap_or(&raw).to_string();
         let off = e.location().map(|l| l.index()).unwrap_or(0);
+        if let Some((m, h, at)) = yamltext::explain_tab(text, off) {
+            return self
+                .sources
+                .error(file, at as u32, at as u32 + 1, m, Some(h));
+        }
         let mut help = None;
         if let Some(rest) = message.strip_prefix("unknown field `") {
             let field = rest.split('`').next().unwrap_or("");
@@ -133,9 +179,36 @@ impl Loader {
             .error(file, off as u32, end.max(off) as u32, message, help)
     }
 
+    /// The card files under `dir`: every entry named *.yaml (reading refuses
+    /// what is not a regular file), and those of the folders inside, each
+    /// listed once (a symlink may lead back to a parent).
+    fn collect_yaml(&mut self, dir: &Path, out: &mut Vec<PathBuf>) {
+        if !self.root.inside(dir) {
+            self.errs.push(DataError::plain(
+                format!("{} leads outside the data folder", dir.display()),
+                Some("card folders are read only from the data folder".into()),
+            ));
+            return;
+        }
+        if !self.root.first_visit(dir) {
+            return;
+        }
+        let Ok(rd) = std::fs::read_dir(dir) else {
+            return;
+        };
+        for e in rd.flatten() {
+            let p = e.path();
+            if p.extension().is_some_and(|x| x == "yaml" || x == "yml") {
+                out.push(p);
+            } else if p.is_dir() {
+                self.collect_yaml(&p, out);
+            }
+        }
+    }
+
     fn read_cards(&mut self, dir: &Path) -> Vec<CardSrc> {
         let mut files = Vec::new();
-        collect_yaml(dir, &mut files);
+        self.collect_yaml(dir, &mut files);
         files.sort();
         let mut out = Vec::new();
         for path in files {
@@ -191,6 +264,22 @@ impl Loader {
 
     fn code(&mut self, file: u32, from: usize, text: &str, ctx: &Context, expr: bool) -> Code {
         let origin = code_origin(self.sources.text(file), text, from, file);
+        if text.len() > MAX_CODE_BYTES {
+            let at = origin.map(0);
+            self.compile_error(
+                file,
+                CompileError {
+                    message: format!(
+                        "card text too long: {} bytes, at most {MAX_CODE_BYTES}",
+                        text.len()
+                    ),
+                    start: at,
+                    end: at + 1,
+                    help: Some("split it into verbs in the rules".into()),
+                },
+            );
+            return Code::default();
+        }
         let r = if expr {
             compile_expr(text, &self.names, &origin, ctx)
         } else {
@@ -289,6 +378,17 @@ impl Loader {
         let mut scripts = crate::script::Scripts::new(&self.names);
         for s in &r.scripts {
             let path = data_dir.join("rules").join(s);
+            if let Some(why) = self.root.refuse(&path) {
+                let at = self.sources.text(rf).find("scripts").unwrap_or(0);
+                self.err_at(
+                    rf,
+                    s,
+                    at,
+                    why,
+                    Some("scripts are read only from the data folder".into()),
+                );
+                continue;
+            }
             let Some(file) = self.read_file(&path) else {
                 continue;
             };
@@ -296,6 +396,9 @@ impl Loader {
             if let Err(e) = scripts.compile_file(&text, file) {
                 self.compile_error(file, e);
             }
+        }
+        for (file, e) in scripts.check_files() {
+            self.compile_error(file, e);
         }
         self.names.scripts = scripts.fns.clone();
         self.scripts = Some(scripts);
@@ -596,6 +699,18 @@ impl Loader {
             }
             for (k, text) in &c.raw.rhai {
                 let code = self.rhai(file, at, text, &[]);
+                if c.raw.effects.contains_key(k) {
+                    // Both spellings of one effect: neither may win silently.
+                    let from = find_word(self.sources.text(file), "rhai", at).map_or(at, |w| w.0);
+                    self.err_at(
+                        file,
+                        k,
+                        from,
+                        format!("effect `{k}` is given both in `effects:` and in `rhai:`"),
+                        Some("keep one of them".into()),
+                    );
+                    continue;
+                }
                 self.set_effect(&mut effects, file, at, k, code);
             }
             for a in &c.raw.abilities {
@@ -606,7 +721,7 @@ impl Loader {
             }
             defs.push(CardDef {
                 id: c.raw.id.clone(),
-                name: c.raw.name.clone().unwrap_or_else(|| c.raw.id.clone()),
+                name: c.raw.name.clone(),
                 text: c.raw.text.clone().unwrap_or_default(),
                 tags,
                 props,
@@ -773,24 +888,11 @@ impl Loader {
             self_only: t.self_only,
             cond,
             optional: t.optional,
+            reveal: t.reveal,
             prompt: t.prompt.clone().unwrap_or_else(|| t.on.clone()),
             queued,
             body,
         })
-    }
-}
-
-fn collect_yaml(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(rd) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for e in rd.flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            collect_yaml(&p, out);
-        } else if p.extension().is_some_and(|x| x == "yaml" || x == "yml") {
-            out.push(p);
-        }
     }
 }
 

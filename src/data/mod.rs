@@ -1,10 +1,14 @@
 //! A game as data: rules and cards, loaded from YAML and compiled once.
 
+pub mod confine;
+pub mod counts;
 pub mod diag;
 pub mod load;
 pub mod locate;
 pub mod native;
 pub mod schema;
+pub mod yaml;
+pub mod yamltext;
 
 use crate::lang::ir::Code;
 use crate::lang::names::Names;
@@ -151,6 +155,8 @@ pub struct Trigger {
     pub self_only: bool,
     pub cond: Option<Code>,
     pub optional: bool,
+    /// The card is revealed as it triggers ([`schema::RawTrigger::reveal`]).
+    pub reveal: bool,
     pub prompt: String,
     pub queued: bool,
     pub body: Code,

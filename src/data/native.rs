@@ -133,7 +133,7 @@ fn is_it(e: &Expr, it: Option<u16>) -> bool {
 fn test_expr(e: &Expr, it: Option<u16>, moves: &[String]) -> Option<Test> {
     Some(match e {
         Expr::Bool(b) => Test::Const(*b),
-        Expr::Is(x, tag, negate) if is_it(x, it) => Test::Is {
+        Expr::Is(x, tag, negate, _) if is_it(x, it) => Test::Is {
             tag: *tag,
             negate: *negate,
         },

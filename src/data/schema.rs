@@ -111,8 +111,9 @@ pub enum Controller {
     /// The card's owner.
     #[default]
     Owner,
-    /// The player whose turn it is: the cards count as every player's own.
-    Active,
+    /// Every player at once: each card's abilities are each player's own, so
+    /// one event may trigger them once for each player (turn player first).
+    Each,
 }
 
 fn default_per() -> String {
@@ -200,6 +201,11 @@ pub struct RawTrigger {
     pub cond: Option<String>,
     #[serde(default)]
     pub optional: bool,
+    /// The card is shown to everyone as it triggers (a player shows a hidden
+    /// card to use its ability); otherwise viewers who may not see it read
+    /// only that a card triggered.
+    #[serde(default)]
+    pub reveal: bool,
     #[serde(default)]
     pub prompt: Option<String>,
     #[serde(rename = "do", default)]
@@ -225,8 +231,8 @@ pub struct RawBotRule {
 #[serde(deny_unknown_fields)]
 pub struct RawCard {
     pub id: String,
-    #[serde(default)]
-    pub name: Option<String>,
+    /// Required: the name every transcript shows.
+    pub name: String,
     #[serde(default)]
     pub text: Option<String>,
     #[serde(default)]

@@ -2,7 +2,7 @@
 //! index, orders them (active player first, each player orders its own) and
 //! resolves them now or queues them for the next check point.
 
-use super::log::Entry;
+use super::log::{Entry, Place, sees_card};
 use super::state::{Event, Pending};
 use super::{Game, Res};
 use crate::data::Data;
@@ -102,8 +102,7 @@ impl Game {
             }
             let shared = self.st.shared(*zone);
             let owners = if shared { 1 } else { self.st.nplayers };
-            let active_controls =
-                shared && data.zones[*zone as usize].controller == Controller::Active;
+            let each = shared && data.zones[*zone as usize].controller == Controller::Each;
             for p in self
                 .turn_order_iter(self.st.active, true)
                 .filter(|&p| p < owners)
@@ -115,16 +114,21 @@ impl Game {
                 for &c in &self.st.zones[inst].cards {
                     let def = self.st.objs[c as usize].def;
                     // A card's abilities are those of the player whose zone holds
-                    // it; in a shared zone, its owner's or the turn player's.
-                    let me = if !shared {
-                        p
-                    } else if active_controls {
-                        self.st.active
-                    } else {
+                    // it; in a shared zone, its owner's or each player's.
+                    let me = if shared {
                         self.st.objs[c as usize].owner
+                    } else {
+                        p
                     };
                     for &t in list {
-                        if data.triggers[t as usize].def == Some(def) {
+                        if data.triggers[t as usize].def != Some(def) {
+                            continue;
+                        }
+                        if each {
+                            for q in self.turn_order_iter(self.st.active, true) {
+                                found.push((t, Some(c), q));
+                            }
+                        } else {
                             found.push((t, Some(c), me));
                         }
                     }
@@ -225,7 +229,18 @@ impl Game {
             }
         }
         if self.logging {
-            let def = this.map(|c| self.st.objs[c as usize].def);
+            let mut def = this.map(|c| self.named(c));
+            if let Some((d, place)) = &mut def
+                && trig.reveal
+                && !(0..self.st.nplayers).all(|v| sees_card(data, *place, Some(v)))
+            {
+                self.push(Entry::Show {
+                    player: me,
+                    cards: vec![*d],
+                    private: false,
+                });
+                *place = Place::Open;
+            }
             let prompt = trig.prompt.clone();
             self.push(Entry::Trigger {
                 player: me,

@@ -11,8 +11,22 @@ use crate::data::Data;
 use crate::lang::ir::*;
 use crate::value::{ObjId, PlayerId, Value, ZoneRef};
 
-/// Iterations a `while` loop may run before it is reported as endless.
-pub(crate) const MAX_LOOP: u32 = 100_000;
+pub(crate) use crate::limits::MAX_LOOP;
+
+impl Game {
+    /// A `repeat` count, 0 to [`MAX_LOOP`]: a negative one is an error, not
+    /// a silent nothing (`draw(-3)`).
+    #[inline]
+    pub(crate) fn repeat_count(&self, n: i64, span: Span) -> Res<i64> {
+        if (0..=MAX_LOOP as i64).contains(&n) {
+            return Ok(n);
+        }
+        if n < 0 {
+            return self.err(span, format!("repeat {n} times: a count must be 0 or more"));
+        }
+        self.err(span, format!("repeat {n} times is more than {MAX_LOOP}"))
+    }
+}
 
 /// A frame's slots, on the native stack when there are few (most code), else
 /// on the heap: no vector to take from a pool and give back. Only the first

@@ -4,6 +4,19 @@
 use crate::data::{Data, Visibility};
 use crate::value::{DefId, PlayerId, ZoneRef};
 
+/// Where a card an entry names was when the entry happened: who may read its
+/// name follows from this and the zone's visibility rule, not from the kind of
+/// line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Place {
+    /// Shown to everyone (revealed).
+    Open,
+    /// Shown to one player only (looked at).
+    By(PlayerId),
+    /// In a zone; `true` if it was the zone's top card.
+    In(ZoneRef, bool),
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub enum Entry {
     Turn {
@@ -24,6 +37,8 @@ pub enum Entry {
         cards: Vec<DefId>,
         from: ZoneRef,
         to: ZoneRef,
+        /// The cards went under the destination's cards (none ends on top).
+        bottom: bool,
     },
     Created {
         def: DefId,
@@ -53,8 +68,7 @@ pub enum Entry {
     Event {
         name: u16,
         player: Option<PlayerId>,
-        card: Option<DefId>,
-        visible: bool,
+        card: Option<(DefId, Place)>,
     },
     Choice {
         player: PlayerId,
@@ -67,20 +81,20 @@ pub enum Entry {
     },
     Trigger {
         player: PlayerId,
-        def: Option<DefId>,
+        def: Option<(DefId, Place)>,
         prompt: String,
     },
     Prevented {
         name: u16,
-        card: Option<DefId>,
+        card: Option<(DefId, Place)>,
     },
     Stack {
         player: PlayerId,
-        def: DefId,
+        def: (DefId, Place),
         push: bool,
     },
     Modify {
-        def: DefId,
+        def: (DefId, Place),
         prop: u16,
         delta: i64,
     },
@@ -120,6 +134,31 @@ pub fn sees_contents(data: &Data, z: ZoneRef, viewer: Option<PlayerId>) -> bool 
     sees(data, d.contents, z.owner, d.shared, viewer)
 }
 
+/// Whether `viewer` may read the name of a card at `place`.
+pub fn sees_card(data: &Data, place: Place, viewer: Option<PlayerId>) -> bool {
+    match place {
+        Place::Open => true,
+        Place::By(p) => viewer.is_none_or(|v| v == p),
+        Place::In(z, top) => {
+            (top && data.zones[z.zone as usize].top) || sees_contents(data, z, viewer)
+        }
+    }
+}
+
+/// A card's name if `viewer` may read it, else `hidden` (what stands for it).
+fn name_or<'a>(
+    data: &'a Data,
+    (def, place): (DefId, Place),
+    viewer: Option<PlayerId>,
+    hidden: &'a str,
+) -> &'a str {
+    if sees_card(data, place, viewer) {
+        data.def_name(def)
+    } else {
+        hidden
+    }
+}
+
 pub fn sees_size(data: &Data, z: ZoneRef, viewer: Option<PlayerId>) -> bool {
     let d = &data.zones[z.zone as usize];
     sees(data, d.size, z.owner, d.shared, viewer)
@@ -142,7 +181,7 @@ fn names(data: &Data, cards: &[DefId], sep: &str) -> String {
         .join(sep)
 }
 
-fn count(n: usize) -> String {
+pub(crate) fn count(n: usize) -> String {
     if n == 1 {
         "1 card".into()
     } else {
@@ -150,12 +189,15 @@ fn count(n: usize) -> String {
     }
 }
 
+/// What moves alike share (a run of them folds into one line).
+type MoveKey = (Option<u16>, Option<PlayerId>, ZoneRef, ZoneRef, bool);
+
 /// A move's line. One entry with several cards is a simultaneous move (names
 /// joined by " + "); a run of one-card moves folded together uses ", ".
 fn move_line(
     data: &Data,
     viewer: Option<PlayerId>,
-    (cause, player, from, to): (Option<u16>, Option<PlayerId>, ZoneRef, ZoneRef),
+    (cause, player, from, to, bottom): MoveKey,
     cards: &[DefId],
     sep: &str,
 ) -> String {
@@ -172,7 +214,9 @@ fn move_line(
     };
     let what = if sees_contents(data, from, viewer) || sees_contents(data, to, viewer) {
         names(data, cards, sep)
-    } else if let (true, Some(&top)) = (data.zones[to.zone as usize].top, cards.last()) {
+    } else if let (true, false, Some(&top)) =
+        (data.zones[to.zone as usize].top, bottom, cards.last())
+    {
         format!("{n}, top: {}", data.def_name(top))
     } else {
         n
@@ -207,7 +251,14 @@ impl Entry {
                 cards,
                 from,
                 to,
-            } => move_line(data, viewer, (*cause, *player, *from, *to), cards, " + "),
+                bottom,
+            } => move_line(
+                data,
+                viewer,
+                (*cause, *player, *from, *to, *bottom),
+                cards,
+                " + ",
+            ),
             Entry::Created { def, n, to } => {
                 let what = if sees_contents(data, *to, viewer) {
                     format!("{n} × {}", data.def_name(*def))
@@ -257,16 +308,11 @@ impl Entry {
                     format!("{} {verb} {}", pname(*player), names(data, cards, ", "))
                 }
             }
-            Entry::Event {
-                name,
-                player,
-                card,
-                visible,
-            } => {
+            Entry::Event { name, player, card } => {
                 let who = player.map(pname).unwrap_or_else(|| "game".into());
                 match card {
-                    Some(c) if *visible || viewer.is_none() => {
-                        format!("{who} {} {}", data.event_name(*name), data.def_name(*c))
+                    Some(c) if sees_card(data, c.1, viewer) => {
+                        format!("{who} {} {}", data.event_name(*name), data.def_name(c.0))
                     }
                     _ => format!("{who} {}", data.event_name(*name)),
                 }
@@ -291,40 +337,90 @@ impl Entry {
                 Some(d) => format!(
                     "{}'s {} triggers ({prompt})",
                     pname(*player),
-                    data.def_name(*d)
+                    name_or(data, *d, viewer, "card")
                 ),
                 None => format!("rule triggers ({prompt})"),
             },
             Entry::Prevented { name, card } => match card {
-                Some(c) => format!(
+                Some(c) if sees_card(data, c.1, viewer) => format!(
                     "{} of {} is prevented",
                     data.event_name(*name),
-                    data.def_name(*c)
+                    data.def_name(c.0)
                 ),
-                None => format!("{} is prevented", data.event_name(*name)),
+                _ => format!("{} is prevented", data.event_name(*name)),
             },
             Entry::Stack { player, def, push } => {
+                let name = name_or(data, *def, viewer, "a card");
                 if *push {
-                    format!(
-                        "{} puts {} on the stack",
-                        pname(*player),
-                        data.def_name(*def)
-                    )
+                    format!("{} puts {name} on the stack", pname(*player))
                 } else {
-                    format!("{} resolves from the stack", data.def_name(*def))
+                    format!("{name} resolves from the stack")
                 }
             }
             Entry::Modify { def, prop, delta } => {
                 let sign = if *delta >= 0 { "+" } else { "" };
                 format!(
                     "{} {} {sign}{delta}",
-                    data.def_name(*def),
+                    name_or(data, *def, viewer, "a card"),
                     data.names.props[*prop as usize]
                 )
             }
             Entry::Lose { player } => format!("{} loses", pname(*player)),
             Entry::Text { text } => text.clone(),
         })
+    }
+
+    /// Calls `f` with each card the entry names and the places it was seen
+    /// at (anyone who may see one of them may read its name): the facts a leak
+    /// checker judges a rendered line by, whatever the renderer makes of them.
+    pub fn each_named(&mut self, mut f: impl FnMut(&mut DefId, &[Place])) {
+        match self {
+            Entry::Move {
+                cards,
+                from,
+                to,
+                bottom,
+                ..
+            } => {
+                let last = cards.len().saturating_sub(1);
+                for (i, d) in cards.iter_mut().enumerate() {
+                    f(
+                        d,
+                        &[
+                            Place::In(*from, false),
+                            Place::In(*to, i == last && !*bottom),
+                        ],
+                    );
+                }
+            }
+            Entry::Created { def, to, .. } => f(def, &[Place::In(*to, false)]),
+            Entry::Show {
+                player,
+                cards,
+                private,
+            } => {
+                let place = if *private {
+                    Place::By(*player)
+                } else {
+                    Place::Open
+                };
+                for d in cards {
+                    f(d, &[place]);
+                }
+            }
+            Entry::Event {
+                card: Some((d, p)), ..
+            }
+            | Entry::Trigger {
+                def: Some((d, p)), ..
+            }
+            | Entry::Prevented {
+                card: Some((d, p)), ..
+            }
+            | Entry::Stack { def: (d, p), .. }
+            | Entry::Modify { def: (d, p), .. } => f(d, &[*p]),
+            _ => {}
+        }
     }
 
     pub fn kind(&self) -> &'static str {
@@ -357,6 +453,19 @@ pub fn render_all(
     log: &[Entry],
     viewer: Option<PlayerId>,
 ) -> Vec<(&'static str, String)> {
+    render_spans(data, log, viewer)
+        .into_iter()
+        .map(|(kind, line, _)| (kind, line))
+        .collect()
+}
+
+/// [`render_all`], each line with the entries it renders (a leak checker
+/// compares a line with what those entries name).
+pub fn render_spans(
+    data: &Data,
+    log: &[Entry],
+    viewer: Option<PlayerId>,
+) -> Vec<(&'static str, String, std::ops::Range<usize>)> {
     let mut out = Vec::new();
     let mut i = 0;
     while i < log.len() {
@@ -367,10 +476,11 @@ pub fn render_all(
             cards,
             from,
             to,
+            bottom,
         } = &log[i]
             && cards.len() == 1
         {
-            let key = (*cause, *player, *from, *to);
+            let key = (*cause, *player, *from, *to, *bottom);
             let mut all = cards.clone();
             let mut j = i + 1;
             while let Some(Entry::Move {
@@ -379,20 +489,21 @@ pub fn render_all(
                 cards: k2,
                 from: f2,
                 to: t2,
+                bottom: b2,
             }) = log.get(j)
             {
-                if k2.len() != 1 || (*c2, *p2, *f2, *t2) != key {
+                if k2.len() != 1 || (*c2, *p2, *f2, *t2, *b2) != key {
                     break;
                 }
                 all.extend(k2.iter().copied());
                 j += 1;
             }
-            out.push(("move", move_line(data, viewer, key, &all, ", ")));
+            out.push(("move", move_line(data, viewer, key, &all, ", "), i..j));
             i = j;
             continue;
         }
         if let Some(line) = log[i].render(data, viewer) {
-            out.push((log[i].kind(), line));
+            out.push((log[i].kind(), line, i..i + 1));
         }
         i += 1;
     }

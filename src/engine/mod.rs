@@ -18,7 +18,8 @@ use std::sync::Arc;
 
 use crate::data::Data;
 use crate::lang::ir::{Code, Span};
-use crate::value::{DefId, PlayerId, Value};
+use crate::limits::MAX_LOG_ENTRIES;
+use crate::value::{DefId, ObjId, PlayerId, Value};
 pub use decide::AgentKind;
 use log::Entry;
 use state::State;
@@ -42,25 +43,34 @@ pub struct RunError {
     pub span: Span,
     /// The card whose code was running, if any.
     pub card: Option<String>,
+    /// The running card's call, in its file, of the code that failed in
+    /// another file (a rules verb): the place to show.
+    pub site: Option<Span>,
+    /// The running card's file.
+    pub card_file: Option<u32>,
+}
+
+/// An error leaving a call at `call`: if the call is in the running card's
+/// file and the failure in another's (a rules verb the card calls), the
+/// call is where it shows.
+#[cold]
+pub(crate) fn at_call(mut e: Box<Flow>, call: Span) -> Box<Flow> {
+    if let Flow::Error(re) = &mut *e
+        && re.site.is_none()
+        && re.card_file == Some(call.file)
+        && re.span.file != call.file
+        && call != Span::default()
+    {
+        re.site = Some(call);
+    }
+    e
 }
 
 /// A result of running code. The stop is boxed: stops are rare, and a
 /// one-word error lets results come back in registers.
 pub type Res<T> = Result<T, Box<Flow>>;
 
-/// Steps one turn (or the setup) may take: far beyond any real turn, and
-/// reached in seconds by data that never stops (a phase repeated forever,
-/// nested loops, abilities that trigger each other, a move always chosen).
-pub const MAX_STEPS: u64 = 5_000_000;
-
-/// How deep code may nest before running it is an error (as `enter` counts).
-pub const MAX_DEPTH: u32 = 200;
-
-/// Card objects a game may hold.
-pub const MAX_OBJECTS: usize = 1_000_000;
-
-/// Items in a list, bytes in a string made by code.
-pub const MAX_LIST: usize = 1_000_000;
+pub use crate::limits::{MAX_DEPTH, MAX_LIST, MAX_OBJECTS, MAX_STEPS};
 
 /// How a game ended.
 #[derive(Debug, Clone)]
@@ -86,6 +96,9 @@ pub struct Game {
     /// (recognised shapes, inlined verbs, quick windows, bot tables, native
     /// bot tests and picks), so the game runs as the language defines it.
     pub reference: bool,
+    /// Set when the transcript reached [`MAX_LOG_ENTRIES`]: where it was (the
+    /// game stops with this error at the end of the turn).
+    log_full: Option<(Span, String)>,
     pub options: HashMap<String, Vec<DefId>>,
     /// The value of `option(name)` for each option the rules declare, made
     /// when the options are set (no lookup or list per call).
@@ -137,6 +150,7 @@ impl Game {
             log: Vec::new(),
             logging: cfg.logging,
             reference: cfg.reference,
+            log_full: None,
             options: cfg.options,
             option_vals,
             viewer: None,
@@ -178,8 +192,9 @@ impl Game {
             agents,
             script,
             log,
-            logging: _,
             reference: _,
+            logging,
+            log_full,
             options: _,
             option_vals: _,
             viewer,
@@ -196,6 +211,10 @@ impl Game {
         seat_agents(agents, players, seed);
         script.clear();
         log.clear();
+        // A full transcript turned logging off.
+        if log_full.take().is_some() {
+            *logging = true;
+        }
         *viewer = None;
         decisions.clear();
         replay.clear();
@@ -231,10 +250,22 @@ impl Game {
         Value::List(list)
     }
 
+    /// Whether a card is its zone's top card.
+    pub fn is_top(&self, c: ObjId) -> bool {
+        let z = self.st.zone_of(c);
+        self.st.zones[self.st.inst(z)].cards.last() == Some(&c)
+    }
+
+    /// A card as a log entry names it: its definition and where it is now.
+    pub fn named(&self, c: ObjId) -> (DefId, log::Place) {
+        let place = log::Place::In(self.st.zone_of(c), self.is_top(c));
+        (self.st.objs[c as usize].def, place)
+    }
+
     #[inline(always)]
     pub fn push(&mut self, e: Entry) {
         if self.logging {
-            self.log.push(e);
+            self.keep(e);
         }
     }
 
@@ -243,7 +274,52 @@ impl Game {
     #[inline(always)]
     pub fn push_with(&mut self, e: impl FnOnce() -> Entry) {
         if self.logging {
-            self.log.push(e());
+            self.keep(e());
+        }
+    }
+
+    #[inline(always)]
+    fn keep(&mut self, e: Entry) {
+        if self.log.len() < MAX_LOG_ENTRIES {
+            self.log.push(e);
+        } else {
+            self.log_overflow();
+        }
+    }
+
+    /// The transcript is full: logging stops, and the turn's end reports
+    /// where it happened (the entry's maker has no way to fail).
+    #[cold]
+    fn log_overflow(&mut self) {
+        self.logging = false;
+        let phase = self.st.phase.map(|p| &self.data.turn.phases[p as usize]);
+        let span = match phase {
+            Some(p) => p.body.span,
+            None if self.st.turn == 0 => self.data.setup.span,
+            None => Span::default(),
+        };
+        let mut at = match phase {
+            Some(p) => format!("in phase `{}` of turn {}", p.name, self.st.turn),
+            None if self.st.turn == 0 => "in the setup".to_string(),
+            None => format!("in turn {}", self.st.turn),
+        };
+        if let Some(d) = self.current_card {
+            at += &format!(", while card `{}` ran", self.data.defs[d as usize].id);
+        }
+        self.log_full = Some((
+            span,
+            format!(
+                "the transcript passed {MAX_LOG_ENTRIES} entries {at}: does a rule log without end?"
+            ),
+        ));
+    }
+
+    /// Stops the game once the transcript is full.
+    #[inline(always)]
+    fn check_log(&self) -> Res<()> {
+        match &self.log_full {
+            None => Ok(()),
+            Some((span, message)) => self.err(*span, message.clone()),
         }
     }
 
@@ -256,6 +332,7 @@ impl Game {
             Err(e) if !matches!(*e, Flow::EndGame) => return Err(e),
             _ => {}
         }
+        self.check_log()?;
         self.play_turns_in(&data, None, u32::MAX)
     }
 
@@ -282,6 +359,7 @@ impl Game {
                 Err(e) if matches!(*e, Flow::EndGame) => break,
                 Err(e) => return Err(e),
             }
+            self.check_log()?;
             played += 1;
             if self.over() {
                 break;
@@ -291,6 +369,7 @@ impl Game {
             }
             self.advance_player(data)?;
         }
+        self.check_log()?;
         self.finish_in(data, false)
     }
 
@@ -428,10 +507,13 @@ impl Game {
         let card = self
             .current_card
             .map(|d| self.data.defs[d as usize].id.clone());
+        let card_file = self.current_card.map(|d| self.data.defs[d as usize].file);
         Err(Box::new(Flow::Error(RunError {
             message: message.into(),
             span,
             card,
+            site: None,
+            card_file,
         })))
     }
 }

@@ -194,14 +194,14 @@ fn filter_items(
     Ok(())
 }
 
-/// The tags of a value tested with `is`.
+/// The tags of a value tested with `is` at `span`.
 #[inline(always)]
-fn tags_of(g: &Game, v: &Value, f: &Frame) -> Res<u64> {
+fn tags_of(g: &Game, v: &Value, f: &Frame, span: Span) -> Res<u64> {
     match v {
         Value::Card(c) => Ok(g.st.tags(*c)),
         Value::Def(d) => Ok(f.data.defs[*d as usize].tags),
         Value::None => Ok(0),
-        other => g.err(f.span, format!("`is` needs a card, not {}", other.kind())),
+        other => g.err(span, format!("`is` needs a card, not {}", other.kind())),
     }
 }
 
@@ -362,7 +362,7 @@ fn call_body<K: Keep>(
         Ok(v) => Ok(K::keep(v)),
         Err(e) => match *e {
             Flow::Return(v) => Ok(K::keep(v)),
-            e => Err(Box::new(e)),
+            e => Err(super::at_call(Box::new(e), span)),
         },
     };
     f.move_name = move_name;
@@ -856,7 +856,7 @@ fn run(leaves: &[Leaf], g: &mut Game, f: &mut Frame) -> Res<()> {
                 negate,
                 skip,
             } => {
-                let tags = tags_of(g, &f.slots[*slot], f)?;
+                let tags = tags_of(g, &f.slots[*slot], f, f.span)?;
                 if (tags & mask != 0) == *negate {
                     rest = rest.get(*skip as usize..).unwrap_or_default();
                 }
@@ -878,10 +878,8 @@ fn run(leaves: &[Leaf], g: &mut Game, f: &mut Frame) -> Res<()> {
             }
             Leaf::Call { body, span, at } => call(body, g, f, *span, *at)?,
             Leaf::Top(n, each) => {
-                if *n > MAX_LOOP as i64 {
-                    return g.err(f.span, format!("repeat {n} times is more than {MAX_LOOP}"));
-                }
-                each.run(g, f, (*n).max(0))?
+                let n = g.repeat_count(*n, f.span)?;
+                each.run(g, f, n)?
             }
             Leaf::Emit { code, .. } | Leaf::Code(code) => code(g, f)?,
         }
@@ -921,7 +919,7 @@ fn call(body: &[Leaf], g: &mut Game, f: &mut Frame, span: Span, at: Span) -> Res
             f.span = span;
             g.budget.ascend(2);
             match r {
-                Err(e) if !matches!(*e, Flow::Return(_)) => Err(e),
+                Err(e) if !matches!(*e, Flow::Return(_)) => Err(super::at_call(e, span)),
                 _ => Ok(()),
             }
         }
@@ -1229,7 +1227,7 @@ enum PileTest {
 /// of tags any of which passes.
 fn tag_any(e: &Expr) -> Option<(u16, u64)> {
     match e {
-        Expr::Is(x, tag, false) => match **x {
+        Expr::Is(x, tag, false, _) => match **x {
             Expr::Local(s) => Some((s, bit(*tag))),
             _ => None,
         },
@@ -1246,7 +1244,7 @@ fn tag_any(e: &Expr) -> Option<(u16, u64)> {
 /// test is negated.
 fn tag_test(e: &Expr, it: u16) -> Option<(u64, bool)> {
     match e {
-        Expr::Is(x, tag, negate) if matches!(**x, Expr::Local(s) if s == it) => {
+        Expr::Is(x, tag, negate, _) if matches!(**x, Expr::Local(s) if s == it) => {
             Some((bit(*tag), *negate))
         }
         Expr::Not(x) => tag_test(x, it).map(|(m, n)| (m, !n)),
@@ -1258,7 +1256,7 @@ fn tag_test(e: &Expr, it: u16) -> Option<(u64, bool)> {
 /// local, the mask of tags any of which passes, whether negated.
 fn local_tag(e: &Expr) -> Option<(u16, u64, bool)> {
     match e {
-        Expr::Is(x, tag, negate) if let Expr::Local(s) = **x => Some((s, bit(*tag), *negate)),
+        Expr::Is(x, tag, negate, _) if let Expr::Local(s) = **x => Some((s, bit(*tag), *negate)),
         _ => tag_any(e).map(|(s, m)| (s, m, false)),
     }
 }
@@ -1824,10 +1822,8 @@ impl Compiler<'_> {
                             g.int(&n, f.span)?
                         }
                     };
-                    if n > MAX_LOOP as i64 {
-                        return g.err(f.span, format!("repeat {n} times is more than {MAX_LOOP}"));
-                    }
-                    each.run(g, f, n.max(0))
+                    let n = g.repeat_count(n, f.span)?;
+                    each.run(g, f, n)
                 })
             }
             Stmt::Repeat(n, body) => {
@@ -1835,10 +1831,7 @@ impl Compiler<'_> {
                 Box::new(move |g, f| {
                     let n = n(g, f)?;
                     let n = g.int(&n, f.span)?;
-                    if n > MAX_LOOP as i64 {
-                        return g.err(f.span, format!("repeat {n} times is more than {MAX_LOOP}"));
-                    }
-                    for _ in 0..n.max(0) {
+                    for _ in 0..g.repeat_count(n, f.span)? {
                         g.tick(f.span)?;
                         body(g, f)?;
                     }
@@ -2168,7 +2161,7 @@ impl Compiler<'_> {
     fn cond(&self, e: &Expr) -> CondFn {
         if let Some((s, mask)) = tag_any(e) {
             let s = self.slot(s);
-            return Box::new(move |g, f| Ok(tags_of(g, &f.slots[s], f)? & mask != 0));
+            return Box::new(move |g, f| Ok(tags_of(g, &f.slots[s], f, f.span)? & mask != 0));
         }
         if let Some(c) = self.known_cond(e) {
             return c;
@@ -2178,19 +2171,19 @@ impl Compiler<'_> {
                 let b = *b;
                 Box::new(move |_, _| Ok(b))
             }
-            Expr::Is(x, tag, negate) => {
-                let (mask, negate) = (bit(*tag), *negate);
+            Expr::Is(x, tag, negate, span) => {
+                let (mask, negate, span) = (bit(*tag), *negate, *span);
                 if let Expr::Local(s) = **x {
                     let s = self.slot(s);
                     return Box::new(move |g, f| {
-                        let tags = tags_of(g, &f.slots[s], f)?;
+                        let tags = tags_of(g, &f.slots[s], f, span)?;
                         Ok((tags & mask != 0) != negate)
                     });
                 }
                 let x = self.val(x);
                 Box::new(move |g, f| {
                     let v = x(g, f)?;
-                    Ok((tags_of(g, &v, f)? & mask != 0) != negate)
+                    Ok((tags_of(g, &v, f, span)? & mask != 0) != negate)
                 })
             }
             Expr::Not(x) => {
@@ -2415,6 +2408,7 @@ impl Compiler<'_> {
                     f.span = span;
                     let data = f.data;
                     g.exec_in(data, &data.verbs[v], f.this, f.me, vals, None)
+                        .map_err(|e| super::at_call(e, span))
                 })
             }
             Expr::Script(s, args, span) => {

@@ -187,12 +187,12 @@ impl Game {
                     None => f.me,
                 };
                 if b == Builtin::Stack {
-                    let def = self.st.objs[c as usize].def;
                     self.st.stack.push(StackItem {
                         card: c,
                         effect,
                         me,
                     });
+                    let def = self.named(c);
                     self.push(Entry::Stack {
                         player: me,
                         def,
@@ -305,7 +305,7 @@ impl Game {
                         until,
                     });
                     self.push(Entry::Modify {
-                        def: self.st.objs[c as usize].def,
+                        def: self.named(c),
                         prop,
                         delta,
                     });
@@ -851,11 +851,8 @@ impl Game {
         ev.source = f.this;
         let ev = self.dispatch_in(f.data, ev)?;
         if ev.prevented {
-            let def = self.st.objs[c as usize].def;
-            self.push(Entry::Prevented {
-                name: cause,
-                card: Some(def),
-            });
+            let card = Some(self.named(c));
+            self.push(Entry::Prevented { name: cause, card });
             return Ok(None);
         }
         // A card that left its zone meanwhile (a reaction moved it) stays put.
@@ -928,12 +925,15 @@ impl Game {
                 .map(|(c, _, _)| self.st.objs[*c as usize].def)
                 .collect();
             let player = Some(player);
+            let last = batch[batch.len() - 1].0;
+            let bottom = !self.is_top(last);
             self.push(Entry::Move {
                 cause,
                 player,
                 cards,
                 from,
                 to,
+                bottom,
             });
         }
         let Some(cause) = cause else { return Ok(()) };
@@ -974,7 +974,7 @@ impl Game {
             ev.would = true;
             ev = self.dispatch_in(f.data, ev)?;
             if ev.prevented || counted && ev.amount <= 0 {
-                let card = ev.card.map(|c| self.st.objs[c as usize].def);
+                let card = ev.card.map(|c| self.named(c));
                 self.push(Entry::Prevented {
                     name: ev.name,
                     card,
@@ -984,16 +984,11 @@ impl Game {
             ev.would = false;
         }
         if self.logging {
-            let card = ev.card.map(|c| self.st.objs[c as usize].def);
-            let visible = ev.card.is_some_and(|c| {
-                let z = self.st.zone_of(c);
-                self.data.zones[z.zone as usize].contents == crate::data::Visibility::Public
-            });
+            let card = ev.card.map(|c| self.named(c));
             self.push(Entry::Event {
                 name: ev.name,
                 player: ev.player,
                 card,
-                visible,
             });
         }
         if self.has_listeners(ev.name, false) {
@@ -1030,8 +1025,18 @@ impl Game {
                 let items = self.items(&a[0], sp)?;
                 let (min, max, prompt) = match b {
                     Builtin::Choose => {
-                        let min = self.int(&a[1], sp)?.max(0) as usize;
-                        let max = self.int(&a[2], sp)?.max(0) as usize;
+                        let (min, max) = (self.int(&a[1], sp)?, self.int(&a[2], sp)?);
+                        if min < 0 {
+                            return self
+                                .err(sp, format!("choose: the minimum {min} must be 0 or more"));
+                        }
+                        if min > max {
+                            return self.err(
+                                sp,
+                                format!("choose: the minimum {min} is more than the maximum {max}"),
+                            );
+                        }
+                        let (min, max) = (min as usize, max as usize);
                         (min.min(items.len()), max.min(items.len()), prompt_at(3))
                     }
                     Builtin::Order => (items.len(), items.len(), prompt_at(1)),

@@ -128,13 +128,13 @@ impl Game {
         Ok(self.eval(e, f)?.truthy())
     }
 
-    /// `x is tag` (negated or not).
-    fn is(&mut self, x: &Expr, tag: u16, negate: bool, f: &mut Frame) -> Res<bool> {
+    /// `x is tag` (negated or not), failing at the test's `span`.
+    fn is(&mut self, x: &Expr, tag: u16, negate: bool, span: Span, f: &mut Frame) -> Res<bool> {
         let tags = match self.eval(x, f)? {
             Value::Card(c) => self.st.tags(c),
             Value::Def(d) => f.data.defs[d as usize].tags,
             Value::None => 0,
-            other => return self.err(f.span, format!("`is` needs a card, not {}", other.kind())),
+            other => return self.err(span, format!("`is` needs a card, not {}", other.kind())),
         };
         Ok((tags & bit(tag) != 0) != negate)
     }
@@ -205,7 +205,7 @@ impl Game {
                 let b = self.eval(base, f)?;
                 self.field(&b, field, f)?
             }
-            Expr::Is(x, tag, negate) => Value::Bool(self.is(x, *tag, *negate, f)?),
+            Expr::Is(x, tag, negate, span) => Value::Bool(self.is(x, *tag, *negate, *span, f)?),
             Expr::Not(x) => Value::Bool(!self.truth(x, f)?),
             Expr::Neg(x) => {
                 let v = self.eval(x, f)?;
@@ -254,7 +254,8 @@ impl Game {
                 }
                 f.span = *span;
                 let data = f.data;
-                self.exec_in(data, &data.verbs[*v as usize], f.this, f.me, vals, None)?
+                self.exec_in(data, &data.verbs[*v as usize], f.this, f.me, vals, None)
+                    .map_err(|e| super::at_call(e, *span))?
             }
             Expr::Script(s, args, span) => {
                 let mut vals = Vec::with_capacity(args.len());

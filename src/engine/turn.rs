@@ -274,7 +274,7 @@ impl Game {
         let Some(item) = self.st.stack.pop() else {
             return Ok(());
         };
-        let def = self.st.objs[item.card as usize].def;
+        let def = self.named(item.card);
         self.push(Entry::Stack {
             player: item.me,
             def,

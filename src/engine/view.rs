@@ -4,7 +4,7 @@
 use serde::Serialize;
 
 use super::Game;
-use super::log::{pname, sees_contents, sees_size, zone_label};
+use super::log::{count, pname, sees_contents, sees_size, zone_label};
 use crate::data::{Data, Visibility};
 use crate::value::{PlayerId, ZoneRef};
 
@@ -157,13 +157,14 @@ impl Game {
                 continue;
             }
             let name = |c: &u32| d.defs[self.st.objs[*c as usize].def as usize].id.clone();
-            let body = if !zi.piles.is_empty() {
+            let see = sees_contents(d, z, viewer);
+            let body = if see && !zi.piles.is_empty() {
                 zi.piles
                     .iter()
                     .map(|(def, p)| format!("{}×{}", d.defs[*def as usize].id, p.len()))
                     .collect::<Vec<_>>()
                     .join(" ")
-            } else if sees_contents(d, z, viewer) {
+            } else if see {
                 zi.cards
                     .iter()
                     .rev()
@@ -171,7 +172,7 @@ impl Game {
                     .collect::<Vec<_>>()
                     .join(", ")
             } else if sees_size(d, z, viewer) {
-                format!("{} cards", self.st.size(z))
+                count(self.st.size(z))
             } else {
                 continue;
             };

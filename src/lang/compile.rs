@@ -9,7 +9,7 @@ use pest::iterators::Pair;
 use crate::lang::builtins::Builtin;
 use crate::lang::ir::*;
 use crate::lang::names::{Names, find};
-use crate::suggest::{did_you_mean, suggest};
+use crate::suggest::{did_you_mean, suggest, suggest_kinds};
 
 #[derive(pest_derive::Parser)]
 #[grammar = "../grammar/effect.pest"]
@@ -159,10 +159,7 @@ fn describe(r: Rule) -> Option<String> {
     )
 }
 
-/// How deep code may nest (each operator, call, block and bracket is a level):
-/// far more than card text needs, and little enough that compiling, running
-/// and dropping the code never exhausts the stack.
-pub const MAX_NEST: usize = 256;
+pub use crate::limits::MAX_NEST;
 
 struct Compiler<'a> {
     /// Levels of nesting around the code being compiled.
@@ -304,7 +301,15 @@ impl<'a> Compiler<'a> {
             }
             Rule::repeat_stmt => {
                 let mut it = p.into_inner();
-                let n = self.expr(next(&mut it))?;
+                let count = next(&mut it);
+                let n = self.expr(count.clone())?;
+                if let Some(k) = const_int(&n).filter(|k| *k < 0) {
+                    return Err(self.err(
+                        &count,
+                        format!("repeat {k} times: a count must be 0 or more"),
+                        None,
+                    ));
+                }
                 Ok(Stmt::Repeat(n, self.block(next(&mut it))?))
             }
             Rule::for_stmt => {
@@ -396,6 +401,7 @@ impl<'a> Compiler<'a> {
                 Ok(e)
             }
             Rule::cmp_expr => {
+                let span = self.span(&p);
                 let mut it = p.into_inner();
                 let lhs = self.expr(next(&mut it))?;
                 let Some(op) = it.next() else { return Ok(lhs) };
@@ -413,7 +419,7 @@ impl<'a> Compiler<'a> {
                                 )),
                             )
                         })?;
-                        Ok(Expr::Is(Box::new(lhs), id, negate))
+                        Ok(Expr::Is(Box::new(lhs), id, negate, span))
                     }
                     _ => {
                         let span = self.span(&op);
@@ -498,12 +504,15 @@ impl<'a> Compiler<'a> {
         let mut e = self.primary(next(&mut it))?;
         for f in it {
             let name = next(&mut f.clone().into_inner());
-            e = Expr::Field(Box::new(e), self.field(&name)?);
+            let field = self.field(&name, reads_player(&e))?;
+            e = Expr::Field(Box::new(e), field);
         }
         Ok(e)
     }
 
-    fn field(&self, p: &Pair<Rule>) -> R<Field> {
+    /// A field of a player (`me.x`: counters first) or of anything else (a
+    /// card's properties first), so a suggestion is of the kind read.
+    fn field(&self, p: &Pair<Rule>, player: bool) -> R<Field> {
         let n = p.as_str();
         let f = Field {
             name: 0,
@@ -512,17 +521,18 @@ impl<'a> Compiler<'a> {
             special: Special::parse(n),
         };
         if f.counter.is_none() && f.prop.is_none() && f.special.is_none() {
-            let all = self
-                .names
-                .counters
-                .iter()
-                .chain(self.names.props.iter())
-                .map(|s| s.as_str())
-                .chain(Special::NAMES.iter().copied());
+            let counters = self.names.counters.iter().map(|s| s.as_str());
+            let props = self.names.props.iter().map(|s| s.as_str());
+            let (first, then): (Vec<&str>, Vec<&str>) = if player {
+                (counters.collect(), props.collect())
+            } else {
+                (props.collect(), counters.collect())
+            };
+            let kinds = [first, Special::NAMES.to_vec(), then];
             return Err(self.err(
                 p,
                 format!("unknown field `{n}`"),
-                did_you_mean(suggest(n, all)),
+                did_you_mean(suggest_kinds(n, kinds)),
             ));
         }
         Ok(f)
@@ -597,12 +607,13 @@ impl<'a> Compiler<'a> {
                         .chain(n_names.globals.iter().map(|s| s.as_str()))
                         .chain(n_names.zones.iter().map(|s| s.as_str()))
                         .chain(["this", "me", "active", "event", "true", "false", "none"]);
-                    let mut help = did_you_mean(suggest(n, all));
-                    if help.is_none() && n == "it" {
-                        help = Some(
-                            "`it` exists only inside `where`, `sum`, `any` and in moves".into(),
-                        );
-                    }
+                    let help = did_you_mean(suggest(n, all)).or_else(|| {
+                        Some(if n == "it" {
+                            "`it` exists only inside `where`, `sum`, `any` and in moves".into()
+                        } else {
+                            format!("a variable must be declared first: `let {n} = …`")
+                        })
+                    });
                     return Err(self.err(p, format!("unknown name `{n}`"), help));
                 }
             }
@@ -649,6 +660,11 @@ impl<'a> Compiler<'a> {
             let mut out = Vec::with_capacity(nargs);
             for (i, a) in args.into_iter().enumerate() {
                 out.push(self.name_arg(b, i, a)?);
+            }
+            if b == Builtin::Choose
+                && let Some(why) = bad_bounds(&out)
+            {
+                return Err(self.err(&p, why, Some(b.doc().to_string())));
             }
             return Ok(Expr::Call(b, out, span));
         }
@@ -731,5 +747,47 @@ fn arity_text(min: usize, max: usize) -> String {
         n(min)
     } else {
         format!("{min} to {}", n(max))
+    }
+}
+
+/// Whether an expression reads a player (its fields are counters).
+fn reads_player(e: &Expr) -> bool {
+    matches!(
+        e,
+        Expr::Me
+            | Expr::Active
+            | Expr::Field(
+                _,
+                Field {
+                    special: Some(Special::Owner | Special::Player),
+                    ..
+                }
+            )
+    )
+}
+
+/// A number written in the code (`3`, `-3`).
+fn const_int(e: &Expr) -> Option<i64> {
+    match e {
+        Expr::Int(k) => Some(*k),
+        Expr::Neg(e) => const_int(e).map(|k| -k),
+        _ => None,
+    }
+}
+
+/// What is wrong with `choose`'s bounds when both are written as numbers
+/// (`choose(list, 3, 1)`); bounds known only at run time are checked there.
+fn bad_bounds(args: &[Expr]) -> Option<String> {
+    // (list, min, max, …) or (player, list, min, max, …).
+    let (min, max) = (1..args.len().saturating_sub(1))
+        .find_map(|i| Some((const_int(&args[i])?, const_int(&args[i + 1])?)))?;
+    if min < 0 {
+        Some(format!("choose: the minimum {min} must be 0 or more"))
+    } else if min > max {
+        Some(format!(
+            "choose: the minimum {min} is more than the maximum {max}"
+        ))
+    } else {
+        None
     }
 }

@@ -172,7 +172,9 @@ pub enum Expr {
     /// A zone; `None` owner means "the player running the code" for per-player zones.
     Zone(u16, Option<Box<Expr>>),
     Field(Box<Expr>, Field),
-    Is(Box<Expr>, u16, bool),
+    /// `x is tag` (negated if true), with its span: a run-time error in it
+    /// (`x` is not a card) points here, not at the last call.
+    Is(Box<Expr>, u16, bool, Span),
     Not(Box<Expr>),
     Neg(Box<Expr>),
     And(Box<Expr>, Box<Expr>),
@@ -265,14 +267,14 @@ impl Expr {
 
     /// The expressions this one holds, in order (for the slot walkers above;
     /// load time only).
-    fn children(&self) -> Vec<&Expr> {
+    pub fn children(&self) -> Vec<&Expr> {
         match self {
             Expr::List(v) | Expr::Call(_, v, _) | Expr::Verb(_, v, _) | Expr::Script(_, v, _) => {
                 v.iter().collect()
             }
             Expr::Zone(_, Some(b))
             | Expr::Field(b, _)
-            | Expr::Is(b, _, _)
+            | Expr::Is(b, ..)
             | Expr::Not(b)
             | Expr::Neg(b) => vec![b],
             Expr::And(a, b)
@@ -307,7 +309,7 @@ impl Expr {
             }
             Expr::Zone(_, Some(b))
             | Expr::Field(b, _)
-            | Expr::Is(b, _, _)
+            | Expr::Is(b, ..)
             | Expr::Not(b)
             | Expr::Neg(b) => vec![b],
             Expr::And(a, b)

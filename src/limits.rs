@@ -1,0 +1,60 @@
+//! Limits on untrusted data, in one place: each one is far beyond what real
+//! rules and cards need, and reached by data that would otherwise hang fuda or
+//! exhaust its memory. Going past one is a located error naming the file, card
+//! or rule (exit 1), never a crash.
+
+/// Steps one turn (or the setup) may take: far beyond any real turn, and
+/// reached in seconds by data that never stops (a phase repeated forever,
+/// nested loops, abilities that trigger each other, a move always chosen).
+pub const MAX_STEPS: u64 = 5_000_000;
+
+/// Iterations a `while` loop may run before it is reported as endless.
+pub const MAX_LOOP: u32 = 100_000;
+
+/// How deep code may nest before running it is an error (as `enter` counts).
+pub const MAX_DEPTH: u32 = 200;
+
+/// How deep card text may nest (each operator, call, block and bracket is a
+/// level): far more than card text needs, and little enough that compiling,
+/// running and dropping the code never exhausts the stack.
+pub const MAX_NEST: usize = 256;
+
+/// Card objects a game may hold.
+pub const MAX_OBJECTS: usize = 1_000_000;
+
+/// Items in a list, bytes in a string made by code.
+pub const MAX_LIST: usize = 1_000_000;
+
+/// Bytes in one data file (rules, cards, scripts) or save file.
+pub const MAX_FILE_BYTES: usize = 1 << 20;
+
+/// Nesting of YAML flow collections (`[`, `{`) in one file: the YAML parser
+/// slows as depth² (100,000 levels took 40 s).
+pub const MAX_YAML_DEPTH: usize = 256;
+
+/// Nodes one YAML file may expand to once its aliases are replayed (an alias
+/// bomb of 400 KB expanded to 2 GB).
+pub const MAX_YAML_NODES: usize = 500_000;
+
+/// Bytes of one piece of code (a card's ability, a rule, a script file):
+/// compiled code takes about 95 bytes of memory per byte of source.
+pub const MAX_CODE_BYTES: usize = 64 * 1024;
+
+/// Entries in one game's transcript: a rule that logs without end is stopped
+/// before it exhausts memory.
+pub const MAX_LOG_ENTRIES: usize = 1_000_000;
+
+/// Operations one script call may run (an endless loop is stopped).
+pub const MAX_SCRIPT_OPERATIONS: u64 = 2_000_000;
+
+/// Nested script function calls (endless recursion is stopped).
+pub const MAX_SCRIPT_CALL_LEVELS: usize = 48;
+
+/// Nesting of script expressions, at the top level and in functions.
+pub const MAX_SCRIPT_EXPR_DEPTH: usize = 64;
+pub const MAX_SCRIPT_FN_EXPR_DEPTH: usize = 32;
+
+/// Bytes in a script string, items in a script array or map.
+pub const MAX_SCRIPT_STRING: usize = 64 * 1024;
+pub const MAX_SCRIPT_ARRAY: usize = 100_000;
+pub const MAX_SCRIPT_MAP: usize = 10_000;

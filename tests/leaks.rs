@@ -1,0 +1,160 @@
+//! The leak checker: over seeds of every shipped game and every player count,
+//! each player's transcript (`--view N`) must not depend on any card that player
+//! may not see. Each log entry tells which cards it names and where each was
+//! (zone and whether on top, or shown to everyone or to one player); the
+//! checker decides from the zones' declared visibility, read from the rules,
+//! which of those the viewer may see, gives every other one a different
+//! identity and renders the transcript again: a line that changes has leaked.
+//! That holds whatever wording the renderer chooses. `FUDA_LEAK_SEEDS=N` plays
+//! N seeds per game, player count and agent (3 by default).
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::Arc;
+
+use fuda::data::{Data, Visibility, load};
+use fuda::engine::log::{Entry, Place, render_spans};
+use fuda::engine::{AgentKind, Game, GameConfig};
+use fuda::value::PlayerId;
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Whether `viewer` may see a card at `place`, from the zone declarations
+/// alone (the renderer's own test is not used).
+fn may_see(data: &Data, place: Place, viewer: PlayerId) -> bool {
+    match place {
+        Place::Open => true,
+        Place::By(p) => p == viewer,
+        Place::In(z, top) => {
+            let decl = &data.zones[z.zone as usize];
+            let contents = match decl.contents {
+                Visibility::Public => true,
+                Visibility::Owner => !decl.shared && z.owner == viewer,
+                Visibility::Hidden => false,
+            };
+            contents || (top && decl.top)
+        }
+    }
+}
+
+/// The log with every card `viewer` may not see given another identity.
+fn disguised(data: &Data, log: &[Entry], viewer: PlayerId) -> Vec<Entry> {
+    let n = data.defs.len() as u16;
+    let mut out = log.to_vec();
+    for e in &mut out {
+        e.each_named(|def, places| {
+            if !places.iter().any(|&p| may_see(data, p, viewer)) {
+                *def = (*def + 1) % n;
+            }
+        });
+    }
+    out
+}
+
+/// The first line of `viewer`'s transcript that gives away a hidden card, with
+/// the entries behind it as everyone sees them.
+fn leak(data: &Data, log: &[Entry], viewer: PlayerId) -> Option<String> {
+    let seen = render_spans(data, log, Some(viewer));
+    let other = render_spans(data, &disguised(data, log, viewer), Some(viewer));
+    assert_eq!(seen.len(), other.len(), "a disguise changed the line count");
+    for (i, (a, b)) in seen.iter().zip(&other).enumerate() {
+        if a.1 != b.1 {
+            let all: Vec<String> = log[a.2.clone()]
+                .iter()
+                .filter_map(|e| e.render(data, None))
+                .collect();
+            return Some(format!(
+                "line {} of P{}'s view: {:?} (with the hidden cards changed: {:?}); it renders {:?}",
+                i + 1,
+                viewer + 1,
+                a.1,
+                b.1,
+                all
+            ));
+        }
+    }
+    None
+}
+
+fn games() -> Vec<String> {
+    let mut out: Vec<String> = std::fs::read_dir(root().join("rules"))
+        .unwrap()
+        .filter_map(|e| {
+            let p = e.unwrap().path();
+            (p.extension()? == "yaml").then(|| p.file_stem()?.to_str().map(String::from))?
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+fn seeds() -> u64 {
+    std::env::var("FUDA_LEAK_SEEDS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(3)
+}
+
+/// Plays a logged game and returns its log (up to the error, if one ends it).
+fn play(data: &Arc<Data>, players: u8, seed: u64, agent: &str) -> Vec<Entry> {
+    let agents = (0..players)
+        .map(|_| AgentKind::parse(agent, data).expect("agent exists"))
+        .collect();
+    let mut g = Game::new(
+        data.clone(),
+        GameConfig {
+            players,
+            seed,
+            agents,
+            options: HashMap::new(),
+            logging: true,
+        },
+    );
+    g.play()
+        .unwrap_or_else(|e| panic!("{} {players}p seed {seed}: {e:?}", data.game));
+    std::mem::take(&mut g.log)
+}
+
+#[test]
+fn no_view_shows_a_card_its_player_may_not_see() {
+    let mut leaks = Vec::new();
+    let mut lines = 0;
+    for game in games() {
+        let data = Arc::new(load::load_game(root(), &game).expect("shipped data loads"));
+        let (min, max, _) = data.players;
+        for players in min..=max {
+            for seed in 0..seeds() {
+                let log = play(&data, players, seed, "random");
+                for v in 0..players {
+                    lines += log.len();
+                    if let Some(l) = leak(&data, &log, v) {
+                        leaks.push(format!("{game} {players}p seed {seed}: {l}"));
+                    }
+                }
+            }
+        }
+    }
+    assert!(lines > 0, "no game was played");
+    assert!(
+        leaks.is_empty(),
+        "{} leaks:\n{}",
+        leaks.len(),
+        leaks.join("\n")
+    );
+}
+
+/// The checker itself finds a leak: a renderer that names every card (the
+/// omniscient transcript passed off as a player's view) is caught.
+#[test]
+fn the_checker_catches_an_omniscient_view() {
+    let data = Arc::new(load::load_game(root(), "shrine").expect("shipped data loads"));
+    let log = play(&data, 2, 1, "random");
+    let seen = render_spans(&data, &log, None);
+    let other = render_spans(&data, &disguised(&data, &log, 1), None);
+    assert!(
+        seen.iter().zip(&other).any(|(a, b)| a.1 != b.1),
+        "disguising P2's hidden cards changed nothing in the omniscient transcript"
+    );
+}
