@@ -423,6 +423,8 @@ enum Leaf {
         mask: u64,
         negate: bool,
         skip: u32,
+        /// Where the test fails on a value that is no card.
+        span: Span,
     },
     /// Skips `n` leaves.
     Jump(u32),
@@ -596,6 +598,7 @@ impl Straight {
                         mask,
                         negate,
                         skip: 1,
+                        ..
                     },
                     [c @ Leaf::Counter { .. }, tail @ ..],
                 ) if self.same(*slot) => {
@@ -855,8 +858,9 @@ fn run(leaves: &[Leaf], g: &mut Game, f: &mut Frame) -> Res<()> {
                 mask,
                 negate,
                 skip,
+                span,
             } => {
-                let tags = tags_of(g, &f.slots[*slot], f, f.span)?;
+                let tags = tags_of(g, &f.slots[*slot], f, *span)?;
                 if (tags & mask != 0) == *negate {
                     rest = rest.get(*skip as usize..).unwrap_or_default();
                 }
@@ -1249,6 +1253,15 @@ fn tag_test(e: &Expr, it: u16) -> Option<(u64, bool)> {
         }
         Expr::Not(x) => tag_test(x, it).map(|(m, n)| (m, !n)),
         _ => tag_any(e).and_then(|(s, m)| (s == it).then_some((m, false))),
+    }
+}
+
+/// Where a tag test fails on a value that is no card: at its first `is`.
+fn first_is(e: &Expr) -> Span {
+    match e {
+        Expr::Is(_, _, _, span) => *span,
+        Expr::Or(a, _) | Expr::Not(a) => first_is(a),
+        _ => Span::default(),
     }
 }
 
@@ -1687,6 +1700,7 @@ impl Compiler<'_> {
                     mask,
                     negate,
                     skip: (els - at - 1) as u32,
+                    span: first_is(c),
                 };
                 return;
             }
@@ -2160,8 +2174,9 @@ impl Compiler<'_> {
     /// Code whose value is tested for truth.
     fn cond(&self, e: &Expr) -> CondFn {
         if let Some((s, mask)) = tag_any(e) {
+            let span = first_is(e);
             let s = self.slot(s);
-            return Box::new(move |g, f| Ok(tags_of(g, &f.slots[s], f, f.span)? & mask != 0));
+            return Box::new(move |g, f| Ok(tags_of(g, &f.slots[s], f, span)? & mask != 0));
         }
         if let Some(c) = self.known_cond(e) {
             return c;
