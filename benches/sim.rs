@@ -21,9 +21,9 @@ use std::path::Path;
 use std::sync::Arc;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use fuda::cli::resolve_options;
+use fuda::data::options::resolve as resolve_options;
 use fuda::data::{Data, load};
-use fuda::engine::{AgentKind, Game, GameConfig};
+use fuda::engine::{Game, GameConfig, agent};
 
 const SAMPLES: usize = 50;
 
@@ -40,7 +40,7 @@ fn load_game(game: &str) -> Arc<Data> {
 
 /// A configuration: `agent` in every seat, `sets` as `--set name=ids`.
 fn config(data: &Data, agent: &str, sets: &[(&str, &[&str])]) -> GameConfig {
-    let agent = AgentKind::parse(agent, data).expect("known agent");
+    let agent = agent::parse(agent, data).expect("known agent");
     let sets = sets
         .iter()
         .map(|(k, ids)| (k.to_string(), ids.iter().map(|s| s.to_string()).collect()))

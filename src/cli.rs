@@ -1,17 +1,17 @@
 //! The `fuda` command line.
 
-use std::collections::HashMap;
+use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 
-use clap::{Parser, Subcommand};
+use clap::error::ErrorKind;
+use clap::{CommandFactory, Parser, Subcommand};
 
-use crate::data::{Data, DataError, DataErrors, load};
+use crate::data::{Data, DataError, DataErrors, load, options};
 use crate::engine::log::Entry;
-use crate::engine::{AgentKind, Game, GameConfig, Outcome};
+use crate::engine::{Agent, Game, GameConfig, Outcome, agent};
 use crate::suggest::{did_you_mean, suggest};
-use crate::value::DefId;
 
 #[derive(Parser)]
 #[command(
@@ -40,23 +40,27 @@ pub struct GameArgs {
     /// Agents per seat, comma-separated: first, random, human, or a bot from the rules.
     #[arg(long, value_delimiter = ',')]
     pub agents: Vec<String>,
-    /// Cards for the rules' `kingdom` option (comma-separated ids).
-    #[arg(long, value_delimiter = ',')]
-    pub kingdom: Vec<String>,
-    /// Cards for the rules' `decks` option (comma-separated ids).
-    #[arg(long, value_delimiter = ',')]
-    pub decks: Vec<String>,
     /// Any rules option: --set name=id1,id2
     #[arg(long = "set", value_name = "NAME=IDS")]
     pub set: Vec<String>,
     /// Run on the reference tier: no path that exists only for speed.
     #[arg(long)]
     pub reference: bool,
+    /// The game's own flags (`--<flag> ids`), declared by its rules' options
+    /// and taken from the command line before clap parses it.
+    #[arg(skip)]
+    pub flags: Vec<(String, Option<String>)>,
 }
+
+/// Shown under `run`, `sim` and `play --help`.
+const GAME_FLAGS: &str = "A game may declare its own flags for its options (`--<flag> ids`): \
+`fuda run <game> --help` and `fuda options <game>` list them. Every option can also be given as \
+`--set NAME=IDS`.";
 
 #[derive(Subcommand)]
 enum Cmd {
     /// Play one game and print its transcript.
+    #[command(after_help = GAME_FLAGS)]
     Run {
         #[command(flatten)]
         game: GameArgs,
@@ -96,6 +100,7 @@ enum Cmd {
         reference: bool,
     },
     /// Play many games and report win rates and speed.
+    #[command(after_help = GAME_FLAGS)]
     Sim {
         #[command(flatten)]
         game: GameArgs,
@@ -109,25 +114,45 @@ enum Cmd {
         #[arg(long)]
         json: bool,
     },
+    /// List a game's options: their flags and the values they accept.
+    Options { game: String },
     /// Play against bots in the terminal (you are player 1).
+    #[command(after_help = GAME_FLAGS)]
     Play {
         #[command(flatten)]
         game: GameArgs,
     },
 }
 
-/// Stack of the thread that runs a command. Nesting in data is limited (code
-/// depth, effect depth, script call levels) but the limits multiply: a verb
-/// nested 200 deep may run deep expressions and Rhai at each level. Pages are
-/// only touched when used.
-pub const STACK_SIZE: usize = 512 << 20;
-
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let raw: Vec<OsString> = std::env::args_os().collect();
+    let (args, flags) = game_flags(raw.clone());
+    let mut cli = match Cli::try_parse_from(args) {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            // `fuda run <game> --help`: the game's own options too.
+            return match help_game(&raw).filter(|_| e.kind() == ErrorKind::DisplayHelp) {
+                Some((dir, game)) => on_big_stack(move || {
+                    println!("\nOptions of {game}:");
+                    options(&dir, &game)
+                }),
+                None => ExitCode::from(e.exit_code().clamp(0, 255) as u8),
+            };
+        }
+    };
+    if let Cmd::Run { game, .. } | Cmd::Sim { game, .. } | Cmd::Play { game } = &mut cli.cmd {
+        game.flags = flags;
+    }
+    on_big_stack(move || command(cli))
+}
+
+/// Runs a command on a thread with [`crate::sim::STACK_SIZE`] of stack.
+fn on_big_stack(f: impl FnOnce() -> ExitCode + Send + 'static) -> ExitCode {
     match std::thread::Builder::new()
         .name("fuda".into())
-        .stack_size(STACK_SIZE)
-        .spawn(move || command(cli))
+        .stack_size(crate::sim::STACK_SIZE)
+        .spawn(f)
     {
         // A panic was already printed; 101 is what Rust exits with for one.
         Ok(h) => h.join().unwrap_or(ExitCode::from(101)),
@@ -136,6 +161,80 @@ pub fn main() -> ExitCode {
             ExitCode::from(1)
         }
     }
+}
+
+/// The data folder and game of a help request for a game subcommand
+/// (`fuda [--data DIR] run <game> --help`).
+fn help_game(args: &[OsString]) -> Option<(PathBuf, String)> {
+    let args: Vec<&str> = args.iter().skip(1).filter_map(|a| a.to_str()).collect();
+    let sub = args
+        .iter()
+        .position(|a| ["run", "sim", "play"].contains(a))?;
+    let game = args.get(sub + 1).filter(|g| !g.starts_with('-'))?;
+    let dir = args
+        .iter()
+        .enumerate()
+        .find_map(|(i, a)| match a.strip_prefix("--data") {
+            Some("") => args.get(i + 1).map(PathBuf::from),
+            Some(v) => v.strip_prefix('=').map(PathBuf::from),
+            None => None,
+        });
+    Some((data_dir(dir.as_deref()), game.to_string()))
+}
+
+/// Takes the game's own flags out of the arguments: the rules declare them
+/// (an option's `flag:`), so clap cannot know them. After a game
+/// subcommand, a `--name` that is neither the subcommand's nor a global flag
+/// is one, with its value (`--name v` or `--name=v`); `prepare` checks it
+/// against the rules.
+fn game_flags(args: Vec<OsString>) -> (Vec<OsString>, Vec<(String, Option<String>)>) {
+    let root = Cli::command();
+    let known = |c: &clap::Command, name: &str| {
+        ["help", "version"].contains(&name) || c.get_arguments().any(|a| a.get_long() == Some(name))
+    };
+    let mut out = Vec::new();
+    let mut flags = Vec::new();
+    let mut sub: Option<&clap::Command> = None;
+    let mut it = args.into_iter().peekable();
+    out.extend(it.next());
+    while let Some(a) = it.next() {
+        let Some(s) = a.to_str() else {
+            out.push(a);
+            continue;
+        };
+        if s == "--" {
+            out.push(a);
+            out.extend(it);
+            break;
+        }
+        let game = sub.filter(|c| c.get_arguments().any(|x| x.get_id() == "game"));
+        match (game, s.strip_prefix("--")) {
+            (Some(c), Some(body)) => {
+                let (name, value) = match body.split_once('=') {
+                    Some((n, v)) => (n, Some(v.to_string())),
+                    None => (body, None),
+                };
+                if known(c, name) || known(&root, name) {
+                    out.push(a);
+                    continue;
+                }
+                let value = value.or_else(|| {
+                    let next = it.peek()?.to_str()?;
+                    (!next.starts_with("--")).then(|| next.to_string())
+                });
+                if value.is_some() && !body.contains('=') {
+                    it.next();
+                }
+                flags.push((name.to_string(), value));
+            }
+            (None, None) if sub.is_none() && !s.starts_with('-') => {
+                sub = root.find_subcommand(s);
+                out.push(a);
+            }
+            _ => out.push(a),
+        }
+    }
+    (out, flags)
 }
 
 fn command(cli: Cli) -> ExitCode {
@@ -162,6 +261,7 @@ fn command(cli: Cli) -> ExitCode {
             reference,
         } => replay(&dir, &file, json, view, upto, reference),
         Cmd::Check { game } => check(&dir, game.as_deref()),
+        Cmd::Options { game } => options(&dir, &game),
         Cmd::Scenario {
             file,
             view,
@@ -195,7 +295,7 @@ fn command(cli: Cli) -> ExitCode {
             games,
             jobs,
             json,
-        } => crate::sim::sim(&dir, &game, games, jobs, json),
+        } => sim(&dir, &game, games, jobs, json),
         Cmd::Play { mut game } => {
             if game.agents.is_empty() {
                 game.agents = vec!["human".into(), "random".into()];
@@ -245,7 +345,7 @@ fn check(dir: &Path, game: Option<&str>) -> ExitCode {
     }
     let mut bad = false;
     for g in games {
-        match load::load_game(dir, &g) {
+        match load::load_game(dir, &g).and_then(own_flags) {
             Ok(d) => say(format_args!(
                 "{g}: ok ({} cards, {} verbs, {} abilities)",
                 d.defs.len(),
@@ -263,6 +363,43 @@ fn check(dir: &Path, game: Option<&str>) -> ExitCode {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
+    }
+}
+
+/// A game whose option takes one of fuda's own flags could never be given
+/// it: refused by `fuda check`, at the flag.
+fn own_flags(data: Data) -> Result<Data, DataErrors> {
+    let run = Cli::command();
+    let ours: Vec<&str> = (run.find_subcommand("run").into_iter())
+        .flat_map(|c| c.get_arguments().filter_map(|a| a.get_long()))
+        .chain(["help", "version", "data"])
+        .collect();
+    let errors: Vec<DataError> = (data.option_decls.iter())
+        .filter_map(|o| Some((o, o.flag.as_deref()?)))
+        .filter(|(_, f)| ours.contains(f))
+        .map(|(o, f)| {
+            // The rules file is the first file a game reads.
+            let rules = data.sources.text(0);
+            let find = |w: &str, from: usize| crate::data::locate::find_word(rules, w, from);
+            let from = find("options", 0).map_or(0, |(a, _)| a);
+            let from = find(&o.name, from).map_or(from, |(a, _)| a);
+            let (a, b) = find(f, from).unwrap_or((from, from + 1));
+            data.sources.error(
+                0,
+                a as u32,
+                b as u32,
+                format!("option {}: --{f} is one of fuda's own flags", o.name),
+                Some(format!(
+                    "`--set {}=…` gives it; or choose another flag",
+                    o.name
+                )),
+            )
+        })
+        .collect();
+    if errors.is_empty() {
+        Ok(data)
+    } else {
+        Err(DataErrors { errors })
     }
 }
 
@@ -296,7 +433,7 @@ pub fn prepare(
             None,
         )));
     }
-    prepare_rest(data, a, players, logging).map_err(report)
+    prepare_rest(data, a, players, logging)
 }
 
 fn prepare_rest(
@@ -304,11 +441,15 @@ fn prepare_rest(
     a: &GameArgs,
     players: u8,
     logging: bool,
-) -> Result<(Arc<Data>, GameConfig), DataErrors> {
-    let one = |e: DataError| DataErrors { errors: vec![e] };
-    let mut agents = Vec::new();
+) -> Result<(Arc<Data>, GameConfig), ExitCode> {
+    let one = |e: DataError| report(DataErrors { errors: vec![e] });
+    let mut agents: Vec<Box<dyn Agent>> = Vec::new();
     for name in &a.agents {
-        match AgentKind::parse(name, &data) {
+        let parsed = match name.as_str() {
+            "human" => Some(Box::new(crate::human::Human) as Box<dyn Agent>),
+            other => agent::parse(other, &data),
+        };
+        match parsed {
             Some(k) => agents.push(k),
             None => {
                 let known: Vec<&str> = ["first", "random", "human"]
@@ -328,31 +469,14 @@ fn prepare_rest(
     let last = agents
         .last()
         .cloned()
-        .unwrap_or_else(|| AgentKind::parse("random", &data).unwrap_or(AgentKind::First));
+        .unwrap_or_else(|| Box::new(agent::Random::default()));
     agents.resize(players as usize, last);
-    let mut sets: Vec<(String, Vec<String>)> = Vec::new();
-    if !a.kingdom.is_empty() {
-        sets.push(("kingdom".into(), a.kingdom.clone()));
-    }
-    if !a.decks.is_empty() {
-        sets.push(("decks".into(), a.decks.clone()));
-    }
-    for s in &a.set {
-        let Some((k, v)) = s.split_once('=') else {
-            return Err(one(DataError::plain(
-                format!("--set wants NAME=IDS, got \"{s}\""),
-                None,
-            )));
-        };
-        sets.push((
-            k.to_string(),
-            v.split(',')
-                .map(|x| x.trim().to_string())
-                .filter(|x| !x.is_empty())
-                .collect(),
-        ));
-    }
-    let options = resolve_options(&data, sets)?;
+    // Options the rules refuse are bad usage (2), all of them reported.
+    let sets = option_sets(&data, a)?;
+    let options = options::resolve(&data, sets).map_err(|e| {
+        report(e);
+        ExitCode::from(2)
+    })?;
     Ok((
         data,
         GameConfig {
@@ -366,48 +490,135 @@ fn prepare_rest(
     ))
 }
 
-pub fn resolve_options(
-    data: &Data,
-    sets: Vec<(String, Vec<String>)>,
-) -> Result<HashMap<String, Vec<DefId>>, DataErrors> {
-    let mut errors = Vec::new();
-    let mut options = HashMap::new();
-    for (k, ids) in sets {
-        if !data.options.contains(&k) {
-            let help =
-                did_you_mean(suggest(&k, data.options.iter().map(|s| s.as_str()))).or_else(|| {
-                    Some(format!(
-                        "options of {}: {}",
-                        data.game,
-                        data.options.join(", ")
-                    ))
-                });
-            errors.push(DataError::plain(
-                format!("{} has no option \"{k}\"", data.game),
+/// The options chosen on the command line, by the game's flags and `--set`,
+/// as (option, card ids); the ids are checked by [`options::resolve`].
+fn option_sets(data: &Data, a: &GameArgs) -> Result<Vec<(String, Vec<String>)>, ExitCode> {
+    let usage = |message: String, help| usage(DataError::plain(message, help));
+    let ids = |v: &str| -> Vec<String> {
+        v.split(',')
+            .map(|x| x.trim().to_string())
+            .filter(|x| !x.is_empty())
+            .collect()
+    };
+    let mut sets: Vec<(String, Vec<String>)> = Vec::new();
+    for (flag, value) in &a.flags {
+        let Some(o) = data
+            .option_decls
+            .iter()
+            .find(|o| o.flag.as_deref() == Some(flag.as_str()))
+        else {
+            let mut known: Vec<String> = (Cli::command().find_subcommand("run").into_iter())
+                .flat_map(|c| c.get_arguments().filter_map(|x| x.get_long()))
+                .map(String::from)
+                .collect();
+            known.extend(data.option_decls.iter().filter_map(|o| o.flag.clone()));
+            let help = did_you_mean(
+                suggest(flag, known.iter().map(|s| s.as_str())).map(|s| format!("--{s}")),
+            )
+            .or_else(|| Some(format!("`fuda options {}` lists its options", data.game)));
+            return Err(usage(
+                format!("unexpected argument `--{flag}` for {}", data.game),
                 help,
             ));
-            continue;
+        };
+        let Some(value) = value else {
+            return Err(usage(
+                format!("`--{flag}` needs a value (comma-separated card ids)"),
+                Some(format!("{} accepts {}", o.name, o.describe(data))),
+            ));
+        };
+        match sets.iter_mut().find(|(k, _)| *k == o.name) {
+            Some((_, v)) => v.extend(ids(value)),
+            None => sets.push((o.name.clone(), ids(value))),
         }
-        let mut defs = Vec::new();
-        for id in ids {
-            match data.names.def(&id) {
-                Some(d) => defs.push(d),
-                None => {
-                    let help =
-                        did_you_mean(suggest(&id, data.names.defs.iter().map(|s| s.as_str())));
-                    errors.push(DataError::plain(
-                        format!("unknown card \"{id}\" in option {k}"),
-                        help,
-                    ));
-                }
+    }
+    for s in &a.set {
+        let Some((k, v)) = s.split_once('=') else {
+            return Err(usage(format!("--set wants NAME=IDS, got \"{s}\""), None));
+        };
+        sets.push((k.to_string(), ids(v)));
+    }
+    Ok(sets)
+}
+
+/// `fuda options <game>`: each option, its flag and what it accepts.
+fn options(dir: &Path, game: &str) -> ExitCode {
+    let data = match load::load_game(dir, game) {
+        Ok(d) => d,
+        Err(e) => return report(e),
+    };
+    if data.option_decls.is_empty() {
+        println!("{game} has no options");
+    }
+    for o in &data.option_decls {
+        let flag = match &o.flag {
+            Some(f) => format!("--{f} IDS, "),
+            None => String::new(),
+        };
+        println!("{flag}--set {}=IDS", o.name);
+        if !o.about.is_empty() {
+            println!("    {}", o.about);
+        }
+        println!("    accepts {}", o.describe(&data));
+    }
+    ExitCode::SUCCESS
+}
+
+/// `fuda sim`: plays the games and prints the summary.
+fn sim(dir: &Path, a: &GameArgs, games: u64, jobs: usize, json: bool) -> ExitCode {
+    let (data, cfg) = match prepare(dir, a, false) {
+        Ok(x) => x,
+        Err(code) => return code,
+    };
+    let s = match crate::sim::simulate(&data, &cfg, games, jobs, !json) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    for e in &s.error_messages {
+        eprintln!("error: {e}");
+    }
+    if json {
+        match serde_json::to_string(&s) {
+            Ok(line) => say(format_args!("{line}")),
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::from(1);
             }
         }
-        options.insert(k, defs);
-    }
-    if errors.is_empty() {
-        Ok(options)
     } else {
-        Err(DataErrors { errors })
+        let threads = if jobs == 0 {
+            "one per CPU".to_string()
+        } else {
+            format!("{jobs}")
+        };
+        say(format_args!(
+            "{} games of {} ({} players, jobs: {threads})",
+            games, data.game, cfg.players
+        ));
+        for (i, (w, r)) in s.wins.iter().zip(&s.win_rates).enumerate() {
+            say(format_args!("  P{} wins {w} ({:.1}%)", i + 1, r * 100.0));
+        }
+        say(format_args!(
+            "  shared wins {}  average turns {:.1}  {:.0} games/s",
+            s.draws, s.avg_turns, s.games_per_sec
+        ));
+        if s.turn_limit > 0 {
+            say(format_args!(
+                "  {} game(s) reached the turn limit",
+                s.turn_limit
+            ));
+        }
+        if s.errors > 0 {
+            say(format_args!("  {} game(s) stopped by an error", s.errors));
+        }
+    }
+    if s.errors > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
     }
 }
 
@@ -489,32 +700,37 @@ fn replay(
         return ExitCode::from(1);
     }
     let sets = save.options.clone().into_iter().collect();
-    let options = match resolve_options(&data, sets) {
+    let options = match options::resolve(&data, sets) {
         Ok(o) => o,
         Err(e) => return report(e),
     };
+    // Each seat replays its player's answers; `--upto N` keeps the first N.
+    let mut agents = vec![agent::Replay::default(); save.players as usize];
+    for ans in save.answers.iter().take(upto.unwrap_or(usize::MAX)) {
+        match agents.get_mut((ans.player as usize).wrapping_sub(1)) {
+            Some(a) => {
+                a.0.push_back(ans.picks.iter().map(|&i| i as usize).collect())
+            }
+            None => {
+                eprintln!(
+                    "error: {} records an answer of player {} in a {}-player game",
+                    file.display(),
+                    ans.player,
+                    save.players
+                );
+                return ExitCode::from(1);
+            }
+        }
+    }
     let cfg = GameConfig {
         players: save.players,
         seed: save.seed,
-        agents: vec![AgentKind::Replay; save.players as usize],
+        agents: agents.into_iter().map(|a| Box::new(a) as _).collect(),
         options,
         logging: true,
         reference,
     };
     let mut game = Game::new(data, cfg);
-    // Keep the first `upto` decisions (each is a count, then that many picks).
-    let mut kept = Vec::new();
-    let mut rest = save.decisions.iter().copied();
-    let mut n = 0;
-    while let Some(k) = rest.next() {
-        if upto.is_some_and(|u| n >= u) {
-            break;
-        }
-        kept.push(k);
-        kept.extend(rest.by_ref().take(k as usize));
-        n += 1;
-    }
-    game.replay = kept.into();
     finish_run(&mut game, json, view, None)
 }
 
@@ -547,27 +763,6 @@ pub fn print_outcome(o: &Outcome, json: bool) {
         });
         let _ = writeln!(out, "{v}");
     } else {
-        let _ = writeln!(out, "{}", outcome_line(o));
+        let _ = writeln!(out, "{}", crate::report::outcome_line(o));
     }
-}
-
-pub fn outcome_line(o: &Outcome) -> String {
-    let winners: Vec<String> = o.winners.iter().map(|w| format!("P{}", w + 1)).collect();
-    let scores: Vec<String> = o
-        .scores
-        .iter()
-        .enumerate()
-        .map(|(i, s)| format!("P{} {s}", i + 1))
-        .collect();
-    let who = if winners.len() > 1 {
-        format!("shared win: {}", winners.join(", "))
-    } else {
-        format!("winner: {}", winners.join(""))
-    };
-    let limit = if o.limit { " (turn limit reached)" } else { "" };
-    format!(
-        "result — {who}; scores: {}; turns: {}{limit}",
-        scores.join(", "),
-        o.turns
-    )
 }

@@ -9,13 +9,13 @@
 pub mod cli;
 pub mod data;
 pub mod engine;
+pub mod human;
 pub mod lang;
 pub mod limits;
 pub mod replay;
 pub mod report;
 pub mod sandbox;
 pub mod scenario;
-pub mod script;
 pub mod sim;
 pub mod suggest;
 pub mod value;

@@ -1,7 +1,7 @@
 //! Turning run-time failures into miette reports that point into the data files.
 
 use crate::data::{Data, DataError};
-use crate::engine::{Flow, RunError};
+use crate::engine::{Flow, Outcome, RunError};
 
 /// A run-time error as a diagnostic at the code that failed.
 pub fn run_error(data: &Data, e: &RunError) -> DataError {
@@ -48,4 +48,26 @@ pub fn flow(data: &Data, f: Flow) -> std::process::ExitCode {
             std::process::ExitCode::from(1)
         }
     }
+}
+
+/// One line for a game's result: its winners, the scores and the turns.
+pub fn outcome_line(o: &Outcome) -> String {
+    let winners: Vec<String> = o.winners.iter().map(|w| format!("P{}", w + 1)).collect();
+    let scores: Vec<String> = o
+        .scores
+        .iter()
+        .enumerate()
+        .map(|(i, s)| format!("P{} {s}", i + 1))
+        .collect();
+    let who = if winners.len() > 1 {
+        format!("shared win: {}", winners.join(", "))
+    } else {
+        format!("winner: {}", winners.join(""))
+    };
+    let limit = if o.limit { " (turn limit reached)" } else { "" };
+    format!(
+        "result — {who}; scores: {}; turns: {}{limit}",
+        scores.join(", "),
+        o.turns
+    )
 }

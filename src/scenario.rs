@@ -10,8 +10,9 @@ use serde::Deserialize;
 
 use crate::data::locate::{find_key, find_word};
 use crate::data::{Data, DataError, DataErrors, Sources, load, yamltext};
+use crate::engine::agent::{Script, Scripted};
 use crate::engine::log::Entry;
-use crate::engine::{AgentKind, Flow, Game, GameConfig, Outcome};
+use crate::engine::{Agent, Flow, Game, GameConfig, Outcome};
 use crate::lang::compile::{Context, compile_expr};
 use crate::lang::names::find;
 use crate::suggest::{did_you_mean, suggest};
@@ -27,7 +28,7 @@ pub struct RawScenario {
     pub players: u8,
     #[serde(default = "one")]
     pub seed: u64,
-    /// Rules options, e.g. `kingdom: [a, b]`.
+    /// Rules options by name, each a list of card ids: `name: [a, b]`.
     #[serde(default)]
     pub options: BTreeMap<String, Vec<String>>,
     /// Run the rules' setup before placing cards (default: start empty).
@@ -175,16 +176,28 @@ pub fn run_with(
 ) -> Result<ScenarioRun, DataErrors> {
     let text = sources.text(fid).to_string();
     let mut errors = Vec::new();
-    let sets = raw
-        .options
-        .iter()
-        .map(|(k, v)| (k.clone(), v.clone()))
-        .collect();
-    let options = crate::cli::resolve_options(&data, sets)?;
+    // Each option on its own, so its errors point at its key.
+    let mut options = std::collections::HashMap::new();
+    let from = find_word(&text, "options", 0).map_or(0, |(a, _)| a);
+    for (k, v) in &raw.options {
+        match crate::data::options::resolve(&data, vec![(k.clone(), v.clone())]) {
+            Ok(o) => options.extend(o),
+            Err(e) => errors.extend(
+                (e.errors.into_iter()).map(|e| err_at(sources, fid, k, from, e.message, e.help)),
+            ),
+        }
+    }
+    if !errors.is_empty() {
+        return Err(DataErrors { errors });
+    }
+    // Every seat answers from the one script, in the order the game asks.
+    let script = Script::new(raw.decisions.iter().cloned());
     let cfg = GameConfig {
         players: raw.players,
         seed: raw.seed,
-        agents: vec![AgentKind::Scripted; raw.players as usize],
+        agents: (0..raw.players)
+            .map(|_| Box::new(Scripted(script.clone())) as Box<dyn Agent>)
+            .collect(),
         options,
         logging: tier.logging,
         reference: tier.reference,
@@ -205,7 +218,6 @@ pub fn run_with(
         });
     }
     let mut game = Game::new(data.clone(), cfg);
-    game.script = raw.decisions.iter().cloned().collect();
     if raw.setup
         && let Err(e) = game.exec_code(&data.setup, None, 0, Vec::new())
         && let Flow::Error(e) = *e
@@ -374,7 +386,7 @@ pub fn run_with(
             None
         }
     };
-    let unused = game.script.len();
+    let unused = script.left();
     let mut failures = Vec::new();
     for (text, code) in &expects {
         match game.exec_code(code, None, 0, Vec::new()).map_err(|e| *e) {
@@ -573,7 +585,7 @@ impl ScenarioRun {
         }
         match (&self.outcome, &self.stopped) {
             (_, Some(why)) => s += &format!("-- stopped: {why}\n"),
-            (Some(o), None) => s += &format!("{}\n", crate::cli::outcome_line(o)),
+            (Some(o), None) => s += &format!("{}\n", crate::report::outcome_line(o)),
             (None, None) => {}
         }
         if self.unused > 0 {

@@ -1,19 +1,22 @@
 //! `fuda sim`: many games, win rates and speed.
 //!
-//! [`simulate`] is the pure part (games in, [`Summary`] out); [`sim`] loads the
+//! [`simulate`] plays (games in, [`Summary`] out); the command line loads the
 //! game and prints. Game `i` always uses seed `seed + i` and the totals are sums
 //! of integers, so every result but the speed is the same for any `--jobs`.
 
-use std::path::Path;
-use std::process::ExitCode;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use rayon::prelude::*;
 
-use crate::cli::{GameArgs, prepare, say};
 use crate::data::Data;
 use crate::engine::{Game, GameConfig};
+
+/// Stack of a thread that plays games. Nesting in data is limited (code
+/// depth, effect depth, script call levels) but the limits multiply: a verb
+/// nested 200 deep may run deep expressions and Rhai at each level. Pages are
+/// only touched when used.
+pub const STACK_SIZE: usize = 512 << 20;
 
 /// Totals over many games.
 #[derive(Debug, Default, Clone, serde::Serialize)]
@@ -185,67 +188,10 @@ fn pool(jobs: usize) -> Result<Arc<rayon::ThreadPool>, String> {
     }
     let p = rayon::ThreadPoolBuilder::new()
         .num_threads(jobs)
-        .stack_size(crate::cli::STACK_SIZE)
+        .stack_size(STACK_SIZE)
         .build()
         .map_err(|e| format!("cannot start {jobs} threads: {e}"))?;
     let p = Arc::new(p);
     pools.push((jobs, p.clone()));
     Ok(p)
-}
-
-pub fn sim(dir: &Path, a: &GameArgs, games: u64, jobs: usize, json: bool) -> ExitCode {
-    let (data, cfg) = match prepare(dir, a, false) {
-        Ok(x) => x,
-        Err(code) => return code,
-    };
-    let s = match simulate(&data, &cfg, games, jobs, !json) {
-        Ok(s) => s,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::from(1);
-        }
-    };
-    for e in &s.error_messages {
-        eprintln!("error: {e}");
-    }
-    if json {
-        match serde_json::to_string(&s) {
-            Ok(line) => say(format_args!("{line}")),
-            Err(e) => {
-                eprintln!("error: {e}");
-                return ExitCode::from(1);
-            }
-        }
-    } else {
-        let threads = if jobs == 0 {
-            "one per CPU".to_string()
-        } else {
-            format!("{jobs}")
-        };
-        say(format_args!(
-            "{} games of {} ({} players, jobs: {threads})",
-            games, data.game, cfg.players
-        ));
-        for (i, (w, r)) in s.wins.iter().zip(&s.win_rates).enumerate() {
-            say(format_args!("  P{} wins {w} ({:.1}%)", i + 1, r * 100.0));
-        }
-        say(format_args!(
-            "  shared wins {}  average turns {:.1}  {:.0} games/s",
-            s.draws, s.avg_turns, s.games_per_sec
-        ));
-        if s.turn_limit > 0 {
-            say(format_args!(
-                "  {} game(s) reached the turn limit",
-                s.turn_limit
-            ));
-        }
-        if s.errors > 0 {
-            say(format_args!("  {} game(s) stopped by an error", s.errors));
-        }
-    }
-    if s.errors > 0 {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    }
 }

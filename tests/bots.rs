@@ -9,16 +9,16 @@ use std::sync::Arc;
 
 use fuda::data::native::Choose;
 use fuda::data::{Data, load};
-use fuda::engine::{AgentKind, Game, GameConfig};
+use fuda::engine::{Agent, Game, GameConfig, agent};
 
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
 fn play(data: &Arc<Data>, agents: &[&str], seed: u64, reference: bool) -> String {
-    let agents: Vec<AgentKind> = agents
+    let agents: Vec<Box<dyn Agent>> = agents
         .iter()
-        .map(|a| AgentKind::parse(a, data).unwrap_or_else(|| panic!("agent {a}")))
+        .map(|a| agent::parse(a, data).unwrap_or_else(|| panic!("agent {a}")))
         .collect();
     let mut g = Game::new(
         data.clone(),

@@ -214,7 +214,7 @@ fn unknown_game_agent_and_option_are_errors_with_help() {
     assert_eq!(o.status.code(), Some(1));
     assert!(text(&o).1.contains("did you mean `bigmoney`?"));
     let o = fuda(&["run", "shrine", "--kingdom", "omikki"]);
-    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(o.status.code(), Some(2));
     assert!(text(&o).1.contains("did you mean `omiki`?"));
 }
 
@@ -354,5 +354,64 @@ fn a_saved_game_replays_to_the_same_transcript_and_undoes_by_replay() {
     assert!(
         undone.ends_with("-- replay stopped after the requested decisions\n"),
         "{undone}"
+    );
+}
+
+#[test]
+fn a_games_own_flags_are_its_rules_options() {
+    // The README's forms: a flag before other flags, its value after a space or `=`.
+    let utage = fuda(&[
+        "run",
+        "utage",
+        "--decks",
+        "deck_reimu,deck_marisa",
+        "--agents",
+        "utage",
+        "--view",
+        "1",
+    ]);
+    assert_eq!(utage.status.code(), Some(0), "{}", text(&utage).1);
+    let set = fuda(&[
+        "run",
+        "shrine",
+        "--seed",
+        "4",
+        "--set",
+        "kingdom=cirno,ibuki_suika",
+    ]);
+    let flag = fuda(&[
+        "run",
+        "shrine",
+        "--kingdom=cirno,ibuki_suika",
+        "--seed",
+        "4",
+    ]);
+    assert_eq!(set.status.code(), Some(0), "{}", text(&set).1);
+    assert_eq!(text(&set).0, text(&flag).0, "--kingdom is --set kingdom=");
+    let other = fuda(&[
+        "run",
+        "shrine",
+        "--seed",
+        "4",
+        "--kingdom",
+        "cirno,hong_meiling",
+    ]);
+    assert_ne!(text(&set).0, text(&other).0, "the flag's value is used");
+    // What the rules declare is listed, flags first.
+    let (out, _) = text(&fuda(&["options", "shrine"]));
+    assert!(out.contains("--kingdom IDS, --set kingdom=IDS"), "{out}");
+    assert!(
+        out.contains("accepts cards tagged character; at most 10, each once"),
+        "{out}"
+    );
+    let (out, _) = text(&fuda(&["options", "utage"]));
+    assert!(out.contains("--decks IDS, --set decks=IDS"), "{out}");
+    // And under a game subcommand's help.
+    let help = fuda(&["run", "utage", "--help"]);
+    assert_eq!(help.status.code(), Some(0));
+    assert!(
+        text(&help).0.contains("--decks IDS, --set decks=IDS"),
+        "{}",
+        text(&help).0
     );
 }

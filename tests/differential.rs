@@ -14,7 +14,7 @@ use std::sync::Arc;
 
 use fuda::data::{Data, load};
 use fuda::engine::log::Entry;
-use fuda::engine::{AgentKind, Game, GameConfig};
+use fuda::engine::{Agent, Game, GameConfig, agent};
 use fuda::scenario::{Tier, run_file_with};
 
 fn root() -> &'static Path {
@@ -111,7 +111,7 @@ fn seeds() -> u64 {
 /// span and card).
 fn play(
     data: &Arc<Data>,
-    agents: &[AgentKind],
+    agents: &[Box<dyn Agent>],
     seed: u64,
     reference: bool,
     logging: bool,
@@ -139,7 +139,7 @@ fn result((g, r): (Game, String)) -> (String, Vec<Entry>) {
 
 /// Seeds `0..n` of one game with these agents (`kind` names them) on
 /// every tier, spread over a few threads.
-fn seeds_agree(game: &str, kind: &str, data: &Arc<Data>, agents: Vec<AgentKind>, n: u64) {
+fn seeds_agree(game: &str, kind: &str, data: &Arc<Data>, agents: Vec<Box<dyn Agent>>, n: u64) {
     let jobs = std::thread::available_parallelism().map_or(1, |j| j.get().min(4)) as u64;
     std::thread::scope(|s| {
         for j in 0..jobs {
@@ -153,7 +153,18 @@ fn seeds_agree(game: &str, kind: &str, data: &Arc<Data>, agents: Vec<AgentKind>,
     });
 }
 
-fn one_seed(game: &str, kind: &str, data: &Arc<Data>, agents: &[AgentKind], seed: u64) {
+/// One replay agent per seat, holding the answers a game recorded for that
+/// seat's player (recorded as: player from 0, count, then that many picks).
+fn replayers(decisions: &[u32], players: usize) -> Vec<Box<dyn Agent>> {
+    let mut seats = vec![agent::Replay::default(); players];
+    let mut rest = decisions.iter().map(|&d| d as usize);
+    while let (Some(p), Some(k)) = (rest.next(), rest.next()) {
+        seats[p].0.push_back(rest.by_ref().take(k).collect());
+    }
+    seats.into_iter().map(|s| Box::new(s) as _).collect()
+}
+
+fn one_seed(game: &str, kind: &str, data: &Arc<Data>, agents: &[Box<dyn Agent>], seed: u64) {
     let what = format!("{game} {kind} seed {seed}");
     same(&what, |r, l| result(play(data, agents, seed, r, l)));
     // The speed tier's decisions replayed on the reference tier.
@@ -163,13 +174,12 @@ fn one_seed(game: &str, kind: &str, data: &Arc<Data>, agents: &[AgentKind], seed
         GameConfig {
             players: agents.len() as u8,
             seed,
-            agents: vec![AgentKind::Replay; agents.len()],
+            agents: replayers(&fast.0.decisions, agents.len()),
             options: HashMap::new(),
             logging: true,
             reference: true,
         },
     );
-    again.replay = fast.0.decisions.clone().into();
     let r = format!("{:?}", again.play());
     let (a, b) = (result(fast), result((again, r)));
     if a.1 != b.1 {
@@ -192,7 +202,7 @@ fn tiers_play_the_same_games() {
         let data = Arc::new(load::load_game(root(), &game).unwrap_or_else(|e| panic!("{e:?}")));
         let mut kinds = vec!["random".to_string(), "first".to_string()];
         kinds.extend(data.bots.iter().map(|(n, _)| n.clone()));
-        let parse = |k: &String| AgentKind::parse(k, &data).expect("agent");
+        let parse = |k: &String| agent::parse(k, &data).expect("agent");
         for kind in &kinds {
             let agents = vec![parse(kind); data.players.2 as usize];
             seeds_agree(&game, kind, &data, agents, seeds());

@@ -6,7 +6,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use fuda::data::load;
-use fuda::engine::{AgentKind, Game, GameConfig};
+use fuda::engine::{Game, GameConfig, agent};
 use fuda::value::ZoneRef;
 
 fn data(game: &str) -> Arc<fuda::data::Data> {
@@ -18,7 +18,7 @@ fn data(game: &str) -> Arc<fuda::data::Data> {
 fn game(d: &Arc<fuda::data::Data>, players: u8, seed: u64, agent: &str) -> Game {
     let agents = agent
         .split(',')
-        .map(|a| AgentKind::parse(a, d).expect("agent exists"))
+        .map(|a| agent::parse(a, d).expect("agent exists"))
         .cycle()
         .take(players as usize)
         .collect();

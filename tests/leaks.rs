@@ -14,7 +14,7 @@ use std::sync::Arc;
 
 use fuda::data::{Data, Visibility, load};
 use fuda::engine::log::{Entry, Place, render_spans};
-use fuda::engine::{AgentKind, Game, GameConfig};
+use fuda::engine::{Game, GameConfig, agent};
 use fuda::value::PlayerId;
 
 fn root() -> &'static Path {
@@ -100,7 +100,7 @@ fn seeds() -> u64 {
 /// Plays a logged game and returns its log (up to the error, if one ends it).
 fn play(data: &Arc<Data>, players: u8, seed: u64, agent: &str) -> Vec<Entry> {
     let agents = (0..players)
-        .map(|_| AgentKind::parse(agent, data).expect("agent exists"))
+        .map(|_| agent::parse(agent, data).expect("agent exists"))
         .collect();
     let mut g = Game::new(
         data.clone(),

@@ -1,10 +1,12 @@
 //! Reads a game's rules and cards from a data directory and compiles them.
 //! Every problem found is collected, so `fuda check` reports them all at once.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use serde::de::DeserializeOwned;
 
+use super::options::OptionDecl;
 use super::schema::*;
 use super::*;
 use crate::data::confine::{Root, plain_name};
@@ -100,7 +102,7 @@ struct Loader {
     sources: Sources,
     errs: Vec<DataError>,
     names: Names,
-    scripts: Option<crate::script::Scripts>,
+    scripts: Option<super::scripts::Scripts>,
 }
 
 /// A card as read, with where it came from.
@@ -344,17 +346,43 @@ impl Loader {
             n.events.push(format!("{}_start", p.name));
             n.events.push(format!("{}_end", p.name));
         }
-        let (ntags, nzones) = (n.tags.len(), n.zones.len());
-        if ntags > 64 || nzones > 64 {
+        // Tags and zones are bits of a u64 (a card's tags, a test's zones):
+        // the 65th is refused where it is declared.
+        if let Some(extra) = r.tags.get(64) {
+            let from = find_word(self.sources.text(rf), "tags", 0).map_or(0, |(a, _)| a);
+            let ntags = r.tags.len();
             self.err_at(
                 rf,
-                "tags",
+                extra,
+                from,
+                format!("{ntags} tags declared; at most 64 are supported"),
+                Some(format!("`{extra}` is the 65th")),
+            );
+        }
+        if r.zones.len() > 64 {
+            let nzones = r.zones.len();
+            self.err_at(
+                rf,
+                "zones",
                 0,
+                format!("{nzones} zones declared; at most 64 are supported"),
+                None,
+            );
+        }
+        if cards.len() > DefId::MAX as usize + 1 {
+            let c = &cards[DefId::MAX as usize + 1];
+            self.err_at(
+                c.file,
+                &c.raw.id,
+                c.at,
                 format!(
-                    "{ntags} tags and {nzones} zones declared; at most 64 of each are supported"
+                    "{} cards; at most {} are supported",
+                    cards.len(),
+                    DefId::MAX as usize + 1
                 ),
                 None,
             );
+            return None;
         }
         for (i, c) in cards.iter().enumerate() {
             if let Some(prev) = self.names.def_index.insert(c.raw.id.clone(), i as u16) {
@@ -375,7 +403,7 @@ impl Loader {
         }
 
         // 2. Scripts: rules-level Rhai files define functions callable from card text.
-        let mut scripts = crate::script::Scripts::new(&self.names);
+        let mut scripts = super::scripts::Scripts::new(&self.names);
         for s in &r.scripts {
             let path = data_dir.join("rules").join(s);
             if let Some(why) = self.root.refuse(&path) {
@@ -738,6 +766,13 @@ impl Loader {
         }
 
         let index = build_index(&triggers, self.names.events.len());
+        let defs_by_tag = (0..self.names.tags.len())
+            .map(|t| {
+                (0..defs.len() as DefId)
+                    .filter(|&d| defs[d as usize].tags & crate::value::bit(t) != 0)
+                    .collect()
+            })
+            .collect();
         let counters = r
             .counters
             .iter()
@@ -747,6 +782,7 @@ impl Loader {
                 visible: c.visible,
             })
             .collect();
+        let option_decls = self.options(rf, &r.options);
         let scripts = self.scripts.take()?;
         if r.players.min == 0 || r.players.min > r.players.max {
             self.err_at(
@@ -771,6 +807,7 @@ impl Loader {
             globals_start: r.globals.values().copied().collect(),
             zones,
             options: r.options.keys().cloned().collect(),
+            option_decls,
             verbs,
             windows,
             moves,
@@ -784,10 +821,76 @@ impl Loader {
             triggers,
             index,
             defs,
+            defs_by_tag,
             bots,
             scripts,
             sources: std::mem::take(&mut self.sources),
         })
+    }
+
+    /// The rules' options, their tags and cards resolved (located errors).
+    fn options(&mut self, rf: u32, raw: &BTreeMap<String, RawOption>) -> Vec<OptionDecl> {
+        let from = find_word(self.sources.text(rf), "options", 0).map_or(0, |(a, _)| a);
+        let mut decls = Vec::new();
+        for (name, o) in raw {
+            let at = find_word(self.sources.text(rf), name, from).map_or(from, |(a, _)| a);
+            let tag = o.tag.as_ref().and_then(|t| {
+                let id = find(&self.names.tags, t);
+                if id.is_none() {
+                    let table = self.names.tags.clone();
+                    self.unknown(rf, at, "tag", t, &table);
+                }
+                id
+            });
+            let mut cards = Vec::new();
+            for id in &o.cards {
+                match self.names.def(id) {
+                    Some(d) => cards.push(d),
+                    None => {
+                        let table = self.names.defs.clone();
+                        self.unknown(rf, at, "card", id, &table);
+                    }
+                }
+            }
+            let (min, max) = match o.count {
+                Some(n) => (n, n),
+                None => (o.min.unwrap_or(0), o.max.unwrap_or(usize::MAX)),
+            };
+            if min > max || (o.count.is_some() && (o.min.is_some() || o.max.is_some())) {
+                self.err_at(
+                    rf,
+                    name,
+                    at,
+                    format!("option {name}: `count`, or `min` <= `max`"),
+                    None,
+                );
+            }
+            if let Some(f) = &o.flag {
+                let plain = f.starts_with(|c: char| c.is_ascii_alphanumeric())
+                    && f.chars()
+                        .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+                if !plain {
+                    self.err_at(
+                        rf,
+                        f,
+                        at,
+                        format!("option {name}: the flag `{f}` is not a plain name"),
+                        Some(format!("`flag: {name}` is given as --{name}")),
+                    );
+                }
+            }
+            decls.push(OptionDecl {
+                name: name.clone(),
+                about: o.about.clone(),
+                flag: o.flag.clone(),
+                tag,
+                cards,
+                min,
+                max,
+                distinct: o.distinct,
+            });
+        }
+        decls
     }
 
     fn set_effect(

@@ -6,13 +6,14 @@ pub mod diag;
 pub mod load;
 pub mod locate;
 pub mod native;
+pub mod options;
 pub mod schema;
+pub mod scripts;
 pub mod yaml;
 pub mod yamltext;
 
 use crate::lang::ir::Code;
 use crate::lang::names::Names;
-use crate::script::Scripts;
 use crate::value::DefId;
 pub use diag::{DataError, DataErrors, Sources};
 pub use schema::Visibility;
@@ -27,7 +28,10 @@ pub struct Data {
     pub counters: Vec<CounterDecl>,
     pub globals_start: Vec<i64>,
     pub zones: Vec<ZoneDecl>,
+    /// Option names, as `option("name")` finds them.
     pub options: Vec<String>,
+    /// The same options, with what each accepts.
+    pub option_decls: Vec<options::OptionDecl>,
     pub verbs: Vec<Code>,
     pub windows: Vec<WindowDecl>,
     pub moves: Vec<MoveDecl>,
@@ -41,8 +45,11 @@ pub struct Data {
     pub triggers: Vec<Trigger>,
     pub index: TriggerIndex,
     pub defs: Vec<CardDef>,
+    /// Definitions by tag, found at load: a game asking for a tag's cards
+    /// does not look at the rest of the library.
+    pub defs_by_tag: Vec<Box<[DefId]>>,
     pub bots: Vec<(String, Vec<BotRule>)>,
-    pub scripts: Scripts,
+    pub scripts: scripts::Scripts,
     pub sources: Sources,
 }
 
@@ -269,6 +276,14 @@ impl Data {
         self.defs
             .get(d as usize)
             .map(|d| d.name.as_str())
+            .unwrap_or("?")
+    }
+    /// A card definition's id, as data and the command line name it.
+    pub fn def_id(&self, d: DefId) -> &str {
+        self.names
+            .defs
+            .get(d as usize)
+            .map(|d| d.as_str())
             .unwrap_or("?")
     }
     pub fn event_name(&self, e: u16) -> &str {

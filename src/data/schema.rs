@@ -29,7 +29,7 @@ pub struct RawRules {
     #[serde(default)]
     pub effects: Vec<String>,
     #[serde(default)]
-    pub options: BTreeMap<String, String>,
+    pub options: BTreeMap<String, RawOption>,
     #[serde(default)]
     pub verbs: BTreeMap<String, RawVerb>,
     #[serde(default)]
@@ -50,6 +50,80 @@ pub struct RawRules {
     pub bots: BTreeMap<String, Vec<RawBotRule>>,
     #[serde(default)]
     pub scripts: Vec<String>,
+}
+
+/// A game option: a description alone, or a description with the flag and
+/// the values it accepts.
+#[derive(Debug, Default)]
+pub struct RawOption {
+    pub about: String,
+    /// `--<flag>` on the command line; `--set name=…` works for every option.
+    pub flag: Option<String>,
+    /// Accepted cards: those with this tag, and those listed (neither: any card).
+    pub tag: Option<String>,
+    pub cards: Vec<String>,
+    /// How many cards: `count` exactly, else `min` to `max`.
+    pub count: Option<usize>,
+    pub min: Option<usize>,
+    pub max: Option<usize>,
+    /// Whether a card may be chosen only once.
+    pub distinct: bool,
+}
+
+/// The long form of [`RawOption`], with its unknown fields refused.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawOptionMap {
+    #[serde(default)]
+    about: String,
+    #[serde(default)]
+    flag: Option<String>,
+    #[serde(default)]
+    tag: Option<String>,
+    #[serde(default)]
+    cards: Vec<String>,
+    #[serde(default)]
+    count: Option<usize>,
+    #[serde(default)]
+    min: Option<usize>,
+    #[serde(default)]
+    max: Option<usize>,
+    #[serde(default)]
+    distinct: bool,
+}
+
+impl<'de> Deserialize<'de> for RawOption {
+    // A visitor rather than an untagged enum: a mistake in the long form is
+    // reported as itself ("unknown field `flags`"), not as "no variant matched".
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = RawOption;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a description, or a map with about, flag, tag, cards, count, min, max, distinct")
+            }
+            fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<RawOption, E> {
+                Ok(RawOption {
+                    about: s.to_string(),
+                    ..RawOption::default()
+                })
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, m: A) -> Result<RawOption, A::Error> {
+                let r = RawOptionMap::deserialize(serde::de::value::MapAccessDeserializer::new(m))?;
+                Ok(RawOption {
+                    about: r.about,
+                    flag: r.flag,
+                    tag: r.tag,
+                    cards: r.cards,
+                    count: r.count,
+                    min: r.min,
+                    max: r.max,
+                    distinct: r.distinct,
+                })
+            }
+        }
+        d.deserialize_any(V)
+    }
 }
 
 fn default_max_turns() -> u32 {

@@ -1,16 +1,14 @@
-//! Decisions: every choice goes through [`Game::decide`], which asks the seat's
-//! agent with the legal options. Agents: first, random, scripted, data bots, human.
+//! Decisions: every choice is a [`Request`] asked of the seat's [`Agent`]
+//! by [`Game::ask`] (several players at once by [`Game::ask_together`]);
+//! each answer is checked and recorded with its player. Data bots' rules
+//! are run here too, with the speed paths that let a bot decide a window
+//! before its moves are listed.
 
-use std::io::{BufRead, Write};
-
-use rand::SeedableRng;
-use rand_chacha::ChaCha8Rng;
-
+use super::agent::{Agent, First};
 use super::exec::{Frame, Slots};
 use super::log::Entry;
 use super::native::{Body, Straight};
-use super::state::below;
-use super::turn::Act;
+use super::request::{Choice, Kind, PASS, Picks, Request};
 use super::{Flow, Game, Res};
 use crate::data::native::{Choose, FastChoose, Operand, Pick, Test};
 use crate::data::{BotRule, Data, MoveDecl, WindowBot};
@@ -19,126 +17,90 @@ use crate::value::{ObjId, PlayerId, Value};
 
 pub(crate) use super::MAX_DEPTH;
 
-/// The indices an agent picked.
-pub type Picks = smallvec::SmallVec<[usize; 4]>;
-
-/// One option of a decision: a value, and the window move it makes if any.
-/// Its text is built only when someone reads it (logs, scripts, people), so
-/// bots deciding thousands of games a second never format strings.
-#[derive(Debug, Clone)]
-pub struct Choice {
-    pub value: Value,
-    pub mv: Option<u16>,
-}
-
-/// The "pass" option of every window.
-pub(crate) static PASS: std::sync::LazyLock<Choice> =
-    std::sync::LazyLock::new(|| Choice::text("pass"));
-
-impl Choice {
-    pub fn text(s: &str) -> Choice {
-        Choice {
-            value: Value::text(s),
-            mv: None,
-        }
-    }
-
-    fn describe(&self, g: &Game, ids: bool) -> String {
-        let v = match &self.value {
-            Value::Card(c) => {
-                let d = &g.data.defs[g.st.objs[*c as usize].def as usize];
-                if ids { d.id.clone() } else { d.name.clone() }
-            }
-            Value::Def(d) => {
-                let d = &g.data.defs[*d as usize];
-                if ids { d.id.clone() } else { d.name.clone() }
-            }
-            Value::None => String::new(),
-            other => g.show(other),
-        };
-        match self.mv {
-            Some(m) if v.is_empty() => g.data.moves[m as usize].label.clone(),
-            Some(m) => format!("{} {v}", g.data.moves[m as usize].label),
-            None => v,
-        }
-    }
-
-    /// What a person reads (display names).
-    pub fn label(&self, g: &Game) -> String {
-        self.describe(g, false)
-    }
-
-    /// What a script writes (card ids).
-    pub fn key(&self, g: &Game) -> String {
-        self.describe(g, true)
-    }
-}
-
-#[derive(Clone)]
-pub enum AgentKind {
-    First,
-    Random(Box<ChaCha8Rng>),
-    Scripted,
-    /// A bot written as data in the rules, by index.
-    Bot(usize),
-    Human,
-    /// Replays recorded decisions (a saved game).
-    Replay,
-}
-
-impl AgentKind {
-    /// Parses an agent name: first, random, scripted, human, or a rules bot.
-    pub fn parse(name: &str, data: &crate::data::Data) -> Option<AgentKind> {
-        Some(match name {
-            "first" => AgentKind::First,
-            "random" => AgentKind::Random(Box::new(ChaCha8Rng::seed_from_u64(0))),
-            "scripted" => AgentKind::Scripted,
-            "human" => AgentKind::Human,
-            other => AgentKind::Bot(data.bot(other)?),
-        })
-    }
-
-    /// Random agents get their own stream, derived from the game seed and seat.
-    pub fn seed(&mut self, seed: u64, seat: usize) {
-        if let AgentKind::Random(rng) = self {
-            **rng = ChaCha8Rng::seed_from_u64(
-                seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ (seat as u64 + 1),
-            );
-        }
-    }
-}
-
 impl Game {
-    /// Asks `player` to pick between `min` and `max` options.
-    #[allow(clippy::too_many_arguments)]
-    pub fn decide(
-        &mut self,
-        player: PlayerId,
-        kind: &str,
-        prompt: &str,
-        options: &[Choice],
-        min: usize,
-        max: usize,
-        public: bool,
-    ) -> Res<Picks> {
-        let data = self.data.clone();
-        self.decide_in(&data, player, kind, prompt, options, min, max, public)
+    /// Asks a request of its player's agent. The answer must pick `min` to
+    /// `max` distinct options (both cut to the number of options); it is
+    /// logged unless the request is public (a window's move speaks for
+    /// itself) and recorded with its player.
+    pub fn ask(&mut self, mut req: Request) -> Res<Picks> {
+        let n = req.options.len();
+        (req.min, req.max) = (req.min.min(n), req.max.min(n));
+        let p = req.player as usize;
+        // The agent is out of its seat while it answers (it may read the
+        // game); a request made meanwhile, by code a bot runs, gets the
+        // first options.
+        let Some(seat) = self.agents.get_mut(p) else {
+            return self.err(Default::default(), format!("no player {}", p + 1));
+        };
+        let mut agent: Box<dyn Agent> = std::mem::replace(seat, Box::new(First));
+        let r = agent.answer(self, &req);
+        if let Some(seat) = self.agents.get_mut(p) {
+            *seat = agent;
+        }
+        let picked = r?;
+        if !req.fits(&picked) {
+            return self.bad_answer(&req, &picked);
+        }
+        if self.logging && !req.public {
+            self.log_answer(&req, &picked);
+        }
+        self.decisions.push(req.player as u32);
+        self.decisions.push(picked.len() as u32);
+        self.decisions.extend(picked.iter().map(|&i| i as u32));
+        Ok(picked)
     }
 
-    /// [`Game::decide`] for a caller that holds the game data.
-    #[allow(clippy::too_many_arguments)]
-    pub(crate) fn decide_in(
-        &mut self,
-        data: &Data,
-        player: PlayerId,
-        kind: &str,
-        prompt: &str,
-        options: &[Choice],
-        min: usize,
-        max: usize,
-        public: bool,
-    ) -> Res<Picks> {
-        self.decide_at(data, player, kind, None, prompt, options, min, max, public)
+    /// Asks several players at once, one part each: every part is answered
+    /// before any answer takes effect (the caller applies them), so each
+    /// decider sees the state as it was before anyone answered. Answers come
+    /// in the parts' order, and are recorded so.
+    pub fn ask_together(&mut self, parts: &[Request]) -> Res<Vec<Picks>> {
+        parts.iter().map(|r| self.ask(*r)).collect()
+    }
+
+    /// A decision taken by a data bot's speed path: one option, `i`.
+    #[inline(always)]
+    pub(crate) fn record_one(&mut self, p: PlayerId, i: usize) {
+        self.decisions.extend_from_slice(&[p as u32, 1, i as u32]);
+    }
+
+    /// The rules bot seated at `p`, if any: for the speed paths only.
+    #[inline(always)]
+    pub(crate) fn data_bot(&self, p: PlayerId) -> Option<usize> {
+        self.agents.get(p as usize)?.data_bot()
+    }
+
+    #[cold]
+    fn bad_answer(&self, req: &Request, picked: &[usize]) -> Res<Picks> {
+        self.err(
+            Default::default(),
+            format!(
+                "the agent of {} answered {picked:?} to \"{}\", which wants {} to {} of its {} options",
+                super::log::pname(req.player),
+                req.prompt,
+                req.min,
+                req.max,
+                req.options.len()
+            ),
+        )
+    }
+
+    #[cold]
+    fn log_answer(&mut self, req: &Request, picked: &[usize]) {
+        let label = if picked.is_empty() {
+            "nothing".to_string()
+        } else {
+            (picked.iter())
+                .map(|&i| req.options[i].label(self))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        self.push(Entry::Choice {
+            player: req.player,
+            prompt: req.prompt.to_string(),
+            label,
+            public: req.public,
+        });
     }
 
     /// A priority window's decision between its moves and pass: the index
@@ -153,21 +115,33 @@ impl Game {
         options: &mut Vec<Choice>,
     ) -> Res<usize> {
         let decl = &data.windows[w as usize];
-        if let Some(AgentKind::Bot(b)) = self.agents.get(player as usize)
-            && let Some(wb) = decl.bots.get(*b)
+        if let Some(b) = self.data_bot(player)
+            && let Some(wb) = decl.bots.get(b)
         {
-            let rules = &data.bots[*b].1;
+            let rules = &data.bots[b].1;
             let saved = self.viewer.replace(player);
             let r = self.bot_window(data, rules, &wb.rules, player, options);
             self.viewer = saved;
             // No rule picked: the first option (the decision wants one).
             let i = r?.unwrap_or(0);
-            self.decisions.extend_from_slice(&[1, i as u32]);
+            self.record_one(player, i);
             return Ok(i);
         }
         options.push(PASS.clone());
         let name = &decl.name;
-        let picks = self.decide_at(data, player, name, Some(w), name, options, 1, 1, true)?;
+        let req = Request {
+            data,
+            player,
+            together: &[],
+            kind: Kind::Window(w),
+            name,
+            prompt: name,
+            options,
+            min: 1,
+            max: 1,
+            public: true,
+        };
+        let picks = self.ask(req)?;
         options.pop();
         Ok(picks.first().copied().unwrap_or(options.len()))
     }
@@ -216,7 +190,7 @@ impl Game {
         // `choose` would.
         if let Some(span) = pl.wb.takes {
             self.tick(span)?;
-            self.decisions.extend_from_slice(&[1, 0]);
+            self.record_one(pl.p, 0);
             return Ok(Act::Move(pl.m, Value::Card(first)));
         }
         self.bot_pick(data, pl, first, inst, options)
@@ -248,7 +222,7 @@ impl Game {
             Quick::Pass(n) => (n, Act::Pass),
             Quick::Nothing => (0, Act::Move(m, Value::Card(first))),
         };
-        self.decisions.extend_from_slice(&[1, i as u32]);
+        self.record_one(p, i);
         Ok(act)
     }
 
@@ -351,7 +325,7 @@ impl Game {
                 return None;
             }
             self.budget.spend(steps);
-            self.decisions.extend_from_slice(&[1, i as u32]);
+            self.record_one(p, i);
             return Some(act);
         }
         None
@@ -492,7 +466,7 @@ impl Game {
                 return Ok(None);
             };
             self.budget.spend(k + 2);
-            self.decisions.extend_from_slice(&[1, 0]);
+            self.record_one(p, 0);
             return Ok(Some(c));
         }
         self.tick(Default::default())?;
@@ -502,7 +476,7 @@ impl Game {
         // The first rule takes the first card, counting the step its
         // `choose` would.
         self.tick(span)?;
-        self.decisions.extend_from_slice(&[1, 0]);
+        self.record_one(p, 0);
         self.tick(mv.body.span)?;
         Ok(Some(c))
     }
@@ -569,7 +543,7 @@ impl Game {
             };
             // The `choose`'s step and the move's.
             self.budget.spend(add + 2);
-            self.decisions.extend_from_slice(&[1, 0]);
+            self.record_one(p, 0);
             if let (Some(b), Some((from, j))) = (&bound, at)
                 && b.play(self, data, c, from, j)
             {
@@ -744,199 +718,13 @@ impl Game {
         Ok(None)
     }
 
-    /// [`Game::decide_in`], told the window deciding if it is one (`kind` is
-    /// then the window's name).
-    #[allow(clippy::too_many_arguments)]
-    fn decide_at(
-        &mut self,
-        data: &Data,
-        player: PlayerId,
-        kind: &str,
-        window: Option<u16>,
-        prompt: &str,
-        options: &[Choice],
-        min: usize,
-        max: usize,
-        public: bool,
-    ) -> Res<Picks> {
-        let n = options.len();
-        let (min, max) = (min.min(n), max.min(n));
-        let picked: Picks = match &mut self.agents[player as usize] {
-            AgentKind::First => (0..min.max(1).min(max)).collect(),
-            AgentKind::Random(rng) => {
-                let k = min + below(&mut **rng, max - min + 1);
-                let mut pool: Picks = (0..n).collect();
-                let mut out: Picks = (0..k)
-                    .map(|_| pool.remove(below(&mut **rng, pool.len())))
-                    .collect();
-                out.sort_unstable();
-                out
-            }
-            AgentKind::Scripted => self
-                .scripted(player, prompt, options, min, max)?
-                .into_iter()
-                .collect(),
-            AgentKind::Bot(b) => {
-                let b = *b;
-                self.bot_decide(data, b, player, kind, window, options, min, max)?
-            }
-            AgentKind::Replay => self.replayed(player, prompt, n, min, max)?,
-            AgentKind::Human => human(self, player, prompt, options, min, max)
-                .into_iter()
-                .collect(),
-        };
-        // Window moves speak for themselves (the move's own events are logged).
-        if self.logging && !public {
-            let label = if picked.is_empty() {
-                "nothing".to_string()
-            } else {
-                picked
-                    .iter()
-                    .map(|&i| options[i].label(self))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            };
-            self.push(Entry::Choice {
-                player,
-                prompt: prompt.to_string(),
-                label,
-                public,
-            });
-        }
-        self.decisions.push(picked.len() as u32);
-        self.decisions.extend(picked.iter().map(|&i| i as u32));
-        Ok(picked)
-    }
-
-    /// The next recorded decision; it must fit this decision's options.
-    fn replayed(
-        &mut self,
-        player: PlayerId,
-        prompt: &str,
-        n: usize,
-        min: usize,
-        max: usize,
-    ) -> Res<Picks> {
-        let Some(k) = self.replay.pop_front() else {
-            return Err(Flow::OutOfDecisions.into());
-        };
-        let mut picks = Picks::new();
-        for _ in 0..k {
-            match self.replay.pop_front() {
-                Some(i) if (i as usize) < n => picks.push(i as usize),
-                _ => {
-                    return self.err(
-                        Default::default(),
-                        format!(
-                            "the replay diverged at {} — {prompt}: recorded options do not fit",
-                            super::log::pname(player)
-                        ),
-                    );
-                }
-            }
-        }
-        if picks.len() < min || picks.len() > max {
-            return self.err(
-                Default::default(),
-                format!(
-                    "the replay diverged at {} — {prompt}",
-                    super::log::pname(player)
-                ),
-            );
-        }
-        Ok(picks)
-    }
-
-    fn scripted(
-        &mut self,
-        player: PlayerId,
-        prompt: &str,
-        options: &[Choice],
-        min: usize,
-        max: usize,
-    ) -> Res<Vec<usize>> {
-        let Some(answer) = self.script.pop_front() else {
-            self.push(Entry::Text {
-                text: format!(
-                    "(no scripted answer for {} — {prompt}; the scenario stops here)",
-                    super::log::pname(player)
-                ),
-            });
-            return Err(Flow::OutOfDecisions.into());
-        };
-        let mut out = Vec::new();
-        // An answer naming one option whole may contain commas; otherwise
-        // commas separate several picks.
-        let whole = options
-            .iter()
-            .any(|o| o.label(self) == answer || o.key(self) == answer);
-        let parts: Vec<&str> = if answer.trim().is_empty() {
-            Vec::new()
-        } else if whole {
-            vec![answer.as_str()]
-        } else {
-            answer.split(',').map(str::trim).collect()
-        };
-        for part in parts {
-            let texts: Vec<(String, String)> = options
-                .iter()
-                .map(|o| (o.label(self), o.key(self)))
-                .collect();
-            let found = (0..options.len()).filter(|i| !out.contains(i)).find(|&i| {
-                let o = Labels {
-                    label: &texts[i].0,
-                    key: &texts[i].1,
-                };
-                o.label == part
-                    || o.key == part
-                    || o.label.ends_with(&format!(" {part}"))
-                    || o.key.ends_with(&format!(" {part}"))
-            });
-            let found = found.or_else(|| {
-                part.strip_prefix('#')
-                    .and_then(|n| n.parse::<usize>().ok())
-                    .filter(|&i| i < options.len())
-            });
-            match found {
-                Some(i) => out.push(i),
-                None => {
-                    let list = texts
-                        .iter()
-                        .map(|(_, k)| k.as_str())
-                        .collect::<Vec<_>>()
-                        .join(" | ");
-                    return self.err(
-                        Default::default(),
-                        format!("scripted answer \"{part}\" matches no option of {} ({prompt}); options: {list}", super::log::pname(player)),
-                    );
-                }
-            }
-        }
-        if out.len() < min || out.len() > max {
-            return self.err(
-                Default::default(),
-                format!("scripted answer \"{answer}\" picks {} option(s); {prompt} needs {min} to {max}", out.len()),
-            );
-        }
-        Ok(out)
-    }
-
-    /// A data bot: the first rule whose condition holds and which matches an
-    /// option picks it; otherwise the first option (or nothing, if allowed).
-    #[allow(clippy::too_many_arguments)]
-    fn bot_decide(
-        &mut self,
-        data: &Data,
-        b: usize,
-        player: PlayerId,
-        kind: &str,
-        window: Option<u16>,
-        options: &[Choice],
-        min: usize,
-        max: usize,
-    ) -> Res<Picks> {
+    /// A data bot's answer: the first rule whose condition holds and which
+    /// matches an option picks it; otherwise the first options (or nothing,
+    /// if allowed).
+    pub(crate) fn bot_decide(&mut self, b: usize, req: &Request) -> Res<Picks> {
+        let (player, min) = (req.player, req.min);
         let saved = self.viewer.replace(player);
-        let r = self.bot_rules(data, b, player, kind, window, options, max);
+        let r = self.bot_rules(req.data, b, req);
         self.viewer = saved;
         let mut out = r?;
         let mut i = 0;
@@ -950,21 +738,12 @@ impl Game {
     }
 
     /// The options a bot's rules pick, in rule order.
-    #[allow(clippy::too_many_arguments)]
-    fn bot_rules(
-        &mut self,
-        data: &Data,
-        b: usize,
-        player: PlayerId,
-        kind: &str,
-        window: Option<u16>,
-        options: &[Choice],
-        max: usize,
-    ) -> Res<Picks> {
+    fn bot_rules(&mut self, data: &Data, b: usize, req: &Request) -> Res<Picks> {
+        let (player, options, max) = (req.player, req.options, req.max);
         let mut out = Picks::new();
         let rules = &data.bots[b].1;
         // A window knows its rules; other decisions match `when` by text.
-        let listed = window
+        let listed = (req.window())
             .and_then(|w| data.windows.get(w as usize))
             .and_then(|w| w.bots.get(b))
             .map(|wb| &wb.rules);
@@ -979,7 +758,7 @@ impl Game {
             }
         } else {
             for rule in rules {
-                if rule.when.as_deref().is_some_and(|w| w != kind) {
+                if rule.when.as_deref().is_some_and(|w| w != req.name) {
                     continue;
                 }
                 if self.bot_rule(data, rule, player, options, max, &mut out)? {
@@ -1328,49 +1107,22 @@ fn row_find(
     }
     Err(n)
 }
-
-fn human(
-    game: &Game,
-    player: PlayerId,
-    prompt: &str,
-    options: &[Choice],
-    min: usize,
-    max: usize,
-) -> Vec<usize> {
-    let view = game.view(player);
-    let mut err = std::io::stderr();
-    let _ = writeln!(err, "\n{}", view.render(&game.data));
-    let _ = writeln!(
-        err,
-        "{} — {prompt} (choose {min} to {max}, numbers separated by spaces):",
-        super::log::pname(player)
-    );
-    for (i, o) in options.iter().enumerate() {
-        let _ = writeln!(err, "  {i}: {}", o.label(game));
-    }
-    let stdin = std::io::stdin();
-    loop {
-        let _ = write!(err, "> ");
-        let _ = err.flush();
-        let mut line = String::new();
-        if stdin.lock().read_line(&mut line).unwrap_or(0) == 0 {
-            return (0..min).collect();
-        }
-        let picked: Option<Vec<usize>> = line
-            .split_whitespace()
-            .map(|t| t.parse().ok().filter(|&i| i < options.len()))
-            .collect();
-        if let Some(p) = picked
-            && p.len() >= min
-            && p.len() <= max
-        {
-            return p;
-        }
-        let _ = writeln!(err, "please enter {min} to {max} option numbers");
-    }
+/// What a player does in a round of a window.
+pub(crate) enum Act {
+    /// Nothing to do: no move is legal.
+    Nothing,
+    Pass,
+    /// A move, with what it picked.
+    Move(u16, Value),
 }
 
-struct Labels<'a> {
-    label: &'a str,
-    key: &'a str,
+impl Act {
+    /// The option `i` of a window's listed options (pass after them).
+    pub(crate) fn of(options: &mut Vec<Choice>, i: usize) -> Act {
+        if i >= options.len() {
+            return Act::Pass;
+        }
+        let c = options.swap_remove(i);
+        Act::Move(c.mv.expect("move options carry their move"), c.value)
+    }
 }

@@ -3,6 +3,7 @@
 //! resolves them now or queues them for the next check point.
 
 use super::log::{Entry, Place, sees_card};
+use super::request::{Choice, Kind, Request};
 use super::state::{Event, Pending};
 use super::{Game, Res};
 use crate::data::Data;
@@ -216,15 +217,20 @@ impl Game {
                 Some(_) => format!("use {}", self.ability_label(t, this)),
                 None => trig.prompt.clone(),
             };
-            let opts = vec![
-                super::decide::Choice::text("yes"),
-                super::decide::Choice::text("no"),
-            ];
-            if self
-                .decide(me, &trig.prompt, &prompt, &opts, 1, 1, false)?
-                .as_slice()
-                != [0]
-            {
+            let opts = [Choice::text("yes"), Choice::text("no")];
+            let req = Request {
+                data,
+                player: me,
+                together: &[],
+                kind: Kind::YesNo,
+                name: &trig.prompt,
+                prompt: &prompt,
+                options: &opts,
+                min: 1,
+                max: 1,
+                public: false,
+            };
+            if self.ask(req)?.as_slice() != [0] {
                 return Ok(());
             }
         }
@@ -308,17 +314,21 @@ impl Game {
     fn pick_next(&mut self, p: PlayerId, due: &[Due], idx: &[usize]) -> Res<usize> {
         let opts: Vec<_> = idx
             .iter()
-            .map(|&i| super::decide::Choice::text(&self.ability_label(due[i].0, due[i].1)))
+            .map(|&i| Choice::text(&self.ability_label(due[i].0, due[i].1)))
             .collect();
-        let pick = self.decide(
-            p,
-            "order triggers",
-            "which ability resolves next",
-            &opts,
-            1,
-            1,
-            false,
-        )?;
+        let data = self.data.clone();
+        let pick = self.ask(Request {
+            data: &data,
+            player: p,
+            together: &[],
+            kind: Kind::Option,
+            name: "order triggers",
+            prompt: "which ability resolves next",
+            options: &opts,
+            min: 1,
+            max: 1,
+            public: false,
+        })?;
         Ok(pick.first().copied().unwrap_or(0))
     }
 

@@ -1,6 +1,7 @@
 //! The kernel: runs a loaded game. It knows zones, counters, events, triggers,
 //! phases, windows and decisions — never a particular game.
 
+pub mod agent;
 mod budget;
 pub mod decide;
 pub mod events;
@@ -9,19 +10,22 @@ pub mod log;
 pub mod native;
 pub mod ops;
 mod reference;
+pub mod request;
+pub mod script;
 pub mod state;
 pub mod turn;
 pub mod view;
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use crate::data::Data;
 use crate::lang::ir::{Code, Span};
 use crate::limits::MAX_LOG_ENTRIES;
 use crate::value::{DefId, ObjId, PlayerId, Value};
-pub use decide::AgentKind;
+pub use agent::Agent;
 use log::Entry;
+pub use request::{Choice, Kind, Picks, Request};
 use state::State;
 
 /// Why evaluation stopped early. Not all are errors: `Return` carries a value
@@ -87,9 +91,8 @@ pub struct Outcome {
 pub struct Game {
     pub data: Arc<Data>,
     pub st: State,
-    pub agents: Vec<AgentKind>,
-    /// Answers for scripted agents, shared by every scripted seat in turn order.
-    pub script: VecDeque<String>,
+    /// Who answers each seat's requests.
+    pub agents: Vec<Box<dyn Agent>>,
     pub log: Vec<Entry>,
     pub logging: bool,
     /// The reference tier: every path that exists only for speed declines
@@ -105,16 +108,14 @@ pub struct Game {
     pub(crate) option_vals: Vec<Value>,
     /// While a bot weighs options, code may read only what this player sees.
     pub viewer: Option<PlayerId>,
-    /// Every decision taken: a count, then the chosen indices (a game is its
-    /// data, seed and these).
+    /// Every answer given: the player, a count, then the chosen indices (a
+    /// game is its data, seed and these).
     pub decisions: Vec<u32>,
-    /// Recorded decisions for replay agents, in the same form.
-    pub replay: VecDeque<u32>,
     pub(crate) current_card: Option<DefId>,
     /// Steps taken in the turn, nesting depth.
     pub(crate) budget: budget::Budget,
     /// A spare options list for windows.
-    pub(crate) spare_options: Vec<decide::Choice>,
+    pub(crate) spare_options: Vec<Choice>,
     /// The seed the game started from.
     pub seed: u64,
     /// The last list a move or `create` returned, kept to be refilled once
@@ -129,7 +130,7 @@ pub struct Game {
 pub struct GameConfig {
     pub players: u8,
     pub seed: u64,
-    pub agents: Vec<AgentKind>,
+    pub agents: Vec<Box<dyn Agent>>,
     pub options: HashMap<String, Vec<DefId>>,
     pub logging: bool,
     /// Run on the reference tier ([`Game::reference`]).
@@ -146,7 +147,6 @@ impl Game {
             data,
             st,
             agents,
-            script: VecDeque::new(),
             log: Vec::new(),
             logging: cfg.logging,
             reference: cfg.reference,
@@ -155,7 +155,6 @@ impl Game {
             option_vals,
             viewer: None,
             decisions: Vec::new(),
-            replay: VecDeque::new(),
             current_card: None,
             budget: Default::default(),
             spare_options: Vec::new(),
@@ -190,7 +189,6 @@ impl Game {
             data,
             st,
             agents,
-            script,
             log,
             reference: _,
             logging,
@@ -199,7 +197,6 @@ impl Game {
             option_vals: _,
             viewer,
             decisions,
-            replay,
             current_card,
             budget,
             spare_options,
@@ -209,7 +206,6 @@ impl Game {
         } = self;
         st.reset(data, players, seed);
         seat_agents(agents, players, seed);
-        script.clear();
         log.clear();
         // A full transcript turned logging off.
         if log_full.take().is_some() {
@@ -217,7 +213,6 @@ impl Game {
         }
         *viewer = None;
         decisions.clear();
-        replay.clear();
         *current_card = None;
         budget.reset();
         // Windows leave their vector empty.
@@ -530,10 +525,10 @@ fn option_vals(data: &Data, options: &HashMap<String, Vec<DefId>>) -> Vec<Value>
 
 /// Seats the agents: one per player (first-option agents for seats not
 /// given), random ones on their own stream.
-fn seat_agents(agents: &mut Vec<AgentKind>, players: u8, seed: u64) {
-    agents.resize(players as usize, AgentKind::First);
+fn seat_agents(agents: &mut Vec<Box<dyn Agent>>, players: u8, seed: u64) {
+    agents.resize_with(players as usize, || Box::new(agent::First));
     for (i, a) in agents.iter_mut().enumerate() {
-        a.seed(seed, i);
+        a.seat(seed, i);
     }
 }
 

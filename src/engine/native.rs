@@ -2434,7 +2434,7 @@ impl Compiler<'_> {
                         vals.push(a(g, f)?);
                     }
                     f.span = span;
-                    crate::script::call_fn(g, s, vals, f.this, f.me, span)
+                    super::script::call_fn(g, s, vals, f.this, f.me, span)
                 })
             }
             Expr::Rhai(id) => {
@@ -2442,7 +2442,7 @@ impl Compiler<'_> {
                 let (id, first) = (*id, (self.size > 0).then_some(self.base as usize));
                 Box::new(move |g, f| {
                     let target = first.map(|s| f.slots[s].clone()).unwrap_or_default();
-                    crate::script::run_snippet(g, id, f.this, f.me, target)
+                    super::script::run_snippet(g, id, f.this, f.me, target)
                 })
             }
         }

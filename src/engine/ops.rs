@@ -2,9 +2,9 @@
 
 use std::sync::Arc;
 
-use super::decide::Choice;
 use super::exec::Frame;
 use super::log::Entry;
+use super::request::{Choice, Kind, Request};
 use super::state::{Event, Modifier, StackItem, Until};
 use super::{Flow, Game, Res};
 use crate::lang::builtins::Builtin;
@@ -120,6 +120,7 @@ impl Game {
                 };
                 self.choose_builtin(b, who, std::mem::take(a), f)?
             }
+            Builtin::ChooseEach => self.choose_each(a, f)?,
             Builtin::Reveal | Builtin::Look => {
                 let cards = self.cards_of(&a[0], f)?;
                 if !cards.is_empty() && self.logging {
@@ -346,15 +347,12 @@ impl Game {
             }
             Builtin::Defs => {
                 let tag = self.int(&a[0], sp)?;
-                Value::list(
-                    self.data
-                        .defs
-                        .iter()
-                        .enumerate()
-                        .filter(|(_, d)| d.tags & crate::value::bit(tag) != 0)
-                        .map(|(i, _)| Value::Def(i as u16))
-                        .collect(),
-                )
+                let defs = usize::try_from(tag)
+                    .ok()
+                    .and_then(|t| self.data.defs_by_tag.get(t))
+                    .map_or(&[][..], |d| &d[..]);
+                self.st.scanned += defs.len() as u64;
+                Value::list(defs.iter().map(|&d| Value::Def(d)).collect())
             }
             Builtin::RandomPick => {
                 let items = self.items(&a[0], sp)?;
@@ -1004,11 +1002,25 @@ impl Game {
                 .map(|v| self.show(v))
                 .unwrap_or_else(|| b.name().to_string())
         };
+        let ask = |g: &mut Game, kind, prompt: &str, options: &[Choice], min, max| {
+            g.ask(Request {
+                data: f.data,
+                player: who,
+                together: &[],
+                kind,
+                name: prompt,
+                prompt,
+                options,
+                min,
+                max,
+                public: false,
+            })
+        };
         match b {
             Builtin::May => {
                 let prompt = prompt_at(0);
-                let opts = vec![Choice::text("yes"), Choice::text("no")];
-                let r = self.decide_in(f.data, who, &prompt, &prompt, &opts, 1, 1, false)?;
+                let opts = [Choice::text("yes"), Choice::text("no")];
+                let r = ask(self, Kind::YesNo, &prompt, &opts, 1, 1)?;
                 Ok(Value::Bool(r.first() == Some(&0)))
             }
             Builtin::ChooseOption => {
@@ -1018,7 +1030,7 @@ impl Game {
                 if opts.is_empty() {
                     return Ok(Value::None);
                 }
-                let r = self.decide_in(f.data, who, &prompt, &prompt, &opts, 1, 1, false)?;
+                let r = ask(self, Kind::Option, &prompt, &opts, 1, 1)?;
                 Ok(r.first().map(|&i| items[i].clone()).unwrap_or(Value::None))
             }
             _ => {
@@ -1050,16 +1062,12 @@ impl Game {
                     });
                 }
                 let opts: Vec<Choice> = items.iter().map(|v| self.choice_of(v)).collect();
-                let r = self.decide_in(
-                    f.data,
-                    who,
-                    &prompt,
-                    &prompt,
-                    &opts,
-                    min,
-                    max.max(min),
-                    false,
-                )?;
+                let kind = if b == Builtin::Order {
+                    Kind::Order
+                } else {
+                    Kind::Pick
+                };
+                let r = ask(self, kind, &prompt, &opts, min, max.max(min))?;
                 let picked: Vec<Value> = r.iter().map(|&i| items[i].clone()).collect();
                 Ok(if b == Builtin::ChooseOne {
                     picked.into_iter().next().unwrap_or(Value::None)
@@ -1068,6 +1076,76 @@ impl Game {
                 })
             }
         }
+    }
+
+    /// `choose_each(zone, min, max, to, prompt?)`: every player still in the
+    /// game picks `min` to `max` cards of their own `zone`, all asked at once
+    /// ([`Game::ask_together`]: no one sees another's picks, nor their
+    /// effect); then each player's picks move together to that player's
+    /// own `to`, in turn order from the active player. The picked cards.
+    fn choose_each(&mut self, a: &Args, f: &Frame) -> Res<Value> {
+        let sp = f.span;
+        let from = self.zone_arg(&a[0], f)?;
+        let min = self.int(&a[1], sp)?.max(0) as usize;
+        let max = self.int(&a[2], sp)?.max(0) as usize;
+        let to = self.zone_arg(&a[3], f)?;
+        let zones = &f.data.zones;
+        if zones[from.zone as usize].shared || zones[to.zone as usize].shared {
+            return self.err(
+                sp,
+                "choose_each picks from each player's own zone into each player's own zone: both must be zones every player has (`per: player`)",
+            );
+        }
+        let prompt = match a.get(4) {
+            Some(v) => self.show(v),
+            None => Builtin::ChooseEach.name().to_string(),
+        };
+        let own = |z: ZoneRef, p| {
+            Value::Zone(ZoneRef {
+                zone: z.zone,
+                owner: p,
+            })
+        };
+        // Players with nothing to pick are not asked.
+        let mut asked = Vec::new();
+        let mut items = Vec::new();
+        let mut options = Vec::new();
+        for p in self.turn_order(self.st.active, true) {
+            let list = self.items(&own(from, p), sp)?;
+            if list.is_empty() || max == 0 {
+                continue;
+            }
+            options.push(list.iter().map(|v| self.choice_of(v)).collect::<Vec<_>>());
+            items.push(list);
+            asked.push(p);
+        }
+        let parts: Vec<Request> = (asked.iter().zip(&options))
+            .map(|(&player, options)| Request {
+                data: f.data,
+                player,
+                together: &asked,
+                kind: Kind::Pick,
+                name: &prompt,
+                prompt: &prompt,
+                options,
+                min,
+                max: max.max(min),
+                public: false,
+            })
+            .collect();
+        let answers = self.ask_together(&parts)?;
+        drop(parts);
+        let mut all = Vec::new();
+        for ((p, list), picks) in asked.into_iter().zip(items).zip(answers) {
+            let cards: Vec<Value> = picks.iter().map(|&i| list[i].clone()).collect();
+            if cards.is_empty() {
+                continue;
+            }
+            let moving = Value::list(cards.clone());
+            self.move_value(&moving, &own(to, p), None, false, true, f)?;
+            all.extend(cards);
+        }
+        Ok(Value::list(all))
     }
 
     pub fn choice_of(&self, v: &Value) -> Choice {

@@ -263,12 +263,12 @@ impl Game {
                     vals.push(self.eval(a, f)?);
                 }
                 f.span = *span;
-                crate::script::call_fn(self, *s, vals, f.this, f.me, *span)?
+                super::script::call_fn(self, *s, vals, f.this, f.me, *span)?
             }
             // Scripts see the code's first slot as `target`.
             Expr::Rhai(id) => {
                 let target = f.slots.first().cloned().unwrap_or_default();
-                crate::script::run_snippet(self, *id, f.this, f.me, target)?
+                super::script::run_snippet(self, *id, f.this, f.me, target)?
             }
         })
     }

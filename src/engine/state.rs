@@ -205,6 +205,13 @@ pub struct State {
     /// Bit per card definition: some card of it was made in this game (an
     /// ability of a definition with no card can never trigger).
     pub made: Vec<u64>,
+    /// The words of `made` with a bit set: a game's few definitions, so a
+    /// test or a reset looks at them, not at the whole library.
+    pub made_words: Vec<u32>,
+    /// Definitions (and words of definition bits) looked at by lookups that
+    /// could scan the whole library: a deterministic measure that a game's
+    /// work does not grow with unused data (tests/library.rs).
+    pub scanned: u64,
     /// Bit per event (below 64): no ability can wait for it, before or
     /// after, with the cards made so far (found once, forgotten when a card
     /// of a new definition is made).
@@ -241,6 +248,8 @@ impl State {
             repeat_phase: false,
             shared_zones: 0,
             made: Vec::new(),
+            made_words: Vec::new(),
+            scanned: 0,
             quiet: Default::default(),
             tags_seen: 0,
         };
@@ -275,6 +284,8 @@ impl State {
             repeat_phase,
             shared_zones,
             made,
+            made_words,
+            scanned,
             quiet,
             tags_seen,
         } = self;
@@ -327,8 +338,11 @@ impl State {
         *end_turn = false;
         *repeat_phase = false;
         *shared_zones = bits(data.zones.iter().map(|z| z.shared));
-        made.clear();
-        made.resize(data.defs.len().div_ceil(64), 0);
+        // Only the words this game set: the library's size costs nothing.
+        *scanned = 0;
+        for w in made_words.drain(..) {
+            made[w as usize] = 0;
+        }
         quiet.set(0);
         *tags_seen = 0;
     }
@@ -446,14 +460,21 @@ impl State {
         }
         if self.made[w] & (1 << (def % 64)) == 0 {
             self.quiet.set(0);
+            if self.made[w] == 0 {
+                self.made_words.push(w as u32);
+            }
         }
         self.made[w] |= 1 << (def % 64);
     }
 
-    /// Whether a card of any definition in the bit set was made.
+    /// Whether a card of any definition in the bit set was made: the words
+    /// of the game's definitions are looked at, however large the library.
     #[inline]
     pub fn made_any(&self, defs: &[u64]) -> bool {
-        defs.iter().zip(&self.made).any(|(a, b)| a & b != 0)
+        (self.made_words.iter()).any(|&w| {
+            defs.get(w as usize)
+                .is_some_and(|d| d & self.made[w as usize] != 0)
+        })
     }
 
     /// Moves a card to the top (or bottom) of a zone.

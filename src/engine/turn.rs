@@ -1,7 +1,8 @@
 //! Turns, phases and priority windows, as the rules declare them.
 
-use super::decide::{AgentKind, Choice, Plan};
+use super::decide::{Act, Plan};
 use super::log::Entry;
+use super::request::Choice;
 use super::state::{Event, Until, ZoneInst};
 use super::{Flow, Game, Res};
 use crate::data::{Data, PhaseDecl, TurnEvent, native};
@@ -164,7 +165,7 @@ impl Game {
             && let Some(m) = decl.quick
             && self.budget.depth() < super::decide::MAX_DEPTH
             && let p = self.st.active
-            && let Some(&AgentKind::Bot(b)) = self.agents.get(p as usize)
+            && let Some(b) = self.data_bot(p)
             && let Some(wb) = decl.bots.get(b)
         {
             let mut plan = Game::bot_plan(data, m, p, b, wb);
@@ -208,8 +209,8 @@ impl Game {
         loop {
             self.tick(Default::default())?;
             options.clear();
-            let act = match self.agents.get(cur as usize) {
-                Some(&AgentKind::Bot(b))
+            let act = match self.data_bot(cur) {
+                Some(b)
                     if let Some(m) = quick
                         && let Some(wb) = decl.bots.get(b) =>
                 {
@@ -569,26 +570,6 @@ impl Game {
             return Err(Flow::EndGame.into());
         }
         Ok(())
-    }
-}
-
-/// What a player does in a round of a window.
-pub(crate) enum Act {
-    /// Nothing to do: no move is legal.
-    Nothing,
-    Pass,
-    /// A move, with what it picked.
-    Move(u16, Value),
-}
-
-impl Act {
-    /// The option `i` of a window's listed options (pass after them).
-    pub(crate) fn of(options: &mut Vec<Choice>, i: usize) -> Act {
-        if i >= options.len() {
-            return Act::Pass;
-        }
-        let c = options.swap_remove(i);
-        Act::Move(c.mv.expect("move options carry their move"), c.value)
     }
 }
 

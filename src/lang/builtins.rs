@@ -38,6 +38,7 @@ builtins! {
     ChooseOne = "choose_one", 1..=3, "choose_one(player?, list, prompt?): one item, or none if the list is empty";
     May = "may", 1..=2, "may(player?, prompt): a yes/no decision";
     ChooseOption = "choose_option", 1..=3, "choose_option(player?, [\"a\", \"b\"], prompt?): one of the strings";
+    ChooseEach = "choose_each", 4..=5, "choose_each(zone, min, max, to, prompt?): every player picks min to max cards of their own zone, all at once (no one sees another's picks); then each one's picks move together to their own `to`; the picked cards";
     Order = "order", 1..=3, "order(player?, list, prompt?): the list in an order the player picks";
     Reveal = "reveal", 1..=1, "reveal(cards): show to every player";
     Look = "look", 1..=1, "look(cards): show to the player running the code";

@@ -1,40 +1,28 @@
-//! Rhai, for the long tail of card abilities. Scripts reach the same kernel
-//! operations as card text: every builtin and every rules verb is registered as a
-//! Rhai function. Scripts run under limits, so a runaway script is stopped and
+//! The bridge between Rhai and the kernel: scripts compiled at load
+//! (`data::scripts`) run against a game and reach the same kernel operations as
+//! card text: every builtin and every rules verb is registered as a Rhai
+//! function. Scripts run under limits, so a runaway script is stopped and
 //! reported with its card.
 
 use std::any::TypeId;
 use std::cell::{Cell, RefCell};
-use std::collections::HashSet;
 
-use rhai::{AST, Array, Dynamic, Engine, EvalAltResult, ImmutableString, Position, Scope};
+use rhai::{Array, Dynamic, Engine, EvalAltResult, ImmutableString, Position, Scope};
 
-use crate::engine::exec::Frame;
-use crate::engine::{Flow, Game, Res};
+use super::exec::Frame;
+use super::{Flow, Game, Res};
+use crate::data::Data;
+use crate::data::scripts::Scripts;
 use crate::lang::builtins::Builtin;
-use crate::lang::compile::{CompileError, Origin};
+use crate::lang::compile::Origin;
 use crate::lang::ir::{Span, Special};
 use crate::lang::names::{Names, find};
-use crate::limits::{MAX_CODE_BYTES, MAX_SCRIPT_OPERATIONS};
+use crate::limits::MAX_SCRIPT_OPERATIONS;
 use crate::value::{Args, ObjId, PlayerId, Value};
 
 /// A kernel value inside Rhai (a card, a player, a zone…).
 #[derive(Debug, Clone)]
 pub struct Handle(pub Value);
-
-/// Compiled scripts of one game.
-pub struct Scripts {
-    pub engine: Engine,
-    /// Functions from the rules' script files.
-    pub lib: AST,
-    pub fns: Vec<(String, usize)>,
-    pub lib_origins: Vec<Origin>,
-    pub snippets: Vec<(AST, Origin)>,
-    /// Functions the sandbox has (for the load-time check of calls).
-    known: HashSet<String>,
-    /// Script files parsed, their calls not checked yet.
-    unchecked: Vec<(AST, String, Origin)>,
-}
 
 thread_local! {
     static CURRENT: Cell<*mut Game> = const { Cell::new(std::ptr::null_mut()) };
@@ -42,204 +30,97 @@ thread_local! {
     static FLOW: RefCell<Option<Box<Flow>>> = const { RefCell::new(None) };
 }
 
-impl Scripts {
-    pub fn new(names: &Names) -> Scripts {
-        let mut engine = crate::sandbox::engine();
-        engine.register_type_with_name::<Handle>("Handle");
-        engine.register_fn("==", |a: &mut Handle, b: Handle| {
-            with_game(|g| g.equal(&a.0, &b.0)).unwrap_or(false)
-        });
-        engine.register_fn("!=", |a: &mut Handle, b: Handle| {
-            !with_game(|g| g.equal(&a.0, &b.0)).unwrap_or(false)
-        });
-        engine.register_fn("to_string", |a: &mut Handle| {
-            with_game(|g| g.show(&a.0)).unwrap_or_default()
-        });
-        let fields = names
-            .counters
-            .iter()
-            .chain(names.props.iter())
-            .map(|s| s.as_str())
-            .chain(Special::NAMES.iter().copied());
-        for field in fields {
-            let fname: ImmutableString = field.into();
-            engine.register_get(
-                field,
-                move |h: &mut Handle| -> Result<Dynamic, Box<EvalAltResult>> {
-                    bridge(|g, f| {
-                        g.call(
-                            Builtin::Get,
-                            smallvec::smallvec![h.0.clone(), Value::text(fname.as_str())],
-                            f,
-                        )
-                    })
-                },
-            );
-            let fname: ImmutableString = field.into();
-            engine.register_set(
-                field,
-                move |h: &mut Handle, v: Dynamic| -> Result<(), Box<EvalAltResult>> {
-                    bridge(|g, f| {
-                        g.call(
-                            Builtin::Set,
-                            smallvec::smallvec![
-                                h.0.clone(),
-                                Value::text(fname.as_str()),
-                                from_dynamic(v.clone()),
-                            ],
-                            f,
-                        )
-                    })
-                    .map(|_| ())
-                },
-            );
+/// The engine that runs a game's scripts, built on first use: the compiled
+/// ASTs (`data::scripts`) see every builtin and rules verb as a function.
+fn runtime(data: &Data) -> &Engine {
+    data.scripts.runtime.get_or_init(|| engine(&data.names))
+}
+
+/// The sandbox's engine with every kernel operation registered.
+fn engine(names: &Names) -> Engine {
+    let mut engine = crate::sandbox::engine();
+    engine.register_type_with_name::<Handle>("Handle");
+    engine.register_fn("==", |a: &mut Handle, b: Handle| {
+        with_game(|g| g.equal(&a.0, &b.0)).unwrap_or(false)
+    });
+    engine.register_fn("!=", |a: &mut Handle, b: Handle| {
+        !with_game(|g| g.equal(&a.0, &b.0)).unwrap_or(false)
+    });
+    engine.register_fn("to_string", |a: &mut Handle| {
+        with_game(|g| g.show(&a.0)).unwrap_or_default()
+    });
+    let fields = names
+        .counters
+        .iter()
+        .chain(names.props.iter())
+        .map(|s| s.as_str())
+        .chain(Special::NAMES.iter().copied());
+    for field in fields {
+        let fname: ImmutableString = field.into();
+        engine.register_get(
+            field,
+            move |h: &mut Handle| -> Result<Dynamic, Box<EvalAltResult>> {
+                bridge(|g, f| {
+                    g.call(
+                        Builtin::Get,
+                        smallvec::smallvec![h.0.clone(), Value::text(fname.as_str())],
+                        f,
+                    )
+                })
+            },
+        );
+        let fname: ImmutableString = field.into();
+        engine.register_set(
+            field,
+            move |h: &mut Handle, v: Dynamic| -> Result<(), Box<EvalAltResult>> {
+                bridge(|g, f| {
+                    g.call(
+                        Builtin::Set,
+                        smallvec::smallvec![
+                            h.0.clone(),
+                            Value::text(fname.as_str()),
+                            from_dynamic(v.clone()),
+                        ],
+                        f,
+                    )
+                })
+                .map(|_| ())
+            },
+        );
+    }
+    for &b in Builtin::ALL {
+        if matches!(b, Builtin::Sum | Builtin::Any) {
+            continue;
         }
-        for &b in Builtin::ALL {
-            if matches!(b, Builtin::Sum | Builtin::Any) {
-                continue;
-            }
-            let (min, max) = b.arity();
-            for n in min..=max {
-                let types = vec![TypeId::of::<Dynamic>(); n];
-                engine.register_raw_fn(b.name(), types, move |_ctx, args| {
-                    let vals: Args = args
-                        .iter_mut()
-                        .map(|a| from_dynamic((**a).clone()))
-                        .collect();
-                    bridge(|g, f| {
-                        let vals = g.name_args(b, vals, f)?;
-                        g.call(b, vals, f)
-                    })
-                });
-            }
-        }
-        for (v, (name, params)) in names.verbs.iter().enumerate() {
-            let types = vec![TypeId::of::<Dynamic>(); params.len()];
-            engine.register_raw_fn(name.as_str(), types, move |_ctx, args| {
-                let vals: Vec<Value> = args
+        let (min, max) = b.arity();
+        for n in min..=max {
+            let types = vec![TypeId::of::<Dynamic>(); n];
+            engine.register_raw_fn(b.name(), types, move |_ctx, args| {
+                let vals: Args = args
                     .iter_mut()
                     .map(|a| from_dynamic((**a).clone()))
                     .collect();
                 bridge(|g, f| {
-                    let data = g.data.clone();
-                    g.exec_code(&data.verbs[v], f.this, f.me, vals)
+                    let vals = g.name_args(b, vals, f)?;
+                    g.call(b, vals, f)
                 })
             });
         }
-        Scripts {
-            known: crate::sandbox::known_functions(&engine),
-            engine,
-            lib: AST::empty(),
-            fns: Vec::new(),
-            lib_origins: Vec::new(),
-            snippets: Vec::new(),
-            unchecked: Vec::new(),
-        }
     }
-
-    /// Compiles a rules script file; its functions become callable from card text.
-    /// Its calls are checked by [`Scripts::check_files`], once every file's
-    /// functions are known (one file may call another's).
-    pub fn compile_file(&mut self, text: &str, file: u32) -> Result<(), CompileError> {
-        let origin = Origin::identity(file);
-        let ast = self.parse(text, &origin)?;
-        for f in ast.iter_functions() {
-            self.fns.push((f.name.to_string(), f.params.len()));
-        }
-        self.lib = self.lib.merge(&ast);
-        self.lib_origins.push(origin.clone());
-        self.unchecked.push((ast, text.to_string(), origin));
-        Ok(())
-    }
-
-    /// The calls of the rules' script files to functions that exist nowhere.
-    pub fn check_files(&mut self) -> Vec<(u32, CompileError)> {
-        let files = std::mem::take(&mut self.unchecked);
-        files
-            .iter()
-            .filter_map(|(ast, text, origin)| {
-                let e = self.check_calls(ast, text, origin).err()?;
-                Some((origin.file, e))
+    for (v, (name, params)) in names.verbs.iter().enumerate() {
+        let types = vec![TypeId::of::<Dynamic>(); params.len()];
+        engine.register_raw_fn(name.as_str(), types, move |_ctx, args| {
+            let vals: Vec<Value> = args
+                .iter_mut()
+                .map(|a| from_dynamic((**a).clone()))
+                .collect();
+            bridge(|g, f| {
+                let data = g.data.clone();
+                g.exec_code(&data.verbs[v], f.this, f.me, vals)
             })
-            .collect()
+        });
     }
-
-    /// Compiles a card's Rhai snippet; it sees `card`, `me`, `event` and the rules' functions.
-    pub fn compile_snippet(
-        &mut self,
-        text: &str,
-        origin: Origin,
-        _params: &[&str],
-    ) -> Result<u32, CompileError> {
-        let ast = self.parse(text, &origin)?;
-        self.check_calls(&ast, text, &origin)?;
-        let ast = self.lib.clone_functions_only().merge(&ast);
-        self.snippets.push((ast, origin));
-        Ok((self.snippets.len() - 1) as u32)
-    }
-}
-
-impl Scripts {
-    /// Compiles Rhai code within the size limit.
-    fn parse(&self, text: &str, origin: &Origin) -> Result<AST, CompileError> {
-        if text.len() > MAX_CODE_BYTES {
-            return Err(CompileError {
-                message: format!(
-                    "script too long: {} bytes, at most {MAX_CODE_BYTES}",
-                    text.len()
-                ),
-                start: origin.map(0),
-                end: origin.map(0) + 1,
-                help: Some("split it into functions in the rules' script files".into()),
-            });
-        }
-        self.engine
-            .compile(text)
-            .map_err(|e| parse_error(text, origin, e))
-    }
-
-    /// Every call in `ast` checked against the sandbox, the rules' functions
-    /// and the code's own.
-    fn check_calls(&self, ast: &AST, text: &str, origin: &Origin) -> Result<(), CompileError> {
-        let lib: HashSet<&str> = self.fns.iter().map(|(n, _)| n.as_str()).collect();
-        let unknown = crate::sandbox::unknown_calls(ast, &self.known);
-        if let Some((name, pos)) = unknown.into_iter().find(|(n, _)| !lib.contains(n.as_str())) {
-            let at = origin.map(pos_offset(text, pos));
-            let help = crate::suggest::did_you_mean(crate::suggest::suggest(
-                &name,
-                self.known
-                    .iter()
-                    .map(|s| s.as_str())
-                    .chain(lib.iter().copied()),
-            ))
-            .or_else(|| Some("scripts may not reach the clock, the terminal or files".into()));
-            return Err(CompileError {
-                message: format!("no function `{name}` in fuda scripts"),
-                start: at,
-                end: at + name.len() as u32,
-                help,
-            });
-        }
-        Ok(())
-    }
-}
-
-fn parse_error(text: &str, origin: &Origin, e: rhai::ParseError) -> CompileError {
-    let off = pos_offset(text, e.position());
-    let at = origin.map(off);
-    CompileError {
-        message: format!("Rhai syntax error: {}", e.err_type()),
-        start: at,
-        end: at + 1,
-        help: None,
-    }
-}
-
-fn pos_offset(text: &str, pos: Position) -> usize {
-    match (pos.line(), pos.position()) {
-        (Some(line), col) => crate::data::locate::offset_of(text, line, col.unwrap_or(1)),
-        _ => 0,
-    }
+    engine
 }
 
 fn with_game<R>(f: impl FnOnce(&mut Game) -> R) -> Option<R> {
@@ -294,12 +175,12 @@ fn enter<T>(
     this: Option<ObjId>,
     me: PlayerId,
     span: Span,
-    f: impl FnOnce(&Scripts) -> T,
+    f: impl FnOnce(&Engine, &Scripts) -> T,
 ) -> T {
     let data = g.data.clone();
     let prev = CURRENT.replace(g as *mut Game);
     let prev_ctx = CONTEXT.replace((this, me, span));
-    let r = f(&data.scripts);
+    let r = f(runtime(&data), &data.scripts);
     CONTEXT.set(prev_ctx);
     CURRENT.set(prev);
     r
@@ -379,7 +260,7 @@ pub fn run_snippet(
         0 => Value::None,
         n => Value::Event(n - 1),
     };
-    let r = enter(g, this, me, span, |s| {
+    let r = enter(g, this, me, span, |engine, _| {
         let mut scope = Scope::new();
         scope.push_constant(
             "card",
@@ -388,7 +269,7 @@ pub fn run_snippet(
         scope.push("me", to_dynamic(Value::Player(me)));
         scope.push_constant("event", to_dynamic(event));
         scope.push_constant("target", to_dynamic(target));
-        s.engine.eval_ast_with_scope::<Dynamic>(&mut scope, ast)
+        engine.eval_ast_with_scope::<Dynamic>(&mut scope, ast)
     });
     finish(g, r, origin, span)
 }
@@ -411,9 +292,9 @@ pub fn call_fn(
         .cloned()
         .unwrap_or_default();
     let args: Vec<Dynamic> = args.into_iter().map(to_dynamic).collect();
-    let r = enter(g, this, me, span, |s| {
+    let r = enter(g, this, me, span, |engine, s| {
         let mut scope = Scope::new();
-        s.engine.call_fn::<Dynamic>(&mut scope, &s.lib, &name, args)
+        engine.call_fn::<Dynamic>(&mut scope, &s.lib, &name, args)
     });
     finish(g, r, &origin, span)
 }

@@ -1,0 +1,163 @@
+//! Rhai for the long tail, compiled at load: the rules' script files and the
+//! cards' snippets become ASTs here, every call checked against what scripts
+//! may call. Running them against a game is the kernel's bridge
+//! (`engine/script.rs`), which builds its engine, every kernel operation
+//! registered, on first use: the load layer knows no game state.
+
+use std::collections::HashSet;
+use std::sync::OnceLock;
+
+use rhai::{AST, Engine, Position};
+
+use crate::lang::builtins::Builtin;
+use crate::lang::compile::{CompileError, Origin};
+use crate::lang::names::Names;
+use crate::limits::MAX_CODE_BYTES;
+
+/// Compiled scripts of one game.
+pub struct Scripts {
+    /// The sandbox's engine: compiles (parsing needs no kernel operation).
+    pub engine: Engine,
+    /// Functions from the rules' script files.
+    pub lib: AST,
+    pub fns: Vec<(String, usize)>,
+    pub lib_origins: Vec<Origin>,
+    pub snippets: Vec<(AST, Origin)>,
+    /// Functions scripts may call: the sandbox's and the kernel's (for the
+    /// load-time check of calls).
+    known: HashSet<String>,
+    /// Script files parsed, their calls not checked yet.
+    unchecked: Vec<(AST, String, Origin)>,
+    /// Runs them, with the kernel's operations: built by the kernel's bridge
+    /// the first time a script runs.
+    pub runtime: OnceLock<Engine>,
+}
+
+impl Scripts {
+    /// The kernel registers every builtin (but `sum` and `any`, which take
+    /// code) and every rules verb as a function, and `to_string` of a handle.
+    pub fn new(names: &Names) -> Scripts {
+        let engine = crate::sandbox::engine();
+        let mut known = crate::sandbox::known_functions(&engine);
+        let builtins = (Builtin::ALL.iter())
+            .filter(|b| !matches!(b, Builtin::Sum | Builtin::Any))
+            .map(|b| b.name().to_string());
+        known.extend(builtins);
+        known.extend(names.verbs.iter().map(|(n, _)| n.clone()));
+        known.insert("to_string".into());
+        Scripts {
+            engine,
+            lib: AST::empty(),
+            fns: Vec::new(),
+            lib_origins: Vec::new(),
+            snippets: Vec::new(),
+            known,
+            unchecked: Vec::new(),
+            runtime: OnceLock::new(),
+        }
+    }
+
+    /// Compiles a rules script file; its functions become callable from card text.
+    /// Its calls are checked by [`Scripts::check_files`], once every file's
+    /// functions are known (one file may call another's).
+    pub fn compile_file(&mut self, text: &str, file: u32) -> Result<(), CompileError> {
+        let origin = Origin::identity(file);
+        let ast = self.parse(text, &origin)?;
+        for f in ast.iter_functions() {
+            self.fns.push((f.name.to_string(), f.params.len()));
+        }
+        self.lib = self.lib.merge(&ast);
+        self.lib_origins.push(origin.clone());
+        self.unchecked.push((ast, text.to_string(), origin));
+        Ok(())
+    }
+
+    /// The calls of the rules' script files to functions that exist nowhere.
+    pub fn check_files(&mut self) -> Vec<(u32, CompileError)> {
+        let files = std::mem::take(&mut self.unchecked);
+        files
+            .iter()
+            .filter_map(|(ast, text, origin)| {
+                let e = self.check_calls(ast, text, origin).err()?;
+                Some((origin.file, e))
+            })
+            .collect()
+    }
+
+    /// Compiles a card's Rhai snippet; it sees `card`, `me`, `event` and the rules' functions.
+    pub fn compile_snippet(
+        &mut self,
+        text: &str,
+        origin: Origin,
+        _params: &[&str],
+    ) -> Result<u32, CompileError> {
+        let ast = self.parse(text, &origin)?;
+        self.check_calls(&ast, text, &origin)?;
+        let ast = self.lib.clone_functions_only().merge(&ast);
+        self.snippets.push((ast, origin));
+        Ok((self.snippets.len() - 1) as u32)
+    }
+}
+
+impl Scripts {
+    /// Compiles Rhai code within the size limit.
+    fn parse(&self, text: &str, origin: &Origin) -> Result<AST, CompileError> {
+        if text.len() > MAX_CODE_BYTES {
+            return Err(CompileError {
+                message: format!(
+                    "script too long: {} bytes, at most {MAX_CODE_BYTES}",
+                    text.len()
+                ),
+                start: origin.map(0),
+                end: origin.map(0) + 1,
+                help: Some("split it into functions in the rules' script files".into()),
+            });
+        }
+        self.engine
+            .compile(text)
+            .map_err(|e| parse_error(text, origin, e))
+    }
+
+    /// Every call in `ast` checked against the sandbox, the rules' functions
+    /// and the code's own.
+    fn check_calls(&self, ast: &AST, text: &str, origin: &Origin) -> Result<(), CompileError> {
+        let lib: HashSet<&str> = self.fns.iter().map(|(n, _)| n.as_str()).collect();
+        let unknown = crate::sandbox::unknown_calls(ast, &self.known);
+        if let Some((name, pos)) = unknown.into_iter().find(|(n, _)| !lib.contains(n.as_str())) {
+            let at = origin.map(pos_offset(text, pos));
+            let help = crate::suggest::did_you_mean(crate::suggest::suggest(
+                &name,
+                self.known
+                    .iter()
+                    .map(|s| s.as_str())
+                    .chain(lib.iter().copied()),
+            ))
+            .or_else(|| Some("scripts may not reach the clock, the terminal or files".into()));
+            return Err(CompileError {
+                message: format!("no function `{name}` in fuda scripts"),
+                start: at,
+                end: at + name.len() as u32,
+                help,
+            });
+        }
+        Ok(())
+    }
+}
+
+fn parse_error(text: &str, origin: &Origin, e: rhai::ParseError) -> CompileError {
+    let off = pos_offset(text, e.position());
+    let at = origin.map(off);
+    CompileError {
+        message: format!("Rhai syntax error: {}", e.err_type()),
+        start: at,
+        end: at + 1,
+        help: None,
+    }
+}
+
+fn pos_offset(text: &str, pos: Position) -> usize {
+    match (pos.line(), pos.position()) {
+        (Some(line), col) => crate::data::locate::offset_of(text, line, col.unwrap_or(1)),
+        _ => 0,
+    }
+}

@@ -1,0 +1,107 @@
+//! Agents: whoever answers a seat's requests. The kernel asks through the one
+//! [`Agent`] trait and never asks which agent it is, except that a data bot
+//! says so ([`Agent::data_bot`]): windows then let its rule tables decide
+//! without listing the moves (the bots' speed paths in `decide.rs`).
+
+mod bot;
+mod replay;
+mod scripted;
+
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+pub use bot::DataBot;
+pub use replay::Replay;
+pub use scripted::{Script, Scripted};
+
+use super::request::{Picks, Request};
+use super::state::below;
+use super::{Game, Res};
+use crate::data::Data;
+
+/// Answers requests for one seat.
+pub trait Agent: Send + Sync {
+    /// The indices of the options picked: `req.min` to `req.max` distinct
+    /// ones (the kernel checks). `g` is the game as it stands; an agent
+    /// that looks should look through [`Request::view`].
+    fn answer(&mut self, g: &mut Game, req: &Request) -> Res<Picks>;
+
+    /// Seated at `seat` in a game started from `seed` (a new game, or the
+    /// same seat's next one).
+    fn seat(&mut self, _seed: u64, _seat: usize) {}
+
+    /// The rules bot this agent is, by index into `Data::bots`.
+    fn data_bot(&self) -> Option<usize> {
+        None
+    }
+
+    /// A copy for another game (configurations are cloned per game).
+    fn boxed(&self) -> Box<dyn Agent>;
+}
+
+impl Clone for Box<dyn Agent> {
+    fn clone(&self) -> Self {
+        self.boxed()
+    }
+}
+
+/// Takes the first options it may.
+#[derive(Clone, Copy, Default)]
+pub struct First;
+
+impl Agent for First {
+    fn answer(&mut self, _: &mut Game, req: &Request) -> Res<Picks> {
+        Ok((0..req.min.max(1).min(req.max)).collect())
+    }
+
+    fn boxed(&self) -> Box<dyn Agent> {
+        Box::new(*self)
+    }
+}
+
+/// Picks at random from its own seeded stream (derived from the game's seed
+/// and its seat), so its answers do not move the game's own RNG.
+#[derive(Clone)]
+pub struct Random(ChaCha8Rng);
+
+impl Default for Random {
+    fn default() -> Random {
+        Random(ChaCha8Rng::seed_from_u64(0))
+    }
+}
+
+impl Agent for Random {
+    fn answer(&mut self, _: &mut Game, req: &Request) -> Res<Picks> {
+        let (n, rng) = (req.options.len(), &mut self.0);
+        let k = req.min + below(rng, req.max - req.min + 1);
+        // One pick (most requests): the draw the pool below would make.
+        if k == 1 {
+            return Ok(Picks::from_elem(below(rng, n), 1));
+        }
+        let mut pool: Picks = (0..n).collect();
+        let mut out: Picks = (0..k)
+            .map(|_| pool.remove(below(rng, pool.len())))
+            .collect();
+        out.sort_unstable();
+        Ok(out)
+    }
+
+    fn seat(&mut self, seed: u64, seat: usize) {
+        self.0 =
+            ChaCha8Rng::seed_from_u64(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ (seat as u64 + 1));
+    }
+
+    fn boxed(&self) -> Box<dyn Agent> {
+        Box::new(self.clone())
+    }
+}
+
+/// The agents known by name to the kernel: `first`, `random`, or a bot of
+/// the rules. (People and remote players are agents of the layers above.)
+pub fn parse(name: &str, data: &Data) -> Option<Box<dyn Agent>> {
+    Some(match name {
+        "first" => Box::new(First),
+        "random" => Box::new(Random::default()),
+        other => Box::new(DataBot(data.bot(other)?)),
+    })
+}

@@ -1,0 +1,48 @@
+//! A person at the terminal as an agent: the request's view and options on
+//! stderr, the answer read from stdin. The kernel does no terminal I/O.
+
+use std::io::{BufRead, Write};
+
+use crate::engine::log::pname;
+use crate::engine::{Agent, Game, Picks, Request, Res};
+
+#[derive(Clone, Copy, Default)]
+pub struct Human;
+
+impl Agent for Human {
+    fn answer(&mut self, g: &mut Game, req: &Request) -> Res<Picks> {
+        let (min, max) = (req.min, req.max);
+        let mut err = std::io::stderr();
+        let _ = writeln!(err, "\n{}", req.view(g).render(req.data));
+        let _ = writeln!(
+            err,
+            "{} — {} (choose {min} to {max}, numbers separated by spaces):",
+            pname(req.player),
+            req.prompt
+        );
+        for (i, o) in req.options.iter().enumerate() {
+            let _ = writeln!(err, "  {i}: {}", o.label(g));
+        }
+        let stdin = std::io::stdin();
+        loop {
+            let _ = write!(err, "> ");
+            let _ = err.flush();
+            let mut line = String::new();
+            // End of input: the first options, so the game still ends.
+            if stdin.lock().read_line(&mut line).unwrap_or(0) == 0 {
+                return Ok((0..min).collect());
+            }
+            let picked: Option<Picks> = line.split_whitespace().map(|t| t.parse().ok()).collect();
+            if let Some(p) = picked
+                && req.fits(&p)
+            {
+                return Ok(p);
+            }
+            let _ = writeln!(err, "please enter {min} to {max} different option numbers");
+        }
+    }
+
+    fn boxed(&self) -> Box<dyn Agent> {
+        Box::new(*self)
+    }
+}
