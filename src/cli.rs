@@ -43,6 +43,9 @@ pub struct GameArgs {
     /// Any rules option: --set name=id1,id2
     #[arg(long = "set", value_name = "NAME=IDS")]
     pub set: Vec<String>,
+    /// Run on the reference tier: no path that exists only for speed.
+    #[arg(long)]
+    pub reference: bool,
     /// The game's own flags (`--<flag> ids`), declared by its rules' options
     /// and taken from the command line before clap parses it.
     #[arg(skip)]
@@ -80,6 +83,9 @@ enum Cmd {
         view: Option<u8>,
         #[arg(long)]
         upto: Option<usize>,
+        /// Run on the reference tier: no path that exists only for speed.
+        #[arg(long)]
+        reference: bool,
     },
     /// Validate rules, cards and scripts of one game or all.
     Check { game: Option<String> },
@@ -89,6 +95,9 @@ enum Cmd {
         /// The transcript as player N sees it.
         #[arg(long)]
         view: Option<u8>,
+        /// Run on the reference tier: no path that exists only for speed.
+        #[arg(long)]
+        reference: bool,
     },
     /// Play many games and report win rates and speed.
     #[command(after_help = GAME_FLAGS)]
@@ -251,10 +260,22 @@ fn command(cli: Cli) -> ExitCode {
             json,
             view,
             upto,
-        } => replay(&dir, &file, json, view, upto),
+            reference,
+        } => replay(&dir, &file, json, view, upto, reference),
         Cmd::Check { game } => check(&dir, game.as_deref()),
         Cmd::Options { game } => options(&dir, &game),
-        Cmd::Scenario { file, view } => match crate::scenario::run_file(&dir, &file) {
+        Cmd::Scenario {
+            file,
+            view,
+            reference,
+        } => match crate::scenario::run_file_with(
+            &dir,
+            &file,
+            crate::scenario::Tier {
+                reference,
+                logging: true,
+            },
+        ) {
             Ok(mut r) => {
                 let _ = std::io::Write::write_all(
                     &mut std::io::stdout().lock(),
@@ -490,6 +511,7 @@ fn prepare_rest(
             agents,
             options,
             logging,
+            reference: a.reference,
         },
     ))
 }
@@ -668,7 +690,14 @@ fn finish_run(game: &mut Game, json: bool, view: Option<u8>, save: Option<&Path>
     }
 }
 
-fn replay(dir: &Path, file: &Path, json: bool, view: Option<u8>, upto: Option<usize>) -> ExitCode {
+fn replay(
+    dir: &Path,
+    file: &Path,
+    json: bool,
+    view: Option<u8>,
+    upto: Option<usize>,
+    reference: bool,
+) -> ExitCode {
     let save = match crate::replay::Save::read(file) {
         Ok(s) => s,
         Err(e) => {
@@ -725,6 +754,7 @@ fn replay(dir: &Path, file: &Path, json: bool, view: Option<u8>, upto: Option<us
         agents: agents.into_iter().map(|a| Box::new(a) as _).collect(),
         options,
         logging: true,
+        reference,
     };
     let mut game = Game::new(data, cfg);
     finish_run(&mut game, json, view, None)

@@ -81,7 +81,29 @@ pub struct ScenarioRun {
     pub error: Option<DataError>,
 }
 
+/// How a scenario runs: on which tier, logged or not (the transcript is
+/// empty when not).
+#[derive(Debug, Clone, Copy)]
+pub struct Tier {
+    pub reference: bool,
+    pub logging: bool,
+}
+
+impl Default for Tier {
+    fn default() -> Tier {
+        Tier {
+            reference: false,
+            logging: true,
+        }
+    }
+}
+
 pub fn run_file(dir: &Path, file: &Path) -> Result<ScenarioRun, DataErrors> {
+    run_file_with(dir, file, Tier::default())
+}
+
+/// [`run_file`] on a given [`Tier`].
+pub fn run_file_with(dir: &Path, file: &Path, tier: Tier) -> Result<ScenarioRun, DataErrors> {
     let mut sources = Sources::default();
     let mut errors = Vec::new();
     if let Some(why) = crate::data::confine::refuse_given(file) {
@@ -119,7 +141,7 @@ pub fn run_file(dir: &Path, file: &Path) -> Result<ScenarioRun, DataErrors> {
         }
     })?;
     let data = Arc::new(load::load_game(dir, &raw.game)?);
-    run(data, raw, &sources, fid)
+    run_with(data, raw, &sources, fid, tier)
 }
 
 fn err_at(
@@ -140,6 +162,17 @@ pub fn run(
     raw: RawScenario,
     sources: &Sources,
     fid: u32,
+) -> Result<ScenarioRun, DataErrors> {
+    run_with(data, raw, sources, fid, Tier::default())
+}
+
+/// [`run`] on a given [`Tier`].
+pub fn run_with(
+    data: Arc<Data>,
+    raw: RawScenario,
+    sources: &Sources,
+    fid: u32,
+    tier: Tier,
 ) -> Result<ScenarioRun, DataErrors> {
     let text = sources.text(fid).to_string();
     let mut errors = Vec::new();
@@ -166,7 +199,8 @@ pub fn run(
             .map(|_| Box::new(Scripted(script.clone())) as Box<dyn Agent>)
             .collect(),
         options,
-        logging: true,
+        logging: tier.logging,
+        reference: tier.reference,
     };
     if raw.players < data.players.0 || raw.players > data.players.1 {
         return Err(DataErrors {

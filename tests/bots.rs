@@ -1,6 +1,7 @@
 //! Native decisions (bot rules, move conditions and picks recognised at load
-//! time) play exactly the games the interpreter plays: same decisions, same
-//! transcripts, same errors.
+//! time) play exactly the games the reference tier plays: same decisions, same
+//! transcripts, same errors (tests/differential.rs does so for the shipped
+//! bots; these are bots made to meet values their shapes were not made for).
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -14,30 +15,7 @@ fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// The same data with every native decision taken away.
-fn interpreted(mut d: Data) -> Data {
-    for m in &mut d.moves {
-        m.cond_test = None;
-        m.pick_native = None;
-        m.cond_cmp = None;
-    }
-    for w in &mut d.windows {
-        w.quick = None;
-        for wb in &mut w.bots {
-            wb.takes = None;
-        }
-    }
-    for (_, rules) in &mut d.bots {
-        for r in rules {
-            r.cond_test = None;
-            r.choose_native = Choose::General;
-            r.cond_cmp = None;
-        }
-    }
-    d
-}
-
-fn play(data: &Arc<Data>, agents: &[&str], seed: u64) -> String {
+fn play(data: &Arc<Data>, agents: &[&str], seed: u64, reference: bool) -> String {
     let agents: Vec<Box<dyn Agent>> = agents
         .iter()
         .map(|a| agent::parse(a, data).unwrap_or_else(|| panic!("agent {a}")))
@@ -50,6 +28,7 @@ fn play(data: &Arc<Data>, agents: &[&str], seed: u64) -> String {
             agents,
             options: HashMap::new(),
             logging: true,
+            reference,
         },
     );
     let r = g.play();
@@ -58,11 +37,10 @@ fn play(data: &Arc<Data>, agents: &[&str], seed: u64) -> String {
 
 fn same_games(dir: &Path, game: &str, agents: &[&str], games: u64) {
     let load = || load::load_game(dir, game).unwrap_or_else(|e| panic!("{:?}", e.errors));
-    let native = Arc::new(load());
-    let plain = Arc::new(interpreted(load()));
+    let data = Arc::new(load());
     for seed in 0..games {
-        let a = play(&native, agents, seed);
-        let b = play(&plain, agents, seed);
+        let a = play(&data, agents, seed, false);
+        let b = play(&data, agents, seed, true);
         assert!(
             a == b,
             "{game} {agents:?} seed {seed}: native decisions differ"

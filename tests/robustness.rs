@@ -598,17 +598,23 @@ fn s(args: &[&str]) -> Vec<String> {
     args.iter().map(|a| a.to_string()).collect()
 }
 
+/// Runs go on both tiers: the reference evaluator must not panic or hang
+/// either.
 fn run_shrine(dir: &Path) -> Vec<Vec<String>> {
     let d = dir.to_str().unwrap();
     vec![
         s(&["check", "shrine", "--data", d]),
         s(&["run", "shrine", "--seed", "1", "--data", d]),
+        s(&["run", "shrine", "--seed", "1", "--data", d, "--reference"]),
     ]
 }
 
 fn scenario(dir: &Path, file: String) -> Vec<Vec<String>> {
     let d = dir.to_str().unwrap();
-    vec![s(&["scenario", &file, "--data", d])]
+    vec![
+        s(&["scenario", &file, "--data", d]),
+        s(&["scenario", &file, "--data", d, "--reference"]),
+    ]
 }
 
 fn nested(open: &str, inner: &str, close: &str, n: usize) -> String {

@@ -268,7 +268,7 @@ impl Data {
     /// everything compiled before the threads start).
     pub fn compile_all(&self) {
         for code in self.codes() {
-            code.native.get(self, code);
+            code.native.get(self, code, false);
         }
     }
 

@@ -290,7 +290,7 @@ impl Game {
     fn fast_round(&mut self, pl: &Plan, inst: usize) -> Option<Act> {
         let (fast, p) = (pl.wb.fast.as_ref()?, pl.p);
         let zi = &self.st.zones[inst];
-        if zi.piles.is_empty() || !self.st.mods.is_empty() || self.depth >= MAX_DEPTH {
+        if zi.piles.is_empty() || !self.st.mods.is_empty() || self.budget.depth() >= MAX_DEPTH {
             return None;
         }
         let (lo, hi) = crate::data::native::range(fast.op, self.st.counter(p, fast.counter))?;
@@ -321,10 +321,10 @@ impl Game {
                 },
             };
             steps += i as u64 + 1;
-            if self.steps + steps > super::MAX_STEPS {
+            if !self.budget.room(steps) {
                 return None;
             }
-            self.steps += steps;
+            self.budget.spend(steps);
             self.record_one(p, i);
             return Some(act);
         }
@@ -339,8 +339,8 @@ impl Game {
     pub(crate) fn quick_rounds(&mut self, data: &Data, pl: &mut Plan) -> Res<()> {
         let (m, p, mv) = (pl.m, pl.p, pl.mv);
         let code = &mv.body;
-        let (native, n) = code.native.get(data, code);
-        let has_it = code.slots > 0 && *n > 0;
+        let (native, n) = code.native.get(data, code, self.reference);
+        let has_it = code.slots > 0 && n > 0;
         // A straight body on `it`, run in place where nothing sees it.
         let straight = match native {
             Body::Straight(s, _) if has_it && s.slot == 0 => Some(s),
@@ -391,7 +391,7 @@ impl Game {
                 self.check_end_always(data)?;
                 continue;
             }
-            self.quick_move(data, native, *n, has_it, p, m, it)?;
+            self.quick_move(data, native, n, has_it, p, m, it)?;
             self.resolve_pending()?;
             self.check_end_always(data)?;
         }
@@ -422,14 +422,14 @@ impl Game {
             span: code.span,
             move_name: Some(m),
         };
-        self.depth += 1;
+        self.budget.descend(1);
         if has_it {
             f.slots[0] = it;
         }
         let saved = self.current_card;
-        let r = native.run(self, &mut f);
+        let r = self.run_body(native, code, &mut f);
         self.current_card = saved;
-        self.depth -= 1;
+        self.leave();
         buf.empty(n);
         match r {
             Ok(_) => Ok(()),
@@ -449,23 +449,23 @@ impl Game {
     fn take_round(&mut self, data: &Data, pl: &mut Plan, span: Span) -> Res<Option<ObjId>> {
         let (m, p, mv, np) = (pl.m, pl.p, pl.mv, pl.np);
         if let Some(inst) = pl.inst
-            && self.steps + 5 <= super::MAX_STEPS
+            && self.budget.room(5)
             && (mv.cond.is_none() || mv.cond_cmp.is_some())
         {
             // The round's step, the condition's, the pick's.
             let mut k = 2;
             if let Some((a, op, b)) = mv.cond_cmp {
                 if !op.holds(self.plain(a, p), self.plain(b, p)) {
-                    self.steps += 2;
+                    self.budget.spend(2);
                     return Ok(None);
                 }
                 k = 3;
             }
             let Some(c) = self.pick_first(data, &np.test, p, m, inst) else {
-                self.steps += k;
+                self.budget.spend(k);
                 return Ok(None);
             };
-            self.steps += k + 2;
+            self.budget.spend(k + 2);
             self.record_one(p, 0);
             return Ok(Some(c));
         }
@@ -502,7 +502,7 @@ impl Game {
         // Below this index the zone's cards are yet to be scanned.
         let mut hi = usize::MAX;
         loop {
-            if self.steps + need > super::MAX_STEPS {
+            if !self.budget.room(need) {
                 return Ok(false);
             }
             // The round's step, the condition's, the pick's.
@@ -516,7 +516,7 @@ impl Game {
             let (inst, add) = match pl.inst {
                 Some(inst) => (inst, k),
                 None => {
-                    self.steps += k - 1;
+                    self.budget.spend(k - 1);
                     (*pl.inst.insert(self.pick_zone(np, pl.pick, p)?), 0)
                 }
             };
@@ -538,11 +538,11 @@ impl Game {
                     .map(|c| (c, None)),
             };
             let Some((c, at)) = found else {
-                self.steps += add;
+                self.budget.spend(add);
                 return Ok(true);
             };
             // The `choose`'s step and the move's.
-            self.steps += add + 2;
+            self.budget.spend(add + 2);
             self.record_one(p, 0);
             if let (Some(b), Some((from, j))) = (&bound, at)
                 && b.play(self, data, c, from, j)
@@ -617,7 +617,7 @@ impl Game {
             }
             // A number of the player's against another, decided in place.
             let each = match rule.cond_cmp {
-                Some((a, op, b)) if self.depth < MAX_DEPTH => {
+                Some((a, op, b)) if self.budget.depth() < MAX_DEPTH => {
                     let (x, y) = (self.plain(a, player), self.plain(b, player));
                     self.tick(rule.cond.as_ref().map_or_else(Default::default, |c| c.span))?;
                     if !op.holds(x, y) {
@@ -630,13 +630,13 @@ impl Game {
                     None => continue,
                 },
             };
-            if each.is_none() && self.depth < MAX_DEPTH {
+            if each.is_none() && self.budget.depth() < MAX_DEPTH {
                 // Each option weighed counts a step, as `rule_pick` would.
                 match &rule.choose_native {
                     Choose::Test(t) => {
                         if let Ok((i, c)) = self.pick_find(data, &np.test, Some(t), player, m, inst)
                         {
-                            self.ticks(rule.choose.span, i + 1)?;
+                            self.charge(rule.choose.span, (i + 1) as u64)?;
                             return Ok(Quick::Card(i, c));
                         }
                     }
@@ -645,7 +645,7 @@ impl Game {
                         let Err(n) = self.pick_find(data, &np.test, None, player, m, inst) else {
                             unreachable!("no test finds no card");
                         };
-                        self.ticks(rule.choose.span, n + 1)?;
+                        self.charge(rule.choose.span, (n + 1) as u64)?;
                         if **s == *"pass" {
                             return Ok(Quick::Pass(n));
                         }
@@ -825,7 +825,7 @@ impl Game {
     #[inline(always)]
     fn choose_of<'r>(&self, rule: &'r BotRule) -> &'r Choose {
         match &rule.choose_native {
-            _ if self.depth >= MAX_DEPTH => &Choose::General,
+            _ if self.budget.depth() >= MAX_DEPTH || self.reference => &Choose::General,
             c => c,
         }
     }
@@ -893,11 +893,12 @@ impl Game {
         it: &Value,
         mv: Option<u16>,
     ) -> Res<bool> {
+        let test = test.filter(|_| !self.reference);
         // The commonest condition, a number of the player's against another
         // (`actions > 0`), decided in place.
         if let Some(Test::Cmp(a, op, b)) = test
             && !matches!(it, Value::Card(_))
-            && self.depth < MAX_DEPTH
+            && self.budget.depth() < MAX_DEPTH
             && let (Some(x), Some(y)) = (self.plain_operand(*a, me), self.plain_operand(*b, me))
         {
             self.tick(code.span)?;
@@ -918,7 +919,7 @@ impl Game {
         mv: Option<u16>,
     ) -> Res<bool> {
         if let Some(t) = test
-            && self.depth < MAX_DEPTH
+            && self.budget.depth() < MAX_DEPTH
             && let Some(b) = self.native_test(data, t, me, it, mv)
         {
             // The step running the code would count.
@@ -928,18 +929,6 @@ impl Game {
         Ok(self
             .exec_in(data, code, None, me, [it.clone()], mv)?
             .truthy())
-    }
-
-    /// `n` steps of one span at once, failing at the step `tick` would.
-    #[inline(always)]
-    fn ticks(&mut self, span: Span, n: usize) -> Res<()> {
-        let left = super::MAX_STEPS.saturating_sub(self.steps);
-        if n as u64 > left {
-            self.steps += left;
-            return self.tick(span);
-        }
-        self.steps += n as u64;
-        Ok(())
     }
 
     /// A native test, as the interpreter would find it; `None` when it meets

@@ -5,6 +5,7 @@ use std::mem::ManuallyDrop;
 use std::sync::Arc;
 
 use super::log::Entry;
+use super::native::Body;
 use super::{Flow, Game, Res};
 use crate::data::Data;
 use crate::lang::ir::*;
@@ -124,8 +125,8 @@ impl Game {
         move_name: Option<u16>,
     ) -> Res<Value> {
         self.enter(code.span)?;
-        let (native, n) = code.native.get(data, code);
-        if *n == 0 {
+        let (native, n) = code.native.get(data, code, self.reference);
+        if n == 0 {
             // No slots (so no arguments kept): no frame storage to set up.
             drop(args);
             let mut f = Frame {
@@ -136,10 +137,10 @@ impl Game {
                 span: code.span,
                 move_name,
             };
-            return self.run_entered(native, &mut f);
+            return self.run_entered(native, code, &mut f);
         }
         let mut buf = Slots::new();
-        let slots = buf.get(*n);
+        let slots = buf.get(n);
         // Arguments past the code's own slots are dropped.
         for (s, a) in slots[..code.slots as usize].iter_mut().zip(args) {
             *s = a;
@@ -152,22 +153,22 @@ impl Game {
             span: code.span,
             move_name,
         };
-        let r = self.run_entered(native, &mut f);
-        buf.empty(*n);
+        let r = self.run_entered(native, code, &mut f);
+        buf.empty(n);
         r
     }
 
     /// Runs compiled code in its frame, entered by the caller: the frame's
     /// card is the current card meanwhile, and the depth is left again.
     #[inline(always)]
-    fn run_entered(&mut self, native: &super::native::Body, f: &mut Frame) -> Res<Value> {
+    fn run_entered(&mut self, native: &Body, code: &Code, f: &mut Frame) -> Res<Value> {
         let saved = self.current_card;
         if let Some(c) = f.this {
             self.current_card = Some(self.st.objs[c as usize].def);
         }
-        let r = native.run(self, f);
+        let r = self.run_body(native, code, f);
         self.current_card = saved;
-        self.depth -= 1;
+        self.leave();
         returned(r)
     }
 
@@ -184,9 +185,9 @@ impl Game {
         m: u16,
     ) -> Res<Value> {
         self.enter(code.span)?;
-        let (native, n) = code.native.get(data, code);
+        let (native, n) = code.native.get(data, code, self.reference);
         let mut buf = Slots::new();
-        let slots = buf.get(*n);
+        let slots = buf.get(n);
         if let Some(s) = slots[..code.slots as usize].first_mut() {
             *s = it;
         }
@@ -199,30 +200,35 @@ impl Game {
             move_name: Some(m),
         };
         let saved = self.current_card;
-        let r = native.run(self, &mut f);
+        let r = self.run_body(native, code, &mut f);
         self.current_card = saved;
-        self.depth -= 1;
-        buf.empty(*n);
+        self.leave();
+        buf.empty(n);
         returned(r)
     }
 
-    /// Counts a piece of code run, one level deeper: the step budget and the
-    /// nesting limit. The caller leaves the level (`depth -= 1`).
-    #[inline]
-    pub(crate) fn enter(&mut self, span: Span) -> Res<()> {
-        self.tick(span)?;
-        self.depth += 1;
-        if self.depth > super::MAX_DEPTH {
-            self.depth -= 1;
-            return self.err(
-                span,
-                format!(
-                    "effects nested more than {} deep (a verb or trigger that calls itself?)",
-                    super::MAX_DEPTH
-                ),
-            );
+    /// Runs code in its frame on the game's tier: walked by the reference
+    /// evaluator, else as compiled. A `return` is left to the caller.
+    #[inline(always)]
+    pub(crate) fn run_body(&mut self, native: &Body, code: &Code, f: &mut Frame) -> Res<Value> {
+        match native {
+            Body::Walk => self.walk(&code.stmts, f).map(|()| Value::None),
+            b => b.run(self, f),
         }
-        Ok(())
+    }
+
+    /// Sets a global counter; a change is logged. With
+    /// [`Game::set_counter`], the one place counters change.
+    #[inline(always)]
+    pub(crate) fn set_global(&mut self, i: u16, new: i64) {
+        let old = std::mem::replace(&mut self.st.globals[i as usize], new);
+        if old != new {
+            self.push_with(|| Entry::Global {
+                counter: i,
+                old,
+                new,
+            });
+        }
     }
 
     /// Sets a player's counter; a change is logged.

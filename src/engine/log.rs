@@ -17,7 +17,7 @@ pub enum Place {
     In(ZoneRef, bool),
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum Entry {
     Turn {
         turn: u32,

@@ -2,12 +2,14 @@
 //! phases, windows and decisions — never a particular game.
 
 pub mod agent;
+mod budget;
 pub mod decide;
 pub mod events;
 pub mod exec;
 pub mod log;
 pub mod native;
 pub mod ops;
+mod reference;
 pub mod request;
 pub mod script;
 pub mod state;
@@ -93,6 +95,10 @@ pub struct Game {
     pub agents: Vec<Box<dyn Agent>>,
     pub log: Vec<Entry>,
     pub logging: bool,
+    /// The reference tier: every path that exists only for speed declines
+    /// (recognised shapes, inlined verbs, quick windows, bot tables, native
+    /// bot tests and picks), so the game runs as the language defines it.
+    pub reference: bool,
     /// Set when the transcript reached [`MAX_LOG_ENTRIES`]: where it was (the
     /// game stops with this error at the end of the turn).
     log_full: Option<(Span, String)>,
@@ -106,10 +112,8 @@ pub struct Game {
     /// game is its data, seed and these).
     pub decisions: Vec<u32>,
     pub(crate) current_card: Option<DefId>,
-    pub(crate) depth: u32,
-    /// Work done in the current turn (or setup): effects run, loop rounds,
-    /// phases, window actions, check points. See [`MAX_STEPS`].
-    pub(crate) steps: u64,
+    /// Steps taken in the turn, nesting depth.
+    pub(crate) budget: budget::Budget,
     /// A spare options list for windows.
     pub(crate) spare_options: Vec<Choice>,
     /// The seed the game started from.
@@ -129,6 +133,8 @@ pub struct GameConfig {
     pub agents: Vec<Box<dyn Agent>>,
     pub options: HashMap<String, Vec<DefId>>,
     pub logging: bool,
+    /// Run on the reference tier ([`Game::reference`]).
+    pub reference: bool,
 }
 
 impl Game {
@@ -143,14 +149,14 @@ impl Game {
             agents,
             log: Vec::new(),
             logging: cfg.logging,
+            reference: cfg.reference,
             log_full: None,
             options: cfg.options,
             option_vals,
             viewer: None,
             decisions: Vec::new(),
             current_card: None,
-            depth: 0,
-            steps: 0,
+            budget: Default::default(),
             spare_options: Vec::new(),
             seed: cfg.seed,
             spare_list: None,
@@ -163,6 +169,7 @@ impl Game {
     pub fn renew(&mut self, cfg: &GameConfig) {
         self.agents.clone_from(&cfg.agents);
         self.logging = cfg.logging;
+        self.reference = cfg.reference;
         if self.options != cfg.options {
             self.options.clone_from(&cfg.options);
             self.option_vals = option_vals(&self.data, &self.options);
@@ -183,6 +190,7 @@ impl Game {
             st,
             agents,
             log,
+            reference: _,
             logging,
             log_full,
             options: _,
@@ -190,8 +198,7 @@ impl Game {
             viewer,
             decisions,
             current_card,
-            depth,
-            steps,
+            budget,
             spare_options,
             seed: game_seed,
             spare_list: _,
@@ -207,8 +214,7 @@ impl Game {
         *viewer = None;
         decisions.clear();
         *current_card = None;
-        *depth = 0;
-        *steps = 0;
+        budget.reset();
         // Windows leave their vector empty.
         debug_assert!(spare_options.is_empty());
         *game_seed = seed;
@@ -367,9 +373,9 @@ impl Game {
     #[inline(never)]
     pub(crate) fn end_check(&mut self, data: &Data) -> Res<bool> {
         let code = &data.end_if;
-        let (native, n) = code.native.get(data, code);
+        let (native, n) = code.native.get(data, code, self.reference);
         // Conditions with more than a slot (rare) run as any code.
-        let (native::Body::Cond(c), n @ 0..=1) = (native, *n) else {
+        let (native::Body::Cond(c), n @ 0..=1) = (native, n) else {
             return Ok(self.exec_hook(data, code, self.st.active)?.truthy());
         };
         self.enter(code.span)?;
@@ -383,7 +389,7 @@ impl Game {
             move_name: None,
         };
         let r = c(self, &mut f);
-        self.depth -= 1;
+        self.leave();
         match r {
             Ok(b) => Ok(b),
             Err(e) => Ok(exec::returned(Err(e))?.truthy()),
@@ -397,13 +403,13 @@ impl Game {
     #[inline(always)]
     pub(crate) fn exec_hook(&mut self, data: &Data, code: &Code, p: PlayerId) -> Res<Value> {
         self.enter(code.span)?;
-        let (native, n) = code.native.get(data, code);
+        let (native, n) = code.native.get(data, code, self.reference);
         let r = if let native::Body::Hook(h) = native {
-            h.exec(self, data, p, *n, code.span).map(|()| Value::None)
+            h.exec(self, data, p, n, code.span).map(|()| Value::None)
         } else {
-            self.run_framed(data, native, *n, p, code.span)
+            self.run_framed(data, native, code, n, p)
         };
-        self.depth -= 1;
+        self.leave();
         exec::returned(r)
     }
 
@@ -414,10 +420,11 @@ impl Game {
         &mut self,
         data: &Data,
         native: &native::Body,
+        code: &Code,
         n: usize,
         p: PlayerId,
-        span: Span,
     ) -> Res<Value> {
+        let span = code.span;
         let mut f = exec::Frame {
             data,
             this: None,
@@ -428,19 +435,19 @@ impl Game {
         };
         // Code with no slots sets up no slots.
         if n == 0 {
-            native.run(self, &mut f)
+            self.run_body(native, code, &mut f)
         } else if n > 4 {
             let mut slots = std::mem::take(&mut self.spare_slots);
             slots.resize(n, Value::None);
             f.slots = &mut slots;
-            let r = native.run(self, &mut f);
+            let r = self.run_body(native, code, &mut f);
             slots.clear();
             self.spare_slots = slots;
             r
         } else {
             let mut buf = exec::Slots::new();
             f.slots = buf.get(n);
-            let r = native.run(self, &mut f);
+            let r = self.run_body(native, code, &mut f);
             buf.empty(n);
             r
         }
@@ -489,31 +496,6 @@ impl Game {
             turns_taken: self.st.turns_taken.clone(),
             limit,
         })
-    }
-
-    /// Counts one step of work; fails once the turn has taken [`MAX_STEPS`].
-    #[inline(always)]
-    pub(crate) fn tick(&mut self, span: Span) -> Res<()> {
-        self.steps += 1;
-        if self.steps > MAX_STEPS {
-            return self.too_many_steps(span);
-        }
-        Ok(())
-    }
-
-    #[cold]
-    fn too_many_steps(&self, span: Span) -> Res<()> {
-        self.err(
-            span,
-            format!(
-                "{} ran more than {MAX_STEPS} steps (an endless loop, a phase repeated forever, abilities that trigger each other?)",
-                if self.st.turn == 0 {
-                    "the setup".to_string()
-                } else {
-                    format!("turn {}", self.st.turn)
-                }
-            ),
-        )
     }
 
     pub(crate) fn err<T>(&self, span: Span, message: impl Into<String>) -> Res<T> {

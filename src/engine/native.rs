@@ -9,7 +9,6 @@ use std::cell::Cell;
 use std::sync::OnceLock;
 
 use super::exec::{Frame, MAX_LOOP};
-use super::log::Entry;
 use super::state::Event;
 use super::{Flow, Game, Res};
 use crate::data::Data;
@@ -42,6 +41,9 @@ pub enum Body {
     Straight(Box<Straight>, StmtFn),
     /// A block the rules run as a [`Hook`].
     Hook(Box<Hook>),
+    /// Nothing compiled: the reference tier walks the code
+    /// ([`Game::run_body`]).
+    Walk,
 }
 
 impl Body {
@@ -53,6 +55,8 @@ impl Body {
             Body::Cond(c) => c(g, f).map(Value::Bool),
             Body::Block(b) | Body::Straight(_, b) => b(g, f).map(|()| Value::None),
             Body::Hook(h) => run(&h.leaves, g, f).map(|()| Value::None),
+            // Walked code is run by `Game::run_body`, never here.
+            Body::Walk => g.err(f.span, "code to walk was run as compiled"),
         }
     }
 }
@@ -64,10 +68,16 @@ pub struct Compiled(OnceLock<(Body, usize)>);
 
 impl Compiled {
     /// The code's closure and frame size, compiling it against `data` the
-    /// first time.
+    /// first time; on the reference tier (`walk`) nothing is compiled and
+    /// the frame is the code's own.
     #[inline]
-    pub fn get(&self, data: &Data, code: &Code) -> &(Body, usize) {
-        self.0.get_or_init(|| compile(data, code))
+    pub fn get(&self, data: &Data, code: &Code, walk: bool) -> (&Body, usize) {
+        static WALK: Body = Body::Walk;
+        if walk {
+            return (&WALK, code.slots as usize);
+        }
+        let (body, n) = self.0.get_or_init(|| compile(data, code));
+        (body, *n)
     }
 }
 
@@ -357,7 +367,7 @@ fn call_body<K: Keep>(
     };
     f.move_name = move_name;
     f.span = span;
-    g.depth -= 1;
+    g.leave();
     r
 }
 
@@ -413,6 +423,8 @@ enum Leaf {
         mask: u64,
         negate: bool,
         skip: u32,
+        /// Where the test fails on a value that is no card.
+        span: Span,
     },
     /// Skips `n` leaves.
     Jump(u32),
@@ -473,8 +485,8 @@ pub struct Bound<'s> {
     /// The destination's instance and the owner a card takes there.
     dst: usize,
     owner: Option<PlayerId>,
-    /// The player's first counter.
-    base: usize,
+    /// The player whose counters change.
+    me: PlayerId,
     calls: u64,
     /// The effect run last, if the card has it.
     run: Option<u16>,
@@ -487,14 +499,14 @@ impl Bound<'_> {
     #[inline(always)]
     pub fn play(&self, g: &mut Game, data: &Data, c: ObjId, from: usize, i: usize) -> bool {
         let o = &g.st.objs[c as usize];
-        let def = &data.defs[o.def as usize];
+        let (def, tags) = (&data.defs[o.def as usize], o.tags);
         if let Some(e) = self.run
             && let Some(Some(_)) = def.effects.get(e as usize)
         {
             return false;
         }
-        g.steps += self.calls;
-        Ctr::change(self.ctrs, &mut g.st.counters, self.base, o.tags, def);
+        g.budget.spend(self.calls);
+        Ctr::change(self.ctrs, g, self.me, tags, def);
         g.st.move_listed(c, from, i, self.dst, self.owner);
         true
     }
@@ -519,23 +531,16 @@ struct Ctr(u64, bool, u16, AssignOp, By);
 
 impl Ctr {
     /// The changes for a card with `tags` of definition `def`, no modifier
-    /// in play, on the player's counters (from `base` on).
+    /// in play, on player `me`'s counters.
     #[inline(always)]
-    fn change(
-        ctrs: &[Ctr],
-        counters: &mut [i64],
-        base: usize,
-        tags: u64,
-        def: &crate::data::CardDef,
-    ) {
+    fn change(ctrs: &[Ctr], g: &mut Game, me: PlayerId, tags: u64, def: &crate::data::CardDef) {
         for &Ctr(mask, negate, ctr, op, by) in ctrs {
             if (tags & mask != 0) != negate {
                 let v = match by {
                     By::Const(k) => k,
                     By::Prop(pr) => def.props[pr as usize],
                 };
-                let x = &mut counters[base + ctr as usize];
-                *x = op.apply(*x, v);
+                g.set_counter(me, ctr, op.apply(g.st.counter(me, ctr), v));
             }
         }
     }
@@ -593,6 +598,7 @@ impl Straight {
                         mask,
                         negate,
                         skip: 1,
+                        ..
                     },
                     [c @ Leaf::Counter { .. }, tail @ ..],
                 ) if self.same(*slot) => {
@@ -639,14 +645,14 @@ impl Straight {
     /// events, the calls' steps and depth within bounds (so no error).
     #[inline(always)]
     pub fn quiet(&self, g: &Game, depth: u32) -> bool {
-        g.steps + self.calls() <= super::MAX_STEPS && self.still(g, depth)
+        g.budget.room(self.calls()) && self.still(g, depth)
     }
 
     /// [`Straight::quiet`] but for the steps: holds while only such bodies
     /// run (no effect, nothing created).
     #[inline(always)]
     pub fn still(&self, g: &Game, depth: u32) -> bool {
-        g.depth + depth + self.nest <= super::MAX_DEPTH
+        g.budget.depth() + depth + self.nest <= super::MAX_DEPTH
             && !g.logging
             && g.quiet_events(&self.events, self.mask)
     }
@@ -681,15 +687,14 @@ impl Straight {
         depth: u32,
     ) -> Res<bool> {
         // The calls' steps: no code sees them before the run, last.
-        g.steps += self.calls as u64;
+        g.budget.spend(self.calls as u64);
         // The card's definition and tags, read once (no step changes them).
         let o = &g.st.objs[c as usize];
         let (def, tags) = (&data.defs[o.def as usize], o.tags);
         if let Some(ctrs) = &self.ctrs
             && g.st.mods.is_empty()
         {
-            let base = me as usize * g.st.ncounters;
-            Ctr::change(ctrs, &mut g.st.counters, base, tags, def);
+            Ctr::change(ctrs, g, me, tags, def);
             if let Some(to) = self.to {
                 g.st.shift(c, at, to.mine(me));
             }
@@ -699,9 +704,9 @@ impl Straight {
         if let Some((e, nest)) = self.run
             && let Some(Some(code)) = def.effects.get(e as usize)
         {
-            g.depth += depth + nest;
+            g.budget.descend(depth + nest);
             let r = g.exec_in(data, code, Some(c), me, [Value::None], None);
-            g.depth -= depth + nest;
+            g.budget.ascend(depth + nest);
             if let Err(e) = r
                 && !matches!(*e, Flow::Return(_))
             {
@@ -725,7 +730,7 @@ impl Straight {
             ctrs,
             dst,
             owner,
-            base: me as usize * g.st.ncounters,
+            me,
             calls: self.calls as u64,
             run: self.run.map(|(e, _)| e),
         })
@@ -759,9 +764,7 @@ impl Straight {
                             By::Prop(pr) if g.st.mods.is_empty() => def.props[pr as usize],
                             By::Prop(pr) => g.st.prop(data, c, pr),
                         };
-                        // Nothing is logged (`quiet`): the counter set in place.
-                        let x = g.st.counter_mut(me, ctr);
-                        *x = op.apply(*x, v);
+                        g.set_counter(me, ctr, op.apply(g.st.counter(me, ctr), v));
                     }
                 }
             }
@@ -855,8 +858,9 @@ fn run(leaves: &[Leaf], g: &mut Game, f: &mut Frame) -> Res<()> {
                 mask,
                 negate,
                 skip,
+                span,
             } => {
-                let tags = tags_of(g, &f.slots[*slot], f, f.span)?;
+                let tags = tags_of(g, &f.slots[*slot], f, *span)?;
                 if (tags & mask != 0) == *negate {
                     rest = rest.get(*skip as usize..).unwrap_or_default();
                 }
@@ -898,26 +902,26 @@ fn call(body: &[Leaf], g: &mut Game, f: &mut Frame, span: Span, at: Span) -> Res
             from, to, cause, ..
         },
     ] = body
-        && g.steps < super::MAX_STEPS
-        && g.depth < super::MAX_DEPTH
+        && g.budget.room(1)
+        && g.budget.depth() < super::MAX_DEPTH
         && zones(g, f, *from, *to, *cause)
     {
-        g.steps += 1;
+        g.budget.spend(1);
         f.span = span;
         return Ok(());
     }
     match body {
         [Leaf::Call { body, at: at2, .. }]
-            if g.steps + 2 <= super::MAX_STEPS && g.depth + 2 <= super::MAX_DEPTH =>
+            if g.budget.room(2) && g.budget.depth() + 2 <= super::MAX_DEPTH =>
         {
-            g.steps += 2;
-            g.depth += 2;
+            g.budget.spend(2);
+            g.budget.descend(2);
             f.span = *at2;
             let move_name = f.move_name.take();
             let r = one(body, g, f);
             f.move_name = move_name;
             f.span = span;
-            g.depth -= 2;
+            g.budget.ascend(2);
             match r {
                 Err(e) if !matches!(*e, Flow::Return(_)) => Err(super::at_call(e, span)),
                 _ => Ok(()),
@@ -988,7 +992,7 @@ fn whole_move(
     let zi = &g.st.zones[g.st.inst(z)];
     let n = zi.cards.len();
     if !zi.piles.is_empty()
-        || g.steps + n as u64 > super::MAX_STEPS
+        || !g.budget.room(n as u64)
         || !(zi.cards.iter()).all(|&c| (g.st.tags(c) & mask != 0) != negate)
     {
         return false;
@@ -1001,7 +1005,7 @@ fn whole_move(
     if !g.st.move_zone(z, to, None) {
         return false;
     }
-    g.steps += n as u64;
+    g.budget.spend(n as u64);
     f.slots[it] = Value::Card(last);
     f.slots[x] = Value::Card(last);
     f.span = span;
@@ -1056,7 +1060,7 @@ impl TopLoop {
             if let Some((src, dst)) = at
                 && let Some(k) = self.quiet_run(g, src, n - i)
             {
-                g.steps += k as u64;
+                g.budget.spend(k as u64);
                 g.st.move_tops(src, dst, k);
                 f.span = self.span;
                 i += k as i64;
@@ -1123,7 +1127,7 @@ impl TopLoop {
         if let Some((op, k0, ..)) = &self.test {
             k = k.min(first_hold(*op, *k0, size));
         }
-        (k > 0 && g.steps + k as u64 <= super::MAX_STEPS).then_some(k as usize)
+        (k > 0 && g.budget.room(k as u64)).then_some(k as usize)
     }
 }
 
@@ -1249,6 +1253,15 @@ fn tag_test(e: &Expr, it: u16) -> Option<(u64, bool)> {
         }
         Expr::Not(x) => tag_test(x, it).map(|(m, n)| (m, !n)),
         _ => tag_any(e).and_then(|(s, m)| (s == it).then_some((m, false))),
+    }
+}
+
+/// Where a tag test fails on a value that is no card: at its first `is`.
+fn first_is(e: &Expr) -> Span {
+    match e {
+        Expr::Is(_, _, _, span) => *span,
+        Expr::Or(a, _) | Expr::Not(a) => first_is(a),
+        _ => Span::default(),
     }
 }
 
@@ -1687,6 +1700,7 @@ impl Compiler<'_> {
                     mask,
                     negate,
                     skip: (els - at - 1) as u32,
+                    span: first_is(c),
                 };
                 return;
             }
@@ -1967,14 +1981,7 @@ impl Compiler<'_> {
                     let v = e(g, f)?;
                     let old = g.st.globals[i as usize];
                     let new = g.int(&combine(g, op, &Value::Int(old), v, span)?, span)?;
-                    g.st.globals[i as usize] = new;
-                    if old != new {
-                        g.push_with(|| Entry::Global {
-                            counter: i,
-                            old,
-                            new,
-                        });
-                    }
+                    g.set_global(i, new);
                     Ok(())
                 })
             }
@@ -2167,8 +2174,9 @@ impl Compiler<'_> {
     /// Code whose value is tested for truth.
     fn cond(&self, e: &Expr) -> CondFn {
         if let Some((s, mask)) = tag_any(e) {
+            let span = first_is(e);
             let s = self.slot(s);
-            return Box::new(move |g, f| Ok(tags_of(g, &f.slots[s], f, f.span)? & mask != 0));
+            return Box::new(move |g, f| Ok(tags_of(g, &f.slots[s], f, span)? & mask != 0));
         }
         if let Some(c) = self.known_cond(e) {
             return c;

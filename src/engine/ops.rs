@@ -676,7 +676,7 @@ impl Game {
     /// its cause.
     #[inline(always)]
     pub(crate) fn quiet_move(&self, cause: Option<u16>) -> bool {
-        !self.logging && cause.is_none_or(|e| self.quiet_event(e))
+        !self.logging && !self.reference && cause.is_none_or(|e| self.quiet_event(e))
     }
 
     /// Whether no ability waits for the event, before or after: kept in

@@ -22,7 +22,7 @@ impl Game {
     pub(crate) fn turn_in(&mut self, data: &Data, start_phase: Option<u16>) -> Res<()> {
         let p = self.st.active;
         self.st.turn += 1;
-        self.steps = 0;
+        self.budget.new_turn();
         self.st.turns_taken[p as usize] += 1;
         self.st.end_turn = false;
         let turn = self.st.turn;
@@ -93,12 +93,12 @@ impl Game {
     /// read nothing of one.
     #[inline(always)]
     fn run_phase(&mut self, data: &Data, phase: &PhaseDecl, p: PlayerId) -> Res<()> {
-        let Some(windows) = &phase.windows else {
+        let Some(windows) = phase.windows.as_ref().filter(|_| !self.reference) else {
             return self.exec_hook(data, &phase.body, p).map(drop);
         };
         self.enter(phase.body.span)?;
         let r = windows.iter().try_for_each(|&w| self.window_in(data, w));
-        self.depth -= 1;
+        self.leave();
         super::exec::returned(r.map(|()| Value::None)).map(drop)
     }
 
@@ -161,8 +161,9 @@ impl Game {
         // One player's window, a data bot's seat, one move with a native
         // pick: the bot may decide before the move's options are listed.
         if !decl.all_players
+            && !self.reference
             && let Some(m) = decl.quick
-            && self.depth < super::decide::MAX_DEPTH
+            && self.budget.depth() < super::decide::MAX_DEPTH
             && let p = self.st.active
             && let Some(b) = self.data_bot(p)
             && let Some(wb) = decl.bots.get(b)
@@ -202,7 +203,8 @@ impl Game {
         };
         // One move with a native pick: a data bot may decide before it is
         // listed (see `bot_round`; one player's window: `quick_rounds`).
-        let quick = decl.quick.filter(|_| self.depth < super::decide::MAX_DEPTH);
+        let quick = (decl.quick)
+            .filter(|_| self.budget.depth() < super::decide::MAX_DEPTH && !self.reference);
         let mut plan: Option<Plan> = None;
         loop {
             self.tick(Default::default())?;
@@ -313,7 +315,8 @@ impl Game {
                 }),
                 Some(pick) => {
                     if let Some(np) = &mv.pick_native
-                        && self.depth < super::decide::MAX_DEPTH
+                        && self.budget.depth() < super::decide::MAX_DEPTH
+                        && !self.reference
                     {
                         self.pick_native(data, np, pick, p, m, out)?;
                         continue;

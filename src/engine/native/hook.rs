@@ -11,7 +11,7 @@ use super::{Leaf, Num, TopLoop, ZoneAt, first_hold, run};
 use crate::data::Data;
 use crate::engine::exec::{self, Frame, MAX_LOOP};
 use crate::engine::ops::event_mask;
-use crate::engine::{Flow, Game, MAX_DEPTH, MAX_STEPS, Res};
+use crate::engine::{Flow, Game, MAX_DEPTH, Res};
 use crate::lang::ir::{AssignOp, Span};
 use crate::value::{ObjId, PlayerId, Value, ZoneRef};
 
@@ -166,8 +166,9 @@ impl Hook {
     fn quiet(&self, g: &Game) -> bool {
         !g.logging
             && g.viewer.is_none()
-            && g.depth + 2 <= MAX_DEPTH
-            && g.steps + self.most + self.wholes * g.st.objs.len() as u64 <= MAX_STEPS
+            && g.budget.depth() + 2 <= MAX_DEPTH
+            && g.budget
+                .room(self.most + self.wholes * g.st.objs.len() as u64)
             && g.quiet_events(&self.events, self.mask)
     }
 
@@ -206,7 +207,7 @@ impl Hook {
                     if let (Some(a), Some(b)) = (find(from, p), find(to, p))
                         && g.st.move_zone(a, b, None)
                     {
-                        g.steps += 1;
+                        g.budget.spend(1);
                         span = s;
                         continue;
                     }
@@ -218,8 +219,8 @@ impl Hook {
                     let Some((_, each, at)) = top_call(body) else {
                         unreachable!()
                     };
-                    g.steps += 2;
-                    g.depth += 2;
+                    g.budget.spend(2);
+                    g.budget.descend(2);
                     let (left, at) = each.quiet(g, p, k.max(0), at);
                     if left > 0 {
                         // The loop's rest, then the leaves after it,
@@ -227,7 +228,7 @@ impl Hook {
                         return frame(g, data, p, n, at, last, |g, f| {
                             let r = each.run(g, f, left);
                             f.span = *s;
-                            g.depth -= 2;
+                            g.budget.ascend(2);
                             match r {
                                 Err(e) if !matches!(*e, Flow::Return(_)) => return Err(e),
                                 _ => {}
@@ -235,7 +236,7 @@ impl Hook {
                             run(&self.leaves[i + 1..], g, f)
                         });
                     }
-                    g.depth -= 2;
+                    g.budget.ascend(2);
                     span = *s;
                     continue;
                 }
@@ -260,7 +261,7 @@ impl Hook {
                             continue;
                         };
                         if g.st.move_zone(z, to, None) {
-                            g.steps += k as u64;
+                            g.budget.spend(k as u64);
                             last = Some((it, x, bottom));
                             span = s;
                             continue;
@@ -331,7 +332,7 @@ impl TopLoop {
                     k = k.min(first_hold(*op, *k0, size));
                 }
                 if k > 0 {
-                    g.steps += k as u64;
+                    g.budget.spend(k as u64);
                     g.st.move_tops(src, dst, k as usize);
                     span = self.span;
                     i += k;
@@ -349,7 +350,7 @@ impl TopLoop {
             if g.st.zones[src].cards.is_empty() {
                 break;
             }
-            g.steps += 1;
+            g.budget.spend(1);
             g.st.move_top(src, dst);
             span = self.span;
             i += 1;

@@ -1,0 +1,339 @@
+//! The speed tier plays exactly the games the reference tier plays: every
+//! scenario file, and seeded games of every game for each agent kind
+//! (random, first, every data bot), run with the speed tier on and off
+//! (`reference`), logged and not. Decisions, transcripts, final states,
+//! outcomes, the step counter and errors with their spans must all agree.
+//!
+//! `FUDA_DIFF_SEEDS=N` plays N seeds per game and agent kind (a few by
+//! default); `FUDA_DIFF_GAME=utage` narrows the games.
+
+use std::collections::HashMap;
+use std::fmt::Write;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use fuda::data::{Data, load};
+use fuda::engine::log::Entry;
+use fuda::engine::{Agent, Game, GameConfig, agent};
+use fuda::scenario::{Tier, run_file_with};
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The four ways to run: (reference, logging).
+const TIERS: [(bool, bool); 4] = [(false, true), (true, true), (false, false), (true, false)];
+
+/// Everything a run leaves that the rules define: the state's objects,
+/// zones, counters, RNG and queues (not the caches kept beside them), the
+/// step counter, the decisions.
+fn state(g: &Game) -> String {
+    let st = &g.st;
+    let mut s = String::new();
+    let _ = writeln!(s, "objs {:?}", st.objs);
+    for (i, z) in st.zones.iter().enumerate() {
+        let _ = writeln!(
+            s,
+            "zone {i} {:?} {:?} {} {} {:?}",
+            z.cards, z.piles, z.empty, z.nempty, z.pile_defs
+        );
+    }
+    let _ = writeln!(s, "counters {:?} globals {:?}", st.counters, st.globals);
+    let _ = writeln!(s, "mods {:?}", st.mods);
+    let _ = writeln!(
+        s,
+        "active {} turn {} taken {:?} phase {:?} lost {:?}",
+        st.active, st.turn, st.turns_taken, st.phase, st.lost
+    );
+    let _ = writeln!(s, "rng {:?}", st.rng.clone().get_word_pos());
+    let _ = writeln!(s, "events {:?}", st.events);
+    let _ = writeln!(s, "pending {:?}", st.pending);
+    let _ = writeln!(s, "stack {:?}", st.stack);
+    let _ = writeln!(
+        s,
+        "end_turn {} repeat_phase {} made {:?}",
+        st.end_turn, st.repeat_phase, st.made
+    );
+    let _ = writeln!(s, "steps {}", g.steps());
+    let _ = writeln!(s, "decisions {:?}", g.decisions);
+    s
+}
+
+/// The first line where two texts differ, for a readable failure.
+fn first_difference(a: &str, b: &str) -> String {
+    for (i, (x, y)) in a.lines().zip(b.lines()).enumerate() {
+        if x != y {
+            return format!("line {i}:\n  speed:     {x}\n  reference: {y}");
+        }
+    }
+    format!(
+        "one is a prefix of the other ({} vs {} lines)",
+        a.lines().count(),
+        b.lines().count()
+    )
+}
+
+/// The transcript, one entry a line (made only to show a difference).
+fn lines(log: &[Entry]) -> String {
+    log.iter().map(|e| format!("{e:?}\n")).collect()
+}
+
+/// Runs `one` under every tier: the results (everything but the
+/// transcript) of all four must be equal, and the transcripts of the two
+/// logged runs.
+fn same(what: &str, one: impl Fn(bool, bool) -> (String, Vec<Entry>)) {
+    let runs: Vec<(String, Vec<Entry>)> = TIERS.iter().map(|&(r, l)| one(r, l)).collect();
+    let check = |a: usize, b: usize, x: &str, y: &str, part: &str| {
+        assert!(
+            x == y,
+            "{what}: {part} differ between {:?} and {:?} (reference, logging): {}",
+            TIERS[a],
+            TIERS[b],
+            first_difference(x, y)
+        );
+    };
+    if runs[0].1 != runs[1].1 {
+        check(0, 1, &lines(&runs[0].1), &lines(&runs[1].1), "transcripts");
+    }
+    for i in 1..4 {
+        check(0, i, &runs[0].0, &runs[i].0, "results");
+    }
+}
+
+fn seeds() -> u64 {
+    std::env::var("FUDA_DIFF_SEEDS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(6)
+}
+
+/// A game played to its end: the game, and its outcome or error (with its
+/// span and card).
+fn play(
+    data: &Arc<Data>,
+    agents: &[Box<dyn Agent>],
+    seed: u64,
+    reference: bool,
+    logging: bool,
+) -> (Game, String) {
+    let mut g = Game::new(
+        data.clone(),
+        GameConfig {
+            players: agents.len() as u8,
+            seed,
+            agents: agents.to_vec(),
+            options: HashMap::new(),
+            logging,
+            reference,
+        },
+    );
+    let r = g.play();
+    let r = format!("{r:?}");
+    (g, r)
+}
+
+/// What a game left (its outcome, state, steps, decisions), and its transcript.
+fn result((g, r): (Game, String)) -> (String, Vec<Entry>) {
+    (format!("{r}\n{}", state(&g)), g.log)
+}
+
+/// Seeds `0..n` of one game with these agents (`kind` names them) on
+/// every tier, spread over a few threads.
+fn seeds_agree(game: &str, kind: &str, data: &Arc<Data>, agents: Vec<Box<dyn Agent>>, n: u64) {
+    let jobs = std::thread::available_parallelism().map_or(1, |j| j.get().min(4)) as u64;
+    std::thread::scope(|s| {
+        for j in 0..jobs {
+            let agents = &agents;
+            s.spawn(move || {
+                for seed in (j..n).step_by(jobs as usize) {
+                    one_seed(game, kind, data, agents, seed);
+                }
+            });
+        }
+    });
+}
+
+/// One replay agent per seat, holding the answers a game recorded for that
+/// seat's player (recorded as: player from 0, count, then that many picks).
+fn replayers(decisions: &[u32], players: usize) -> Vec<Box<dyn Agent>> {
+    let mut seats = vec![agent::Replay::default(); players];
+    let mut rest = decisions.iter().map(|&d| d as usize);
+    while let (Some(p), Some(k)) = (rest.next(), rest.next()) {
+        seats[p].0.push_back(rest.by_ref().take(k).collect());
+    }
+    seats.into_iter().map(|s| Box::new(s) as _).collect()
+}
+
+fn one_seed(game: &str, kind: &str, data: &Arc<Data>, agents: &[Box<dyn Agent>], seed: u64) {
+    let what = format!("{game} {kind} seed {seed}");
+    same(&what, |r, l| result(play(data, agents, seed, r, l)));
+    // The speed tier's decisions replayed on the reference tier.
+    let fast = play(data, agents, seed, false, true);
+    let mut again = Game::new(
+        data.clone(),
+        GameConfig {
+            players: agents.len() as u8,
+            seed,
+            agents: replayers(&fast.0.decisions, agents.len()),
+            options: HashMap::new(),
+            logging: true,
+            reference: true,
+        },
+    );
+    let r = format!("{:?}", again.play());
+    let (a, b) = (result(fast), result((again, r)));
+    if a.1 != b.1 {
+        panic!(
+            "{what}: replayed on the reference tier: {}",
+            first_difference(&lines(&a.1), &lines(&b.1))
+        );
+    }
+}
+
+#[test]
+fn tiers_play_the_same_games() {
+    let only = std::env::var("FUDA_DIFF_GAME").ok();
+    let games = load::list_games(root());
+    assert!(!games.is_empty());
+    for game in games {
+        if only.as_ref().is_some_and(|o| *o != game) {
+            continue;
+        }
+        let data = Arc::new(load::load_game(root(), &game).unwrap_or_else(|e| panic!("{e:?}")));
+        let mut kinds = vec!["random".to_string(), "first".to_string()];
+        kinds.extend(data.bots.iter().map(|(n, _)| n.clone()));
+        let parse = |k: &String| agent::parse(k, &data).expect("agent");
+        for kind in &kinds {
+            let agents = vec![parse(kind); data.players.2 as usize];
+            seeds_agree(&game, kind, &data, agents, seeds());
+        }
+        // The most players the game allows, every kind at the table.
+        let agents = (0..data.players.1 as usize)
+            .map(|i| parse(&kinds[i % kinds.len()]))
+            .collect();
+        seeds_agree(&game, "mixed", &data, agents, seeds());
+    }
+}
+
+fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
+    for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            collect(&p, out);
+        } else if p.extension().is_some_and(|x| x == "yaml") {
+            out.push(p);
+        }
+    }
+}
+
+#[test]
+fn tiers_run_the_same_scenarios() {
+    let mut files = Vec::new();
+    collect(&root().join("tests/scenarios"), &mut files);
+    files.sort();
+    assert!(!files.is_empty());
+    for file in files {
+        let what = file.display().to_string();
+        same(&what, |reference, logging| {
+            match run_file_with(root(), &file, Tier { reference, logging }) {
+                Ok(r) => (
+                    format!(
+                        "{:?}\n{:?}\n{} unused\n{:?}\nerror {:?}\n{}",
+                        r.outcome,
+                        r.stopped,
+                        r.unused,
+                        r.failures,
+                        r.error.as_ref().map(|e| (&e.message, e.span, &e.label)),
+                        state(&r.game)
+                    ),
+                    r.game.log,
+                ),
+                Err(e) => (format!("{:?}", e.errors), Vec::new()),
+            }
+        });
+    }
+}
+
+/// A copy of the shipped data in `dir` with a shrine card `id` whose play
+/// effect is `code`, and a scenario that plays it.
+fn card_played(dir: &Path, id: &str, code: &str) -> PathBuf {
+    for sub in ["rules", "cards/shrine"] {
+        std::fs::create_dir_all(dir.join(sub)).expect("data dir");
+        for e in std::fs::read_dir(root().join(sub)).expect("read").flatten() {
+            if e.path().is_file() {
+                std::fs::copy(e.path(), dir.join(sub).join(e.file_name())).expect("copy");
+            }
+        }
+    }
+    let body: String = code.lines().map(|l| format!("    {l}\n")).collect();
+    std::fs::write(
+        dir.join(format!("cards/shrine/{id}.yaml")),
+        format!("id: {id}\ntags: [action]\neffects:\n  play: |\n{body}"),
+    )
+    .expect("card");
+    let file = dir.join(format!("{id}.yaml"));
+    std::fs::write(
+        &file,
+        format!(
+            "game: shrine\nzones:\n  supply: {{osaisen: 10, honoumai: 5}}\n  p1:\n    hand: [{id}, osaisen, honoumai]\n    deck: [osaisen, omiki, osaisen]\n    discard: [omiki]\ncounters:\n  p1: {{actions: 1}}\nphase: action\ndecisions: [play {id}]\n"
+        ),
+    )
+    .expect("scenario");
+    file
+}
+
+/// Code that fails at run time fails the same way on both tiers: the same
+/// message at the same span, after the same work.
+#[test]
+fn tiers_fail_the_same_way() {
+    let cases = [
+        "coins += \"x\"",
+        "actions = none",
+        "coins += hand",
+        "move(1, hand)",
+        "move(top(deck), 5)",
+        "move(top(deck(5)), hand)",
+        "repeat 200000 { coins += 1 }",
+        "repeat \"x\" { coins += 1 }",
+        "let n = 0\nwhile true { n += 1 }",
+        "coins += 1 / 0",
+        "if 5 is action { coins += 1 }",
+        "for x in hand where it is resource { move(x, discard) }\nlet y = top(discard)\ncoins += y.cost + y",
+        "for x in 3 { coins += 1 }",
+        "repeat 2 { if count(deck) < 1 { move_together(discard, deck); shuffle(deck) }; move(top(deck), hand, \"draw\") }\ncoins += count(5)",
+        "run(me, \"play\")",
+        "coins += sum(hand, it.cost) + sum(3, it)",
+        "coins += any(hand, it is resource) + 1\ncoins += sum(supply + 4, it.cost)",
+        "for p in players() { p.coins += \"z\" }",
+        "draw(2)\ngain(@honoumai)\ncoins += first(hand).cost + \"a\"",
+        "repeat 100000 { repeat 60 { let a = 1 } }",
+        // Verbs the speed tier inlines and runs as shapes, given bad values.
+        "draw(\"x\")",
+        "draw(200000)",
+        "draw_for(5, 2)",
+        "draw_for(me, 2)\ngain(5)",
+        "reveal_top(none)\nlook_top(hand)",
+        "coins += 1\nactions += 1\ndraw(1)\ncoins += top(hand)",
+    ];
+    let dir = tempfile::tempdir().expect("temp dir");
+    for (i, code) in cases.iter().enumerate() {
+        let data = dir.path().join(format!("case{i}"));
+        let file = card_played(&data, &format!("failing_{i}"), code);
+        let what = format!("case {i}: {code}");
+        same(&what, |reference, logging| {
+            match run_file_with(&data, &file, Tier { reference, logging }) {
+                Ok(r) => (
+                    format!(
+                        "{:?}\n{:?}\nerror {:?}\n{}",
+                        r.outcome,
+                        r.stopped,
+                        r.error.as_ref().map(|e| (&e.message, e.span, &e.label)),
+                        state(&r.game)
+                    ),
+                    r.game.log,
+                ),
+                Err(e) => (format!("{:?}", e.errors), Vec::new()),
+            }
+        });
+    }
+}
