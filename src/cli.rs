@@ -309,23 +309,23 @@ fn command(cli: Cli) -> ExitCode {
 }
 
 fn doc(topic: Option<&str>) -> ExitCode {
-    use crate::lang::reference;
+    use crate::lang::doc as topics;
     let Some(name) = topic else {
-        print!("{}", reference::topics());
+        print!("{}", topics::topics());
         return ExitCode::SUCCESS;
     };
-    match reference::topic(name) {
+    match topics::topic(name) {
         Some(text) => {
             print!("{text}");
             ExitCode::SUCCESS
         }
         None => {
-            let help = did_you_mean(suggest(name, reference::topic_names()));
+            let help = did_you_mean(suggest(name, topics::topic_names()));
             eprintln!(
                 "error: unknown topic `{name}`{}",
                 help.map(|h| format!("; {h}")).unwrap_or_default()
             );
-            eprint!("{}", reference::topics());
+            eprint!("{}", topics::topics());
             ExitCode::from(2)
         }
     }

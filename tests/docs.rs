@@ -243,7 +243,7 @@ fn fuda_doc_lists_topics_and_rejects_unknown_ones() {
     };
     let list = run(&["doc"]);
     let list = String::from_utf8(list.stdout).unwrap();
-    for topic in fuda::lang::reference::topic_names() {
+    for topic in fuda::lang::doc::topic_names() {
         assert!(list.contains(topic), "{topic} missing from `fuda doc`");
         assert!(run(&["doc", topic]).status.success());
     }

@@ -2,6 +2,6 @@
 
 pub mod builtins;
 pub mod compile;
+pub mod doc;
 pub mod ir;
 pub mod names;
-pub mod reference;
