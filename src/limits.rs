@@ -58,3 +58,7 @@ pub const MAX_SCRIPT_FN_EXPR_DEPTH: usize = 32;
 pub const MAX_SCRIPT_STRING: usize = 64 * 1024;
 pub const MAX_SCRIPT_ARRAY: usize = 100_000;
 pub const MAX_SCRIPT_MAP: usize = 10_000;
+
+/// Squares a board may declare, and squares one `advance` may move.
+pub const MAX_SQUARES: usize = 10_000;
+pub const MAX_ADVANCE: i64 = 100_000;

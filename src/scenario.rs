@@ -13,7 +13,7 @@ use crate::data::{Data, DataError, DataErrors, Sources, load, yamltext};
 use crate::engine::agent::{Script, Scripted};
 use crate::engine::log::Entry;
 use crate::engine::{Agent, Flow, Game, GameConfig, Outcome};
-use crate::lang::compile::{Context, compile_expr};
+use crate::lang::compile::{Context, compile_code, compile_expr};
 use crate::lang::names::find;
 use crate::suggest::{did_you_mean, suggest};
 use crate::value::{PlayerId, ZoneRef};
@@ -57,6 +57,12 @@ pub struct RawScenario {
     /// Conditions that must hold at the end, in card-text syntax (`me` is P1).
     #[serde(default)]
     pub expect: Vec<String>,
+    /// Code run as P1 once the cards and counters are placed (a board position).
+    #[serde(default)]
+    pub before: Option<String>,
+    /// Die results, in order, for the game's rolls before its RNG takes over.
+    #[serde(default)]
+    pub dice: Vec<i64>,
 }
 
 fn two() -> u8 {
@@ -360,8 +366,31 @@ pub fn run_with(
             Err(ce) => errors.push(sources.error(fid, ce.start, ce.end, ce.message, ce.help)),
         }
     }
+    let before = match &raw.before {
+        Some(b) => {
+            let origin =
+                crate::data::locate::code_origin(&text, b, text.find("\nbefore:").unwrap_or(0), fid);
+            match compile_code(b, &data.names, &origin, &Context::default()) {
+                Ok(code) => Some(code),
+                Err(ce) => {
+                    errors.push(sources.error(fid, ce.start, ce.end, ce.message, ce.help));
+                    None
+                }
+            }
+        }
+        None => None,
+    };
     if !errors.is_empty() {
         return Err(DataErrors { errors });
+    }
+    game.st.board.dice.extend(raw.dice.iter().copied());
+    if let Some(code) = &before
+        && let Err(e) = game.exec_code(code, None, 0, Vec::new())
+        && let Flow::Error(e) = *e
+    {
+        return Err(DataErrors {
+            errors: vec![crate::report::run_error(&data, &e)],
+        });
     }
 
     let mut stopped = None;

@@ -346,6 +346,10 @@ impl Loader {
             n.events.push(format!("{}_start", p.name));
             n.events.push(format!("{}_end", p.name));
         }
+        if let Some(b) = &r.board {
+            n.events.extend(["passes".into(), "stops".into()]);
+            n.square_props = b.props.keys().cloned().collect();
+        }
         // Tags and zones are bits of a u64 (a card's tags, a test's zones):
         // the 65th is refused where it is declared.
         if let Some(extra) = r.tags.get(64) {
@@ -783,6 +787,7 @@ impl Loader {
             })
             .collect();
         let option_decls = self.options(rf, &r.options);
+        let board = self.board(rf, r.board.as_ref());
         let scripts = self.scripts.take()?;
         if r.players.min == 0 || r.players.min > r.players.max {
             self.err_at(
@@ -825,6 +830,7 @@ impl Loader {
             bots,
             scripts,
             sources: std::mem::take(&mut self.sources),
+            board,
         })
     }
 
@@ -891,6 +897,61 @@ impl Loader {
             });
         }
         decls
+    }
+
+    /// The board's squares, their card ids and properties checked.
+    fn board(&mut self, rf: u32, raw: Option<&super::board::RawBoard>) -> super::board::BoardDecl {
+        use super::board::{BoardDecl, SquareDecl};
+        let Some(raw) = raw else {
+            return BoardDecl::default();
+        };
+        let from = find_word(self.sources.text(rf), "board", 0).map_or(0, |(a, _)| a);
+        let mut squares = Vec::with_capacity(raw.squares.len());
+        for sq in &raw.squares {
+            let card = sq.card.as_ref().and_then(|id| {
+                let d = self.names.def(id);
+                if d.is_none() {
+                    let table = self.names.defs.clone();
+                    self.unknown(rf, from, "card id", id, &table);
+                }
+                d
+            });
+            let mut props: Vec<Option<i64>> = raw.props.values().copied().collect();
+            for (k, v) in &sq.props {
+                match find(&self.names.square_props, k) {
+                    Some(i) => props[i as usize] = *v,
+                    None => {
+                        let table = self.names.square_props.clone();
+                        self.unknown(rf, from, "square property", k, &table);
+                    }
+                }
+            }
+            let name = match (&sq.name, card) {
+                (Some(n), _) => n.clone(),
+                (None, Some(d)) => self.names.defs[d as usize].clone(),
+                (None, None) => sq.kind.clone(),
+            };
+            squares.push(SquareDecl {
+                kind: std::sync::Arc::new(sq.kind.clone()),
+                name,
+                card,
+                section: sq.section,
+                props,
+            });
+        }
+        if squares.is_empty() || squares.len() > crate::limits::MAX_SQUARES {
+            self.err_at(
+                rf,
+                "squares",
+                from,
+                format!(
+                    "a board needs 1 to {} squares",
+                    crate::limits::MAX_SQUARES
+                ),
+                None,
+            );
+        }
+        BoardDecl { squares }
     }
 
     fn set_effect(

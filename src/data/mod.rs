@@ -1,5 +1,6 @@
 //! A game as data: rules and cards, loaded from YAML and compiled once.
 
+pub mod board;
 pub mod confine;
 pub mod counts;
 pub mod diag;
@@ -51,6 +52,8 @@ pub struct Data {
     pub bots: Vec<(String, Vec<BotRule>)>,
     pub scripts: scripts::Scripts,
     pub sources: Sources,
+    /// The board, if the game has one (else no square).
+    pub board: board::BoardDecl,
 }
 
 pub struct CounterDecl {

@@ -50,6 +50,8 @@ pub struct RawRules {
     pub bots: BTreeMap<String, Vec<RawBotRule>>,
     #[serde(default)]
     pub scripts: Vec<String>,
+    #[serde(default)]
+    pub board: Option<super::board::RawBoard>,
 }
 
 /// A game option: a description alone, or a description with the flag and

@@ -2,6 +2,7 @@
 //! phases, windows and decisions — never a particular game.
 
 pub mod agent;
+pub mod board;
 mod budget;
 pub mod decide;
 pub mod events;

@@ -21,6 +21,19 @@ impl Game {
     fn call_with(&mut self, b: Builtin, a: &mut Args, f: &mut Frame) -> Res<Value> {
         let sp = f.span;
         Ok(match b {
+            Builtin::Roll
+            | Builtin::Piece
+            | Builtin::Advance
+            | Builtin::PlacePiece
+            | Builtin::Squares
+            | Builtin::NextSquare
+            | Builtin::SquareKind
+            | Builtin::SquareName
+            | Builtin::SquareCard
+            | Builtin::SquareGet
+            | Builtin::SquareSet
+            | Builtin::BoardSections
+            | Builtin::ShowBoard => return self.board_call(b, a, f),
             Builtin::Move | Builtin::MoveAll => {
                 let cause = match a.get(2) {
                     Some(Value::Int(e)) => Some(*e as u16),

@@ -219,6 +219,8 @@ pub struct State {
     /// Every tag some card has had: a test for one no card ever had finds
     /// no card without looking.
     pub tags_seen: u64,
+    /// The board, for a game that has one.
+    pub board: super::board::Board,
 }
 
 impl State {
@@ -252,6 +254,7 @@ impl State {
             scanned: 0,
             quiet: Default::default(),
             tags_seen: 0,
+            board: Default::default(),
         };
         st.reset(data, nplayers, seed);
         st
@@ -288,7 +291,9 @@ impl State {
             scanned,
             quiet,
             tags_seen,
+            board,
         } = self;
+        board.reset(data, nplayers);
         // The layout depends on the data (a game's never changes) and the
         // players only: a game like the last keeps it.
         let same = *np == nplayers && layouts.len() == data.zones.len();

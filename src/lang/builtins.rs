@@ -131,6 +131,32 @@ builtins! {
         "Sets a counter or an event field by its name as a string, like `x.field = value` (for scripts).";
     ZoneOf = "zone", 1..=2, "name, player?",
         "The zone of that name, a per-player zone of the player (default: the player running the code) (for scripts).";
+    Roll = "roll", 1..=2, "n, sides?",
+        "Rolls n dice of `sides` faces (default 6) with the game's seeded random number generator (a scenario's `dice:` fixes them); the transcript shows each die. Returns the total.";
+    Piece = "piece", 0..=1, "player?",
+        "The square (a number) where the player's piece stands.";
+    Advance = "advance", 1..=2, "player?, steps",
+        "Moves the player's piece `steps` squares along the board's track, raising `passes` for each square it goes through and `stops` for the last (`event.target` is the square, `event.player` the player). Returns the square reached.";
+    PlacePiece = "place_piece", 1..=2, "player?, square",
+        "Puts the player's piece on the square directly: nothing is passed or stopped on.";
+    Squares = "squares", 0..=1, "kind?",
+        "The squares of the track in order from square 0, or only those of that kind (a string).";
+    NextSquare = "next_square", 1..=2, "square, n?",
+        "The square n (default 1) steps ahead on the track.";
+    SquareKind = "square_kind", 1..=1, "square",
+        "The square's kind, as the board declares it (a string).";
+    SquareName = "square_name", 1..=1, "square",
+        "The square's name.";
+    SquareCard = "square_card", 1..=1, "square",
+        "The card id the board gives the square (`@id`, with its properties), or none.";
+    SquareGet = "square_get", 2..=2, "square, prop",
+        "A board-declared property of the square: a number, none, or what `square_set` put there (a card, a player…).";
+    SquareSet = "square_set", 3..=3, "square, prop, value",
+        "Sets a property of the square; the transcript shows the change.";
+    BoardSections = "board_sections", 1..=1, "sections",
+        "Keeps on the track only the squares whose `section` is in the list (in their order), e.g. a shorter board; pieces on squares left out go to the first square.";
+    ShowBoard = "show_board", 0..=0, "",
+        "Adds the board to the transcript: each square with its properties that differ from their start and the pieces on it.";
 }
 
 /// A table of names a builtin argument must come from.
@@ -142,6 +168,7 @@ pub enum NameTable {
     Effects,
     Windows,
     Zones,
+    SquareProps,
 }
 
 impl NameTable {
@@ -153,6 +180,7 @@ impl NameTable {
             NameTable::Effects => "effect",
             NameTable::Windows => "window",
             NameTable::Zones => "zone",
+            NameTable::SquareProps => "square property",
         }
     }
 }
@@ -177,6 +205,7 @@ impl Builtin {
             (Builtin::Run | Builtin::Stack, 1) => NameTable::Effects,
             (Builtin::Window, 0) => NameTable::Windows,
             (Builtin::ZoneOf, 0) => NameTable::Zones,
+            (Builtin::SquareGet | Builtin::SquareSet, 1) => NameTable::SquareProps,
             _ => return None,
         })
     }

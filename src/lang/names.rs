@@ -18,6 +18,8 @@ pub struct Names {
     /// Script functions and their parameter counts.
     pub scripts: Vec<(String, usize)>,
     pub def_index: HashMap<String, u16>,
+    /// The board's square properties.
+    pub square_props: Vec<String>,
 }
 
 pub fn find(list: &[String], name: &str) -> Option<u16> {
@@ -34,6 +36,7 @@ impl Names {
             Effects => &self.effects,
             Windows => &self.windows,
             Zones => &self.zones,
+            SquareProps => &self.square_props,
         }
     }
 

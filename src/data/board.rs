@@ -1,0 +1,58 @@
+//! A board declared by the rules: squares with a kind, a name, an optional card
+//! and properties, walked as a track that loops in the order the squares are
+//! listed. Squares are numbered from 0 in that order.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use serde::Deserialize;
+
+use crate::value::DefId;
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawBoard {
+    /// Every square's properties and their start values (`~` for none).
+    #[serde(default)]
+    pub props: BTreeMap<String, Option<i64>>,
+    pub squares: Vec<RawSquare>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawSquare {
+    pub kind: String,
+    /// Shown in the transcript (default: the card's name, else the kind).
+    #[serde(default)]
+    pub name: Option<String>,
+    /// A card id the square stands for (read with `square_card`).
+    #[serde(default)]
+    pub card: Option<String>,
+    /// The part of the board the square belongs to (`board_sections`).
+    #[serde(default = "one")]
+    pub section: i64,
+    /// Start values differing from the board's.
+    #[serde(default)]
+    pub props: BTreeMap<String, Option<i64>>,
+}
+
+fn one() -> i64 {
+    1
+}
+
+/// A board, compiled: property names are in `Names::square_props`.
+#[derive(Debug, Default)]
+pub struct BoardDecl {
+    pub squares: Vec<SquareDecl>,
+}
+
+#[derive(Debug)]
+pub struct SquareDecl {
+    /// The kind, as `square_kind` returns it.
+    pub kind: Arc<String>,
+    pub name: String,
+    pub card: Option<DefId>,
+    pub section: i64,
+    /// Start value of each property (none as `None`).
+    pub props: Vec<Option<i64>>,
+}
