@@ -787,7 +787,7 @@ impl Loader {
             })
             .collect();
         let option_decls = self.options(rf, &r.options);
-        let board = self.board(rf, r.board.as_ref());
+        let board = self.board(rf, r.board.as_ref(), &defs);
         let scripts = self.scripts.take()?;
         if r.players.min == 0 || r.players.min > r.players.max {
             self.err_at(
@@ -900,7 +900,12 @@ impl Loader {
     }
 
     /// The board's squares, their card ids and properties checked.
-    fn board(&mut self, rf: u32, raw: Option<&super::board::RawBoard>) -> super::board::BoardDecl {
+    fn board(
+        &mut self,
+        rf: u32,
+        raw: Option<&super::board::RawBoard>,
+        defs: &[CardDef],
+    ) -> super::board::BoardDecl {
         use super::board::{BoardDecl, SquareDecl};
         let Some(raw) = raw else {
             return BoardDecl::default();
@@ -928,7 +933,7 @@ impl Loader {
             }
             let name = match (&sq.name, card) {
                 (Some(n), _) => n.clone(),
-                (None, Some(d)) => self.names.defs[d as usize].clone(),
+                (None, Some(d)) => defs[d as usize].name.clone(),
                 (None, None) => sq.kind.clone(),
             };
             squares.push(SquareDecl {

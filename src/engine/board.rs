@@ -65,8 +65,8 @@ impl Game {
         };
         Ok(match b {
             Builtin::Roll => {
-                let n = self.int(&a[0], sp)?;
-                let sides = match a.get(1) {
+                let n = self.int(&a[rest], sp)?;
+                let sides = match a.get(rest + 1) {
                     Some(v) => self.int(v, sp)?,
                     None => 6,
                 };
@@ -84,7 +84,7 @@ impl Game {
                 let total: i64 = dice.iter().sum();
                 if self.logging {
                     let shown: Vec<String> = dice.iter().map(|d| d.to_string()).collect();
-                    let text = format!("{} rolls {} = {total}", pname(f.me), shown.join(" + "));
+                    let text = format!("{} rolls {} = {total}", pname(who), shown.join(" + "));
                     self.push(Entry::Text { text });
                 }
                 Value::Int(total)

@@ -131,8 +131,8 @@ builtins! {
         "Sets a counter or an event field by its name as a string, like `x.field = value` (for scripts).";
     ZoneOf = "zone", 1..=2, "name, player?",
         "The zone of that name, a per-player zone of the player (default: the player running the code) (for scripts).";
-    Roll = "roll", 1..=2, "n, sides?",
-        "Rolls n dice of `sides` faces (default 6) with the game's seeded random number generator (a scenario's `dice:` fixes them); the transcript shows each die. Returns the total.";
+    Roll = "roll", 1..=3, "player?, n, sides?",
+        "The player (default: the player running the code) rolls n dice of `sides` faces (default 6) with the game's seeded random number generator (a scenario's `dice:` fixes them); the transcript shows each die. Returns the total.";
     Piece = "piece", 0..=1, "player?",
         "The square (a number) where the player's piece stands.";
     Advance = "advance", 1..=2, "player?, steps",
