@@ -224,6 +224,7 @@ pub fn run_with(
         });
     }
     let mut game = Game::new(data.clone(), cfg);
+    game.st.board.dice.extend(raw.dice.iter().copied());
     if raw.setup
         && let Err(e) = game.exec_code(&data.setup, None, 0, Vec::new())
         && let Flow::Error(e) = *e
@@ -383,7 +384,6 @@ pub fn run_with(
     if !errors.is_empty() {
         return Err(DataErrors { errors });
     }
-    game.st.board.dice.extend(raw.dice.iter().copied());
     if let Some(code) = &before
         && let Err(e) = game.exec_code(code, None, 0, Vec::new())
         && let Flow::Error(e) = *e

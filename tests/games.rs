@@ -166,3 +166,76 @@ fn views_never_hold_hidden_cards() {
         }
     }
 }
+
+#[test]
+fn landgrab_games_end_on_a_failed_draw_with_the_richest_winning() {
+    use fuda::value::Value;
+    let d = data("landgrab");
+    let find = |t: &[String], n: &str| fuda::lang::names::find(t, n).unwrap() as usize;
+    let (sp, props) = (&d.names.square_props, &d.names.props);
+    let (owner, level, chr) = (find(sp, "owner"), find(sp, "level"), find(sp, "char"));
+    let money = find(&d.names.counters, "money") as u16;
+    let (colour, bonus) = (find(props, "colour"), find(props, "toll_bonus"));
+    let table = |name: &str, lv: i64| find(props, &format!("{name}{lv}"));
+    let (deck, lands) = (find(&d.names.zones, "deck"), find(&d.names.zones, "lands"));
+    for players in 2..=4u8 {
+        for seed in 0..8 {
+            for agent in ["random", "landgrab", "landgrab,random"] {
+                let at = format!("{players}p seed {seed} {agent}");
+                let mut g = game(&d, players, seed, agent);
+                let o = g.play().unwrap_or_else(|e| panic!("{at}: {e:?}"));
+                assert!(!o.limit, "{at}: hit the turn limit");
+                // The game ends only when a draw fails: the deck is empty.
+                let deck = ZoneRef {
+                    zone: deck as u16,
+                    owner: 0,
+                };
+                assert_eq!(g.st.size(deck), 0, "{at}: ended with cards to draw");
+                let b = &g.st.board;
+                let owned = |s: usize| match &b.props[s * b.nprops + owner] {
+                    Value::Player(p) => Some(*p),
+                    _ => None,
+                };
+                let land = |s: usize| &d.defs[d.board.squares[s].card.unwrap() as usize];
+                // Every owned land holds a character, and only they do.
+                let held = (0..d.board.squares.len())
+                    .filter(|&s| owned(s).is_some())
+                    .count();
+                let on_lands = g.st.size(ZoneRef {
+                    zone: lands as u16,
+                    owner: 0,
+                });
+                assert!(on_lands >= held, "{at}: {held} lands, {on_lands} characters");
+                // Total assets, recounted here: money + Σ (base value + toll).
+                let mut assets = vec![0i64; players as usize];
+                for p in 0..players {
+                    assets[p as usize] = g.st.counter(p, money);
+                }
+                for s in 0..d.board.squares.len() {
+                    let Some(p) = owned(s) else { continue };
+                    let def = land(s);
+                    let lv = match b.props[s * b.nprops + level] {
+                        Value::Int(l) => l,
+                        _ => panic!("{at}: a level that is not a number"),
+                    };
+                    let chain = (0..d.board.squares.len())
+                        .filter(|&t| {
+                            owned(t) == Some(p)
+                                && land(t).props[colour] == def.props[colour]
+                        })
+                        .count() as i64;
+                    let mut toll = def.props[table("toll", lv)] * (chain + 1) / 2;
+                    if let Value::Card(c) = b.props[s * b.nprops + chr] {
+                        toll += g.st.prop(&d, c, bonus as u16);
+                    }
+                    assets[p as usize] += def.props[table("base", lv)] + toll;
+                }
+                assert_eq!(o.scores, assets, "{at}");
+                let best = *assets.iter().max().unwrap();
+                for w in &o.winners {
+                    assert_eq!(assets[*w as usize], best, "{at}");
+                }
+            }
+        }
+    }
+}
