@@ -369,8 +369,12 @@ pub fn run_with(
     }
     let before = match &raw.before {
         Some(b) => {
-            let origin =
-                crate::data::locate::code_origin(&text, b, text.find("\nbefore:").unwrap_or(0), fid);
+            let origin = crate::data::locate::code_origin(
+                &text,
+                b,
+                text.find("\nbefore:").unwrap_or(0),
+                fid,
+            );
             match compile_code(b, &data.names, &origin, &Context::default()) {
                 Ok(code) => Some(code),
                 Err(ce) => {

@@ -219,7 +219,10 @@ fn board_mistakes_are_located() {
     let t = text(&fuda(dir.path(), &["check", "hop"]));
     assert!(t.contains("unknown square property \"lvl\""), "{t}");
 
-    let dir = game(&RULES.replace("advance(roll(1))", "advance(roll(1)); square_get(6, \"level\")"));
+    let dir = game(&RULES.replace(
+        "advance(roll(1))",
+        "advance(roll(1)); square_get(6, \"level\")",
+    ));
     let out = fuda(dir.path(), &["run", "hop"]);
     let t = text(&out);
     assert_eq!(out.status.code(), Some(1), "{t}");

@@ -205,7 +205,10 @@ fn landgrab_games_end_on_a_failed_draw_with_the_richest_winning() {
                     zone: lands as u16,
                     owner: 0,
                 });
-                assert!(on_lands >= held, "{at}: {held} lands, {on_lands} characters");
+                assert!(
+                    on_lands >= held,
+                    "{at}: {held} lands, {on_lands} characters"
+                );
                 // Total assets, recounted here: money + Σ (base value + toll).
                 let mut assets = vec![0i64; players as usize];
                 for p in 0..players {
@@ -220,8 +223,7 @@ fn landgrab_games_end_on_a_failed_draw_with_the_richest_winning() {
                     };
                     let chain = (0..d.board.squares.len())
                         .filter(|&t| {
-                            owned(t) == Some(p)
-                                && land(t).props[colour] == def.props[colour]
+                            owned(t) == Some(p) && land(t).props[colour] == def.props[colour]
                         })
                         .count() as i64;
                     let mut toll = def.props[table("toll", lv)] * (chain + 1) / 2;

@@ -949,10 +949,7 @@ impl Loader {
                 rf,
                 "squares",
                 from,
-                format!(
-                    "a board needs 1 to {} squares",
-                    crate::limits::MAX_SQUARES
-                ),
+                format!("a board needs 1 to {} squares", crate::limits::MAX_SQUARES),
                 None,
             );
         }

@@ -53,10 +53,7 @@ impl Game {
     pub(crate) fn board_call(&mut self, b: Builtin, a: &mut Args, f: &mut Frame) -> Res<Value> {
         let sp = f.span;
         if self.data.board.squares.is_empty() {
-            return self.err(
-                sp,
-                format!("`{}`: this game declares no board", b.name()),
-            );
+            return self.err(sp, format!("`{}`: this game declares no board", b.name()));
         }
         // Operations whose first parameter is an optional player.
         let (who, rest) = match a.first() {
@@ -71,7 +68,10 @@ impl Game {
                     None => 6,
                 };
                 if !(0..=100).contains(&n) || !(1..=1_000_000).contains(&sides) {
-                    return self.err(sp, "roll(n, sides) needs 0 <= n <= 100 and 1 <= sides <= 1000000");
+                    return self.err(
+                        sp,
+                        "roll(n, sides) needs 0 <= n <= 100 and 1 <= sides <= 1000000",
+                    );
                 }
                 let mut dice = Vec::with_capacity(n as usize);
                 for _ in 0..n {
@@ -127,7 +127,12 @@ impl Game {
             Builtin::Squares => {
                 let kind = match a.first() {
                     Some(Value::Str(k)) => Some(k.clone()),
-                    Some(other) => return self.err(sp, format!("squares(kind): the kind is a string, not {}", other.kind())),
+                    Some(other) => {
+                        return self.err(
+                            sp,
+                            format!("squares(kind): the kind is a string, not {}", other.kind()),
+                        );
+                    }
                     None => None,
                 };
                 let squares = &self.data.board.squares;
@@ -253,7 +258,10 @@ impl Game {
         let len = self.data.board.squares.len();
         match usize::try_from(n) {
             Ok(s) if s < len => Ok(s as u32),
-            _ => self.err(sp, format!("no square {n}: the board has squares 0 to {}", len - 1)),
+            _ => self.err(
+                sp,
+                format!("no square {n}: the board has squares 0 to {}", len - 1),
+            ),
         }
     }
 
@@ -289,7 +297,13 @@ impl Game {
         let mut parts = Vec::new();
         let pieces: Vec<String> = (0..b.pieces.len())
             .filter(|&p| !self.st.lost[p])
-            .map(|p| format!("{}@{}", pname(p as PlayerId), self.square_label(b.pieces[p])))
+            .map(|p| {
+                format!(
+                    "{}@{}",
+                    pname(p as PlayerId),
+                    self.square_label(b.pieces[p])
+                )
+            })
             .collect();
         parts.push(pieces.join(" "));
         let names = &self.data.names.square_props;
@@ -299,7 +313,8 @@ impl Game {
                 .filter_map(|p| {
                     let v = &b.props[s as usize * b.nprops + p];
                     let start = decl.props[p].map_or(Value::None, Value::Int);
-                    (!self.equal(v, &start)).then(|| format!("{}={}", names[p], self.show_square_value(v)))
+                    (!self.equal(v, &start))
+                        .then(|| format!("{}={}", names[p], self.show_square_value(v)))
                 })
                 .collect();
             if !props.is_empty() {
