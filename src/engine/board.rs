@@ -10,6 +10,8 @@ use super::{Game, Res};
 use crate::data::{Data, Visibility};
 use crate::lang::builtins::Builtin;
 use crate::limits::MAX_ADVANCE;
+use std::sync::Arc;
+
 use crate::value::{Args, PlayerId, Value};
 
 /// The board's state in one game.
@@ -26,6 +28,9 @@ pub struct Board {
     pub pieces: Vec<u32>,
     /// Die results fixed in advance (a scenario's `dice:`), used before the RNG.
     pub dice: std::collections::VecDeque<i64>,
+    /// `squares()` and `squares(kind)` for each kind, made when the track is:
+    /// rules ask for them on every decision, the lists never change between.
+    pub lists: Vec<(Option<Arc<String>>, Value)>,
 }
 
 impl Board {
@@ -45,6 +50,26 @@ impl Board {
         self.pieces.clear();
         self.pieces.resize(nplayers as usize, 0);
         self.dice.clear();
+        self.list_squares(data);
+    }
+
+    /// The track's squares, all and by kind (see `lists`).
+    fn list_squares(&mut self, data: &Data) {
+        self.lists.clear();
+        let squares = &data.board.squares;
+        let all = self.track.iter().map(|&s| Value::Int(s as i64)).collect();
+        self.lists.push((None, Value::list(all)));
+        for sq in squares {
+            if self.lists.iter().any(|(k, _)| k.as_ref() == Some(&sq.kind)) {
+                continue;
+            }
+            let of_kind = (self.track.iter())
+                .filter(|&&s| squares[s as usize].kind == sq.kind)
+                .map(|&s| Value::Int(s as i64))
+                .collect();
+            self.lists
+                .push((Some(sq.kind.clone()), Value::list(of_kind)));
+        }
     }
 }
 
@@ -135,16 +160,10 @@ impl Game {
                     }
                     None => None,
                 };
-                let squares = &self.data.board.squares;
-                let list = self
-                    .st
-                    .board
-                    .track
-                    .iter()
-                    .filter(|&&s| kind.as_ref().is_none_or(|k| squares[s as usize].kind == *k))
-                    .map(|&s| Value::Int(s as i64))
-                    .collect();
-                Value::list(list)
+                let found = (self.st.board.lists.iter())
+                    .find(|(k, _)| k.as_deref() == kind.as_deref())
+                    .map(|(_, l)| l.clone());
+                found.unwrap_or_else(|| Value::list(Vec::new()))
             }
             Builtin::NextSquare => {
                 let s = self.square(&a[0], sp)?;
@@ -216,6 +235,8 @@ impl Game {
                     }
                 }
                 board.track = track;
+                let data = self.data.clone();
+                self.st.board.list_squares(&data);
                 Value::None
             }
             Builtin::ShowBoard => {
