@@ -136,6 +136,9 @@ expect:
             "no line {line:?} in:\n{t}"
         );
     }
+    // The final state (as every view) shows the board too.
+    let last = "board: P1@#3 Pit P2@#3 Pit | #5 Wood level=1 owner=P1";
+    assert_eq!(t.lines().filter(|l| l.trim() == last).count(), 2, "{t}");
 }
 
 #[test]

@@ -311,6 +311,11 @@ impl Game {
         }
     }
 
+    /// [`Game::board_text`] for a game with a board: public, so every view may hold it.
+    pub(crate) fn board_line(&self) -> Option<String> {
+        (!self.data.board.squares.is_empty()).then(|| self.board_text())
+    }
+
     /// One line: where each piece stands, then every square whose properties
     /// differ from their start, with those properties.
     fn board_text(&self) -> String {

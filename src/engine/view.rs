@@ -16,6 +16,9 @@ pub struct View {
     pub phase: Option<String>,
     pub counters: Vec<(String, String, i64)>,
     pub zones: Vec<ZoneView>,
+    /// The board as `show_board()` writes it, for a game with one (public).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub board: Option<String>,
 }
 
 #[derive(Debug, Serialize)]
@@ -79,6 +82,7 @@ impl Game {
                 .map(|p| d.turn.phases[p as usize].name.clone()),
             counters,
             zones,
+            board: self.board_line(),
         }
     }
 }
@@ -114,6 +118,9 @@ impl View {
                 s += &format!(": {}", ps.join(" "));
             }
             s += "\n";
+        }
+        if let Some(b) = &self.board {
+            s += &format!("  {b}\n");
         }
         s
     }
@@ -177,6 +184,9 @@ impl Game {
                 continue;
             };
             s += &format!("  {}: {body}\n", zone_label(d, z));
+        }
+        if let Some(b) = self.board_line() {
+            s += &format!("  {b}\n");
         }
         s
     }
