@@ -6,13 +6,12 @@
 //! its [`Code`]; the game data it reads is the data that holds it.
 
 use std::cell::Cell;
-use std::sync::OnceLock;
 
-use super::exec::{Frame, MAX_LOOP};
-use super::state::Event;
-use super::{Flow, Game, Res};
 use crate::data::Data;
 use crate::data::native::CmpOp;
+use crate::engine::exec::{Frame, MAX_LOOP};
+use crate::engine::state::Event;
+use crate::engine::{Flow, Game, Res};
 use crate::lang::builtins::Builtin;
 use crate::lang::ir::*;
 use crate::value::{Args, Cards, ObjId, PlayerId, Value, ZoneRef, bit};
@@ -41,9 +40,6 @@ pub enum Body {
     Straight(Box<Straight>, StmtFn),
     /// A block the rules run as a [`Hook`].
     Hook(Box<Hook>),
-    /// Nothing compiled: the reference tier walks the code
-    /// ([`Game::run_body`]).
-    Walk,
 }
 
 impl Body {
@@ -55,52 +51,20 @@ impl Body {
             Body::Cond(c) => c(g, f).map(Value::Bool),
             Body::Block(b) | Body::Straight(_, b) => b(g, f).map(|()| Value::None),
             Body::Hook(h) => run(&h.leaves, g, f).map(|()| Value::None),
-            // Walked code is run by `Game::run_body`, never here.
-            Body::Walk => g.err(f.span, "code to walk was run as compiled"),
         }
     }
 }
 
-/// The compiled form of a [`Code`], made on first use: its closure and the
-/// frame slots it needs (its own, then those of the verbs inlined into it).
-#[derive(Default)]
-pub struct Compiled(OnceLock<(Body, usize)>);
-
-impl Compiled {
-    /// The code's closure and frame size, compiling it against `data` the
-    /// first time; on the reference tier (`walk`) nothing is compiled and
-    /// the frame is the code's own.
+impl crate::engine::tier::Compiled for Body {
     #[inline]
-    pub fn get(&self, data: &Data, code: &Code, walk: bool) -> (&Body, usize) {
-        static WALK: Body = Body::Walk;
-        if walk {
-            return (&WALK, code.slots as usize);
-        }
-        let (body, n) = self.0.get_or_init(|| compile(data, code));
-        (body, *n)
-    }
-}
-
-impl Clone for Compiled {
-    /// A copy of code compiles again when it first runs.
-    fn clone(&self) -> Self {
-        Compiled::default()
-    }
-}
-
-impl std::fmt::Debug for Compiled {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(if self.0.get().is_some() {
-            "compiled"
-        } else {
-            "not compiled yet"
-        })
+    fn run(&self, g: &mut Game, f: &mut Frame) -> Res<Value> {
+        Body::run(self, g, f)
     }
 }
 
 /// Compiles a whole piece of code: one-expression code (conditions, picks, bot
 /// rules) returns its value directly, without a statement and a `Return`.
-fn compile(data: &Data, code: &Code) -> (Body, usize) {
+pub(super) fn compile(data: &Data, code: &Code) -> (Body, usize) {
     let need = Cell::new(code.slots);
     let c = Compiler {
         data,
@@ -362,7 +326,7 @@ fn call_body<K: Keep>(
         Ok(v) => Ok(K::keep(v)),
         Err(e) => match *e {
             Flow::Return(v) => Ok(K::keep(v)),
-            e => Err(super::at_call(Box::new(e), span)),
+            e => Err(crate::engine::at_call(Box::new(e), span)),
         },
     };
     f.move_name = move_name;
@@ -571,7 +535,7 @@ impl Straight {
             }
             s.ctrs = Some(ctrs.into_boxed_slice());
         }
-        s.mask = super::ops::event_mask(&s.events);
+        s.mask = crate::engine::ops::event_mask(&s.events);
         (s.slot != usize::MAX).then_some(s)
     }
 
@@ -652,7 +616,7 @@ impl Straight {
     /// run (no effect, nothing created).
     #[inline(always)]
     pub fn still(&self, g: &Game, depth: u32) -> bool {
-        g.budget.depth() + depth + self.nest <= super::MAX_DEPTH
+        g.budget.depth() + depth + self.nest <= crate::engine::MAX_DEPTH
             && !g.logging
             && g.quiet_events(&self.events, self.mask)
     }
@@ -903,7 +867,7 @@ fn call(body: &[Leaf], g: &mut Game, f: &mut Frame, span: Span, at: Span) -> Res
         },
     ] = body
         && g.budget.room(1)
-        && g.budget.depth() < super::MAX_DEPTH
+        && g.budget.depth() < crate::engine::MAX_DEPTH
         && zones(g, f, *from, *to, *cause)
     {
         g.budget.spend(1);
@@ -912,7 +876,7 @@ fn call(body: &[Leaf], g: &mut Game, f: &mut Frame, span: Span, at: Span) -> Res
     }
     match body {
         [Leaf::Call { body, at: at2, .. }]
-            if g.budget.room(2) && g.budget.depth() + 2 <= super::MAX_DEPTH =>
+            if g.budget.room(2) && g.budget.depth() + 2 <= crate::engine::MAX_DEPTH =>
         {
             g.budget.spend(2);
             g.budget.descend(2);
@@ -923,7 +887,7 @@ fn call(body: &[Leaf], g: &mut Game, f: &mut Frame, span: Span, at: Span) -> Res
             f.span = span;
             g.budget.ascend(2);
             match r {
-                Err(e) if !matches!(*e, Flow::Return(_)) => Err(super::at_call(e, span)),
+                Err(e) if !matches!(*e, Flow::Return(_)) => Err(crate::engine::at_call(e, span)),
                 _ => Ok(()),
             }
         }
@@ -1199,7 +1163,7 @@ fn sum_prop(zones: Box<[ZoneOp]>, pr: u16, generic: ValFn) -> ValFn {
             n += g.st.listed(z);
             zs.push(z);
         }
-        if n > super::MAX_LIST {
+        if n > crate::engine::MAX_LIST {
             return generic(g, f);
         }
         let mut total = 0i64;
@@ -2423,7 +2387,7 @@ impl Compiler<'_> {
                     f.span = span;
                     let data = f.data;
                     g.exec_in(data, &data.verbs[v], f.this, f.me, vals, None)
-                        .map_err(|e| super::at_call(e, span))
+                        .map_err(|e| crate::engine::at_call(e, span))
                 })
             }
             Expr::Script(s, args, span) => {
@@ -2434,7 +2398,7 @@ impl Compiler<'_> {
                         vals.push(a(g, f)?);
                     }
                     f.span = span;
-                    super::script::call_fn(g, s, vals, f.this, f.me, span)
+                    crate::engine::script::call_fn(g, s, vals, f.this, f.me, span)
                 })
             }
             Expr::Rhai(id) => {
@@ -2442,7 +2406,7 @@ impl Compiler<'_> {
                 let (id, first) = (*id, (self.size > 0).then_some(self.base as usize));
                 Box::new(move |g, f| {
                     let target = first.map(|s| f.slots[s].clone()).unwrap_or_default();
-                    super::script::run_snippet(g, id, f.this, f.me, target)
+                    crate::engine::script::run_snippet(g, id, f.this, f.me, target)
                 })
             }
         }
