@@ -98,6 +98,8 @@ pub struct Game {
     pub logging: bool,
     /// The speed tier the game runs on, if any ([`tier`]).
     tier: Option<Arc<dyn tier::Tier>>,
+    /// The same tier borrowed for the game's life (see [`Game::tier`]).
+    tier_ref: Option<&'static dyn tier::Tier>,
     /// Tiers the game ran on before [`Game::renew`] gave it another: kept
     /// until the game is dropped (see [`Game::tier`]).
     retired: Vec<Arc<dyn tier::Tier>>,
@@ -157,6 +159,7 @@ impl Game {
             log: Vec::new(),
             logging: cfg.logging,
             reference: cfg.tier.is_none(),
+            tier_ref: cfg.tier.as_ref().map(lend),
             tier: cfg.tier,
             retired: Vec::new(),
             log_full: None,
@@ -183,8 +186,11 @@ impl Game {
             (Some(a), Some(b)) => Arc::ptr_eq(a, b),
             (a, b) => a.is_none() && b.is_none(),
         };
-        if !same && let Some(old) = std::mem::replace(&mut self.tier, cfg.tier.clone()) {
-            self.retired.push(old);
+        if !same {
+            self.tier_ref = cfg.tier.as_ref().map(lend);
+            if let Some(old) = std::mem::replace(&mut self.tier, cfg.tier.clone()) {
+                self.retired.push(old);
+            }
         }
         if self.options != cfg.options {
             self.options.clone_from(&cfg.options);
@@ -207,6 +213,7 @@ impl Game {
             agents,
             log,
             tier: _,
+            tier_ref: _,
             retired: _,
             reference: _,
             logging,
@@ -243,12 +250,7 @@ impl Game {
     /// run of code.
     #[inline(always)]
     pub(crate) fn tier<'t>(&self) -> Option<&'t dyn tier::Tier> {
-        let t: *const dyn tier::Tier = Arc::as_ptr(self.tier.as_ref()?);
-        // SAFETY: a tier the game has held is dropped only with the game
-        // (`renew` keeps a replaced one in `retired`, and nothing else
-        // writes the field), and the callers use it only within a call on
-        // the game, which the game outlives.
-        Some(unsafe { &*t })
+        self.tier_ref
     }
 
     /// An empty list to fill: the last one [`Game::keep_list`] kept when
@@ -520,6 +522,15 @@ impl Game {
             card_file,
         })))
     }
+}
+
+/// A tier the game holds, lent for as long as the game lives.
+fn lend(t: &Arc<dyn tier::Tier>) -> &'static dyn tier::Tier {
+    // SAFETY: a tier a game has held is dropped only with the game
+    // (`Game::renew` keeps a replaced one in `retired`, and nothing else
+    // writes the field); the private `tier_ref` is read only by
+    // `Game::tier`, whose callers use it within a call on the game.
+    unsafe { &*Arc::as_ptr(t) }
 }
 
 /// The values of the declared options, in [`Data::options`]' order.

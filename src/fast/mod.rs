@@ -11,7 +11,7 @@
 //! scenario and many seeds under both tiers and compares them. A game with
 //! no tier (`--reference`) runs none of this.
 
-mod native;
+mod compile;
 mod quick;
 
 use std::sync::{Arc, OnceLock};
@@ -23,7 +23,7 @@ use crate::engine::tier::{Compiled, Tier};
 use crate::engine::{Game, Res};
 use crate::lang::ir::Code;
 use crate::value::{PlayerId, Value};
-use native::Body;
+use compile::Body;
 
 /// The speed tier of one game's data: each piece of code's compiled form,
 /// made on its first run, by [`Code::id`].
@@ -58,7 +58,7 @@ impl Fast {
         let c = self.codes.get(code.id as usize)?;
         Some(match c.get() {
             Some(b) => b,
-            None => c.get_or_init(|| native::compile(data, code)),
+            None => first(c, data, code),
         })
     }
 
@@ -70,6 +70,14 @@ impl Fast {
             None => unreachable!("the loader numbers every move's body"),
         }
     }
+}
+
+/// [`Fast::get`] the first time: compiles the code (out of line, so the
+/// callers' usual path saves no registers for it).
+#[cold]
+#[inline(never)]
+fn first<'t>(c: &'t OnceLock<(Body, usize)>, data: &Data, code: &Code) -> &'t (Body, usize) {
+    c.get_or_init(|| compile::compile(data, code))
 }
 
 impl Tier for Fast {

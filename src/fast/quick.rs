@@ -3,7 +3,7 @@
 //! move's compiled body found once, a straight body run in place.
 
 use super::Fast;
-use super::native::{Body, Straight};
+use super::compile::{Body, Straight};
 use crate::data::Data;
 use crate::data::native::Test;
 use crate::engine::decide::{Act, Plan};
