@@ -3,6 +3,7 @@
 
 pub mod agent;
 pub mod board;
+mod board_ops;
 mod budget;
 pub mod decide;
 pub mod events;

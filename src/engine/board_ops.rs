@@ -1,0 +1,290 @@
+//! The board operations: dice, pieces moving along the track (raising `passes`
+//! and `stops`, which rules and cards wait for like other events), square
+//! properties, and the board as one transcript line.
+
+use super::exec::Frame;
+use super::log::{Entry, pname};
+use super::state::Event;
+use super::{Game, Res};
+use crate::data::Visibility;
+use crate::lang::builtins::Builtin;
+use crate::limits::MAX_ADVANCE;
+use crate::value::{Args, PlayerId, Value};
+
+impl Game {
+    /// The board operations of [`Builtin`].
+    pub(crate) fn board_call(&mut self, b: Builtin, a: &mut Args, f: &mut Frame) -> Res<Value> {
+        let sp = f.span;
+        if self.data.board.squares.is_empty() {
+            return self.err(sp, format!("`{}`: this game declares no board", b.name()));
+        }
+        // Operations whose first parameter is an optional player.
+        let (who, rest) = match a.first() {
+            Some(Value::Player(p)) if a.len() > b.arity().0 => (*p, 1),
+            _ => (f.me, 0),
+        };
+        Ok(match b {
+            Builtin::Roll => {
+                let n = self.int(&a[rest], sp)?;
+                let sides = match a.get(rest + 1) {
+                    Some(v) => self.int(v, sp)?,
+                    None => 6,
+                };
+                if !(0..=100).contains(&n) || !(1..=1_000_000).contains(&sides) {
+                    return self.err(
+                        sp,
+                        "roll(n, sides) needs 0 <= n <= 100 and 1 <= sides <= 1000000",
+                    );
+                }
+                let mut dice = Vec::with_capacity(n as usize);
+                for _ in 0..n {
+                    let d = match self.st.board.dice.pop_front() {
+                        Some(d) => d.clamp(1, sides),
+                        None => 1 + self.st.below(sides as usize) as i64,
+                    };
+                    dice.push(d);
+                }
+                let total: i64 = dice.iter().sum();
+                if self.logging {
+                    let shown: Vec<String> = dice.iter().map(|d| d.to_string()).collect();
+                    let text = format!("{} rolls {} = {total}", pname(who), shown.join(" + "));
+                    self.push(Entry::Text { text });
+                }
+                Value::Int(total)
+            }
+            Builtin::Piece => Value::Int(self.st.board.pieces[who as usize] as i64),
+            Builtin::Advance => {
+                let steps = self.int(&a[rest], sp)?;
+                if !(0..=MAX_ADVANCE).contains(&steps) {
+                    return self.err(sp, format!("advance moves 0 to {MAX_ADVANCE} squares"));
+                }
+                let from = self.st.board.pieces[who as usize];
+                let mut at = from;
+                if self.logging {
+                    let to = self.ahead(from, steps);
+                    let text = format!(
+                        "{} moves {steps}: {} → {}",
+                        pname(who),
+                        self.square_label(from),
+                        self.square_label(to)
+                    );
+                    self.push(Entry::Text { text });
+                }
+                for i in 0..steps {
+                    at = self.ahead(at, 1);
+                    self.st.board.pieces[who as usize] = at;
+                    let name = if i + 1 == steps { "stops" } else { "passes" };
+                    self.board_event(name, who, at, f)?;
+                }
+                Value::Int(self.st.board.pieces[who as usize] as i64)
+            }
+            Builtin::PlacePiece => {
+                let s = self.square(&a[rest], sp)?;
+                self.st.board.pieces[who as usize] = s;
+                if self.logging {
+                    let text = format!("{}'s piece goes to {}", pname(who), self.square_label(s));
+                    self.push(Entry::Text { text });
+                }
+                Value::None
+            }
+            Builtin::Squares => {
+                let kind = match a.first() {
+                    Some(Value::Str(k)) => Some(k.clone()),
+                    Some(other) => {
+                        return self.err(
+                            sp,
+                            format!("squares(kind): the kind is a string, not {}", other.kind()),
+                        );
+                    }
+                    None => None,
+                };
+                let found = (self.st.board.lists.iter())
+                    .find(|(k, _)| k.as_deref() == kind.as_deref())
+                    .map(|(_, l)| l.clone());
+                found.unwrap_or_else(|| Value::list(Vec::new()))
+            }
+            Builtin::NextSquare => {
+                let s = self.square(&a[0], sp)?;
+                let n = match a.get(1) {
+                    Some(v) => self.int(v, sp)?,
+                    None => 1,
+                };
+                if self.st.board.place[s as usize] == u32::MAX {
+                    return self.err(sp, format!("square {s} is not on the track"));
+                }
+                Value::Int(self.ahead(s, n) as i64)
+            }
+            Builtin::SquareKind => {
+                let s = self.square(&a[0], sp)?;
+                Value::Str(self.data.board.squares[s as usize].kind.clone())
+            }
+            Builtin::SquareName => {
+                let s = self.square(&a[0], sp)?;
+                Value::text(self.data.board.squares[s as usize].name.clone())
+            }
+            Builtin::SquareCard => {
+                let s = self.square(&a[0], sp)?;
+                self.data.board.squares[s as usize]
+                    .card
+                    .map_or(Value::None, Value::Def)
+            }
+            Builtin::SquareGet | Builtin::SquareSet => {
+                let s = self.square(&a[0], sp)?;
+                let p = self.int(&a[1], sp)? as usize;
+                let i = s as usize * self.st.board.nprops + p;
+                if b == Builtin::SquareGet {
+                    return Ok(self.st.board.props[i].clone());
+                }
+                let v = a.pop().unwrap_or_default();
+                if self.logging && !self.equal(&self.st.board.props[i], &v) {
+                    let text = format!(
+                        "{}: {} {} → {}",
+                        self.square_label(s),
+                        self.data.names.square_props[p],
+                        self.show_square_value(&self.st.board.props[i]),
+                        self.show_square_value(&v)
+                    );
+                    self.push(Entry::Text { text });
+                }
+                self.st.board.props[i] = v;
+                Value::None
+            }
+            Builtin::BoardSections => {
+                let keep = self.items(&a[0], sp)?.to_vec();
+                let mut sections = Vec::with_capacity(keep.len());
+                for v in &keep {
+                    sections.push(self.int(v, sp)?);
+                }
+                let squares = &self.data.board.squares;
+                let track: Vec<u32> = (0..squares.len() as u32)
+                    .filter(|&s| sections.contains(&squares[s as usize].section))
+                    .collect();
+                if track.is_empty() {
+                    return self.err(sp, "board_sections: no square is in these sections");
+                }
+                let board = &mut self.st.board;
+                board.place.fill(u32::MAX);
+                for (i, &s) in track.iter().enumerate() {
+                    board.place[s as usize] = i as u32;
+                }
+                for p in board.pieces.iter_mut() {
+                    if board.place[*p as usize] == u32::MAX {
+                        *p = track[0];
+                    }
+                }
+                board.track = track;
+                let data = self.data.clone();
+                self.st.board.list_squares(&data);
+                Value::None
+            }
+            Builtin::ShowBoard => {
+                if self.logging {
+                    let text = self.board_text();
+                    self.push(Entry::Text { text });
+                }
+                Value::None
+            }
+            _ => unreachable!("not a board operation"),
+        })
+    }
+
+    /// Raises a movement event for the abilities waiting for it (no `would`:
+    /// a piece's step cannot be prevented; no line: the move's line says it).
+    fn board_event(&mut self, name: &str, p: PlayerId, square: u32, f: &Frame) -> Res<()> {
+        let Some(e) = crate::lang::names::find(&self.data.names.events, name) else {
+            return Ok(());
+        };
+        if !self.has_listeners(e, false) {
+            return Ok(());
+        }
+        let mut ev = Event::new(e);
+        ev.player = Some(p);
+        ev.target = Value::Int(square as i64);
+        self.dispatch_in(f.data, ev)?;
+        Ok(())
+    }
+
+    /// The square n steps ahead of s on the track (s must be on it).
+    fn ahead(&self, s: u32, n: i64) -> u32 {
+        let b = &self.st.board;
+        let len = b.track.len() as i64;
+        let i = (b.place[s as usize] as i64 + n).rem_euclid(len);
+        b.track[i as usize]
+    }
+
+    fn square(&self, v: &Value, sp: crate::lang::ir::Span) -> Res<u32> {
+        let n = self.int(v, sp)?;
+        let len = self.data.board.squares.len();
+        match usize::try_from(n) {
+            Ok(s) if s < len => Ok(s as u32),
+            _ => self.err(
+                sp,
+                format!("no square {n}: the board has squares 0 to {}", len - 1),
+            ),
+        }
+    }
+
+    fn square_label(&self, s: u32) -> String {
+        format!("#{s} {}", self.data.board.squares[s as usize].name)
+    }
+
+    /// A property value as the board shows it: a card by name only where
+    /// everyone may see it.
+    fn show_square_value(&self, v: &Value) -> String {
+        match v {
+            Value::Card(c) => {
+                let z = self.st.zone_of(*c);
+                if self.data.zones[z.zone as usize].contents == Visibility::Public {
+                    self.show(v)
+                } else {
+                    "a card".into()
+                }
+            }
+            Value::List(l) => l
+                .iter()
+                .map(|v| self.show_square_value(v))
+                .collect::<Vec<_>>()
+                .join(", "),
+            _ => self.show(v),
+        }
+    }
+
+    /// [`Game::board_text`] for a game with a board: public, so every view may hold it.
+    pub(crate) fn board_line(&self) -> Option<String> {
+        (!self.data.board.squares.is_empty()).then(|| self.board_text())
+    }
+
+    /// One line: where each piece stands, then every square whose properties
+    /// differ from their start, with those properties.
+    fn board_text(&self) -> String {
+        let b = &self.st.board;
+        let mut parts = Vec::new();
+        let pieces: Vec<String> = (0..b.pieces.len())
+            .filter(|&p| !self.st.lost[p])
+            .map(|p| {
+                format!(
+                    "{}@{}",
+                    pname(p as PlayerId),
+                    self.square_label(b.pieces[p])
+                )
+            })
+            .collect();
+        parts.push(pieces.join(" "));
+        let names = &self.data.names.square_props;
+        for &s in &b.track {
+            let decl = &self.data.board.squares[s as usize];
+            let props: Vec<String> = (0..b.nprops)
+                .filter_map(|p| {
+                    let v = &b.props[s as usize * b.nprops + p];
+                    let start = decl.props[p].map_or(Value::None, Value::Int);
+                    (!self.equal(v, &start))
+                        .then(|| format!("{}={}", names[p], self.show_square_value(v)))
+                })
+                .collect();
+            if !props.is_empty() {
+                parts.push(format!("{} {}", self.square_label(s), props.join(" ")));
+            }
+        }
+        format!("board: {}", parts.join(" | "))
+    }
+}
