@@ -51,6 +51,9 @@ impl Board {
     pub(crate) fn list_squares(&mut self, data: &Data) {
         self.lists.clear();
         let squares = &data.board.squares;
+        if squares.is_empty() {
+            return;
+        }
         let all = self.track.iter().map(|&s| Value::Int(s as i64)).collect();
         self.lists.push((None, Value::list(all)));
         for sq in squares {
