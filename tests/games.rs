@@ -166,3 +166,58 @@ fn views_never_hold_hidden_cards() {
         }
     }
 }
+
+#[test]
+fn t3_games_end_by_the_rules_with_correct_scores() {
+    let d = data("t3");
+    let zone = |n: &str| fuda::lang::names::find(&d.names.zones, n).unwrap();
+    let prop = |n: &str| fuda::lang::names::find(&d.names.props, n).unwrap();
+    let chips = fuda::lang::names::find(&d.names.counters, "chips").unwrap();
+    let (vp, saishi) = (prop("vp"), prop("saishi"));
+    let cfield = ZoneRef {
+        zone: zone("cfield"),
+        owner: 0,
+    };
+    for players in 2..=4u8 {
+        for seed in 0..10 {
+            for agent in ["random", "t3", "t3,random"] {
+                let what = format!("{players}p seed {seed} {agent}");
+                let mut g = game(&d, players, seed, agent);
+                let o = g.play().unwrap_or_else(|e| panic!("{what}: {e:?}"));
+                assert!(!o.limit, "{what}: hit the turn limit");
+                // Recount: the VP of the deck (draw pile, hand, discard, field and
+                // stored cards; never the reserve) plus chips, plus 祭祀n for
+                // every whole 5 cards beyond 10.
+                for p in 0..players {
+                    let mut cards = Vec::new();
+                    for z in ["deck", "hand", "discard", "field", "stored"] {
+                        cards.extend(g.st.cards(ZoneRef {
+                            zone: zone(z),
+                            owner: p,
+                        }));
+                    }
+                    let sum = |pr| cards.iter().map(|&c| g.st.prop(&d, c, pr)).sum::<i64>();
+                    let groups = (cards.len() as i64 - 10).max(0) / 5;
+                    let total = sum(vp) + g.st.counter(p, chips) + groups * sum(saishi);
+                    assert_eq!(o.scores[p as usize], total, "{what} P{}", p + 1);
+                    let reserve = g.st.size(ZoneRef {
+                        zone: zone("reserve"),
+                        owner: p,
+                    });
+                    assert!(reserve <= 4, "{what}: a reserve of {reserve}");
+                }
+                let best = *o.scores.iter().max().unwrap();
+                for w in &o.winners {
+                    assert_eq!(o.scores[*w as usize], best, "{what}");
+                }
+                // Ended at a round's end: 30 chips or a common field under 4.
+                let rich = (0..players).any(|p| g.st.counter(p, chips) >= 30);
+                assert!(
+                    rich || g.st.size(cfield) < 4,
+                    "{what}: ended with a full field and no one at 30 chips"
+                );
+                assert_eq!(o.turns % players as u32, 0, "{what}: ended mid-round");
+            }
+        }
+    }
+}
