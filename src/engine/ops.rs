@@ -345,6 +345,7 @@ impl Game {
                     None => Value::None,
                 }
             }
+            Builtin::HasTag => self.has_tag(&a[0], &a[1], sp)?,
             Builtin::Defs => {
                 let tag = self.int(&a[0], sp)?;
                 let defs = usize::try_from(tag)

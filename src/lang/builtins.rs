@@ -107,6 +107,8 @@ builtins! {
         "A rules-declared game option: the list of card ids given for it (`--set name=a,b` on the command line, `options:` in a scenario), or none if not given.";
     Defs = "defs", 1..=1, "tag",
         "Every card id (card definition) of the game with that tag.";
+    HasTag = "has_tag", 2..=2, "card, name",
+        "Whether the card (or card id) has the tag named by the string `name`: a tag chosen at run time, such as a verb's parameter or an item of a list of tag names (`x is tag` when the code names the tag itself). False for none; an unknown tag name is an error.";
     RandomPick = "random_pick", 2..=2, "list, n",
         "n different items of the list (fewer if it is shorter), drawn with the game's seeded random number generator.";
     Random = "random", 2..=2, "lo, hi",
