@@ -6,7 +6,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use fuda::data::load;
-use fuda::engine::{Game, GameConfig, agent};
+use fuda::engine::{Agent, Game, GameConfig, Picks, Request, Res, agent};
 use fuda::value::ZoneRef;
 
 fn data(game: &str) -> Arc<fuda::data::Data> {
@@ -219,5 +219,70 @@ fn t3_games_end_by_the_rules_with_correct_scores() {
                 assert_eq!(o.turns % players as u32, 0, "{what}: ended mid-round");
             }
         }
+    }
+}
+
+/// Answers as the t3 bot does, checking first that the decider's view shows
+/// no other player's draft packet, picks, reserve or hand (only their sizes).
+#[derive(Clone)]
+struct Peeker {
+    inner: Box<dyn Agent>,
+    asked: std::sync::Arc<std::sync::Mutex<Vec<String>>>,
+}
+
+impl Agent for Peeker {
+    fn answer(&mut self, g: &mut Game, req: &Request) -> Res<Picks> {
+        let view = req.view(g);
+        let me = format!("P{}'s ", req.player + 1);
+        for z in &view.zones {
+            let private = [
+                "packet", "picked", "giveback", "reserve", "hand", "deck", "looking",
+            ]
+            .iter()
+            .any(|n| z.zone.ends_with(&format!("'s {n}")));
+            if private && !z.zone.starts_with(&me) || z.zone.ends_with("'s deck") {
+                assert!(z.cards.is_none(), "{me}view shows {}", z.zone);
+            }
+        }
+        (self.asked.lock().unwrap()).push(req.name.to_string());
+        self.inner.answer(g, req)
+    }
+
+    fn seat(&mut self, seed: u64, seat: usize) {
+        self.inner.seat(seed, seat);
+    }
+
+    fn boxed(&self) -> Box<dyn Agent> {
+        Box::new(self.clone())
+    }
+}
+
+#[test]
+fn t3_views_hide_packets_reserves_and_hands() {
+    let d = data("t3");
+    for players in 2..=4u8 {
+        let asked = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let peeker = Peeker {
+            inner: agent::parse("t3", &d).unwrap(),
+            asked: asked.clone(),
+        };
+        let mut g = Game::new(
+            d.clone(),
+            GameConfig {
+                players,
+                seed: 3,
+                agents: vec![Box::new(peeker) as Box<dyn Agent>; players as usize],
+                options: HashMap::new(),
+                logging: false,
+                reference: false,
+            },
+        );
+        g.play().unwrap();
+        let asked = asked.lock().unwrap();
+        // Every draft pick and every return was checked: 6 and 1 per player.
+        let n = |name: &str| asked.iter().filter(|a| *a == name).count();
+        assert_eq!(n("draft: keep a card"), 6 * players as usize);
+        assert_eq!(n("return 2 cards face down"), players as usize);
+        assert!(n("battle target") > 0);
     }
 }
