@@ -286,3 +286,49 @@ fn t3_views_hide_packets_reserves_and_hands() {
         assert!(n("battle target") > 0);
     }
 }
+
+#[test]
+fn a_t3_game_saves_its_simultaneous_draft_and_replays_the_same() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let dir = tempfile::tempdir().unwrap();
+    let save = dir.path().join("s.json");
+    let fuda = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_fuda"))
+            .args(args)
+            .args(["--data", root])
+            .output()
+            .unwrap()
+    };
+    let save_arg = save.to_str().unwrap();
+    for agents in ["random", "t3,random,t3"] {
+        let run = fuda(&[
+            "run",
+            "t3",
+            "--players",
+            "3",
+            "--agents",
+            agents,
+            "--seed",
+            "4",
+            "--save",
+            save_arg,
+        ]);
+        assert!(
+            run.status.success(),
+            "{}",
+            String::from_utf8_lossy(&run.stderr)
+        );
+        let text: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&save).unwrap()).unwrap();
+        // The first draft round: one answer from each seat, from the first player on.
+        let seats: Vec<u64> = (text["answers"].as_array().unwrap().iter().take(3))
+            .map(|a| a["player"].as_u64().unwrap())
+            .collect();
+        let mut sorted = seats.clone();
+        sorted.sort_unstable();
+        assert_eq!(sorted, [1, 2, 3], "{agents}: {seats:?}");
+        let replayed = fuda(&["replay", save_arg]);
+        assert!(replayed.status.success());
+        assert_eq!(run.stdout, replayed.stdout, "{agents}: the replay differs");
+    }
+}
