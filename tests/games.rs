@@ -274,7 +274,7 @@ fn t3_views_hide_packets_reserves_and_hands() {
                 agents: vec![Box::new(peeker) as Box<dyn Agent>; players as usize],
                 options: HashMap::new(),
                 logging: false,
-                reference: false,
+                tier: Some(fuda::fast::tier(&d)),
             },
         );
         g.play().unwrap();
