@@ -354,6 +354,24 @@ impl Game {
                 self.st.scanned += defs.len() as u64;
                 Value::list(defs.iter().map(|&d| Value::Def(d)).collect())
             }
+            Builtin::Listed => {
+                let def = match &a[0] {
+                    Value::Card(c) => Some(self.st.objs[*c as usize].def),
+                    Value::Def(d) => Some(*d),
+                    _ => None,
+                };
+                let list = def.map_or(&[][..], |d| &self.data.defs[d as usize].list[..]);
+                let n: u64 = list.iter().map(|l| u64::from(l.n)).sum();
+                if n > super::MAX_LIST as u64 {
+                    return self.err(sp, format!("a list of more than {} items", super::MAX_LIST));
+                }
+                self.st.scanned += list.len() as u64;
+                let mut out = Vec::with_capacity(n as usize);
+                for l in list {
+                    out.extend((0..l.n).map(|_| Value::Def(l.def)));
+                }
+                Value::list(out)
+            }
             Builtin::RandomPick => {
                 let items = self.items(&a[0], sp)?;
                 let n = (self.int(&a[1], sp)?.max(0) as usize).min(items.len());

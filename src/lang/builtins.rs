@@ -107,6 +107,8 @@ builtins! {
         "A rules-declared game option: the list of card ids given for it (`--set name=a,b` on the command line, `options:` in a scenario), or none if not given.";
     Defs = "defs", 1..=1, "tag",
         "Every card id (card definition) of the game with that tag.";
+    Listed = "listed", 1..=1, "card",
+        "The card ids the card's (or card id's) `list:` names, each as many times as it is listed (a ready-made deck: `for c in listed(d) { create(c, deck) }`); empty for none.";
     RandomPick = "random_pick", 2..=2, "list, n",
         "n different items of the list (fewer if it is shorter), drawn with the game's seeded random number generator.";
     Random = "random", 2..=2, "lo, hi",
