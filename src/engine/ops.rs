@@ -123,6 +123,13 @@ impl Game {
             Builtin::ChooseEach => self.choose_each(a, f)?,
             Builtin::Reveal | Builtin::Look => {
                 let cards = self.cards_of(&a[0], f)?;
+                let who = match b {
+                    Builtin::Look => 1u8.checked_shl(f.me.into()).unwrap_or(0),
+                    _ => u8::MAX,
+                };
+                for &c in &cards {
+                    self.st.objs[c as usize].seen |= who;
+                }
                 if !cards.is_empty() && self.logging {
                     let defs = cards
                         .iter()

@@ -66,7 +66,7 @@ builtins! {
     Reveal = "reveal", 1..=1, "cards",
         "Shows the card or cards to every player (a transcript line); returns them as a list.";
     Look = "look", 1..=1, "cards",
-        "Shows the card or cards to the player running the code only; returns them as a list.";
+        "Shows the card or cards to the player running the code only; returns them as a list. Until a card moves, that player knows it: asked to choose among cards it may not see, it reads this one's name.";
     Emit = "emit", 1..=5, "event, card?, player?, amount?, target?",
         "Raises a rules-declared event: first `would <event>` (abilities may prevent it or change `event.amount`), then the event. `event.player` defaults to the player running the code. Returns whether it happened, or with an amount the amount that happened (0 if prevented).";
     Prevent = "prevent", 0..=0, "",
