@@ -43,7 +43,7 @@ fn game_with<const N: usize>(
                 .map(|(k, v)| (k.to_string(), v))
                 .collect::<HashMap<_, _>>(),
             logging: false,
-            reference: false,
+            tier: Some(fuda::fast::tier(d)),
         },
     )
 }

@@ -1047,7 +1047,7 @@ fn command_line_misuse_is_usage_or_a_report() {
     // Values the parser accepts but the data refuses: reports (1).
     let unknown = ["run", "shrnie", "--data", d];
     expect(&unknown, &[1], "did you mean `shrine`?");
-    // An unknown agent is bad usage (exit 2), as main's d5d6cea made it.
+    // An unknown agent is bad usage (2), like the other usage errors.
     for args in [
         &["run", "shrine", "--agents", "nobody", "--data", d][..],
         &["run", "shrine", "--agents", "", "--data", d],
