@@ -16,6 +16,16 @@ fn data(game: &str) -> Arc<fuda::data::Data> {
 }
 
 fn game(d: &Arc<fuda::data::Data>, players: u8, seed: u64, agent: &str) -> Game {
+    game_with(d, players, seed, agent, [])
+}
+
+fn game_with<const N: usize>(
+    d: &Arc<fuda::data::Data>,
+    players: u8,
+    seed: u64,
+    agent: &str,
+    options: [(&str, Vec<u16>); N],
+) -> Game {
     let agents = agent
         .split(',')
         .map(|a| agent::parse(a, d).expect("agent exists"))
@@ -28,7 +38,10 @@ fn game(d: &Arc<fuda::data::Data>, players: u8, seed: u64, agent: &str) -> Game 
             players,
             seed,
             agents,
-            options: HashMap::new(),
+            options: options
+                .into_iter()
+                .map(|(k, v)| (k.to_string(), v))
+                .collect::<HashMap<_, _>>(),
             logging: false,
             tier: Some(fuda::fast::tier(d)),
         },
@@ -128,6 +141,62 @@ fn utage_games_end_with_a_leader_down_or_a_deck_out() {
             }
         }
     }
+}
+
+#[test]
+fn hyakki_games_end_with_a_life_at_zero_or_a_deck_out_for_every_pair_of_decks() {
+    let d = data("hyakki");
+    let find = |t: &[String], n: &str| fuda::lang::names::find(t, n).unwrap();
+    let life = find(&d.names.counters, "life");
+    let list = find(&d.names.tags, "decklist");
+    let lists = d.defs_by_tag[list as usize].clone();
+    assert!(lists.len() >= 3, "three shipped decks");
+    // Every zone a player's cards may be in: each player keeps its 40 cards.
+    let zones: Vec<u16> = [
+        "deck", "hand", "field", "set", "under", "fear", "omote", "discard", "showing",
+    ]
+    .iter()
+    .map(|z| find(&d.names.zones, z))
+    .collect();
+    let (deck, discard) = (zones[0], zones[7]);
+    let mut games = 0;
+    for &a in &lists {
+        for &b in &lists {
+            for seed in 0..6 {
+                for agents in ["random", "parade", "parade,random", "random,parade"] {
+                    let mut g = game_with(&d, 2, seed, agents, [("decks", vec![a, b])]);
+                    let o = g
+                        .play()
+                        .unwrap_or_else(|e| panic!("seed {seed} {agents}: {e:?}"));
+                    games += 1;
+                    assert!(!o.limit, "seed {seed} {agents}: hit the turn limit");
+                    let size = |p: u8, z: u16| g.st.size(ZoneRef { zone: z, owner: p });
+                    for p in 0..2u8 {
+                        let total: usize = zones.iter().map(|&z| size(p, z)).sum();
+                        assert_eq!(total, 40, "seed {seed} {agents}: P{} holds 40 cards", p + 1);
+                    }
+                    // Down: life 0 or less, or the deck ran out with no discard pile
+                    // to shuffle (the rules' `lose`).
+                    let down: Vec<bool> = (0..2u8)
+                        .map(|p| {
+                            g.st.counter(p, life) <= 0
+                                || (g.st.lost[p as usize] && size(p, deck) + size(p, discard) == 0)
+                        })
+                        .collect();
+                    assert!(
+                        down.iter().any(|x| *x),
+                        "seed {seed} {agents}: nobody is down"
+                    );
+                    assert_eq!(o.winners.len(), 1, "seed {seed} {agents}: one winner");
+                    assert!(
+                        !down[o.winners[0] as usize],
+                        "seed {seed} {agents}: the winner is down"
+                    );
+                }
+            }
+        }
+    }
+    assert_eq!(games, lists.len() * lists.len() * 6 * 4);
 }
 
 #[test]
