@@ -2,6 +2,7 @@
 
 pub mod board;
 pub mod confine;
+pub mod construction;
 pub mod counts;
 pub mod diag;
 pub mod load;
@@ -54,6 +55,8 @@ pub struct Data {
     pub sources: Sources,
     /// The board, if the game has one (else no square).
     pub board: board::BoardDecl,
+    /// The rules' `construction:`, checked by `fuda check`.
+    pub construction: Option<construction::Construction>,
     /// How many pieces of code [`Data::number_codes`] numbered.
     pub code_count: u32,
 }
@@ -156,6 +159,9 @@ pub struct CardDef {
     /// Indexed by the rules' effect names.
     pub effects: Vec<Option<Code>>,
     pub file: u32,
+    pub subtitle: String,
+    /// Its `list:` ([`construction`]).
+    pub list: Vec<construction::Listed>,
 }
 
 /// An ability that waits for an event: a card's, or the rules' own.
