@@ -621,6 +621,7 @@ impl Game {
     pub(crate) fn count(&self, v: &Value, span: crate::lang::ir::Span) -> Res<usize> {
         match v {
             Value::Zone(z) => self.zone_size(*z, span),
+            Value::List(l) => Ok(l.len()),
             other => Ok(self.items(other, span)?.len()),
         }
     }
