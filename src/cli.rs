@@ -468,7 +468,6 @@ fn prepare_rest(
     players: u8,
     logging: bool,
 ) -> Result<(Arc<Data>, GameConfig), ExitCode> {
-    let one = |e: DataError| report(DataErrors { errors: vec![e] });
     let mut agents: Vec<Box<dyn Agent>> = Vec::new();
     for name in &a.agents {
         let parsed = match name.as_str() {
@@ -484,7 +483,7 @@ fn prepare_rest(
                     .collect();
                 let help = did_you_mean(suggest(name, known.iter().copied()))
                     .or_else(|| Some(format!("agents: {}", known.join(", "))));
-                return Err(one(DataError::plain(
+                return Err(usage(DataError::plain(
                     format!("unknown agent \"{name}\""),
                     help,
                 )));
