@@ -252,12 +252,15 @@ impl Game {
                 let Value::Card(h) = a[0] else {
                     return Ok(Value::list(Vec::new()));
                 };
-                Value::list(
-                    (0..self.st.objs.len() as ObjId)
-                        .filter(|&c| self.st.objs[c as usize].host == Some(h))
-                        .map(Value::Card)
-                        .collect(),
-                )
+                // Read into the spare list: mostly filtered and dropped at once.
+                let mut list = self.spare_list();
+                if let Some(v) = Arc::get_mut(&mut list) {
+                    let on = |(c, o): (usize, &super::state::Obj)| {
+                        (o.host == Some(h)).then_some(Value::Card(c as ObjId))
+                    };
+                    v.extend(self.st.objs.iter().enumerate().filter_map(on));
+                }
+                self.keep_list(list)
             }
             Builtin::Mark | Builtin::Unmark => {
                 let tag = self.int(&a[1], sp)?;
