@@ -244,7 +244,7 @@ impl Game {
                     }
                 };
                 for c in self.cards_of(&a[0], f)? {
-                    self.st.objs[c as usize].host = host;
+                    self.st.set_host(c, host);
                 }
                 Value::None
             }
@@ -255,10 +255,7 @@ impl Game {
                 // Read into the spare list: mostly filtered and dropped at once.
                 let mut list = self.spare_list();
                 if let Some(v) = Arc::get_mut(&mut list) {
-                    let on = |(c, o): (usize, &super::state::Obj)| {
-                        (o.host == Some(h)).then_some(Value::Card(c as ObjId))
-                    };
-                    v.extend(self.st.objs.iter().enumerate().filter_map(on));
+                    v.extend(self.st.attached(h).map(Value::Card));
                 }
                 self.keep_list(list)
             }
