@@ -354,8 +354,10 @@ impl Game {
     }
 
     /// `a + b` of lists and zones: `a`'s list grown in place when nothing
-    /// else holds it (a chain of `+` makes one list), else one new list.
-    fn concat(&self, a: Value, b: &Value, span: Span) -> Res<Value> {
+    /// else holds it (a chain of `+` makes one list), else one new list. A
+    /// zone's cards go into the game's spare list, kept again as the result
+    /// (a sum of zones is mostly filtered and dropped at once).
+    fn concat(&mut self, a: Value, b: &Value, span: Span) -> Res<Value> {
         // Seen in order: a hidden `a` is the error, before anything of `b`.
         if let Value::Zone(z) = a {
             self.check_visible(z, span)?;
@@ -364,10 +366,13 @@ impl Game {
         let mut list = match a {
             Value::List(l) => l,
             Value::Zone(z) => {
-                let mut v =
-                    Vec::with_capacity(self.st.zones[self.st.inst(z)].cards.len() + y.len());
-                v.extend(self.zone_values(z));
-                Arc::new(v)
+                let mut l = self.spare_list();
+                if let Some(v) = Arc::get_mut(&mut l) {
+                    v.extend(self.zone_values(z));
+                } else {
+                    l = Arc::new(self.zone_values(z).collect());
+                }
+                l
             }
             other => return self.err(span, format!("expected a list, found {}", other.kind())),
         };
@@ -377,8 +382,9 @@ impl Game {
                 format!("a list of more than {} items", super::MAX_LIST),
             );
         }
-        if y.is_empty() {
-            return Ok(Value::List(list));
+        // The game's own hold on its spare list does not stop it growing.
+        if (self.spare_list.as_ref()).is_some_and(|s| Arc::ptr_eq(s, &list)) {
+            self.spare_list = None;
         }
         match Arc::get_mut(&mut list) {
             Some(v) => v.extend(y.iter().cloned()),
@@ -386,10 +392,10 @@ impl Game {
                 let mut v = Vec::with_capacity(list.len() + y.len());
                 v.extend(list.iter().cloned());
                 v.extend(y.iter().cloned());
-                return Ok(Value::list(v));
+                list = Arc::new(v);
             }
         }
-        Ok(Value::List(list))
+        Ok(self.keep_list(list))
     }
 
     /// `a + b` where one is a string: `a`'s string grown in place when
@@ -503,7 +509,7 @@ impl Game {
         })
     }
 
-    pub(crate) fn binop(&self, op: BinOp, a: Value, b: Value, span: Span) -> Res<Value> {
+    pub(crate) fn binop(&mut self, op: BinOp, a: Value, b: Value, span: Span) -> Res<Value> {
         use BinOp::*;
         Ok(match op {
             Eq => Value::Bool(self.equal(&a, &b)),
