@@ -502,6 +502,7 @@ fn prepare_rest(
         report(e);
         ExitCode::from(2)
     })?;
+    let tier = (!a.reference).then(|| crate::fast::tier(&data));
     Ok((
         data,
         GameConfig {
@@ -510,7 +511,7 @@ fn prepare_rest(
             agents,
             options,
             logging,
-            reference: a.reference,
+            tier,
         },
     ))
 }
@@ -753,7 +754,7 @@ fn replay(
         agents: agents.into_iter().map(|a| Box::new(a) as _).collect(),
         options,
         logging: true,
-        reference,
+        tier: (!reference).then(|| crate::fast::tier(&data)),
     };
     let mut game = Game::new(data, cfg);
     finish_run(&mut game, json, view, None)

@@ -210,7 +210,6 @@ fn a_card_added_to_a_copied_data_directory_plays_without_rebuilding() {
 fn unknown_game_agent_and_option_are_errors_with_help() {
     let (_, err) = text(&fuda(&["run", "shrne"]));
     assert!(err.contains("did you mean `shrine`?"), "{err}");
-    // Bad usage, like the other usage errors (main's d5d6cea).
     let o = fuda(&["run", "shrine", "--agents", "bigmony"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(text(&o).1.contains("did you mean `bigmoney`?"));

@@ -1055,7 +1055,7 @@ fn command_line_misuse_is_usage_or_a_report() {
         expect(args, &[2], "unknown agent");
     }
     for args in [
-        &["run", "../rules/shrine", "--data", d],
+        &["run", "../rules/shrine", "--data", d][..],
         &["run", "", "--data", d],
         &["check", "nope", "--data", d],
         &["scenario", "/nonexistent.yaml", "--data", d],
