@@ -226,6 +226,10 @@ pub struct State {
     pub tags_seen: u64,
     /// The board, for a game that has one.
     pub board: super::board::Board,
+    /// The cards ever given a host this game, in id order: `attached(card)`
+    /// looks at these, not at every card. One may have left its host since
+    /// (entering a zone ends an attachment); its `host` says so.
+    pub hosted: Vec<ObjId>,
 }
 
 impl State {
@@ -260,6 +264,7 @@ impl State {
             quiet: Default::default(),
             tags_seen: 0,
             board: Default::default(),
+            hosted: Vec::new(),
         };
         st.reset(data, nplayers, seed);
         st
@@ -297,6 +302,7 @@ impl State {
             quiet,
             tags_seen,
             board,
+            hosted,
         } = self;
         board.reset(data, nplayers);
         // The layout depends on the data (a game's never changes) and the
@@ -345,6 +351,7 @@ impl State {
         events.clear();
         pending.clear();
         stack.clear();
+        hosted.clear();
         *end_turn = false;
         *repeat_phase = false;
         *shared_zones = bits(data.zones.iter().map(|z| z.shared));
@@ -486,6 +493,21 @@ impl State {
             defs.get(w as usize)
                 .is_some_and(|d| d & self.made[w as usize] != 0)
         })
+    }
+
+    /// Attaches card `c` to `host`, or detaches it (none).
+    pub fn set_host(&mut self, c: ObjId, host: Option<ObjId>) {
+        self.objs[c as usize].host = host;
+        if host.is_some()
+            && let Err(i) = self.hosted.binary_search(&c)
+        {
+            self.hosted.insert(i, c);
+        }
+    }
+
+    /// The cards attached to `h`, in id order.
+    pub fn attached(&self, h: ObjId) -> impl Iterator<Item = ObjId> + '_ {
+        (self.hosted.iter().copied()).filter(move |&c| self.objs[c as usize].host == Some(h))
     }
 
     /// Moves a card to the top (or bottom) of a zone.
