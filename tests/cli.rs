@@ -132,7 +132,7 @@ fn rhai_syntax_error_has_position() {
 fn play_card_scenario(dir: &Path, card: &str) -> PathBuf {
     let file = dir.join(format!("play_{card}.yaml"));
     let yaml = format!(
-        "game: shrine\nzones:\n  supply: {{osaisen: 10}}\n  p1:\n    hand: [{card}]\n    deck: [osaisen, osaisen, osaisen]\ncounters:\n  p1: {{actions: 1}}\nphase: action\ndecisions: [play {card}]\n"
+        "game: shrine\nzones:\n  supply: {{osaisen: 10}}\n  p1:\n    hand: [{card}]\n    deck: [osaisen, osaisen, osaisen]\ncounters:\n  p1: {{actions: 1}}\nphase: action\ndecisions: [play {card}]\nstops: waiting\n"
     );
     std::fs::write(&file, yaml).unwrap();
     file
