@@ -561,11 +561,14 @@ fn prepare_rest(
             }
         }
     }
-    // Seats without a named agent take the last one named (all random if none).
-    let last = agents
-        .last()
-        .cloned()
-        .unwrap_or_else(|| Box::new(agent::Random::default()));
+    // Seats without a named agent take the last one named; with none named,
+    // the rules' default agent (random if they name none).
+    let fallback = || {
+        (data.default_agent.as_deref())
+            .and_then(|a| agent::parse(a, &data))
+            .unwrap_or_else(|| Box::new(agent::Random::default()))
+    };
+    let last = agents.last().cloned().unwrap_or_else(fallback);
     agents.resize(players as usize, last);
     // Options the rules refuse are bad usage (2), all of them reported.
     let sets = option_sets(&data, a)?;
@@ -856,6 +859,7 @@ pub fn print_outcome(o: &Outcome, json: bool) {
             "turns": o.turns,
             "turns_taken": o.turns_taken,
             "limit_reached": o.limit,
+            "ended": o.ended.word(),
         });
         let _ = writeln!(out, "{v}");
     } else {

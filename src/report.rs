@@ -1,7 +1,7 @@
 //! Turning run-time failures into miette reports that point into the data files.
 
 use crate::data::{Data, DataError};
-use crate::engine::{Flow, Outcome, RunError};
+use crate::engine::{Ended, Flow, Outcome, RunError};
 
 /// A run-time error as a diagnostic at the code that failed.
 pub fn run_error(data: &Data, e: &RunError) -> DataError {
@@ -64,9 +64,14 @@ pub fn outcome_line(o: &Outcome) -> String {
     } else {
         format!("winner: {}", winners.join(""))
     };
-    let limit = if o.limit { " (turn limit reached)" } else { "" };
+    let ended = match o.ended {
+        Ended::Rule => "the end rule",
+        Ended::Lost => "players losing",
+        Ended::TurnLimit => "the turn limit",
+        Ended::Unfinished => "nothing: it goes on",
+    };
     format!(
-        "result — {who}; scores: {}; turns: {}{limit}",
+        "result — {who}; scores: {}; turns: {}; ended by {ended}",
         scores.join(", "),
         o.turns
     )

@@ -658,6 +658,24 @@ impl Loader {
                 (name.clone(), rules)
             })
             .collect();
+        if let Some(a) = &r.default_agent
+            && !["random", "first"].contains(&a.as_str())
+            && !bots.iter().any(|(n, _)| n == a)
+        {
+            let from = at("default_agent");
+            let (s, e) = find_word(&rtext, a, from).unwrap_or((from, from + 1));
+            let known = ["random", "first"]
+                .into_iter()
+                .chain(bots.iter().map(|(n, _)| n.as_str()));
+            let help = did_you_mean(suggest(a, known));
+            self.errs.push(self.sources.error(
+                rf,
+                s as u32,
+                e as u32,
+                format!("unknown agent \"{a}\": `default_agent:` names a bot of `bots:`, `random` or `first`"),
+                help,
+            ));
+        }
         // Which rules of each bot may decide in each window.
         for w in &mut windows {
             w.quick = match w.moves[..] {
@@ -823,6 +841,7 @@ impl Loader {
             defs,
             defs_by_tag,
             bots,
+            default_agent: r.default_agent.clone(),
             scripts,
             sources: std::mem::take(&mut self.sources),
         })

@@ -49,6 +49,8 @@ pub struct Data {
     /// does not look at the rest of the library.
     pub defs_by_tag: Vec<Box<[DefId]>>,
     pub bots: Vec<(String, Vec<BotRule>)>,
+    /// The agent of a seat the command line names none for (`default_agent:`).
+    pub default_agent: Option<String>,
     pub scripts: scripts::Scripts,
     pub sources: Sources,
 }

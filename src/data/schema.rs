@@ -48,6 +48,10 @@ pub struct RawRules {
     pub triggers: Vec<RawTrigger>,
     #[serde(default)]
     pub bots: BTreeMap<String, Vec<RawBotRule>>,
+    /// The agent a seat plays when the command line names none: a bot of
+    /// `bots:`, `random` or `first` (default: random).
+    #[serde(default)]
+    pub default_agent: Option<String>,
     #[serde(default)]
     pub scripts: Vec<String>,
 }

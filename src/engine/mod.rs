@@ -102,6 +102,18 @@ pub enum Ended {
     Unfinished,
 }
 
+impl Ended {
+    /// The word for it (a scenario's `result: {ended: …}`, JSON's `ended`).
+    pub fn word(self) -> &'static str {
+        match self {
+            Ended::Rule => "rule",
+            Ended::Lost => "lost",
+            Ended::TurnLimit => "turn_limit",
+            Ended::Unfinished => "unfinished",
+        }
+    }
+}
+
 /// Where a game stands, for a [`Watch`]: a phase starting or ending.
 #[derive(Debug, Clone, Copy)]
 pub struct Point {

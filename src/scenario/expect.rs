@@ -253,16 +253,7 @@ impl Watch for Phases {
     }
 }
 
-/// The words a result's `ended:` takes for each way a game ends.
-pub fn ended_word(e: Ended) -> &'static str {
-    match e {
-        Ended::Rule => "rule",
-        Ended::Lost => "lost",
-        Ended::TurnLimit => "turn_limit",
-        Ended::Unfinished => "unfinished",
-    }
-}
-
+/// The words a result's `ended:` takes (a game that ended).
 pub const ENDED_WORDS: [&str; 3] = ["rule", "lost", "turn_limit"];
 
 impl Expected {
@@ -292,13 +283,13 @@ impl Expected {
             }
         }
         if let Some((e, at)) = &self.ended
-            && e != ended_word(o.ended)
+            && e != o.ended.word()
         {
             out.push(Failure {
                 at: *at,
                 message: format!(
                     "expected the game ended by `{e}`; found `{}`",
-                    ended_word(o.ended)
+                    o.ended.word()
                 ),
             });
         }

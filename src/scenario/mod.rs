@@ -16,7 +16,7 @@ use crate::data::locate::{find_key, find_word};
 use crate::data::{Data, DataError, DataErrors, Sources, load, yamltext};
 use crate::engine::agent::{Script, Scripted};
 use crate::engine::log::Entry;
-use crate::engine::{Agent, Flow, Game, GameConfig, Outcome};
+use crate::engine::{Agent, Ended, Flow, Game, GameConfig, Outcome};
 use crate::lang::names::find;
 use crate::suggest::{did_you_mean, suggest};
 use crate::value::PlayerId;
@@ -523,6 +523,9 @@ impl ScenarioRun {
         }
         match (&self.outcome, &self.stopped) {
             (_, Some(why)) => s += &format!("-- stopped: {why}\n"),
+            (Some(o), None) if o.ended == Ended::Unfinished => {
+                s += "-- no result: the scenario's turns are played; the game goes on\n"
+            }
             (Some(o), None) => s += &format!("{}\n", crate::report::outcome_line(o)),
             (None, None) => {}
         }
