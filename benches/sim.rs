@@ -56,7 +56,7 @@ fn config(data: &Data, agent: &str, sets: &[(&str, &[&str])]) -> GameConfig {
         agents: vec![agent; players as usize],
         options,
         logging: false,
-        reference: false,
+        tier: Some(fuda::fast::tier(data)),
     }
 }
 
@@ -67,7 +67,7 @@ fn with_seed(cfg: &GameConfig, seed: u64) -> GameConfig {
         agents: cfg.agents.clone(),
         options: cfg.options.clone(),
         logging: false,
-        reference: false,
+        tier: cfg.tier.clone(),
     }
 }
 

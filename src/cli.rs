@@ -538,7 +538,6 @@ fn prepare_rest(
     players: u8,
     logging: bool,
 ) -> Result<(Arc<Data>, GameConfig), ExitCode> {
-    let one = |e: DataError| report(DataErrors { errors: vec![e] });
     let mut agents: Vec<Box<dyn Agent>> = Vec::new();
     for name in &a.agents {
         let parsed = match name.as_str() {
@@ -554,7 +553,7 @@ fn prepare_rest(
                     .collect();
                 let help = did_you_mean(suggest(name, known.iter().copied()))
                     .or_else(|| Some(format!("agents: {}", known.join(", "))));
-                return Err(one(DataError::plain(
+                return Err(usage(DataError::plain(
                     format!("unknown agent \"{name}\""),
                     help,
                 )));
@@ -576,6 +575,7 @@ fn prepare_rest(
         report(e);
         ExitCode::from(2)
     })?;
+    let tier = (!a.reference).then(|| crate::fast::tier(&data));
     Ok((
         data,
         GameConfig {
@@ -584,7 +584,7 @@ fn prepare_rest(
             agents,
             options,
             logging,
-            reference: a.reference,
+            tier,
         },
     ))
 }
@@ -827,7 +827,7 @@ fn replay(
         agents: agents.into_iter().map(|a| Box::new(a) as _).collect(),
         options,
         logging: true,
-        reference,
+        tier: (!reference).then(|| crate::fast::tier(&data)),
     };
     let mut game = Game::new(data, cfg);
     finish_run(&mut game, json, view, None)

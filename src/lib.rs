@@ -9,6 +9,7 @@
 pub mod cli;
 pub mod data;
 pub mod engine;
+pub mod fast;
 pub mod human;
 pub mod lang;
 pub mod limits;

@@ -134,8 +134,10 @@ pub fn simulate(
         indicatif::ProgressBar::hidden()
     };
     let start = Instant::now();
-    if jobs != 1 {
-        data.compile_all();
+    if jobs != 1
+        && let Some(tier) = &cfg.tier
+    {
+        tier.compile_all(data);
     }
     let tally = if jobs == 1 {
         (0..games).fold(Tally::new(cfg), |t, i| {

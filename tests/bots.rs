@@ -28,7 +28,7 @@ fn play(data: &Arc<Data>, agents: &[&str], seed: u64, reference: bool) -> String
             agents,
             options: HashMap::new(),
             logging: true,
-            reference,
+            tier: (!reference).then(|| fuda::fast::tier(data)),
         },
     );
     let r = g.play();

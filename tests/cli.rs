@@ -211,7 +211,7 @@ fn unknown_game_agent_and_option_are_errors_with_help() {
     let (_, err) = text(&fuda(&["run", "shrne"]));
     assert!(err.contains("did you mean `shrine`?"), "{err}");
     let o = fuda(&["run", "shrine", "--agents", "bigmony"]);
-    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(o.status.code(), Some(2));
     assert!(text(&o).1.contains("did you mean `bigmoney`?"));
     let o = fuda(&["run", "shrine", "--kingdom", "omikki"]);
     assert_eq!(o.status.code(), Some(2));

@@ -124,7 +124,7 @@ fn play(
             agents: agents.to_vec(),
             options: HashMap::new(),
             logging,
-            reference,
+            tier: (!reference).then(|| fuda::fast::tier(data)),
         },
     );
     let r = g.play();
@@ -177,7 +177,7 @@ fn one_seed(game: &str, kind: &str, data: &Arc<Data>, agents: &[Box<dyn Agent>],
             agents: replayers(&fast.0.decisions, agents.len()),
             options: HashMap::new(),
             logging: true,
-            reference: true,
+            tier: None,
         },
     );
     let r = format!("{:?}", again.play());

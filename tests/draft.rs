@@ -194,7 +194,7 @@ fn an_answer_that_fits_no_option_is_an_error() {
         agents: vec![Box::new(Wrong) as Box<dyn Agent>; 3],
         options: HashMap::new(),
         logging: false,
-        reference: false,
+        tier: Some(fuda::fast::tier(&data)),
     };
     let err = format!("{:?}", Game::new(data, cfg).play().unwrap_err());
     assert!(
@@ -291,7 +291,7 @@ fn no_player_sees_another_pick_while_picking() {
             agents: vec![Box::new(watcher) as Box<dyn Agent>; 3],
             options: HashMap::new(),
             logging: false,
-            reference: false,
+            tier: Some(fuda::fast::tier(&data)),
         };
         let mut g = Game::new(data.clone(), cfg);
         let outcome = g.play().unwrap_or_else(|e| panic!("{e:?}"));

@@ -30,7 +30,7 @@ fn game(d: &Arc<fuda::data::Data>, players: u8, seed: u64, agent: &str) -> Game 
             agents,
             options: HashMap::new(),
             logging: false,
-            reference: false,
+            tier: Some(fuda::fast::tier(d)),
         },
     )
 }

@@ -110,7 +110,7 @@ fn play(data: &Arc<Data>, players: u8, seed: u64, agent: &str) -> Vec<Entry> {
             agents,
             options: HashMap::new(),
             logging: true,
-            reference: false,
+            tier: Some(fuda::fast::tier(data)),
         },
     );
     g.play()

@@ -70,7 +70,7 @@ fn games(data: Arc<Data>) -> Vec<(String, u64)> {
                 // The basic cards only, the 6-VP pile drawn from its tag.
                 options: HashMap::from([("kingdom".to_string(), vec![])]),
                 logging: false,
-                reference: false,
+                tier: Some(fuda::fast::tier(&data)),
             };
             let mut g = Game::new(data.clone(), cfg);
             let o = g.play().unwrap_or_else(|e| panic!("seed {seed}: {e:?}"));

@@ -1047,10 +1047,15 @@ fn command_line_misuse_is_usage_or_a_report() {
     // Values the parser accepts but the data refuses: reports (1).
     let unknown = ["run", "shrnie", "--data", d];
     expect(&unknown, &[1], "did you mean `shrine`?");
+    // An unknown agent is bad usage (2), like the other usage errors.
     for args in [
         &["run", "shrine", "--agents", "nobody", "--data", d][..],
         &["run", "shrine", "--agents", "", "--data", d],
-        &["run", "../rules/shrine", "--data", d],
+    ] {
+        expect(args, &[2], "unknown agent");
+    }
+    for args in [
+        &["run", "../rules/shrine", "--data", d][..],
         &["run", "", "--data", d],
         &["check", "nope", "--data", d],
         &["scenario", "/nonexistent.yaml", "--data", d],

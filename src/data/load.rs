@@ -308,7 +308,7 @@ impl Loader {
                 stmts: vec![Stmt::Return(Some(Expr::Rhai(id)))],
                 slots: 1,
                 span: Default::default(),
-                native: Default::default(),
+                id: Code::UNNUMBERED,
             },
             Err(e) => {
                 self.compile_error(file, e);
@@ -811,7 +811,7 @@ impl Loader {
                 None,
             );
         }
-        Some(Data {
+        let mut data = Data {
             game: r.name.clone(),
             title: r.title.clone().unwrap_or_else(|| r.name.clone()),
             names: std::mem::take(&mut self.names),
@@ -844,7 +844,10 @@ impl Loader {
             default_agent: r.default_agent.clone(),
             scripts,
             sources: std::mem::take(&mut self.sources),
-        })
+            code_count: 0,
+        };
+        data.number_codes();
+        Some(data)
     }
 
     /// The rules' options, their tags and cards resolved (located errors).

@@ -53,6 +53,8 @@ pub struct Data {
     pub default_agent: Option<String>,
     pub scripts: scripts::Scripts,
     pub sources: Sources,
+    /// How many pieces of code [`Data::number_codes`] numbered.
+    pub code_count: u32,
 }
 
 pub struct CounterDecl {
@@ -221,57 +223,55 @@ pub struct BotRule {
     pub cond_cmp: Option<(native::Operand, native::CmpOp, native::Operand)>,
 }
 
-impl Data {
-    /// Every piece of code the game holds: the rules', the moves', the
-    /// triggers', the cards' effects and the bots'.
-    pub fn codes(&self) -> impl Iterator<Item = &Code> {
-        let t = &self.turn;
-        let moves = self
-            .moves
-            .iter()
-            .flat_map(|m| [m.pick.as_ref(), m.cond.as_ref(), Some(&m.body)]);
-        let triggers = self
-            .triggers
-            .iter()
-            .flat_map(|t| [t.cond.as_ref(), Some(&t.body)]);
-        let bots = self.bots.iter().flat_map(|(_, rules)| {
-            rules
-                .iter()
-                .flat_map(|r| [Some(&r.choose), r.cond.as_ref()])
+/// Every piece of code a [`Data`] holds, by shared or unique reference
+/// (`$iter`, `$as`, `$m`): one list for both, so numbering misses none.
+macro_rules! codes_of {
+    ($d:expr, $iter:ident, $as:ident $(, $m:tt)?) => {{
+        let d = $d;
+        let t = & $($m)? d.turn;
+        let moves = (d.moves.$iter())
+            .flat_map(|m| [m.pick.$as(), m.cond.$as(), Some(& $($m)? m.body)]);
+        let triggers = (d.triggers.$iter()).flat_map(|t| [t.cond.$as(), Some(& $($m)? t.body)]);
+        let bots = (d.bots.$iter()).flat_map(|(_, rules)| {
+            (rules.$iter()).flat_map(|r| [Some(& $($m)? r.choose), r.cond.$as()])
         });
-        let effects = self
-            .defs
-            .iter()
-            .flat_map(|d| d.effects.iter().map(Option::as_ref));
+        let effects = (d.defs.$iter()).flat_map(|d| d.effects.$iter().map(Option::$as));
         [
-            Some(&self.setup),
-            Some(&self.end_if),
-            Some(&self.score),
-            self.tiebreak.as_ref(),
-            t.start.as_ref(),
-            t.end.as_ref(),
-            t.next.as_ref(),
+            Some(& $($m)? d.setup),
+            Some(& $($m)? d.end_if),
+            Some(& $($m)? d.score),
+            d.tiebreak.$as(),
+            t.start.$as(),
+            t.end.$as(),
+            t.next.$as(),
         ]
         .into_iter()
-        .chain(t.phases.iter().map(|p| Some(&p.body)))
-        .chain(self.verbs.iter().map(Some))
+        .chain(t.phases.$iter().map(|p| Some(& $($m)? p.body)))
+        .chain(d.verbs.$iter().map(Some))
         .chain(moves)
         .chain(triggers)
         .chain(bots)
         .chain(effects)
         .flatten()
+    }};
+}
+
+impl Data {
+    /// Every piece of code the game holds: the rules', the moves', the
+    /// triggers', the cards' effects and the bots'.
+    pub fn codes(&self) -> impl Iterator<Item = &Code> {
+        codes_of!(self, iter, as_ref)
     }
 
-    /// Compiles every piece of code now rather than on its first run.
-    /// Threads that share the data call this first: a closure compiled by a
-    /// thread mid-game is allocated among that thread's game data, and the
-    /// other threads reading it then share cache lines with its writes
-    /// (`--jobs 2` measured 1.55x the one-thread rate that way, 1.94x with
-    /// everything compiled before the threads start).
-    pub fn compile_all(&self) {
-        for code in self.codes() {
-            code.native.get(self, code, false);
+    /// Numbers every piece of code ([`Code::id`]) in [`Data::codes`]' order:
+    /// tables kept beside the data (a tier's compiled code) are indexed so.
+    pub(crate) fn number_codes(&mut self) {
+        let mut n = 0;
+        for code in codes_of!(&mut *self, iter_mut, as_mut, mut) {
+            code.id = n;
+            n += 1;
         }
+        self.code_count = n;
     }
 
     pub fn def_name(&self, d: DefId) -> &str {

@@ -5,11 +5,10 @@
 //! before its moves are listed.
 
 use super::agent::{Agent, First};
-use super::exec::{Frame, Slots};
+
 use super::log::Entry;
-use super::native::{Body, Straight};
 use super::request::{Choice, Kind, PASS, Picks, Request};
-use super::{Flow, Game, Res};
+use super::{Game, Res};
 use crate::data::native::{Choose, FastChoose, Operand, Pick, Test};
 use crate::data::{BotRule, Data, MoveDecl, WindowBot};
 use crate::lang::ir::{Code, Span};
@@ -199,7 +198,7 @@ impl Game {
     /// [`Game::bot_round`] once the move's pick lists `first`: what the
     /// bot's rules pick.
     #[inline(never)]
-    fn bot_pick(
+    pub(crate) fn bot_pick(
         &mut self,
         data: &Data,
         pl: &Plan,
@@ -230,7 +229,11 @@ impl Game {
     /// pick's step, its first card and the zone instance it reads; None if
     /// the move cannot be made.
     #[inline(always)]
-    fn round_first(&mut self, data: &Data, pl: &mut Plan) -> Res<Option<(ObjId, usize)>> {
+    pub(crate) fn round_first(
+        &mut self,
+        data: &Data,
+        pl: &mut Plan,
+    ) -> Res<Option<(ObjId, usize)>> {
         let Some(inst) = self.round_start(data, pl)? else {
             return Ok(None);
         };
@@ -241,7 +244,7 @@ impl Game {
 
     /// [`Game::round_first`] up to the zone instance the pick reads.
     #[inline(always)]
-    fn round_start(&mut self, data: &Data, pl: &mut Plan) -> Res<Option<usize>> {
+    pub(crate) fn round_start(&mut self, data: &Data, pl: &mut Plan) -> Res<Option<usize>> {
         let (m, p, mv, np) = (pl.m, pl.p, pl.mv, pl.np);
         if let Some(cond) = &mv.cond {
             let holds = match mv.cond_cmp {
@@ -270,7 +273,7 @@ impl Game {
 
     /// A round of [`Game::quick_rounds`] as its bot's rules decide it once
     /// the pick's zone is read.
-    fn round_rules(&mut self, data: &Data, pl: &Plan, inst: usize) -> Res<Act> {
+    pub(crate) fn round_rules(&mut self, data: &Data, pl: &Plan, inst: usize) -> Res<Act> {
         let Some(first) = self.pick_first(data, &pl.np.test, pl.p, pl.m, inst) else {
             return Ok(Act::Nothing);
         };
@@ -287,7 +290,7 @@ impl Game {
     /// None, with nothing done, where a rule finds no card or a step could
     /// fail: [`Game::bot_pick`] then decides as ever.
     #[inline(always)]
-    fn fast_round(&mut self, pl: &Plan, inst: usize) -> Option<Act> {
+    pub(crate) fn fast_round(&mut self, pl: &Plan, inst: usize) -> Option<Act> {
         let (fast, p) = (pl.wb.fast.as_ref()?, pl.p);
         let zi = &self.st.zones[inst];
         if zi.piles.is_empty() || !self.st.mods.is_empty() || self.budget.depth() >= MAX_DEPTH {
@@ -331,114 +334,6 @@ impl Game {
         None
     }
 
-    /// A window of one player whose seat is a data bot and whose one move
-    /// has a native pick, opened: its rounds run in one loop, no options
-    /// listed (unless a rule weighs them in a way not known natively), the
-    /// steps of a round that cannot fail counted at once, and the move's
-    /// compiled body and frame found once.
-    pub(crate) fn quick_rounds(&mut self, data: &Data, pl: &mut Plan) -> Res<()> {
-        let (m, p, mv) = (pl.m, pl.p, pl.mv);
-        let code = &mv.body;
-        let (native, n) = code.native.get(data, code, self.reference);
-        let has_it = code.slots > 0 && n > 0;
-        // A straight body on `it`, run in place where nothing sees it.
-        let straight = match native {
-            Body::Straight(s, _) if has_it && s.slot == 0 => Some(s),
-            _ => None,
-        };
-        loop {
-            let it = match pl.wb.takes {
-                Some(span) => match match straight {
-                    Some(s) if self.take_run(data, pl, s)? => None,
-                    _ => self.take_round(data, pl, span)?,
-                } {
-                    Some(c) => Value::Card(c),
-                    None => {
-                        if self.quick_pass(data, p, true)? {
-                            continue;
-                        }
-                        return Ok(());
-                    }
-                },
-                None => {
-                    self.tick(Default::default())?;
-                    let act = match self.round_start(data, pl)? {
-                        None => Act::Nothing,
-                        Some(inst) => match self.fast_round(pl, inst) {
-                            Some(act) => act,
-                            None => self.round_rules(data, pl, inst)?,
-                        },
-                    };
-                    match act {
-                        Act::Move(_, it) => {
-                            self.tick(code.span)?;
-                            it
-                        }
-                        act => {
-                            if self.quick_pass(data, p, matches!(act, Act::Nothing))? {
-                                continue;
-                            }
-                            return Ok(());
-                        }
-                    }
-                }
-            };
-            if let (Some(s), Value::Card(c)) = (straight, &it)
-                && s.quiet(self, 1)
-            {
-                s.run(self, data, p, *c, None, 1)?;
-                self.resolve_pending()?;
-                self.check_end_always(data)?;
-                continue;
-            }
-            self.quick_move(data, native, n, has_it, p, m, it)?;
-            self.resolve_pending()?;
-            self.check_end_always(data)?;
-        }
-    }
-
-    /// A quick window's move that does not run in place, as `exec_move`
-    /// runs it (its step counted by the round; a quick window is never too
-    /// deep): its frame built here, not by every window opened.
-    #[allow(clippy::too_many_arguments)]
-    #[inline(never)]
-    fn quick_move(
-        &mut self,
-        data: &Data,
-        native: &Body,
-        n: usize,
-        has_it: bool,
-        p: PlayerId,
-        m: u16,
-        it: Value,
-    ) -> Res<()> {
-        let code = &data.moves[m as usize].body;
-        let mut buf = Slots::new();
-        let mut f = Frame {
-            data,
-            this: None,
-            me: p,
-            slots: buf.get(n),
-            span: code.span,
-            move_name: Some(m),
-        };
-        self.budget.descend(1);
-        if has_it {
-            f.slots[0] = it;
-        }
-        let saved = self.current_card;
-        let r = self.run_body(native, code, &mut f);
-        self.current_card = saved;
-        self.leave();
-        buf.empty(n);
-        match r {
-            Ok(_) => Ok(()),
-            // A `return` in the body ends it.
-            Err(e) if matches!(*e, Flow::Return(_)) => Ok(()),
-            Err(e) => Err(e),
-        }
-    }
-
     /// A round of a quick window whose bot takes every card its move's pick
     /// lists (`Plan::takes`): the card taken, its decision recorded and the
     /// steps up to the move's counted (the round's, the condition's, the
@@ -446,7 +341,12 @@ impl Game {
     /// limit, a condition decided in place and a zone read before: the
     /// steps are counted at once.
     #[inline(always)]
-    fn take_round(&mut self, data: &Data, pl: &mut Plan, span: Span) -> Res<Option<ObjId>> {
+    pub(crate) fn take_round(
+        &mut self,
+        data: &Data,
+        pl: &mut Plan,
+        span: Span,
+    ) -> Res<Option<ObjId>> {
         let (m, p, mv, np) = (pl.m, pl.p, pl.mv, pl.np);
         if let Some(inst) = pl.inst
             && self.budget.room(5)
@@ -481,91 +381,10 @@ impl Game {
         Ok(Some(c))
     }
 
-    /// Rounds of [`Game::quick_rounds`] whose bot takes every card
-    /// (`Plan::takes`) and whose move runs in place (`s`), as they would run,
-    /// in one loop while only those moves happen (no effect run, nothing
-    /// waiting, logged or checked after a move, the step limit far): the
-    /// checks made once, an ordered zone scanned once top down (the cards
-    /// above one taken failed the test, and stay). Stops before a round it
-    /// cannot run so (false); true after a round finding no card.
-    fn take_run(&mut self, data: &Data, pl: &mut Plan, s: &Straight) -> Res<bool> {
-        let (p, mv, np) = (pl.p, pl.mv, pl.np);
-        if (mv.cond.is_some() && mv.cond_cmp.is_none())
-            || data.end_always
-            || !s.still(self, 1)
-            || s.moves_into(np.zone)
-        {
-            return Ok(false);
-        }
-        let need = 5 + s.calls();
-        let bound = s.bind(self, p);
-        // Below this index the zone's cards are yet to be scanned.
-        let mut hi = usize::MAX;
-        loop {
-            if !self.budget.room(need) {
-                return Ok(false);
-            }
-            // The round's step, the condition's, the pick's.
-            let mut k = 2;
-            if let Some((a, op, b)) = mv.cond_cmp {
-                if !op.holds(self.plain(a, p), self.plain(b, p)) {
-                    return Ok(false);
-                }
-                k = 3;
-            }
-            let (inst, add) = match pl.inst {
-                Some(inst) => (inst, k),
-                None => {
-                    self.budget.spend(k - 1);
-                    (*pl.inst.insert(self.pick_zone(np, pl.pick, p)?), 0)
-                }
-            };
-            let zi = &self.st.zones[inst];
-            let found = match np.test {
-                Test::Is { tag, negate } if zi.piles.is_empty() => {
-                    let bit = crate::value::bit(tag);
-                    let cards = &zi.cards[..hi.min(zi.cards.len())];
-                    let j = cards
-                        .iter()
-                        .rposition(|&c| (self.st.tags(c) & bit != 0) != negate);
-                    j.map(|j| {
-                        hi = j;
-                        (cards[j], Some((inst, j)))
-                    })
-                }
-                _ => self
-                    .pick_first(data, &np.test, p, pl.m, inst)
-                    .map(|c| (c, None)),
-            };
-            let Some((c, at)) = found else {
-                self.budget.spend(add);
-                return Ok(true);
-            };
-            // The `choose`'s step and the move's.
-            self.budget.spend(add + 2);
-            self.record_one(p, 0);
-            if let (Some(b), Some((from, j))) = (&bound, at)
-                && b.play(self, data, c, from, j)
-            {
-                if self.st.pending.is_empty() {
-                    continue;
-                }
-                self.resolve_pending()?;
-                return Ok(false);
-            }
-            let ran = s.run(self, data, p, c, at, 1)?;
-            let busy = !self.st.pending.is_empty();
-            self.resolve_pending()?;
-            if ran || busy {
-                return Ok(false);
-            }
-        }
-    }
-
     /// A quick window's bot passes (`nothing`: no move was legal): true when
     /// an effect on the stack resolved and the bot acts again.
     #[inline(always)]
-    fn quick_pass(&mut self, data: &Data, p: PlayerId, nothing: bool) -> Res<bool> {
+    pub(crate) fn quick_pass(&mut self, data: &Data, p: PlayerId, nothing: bool) -> Res<bool> {
         if self.logging {
             self.log_pass(p, nothing);
         }
@@ -1035,7 +854,7 @@ impl Game {
 
     /// An operand of [`BotRule::cond_cmp`] (never a property).
     #[inline(always)]
-    fn plain(&self, o: Operand, me: PlayerId) -> i64 {
+    pub(crate) fn plain(&self, o: Operand, me: PlayerId) -> i64 {
         match o {
             Operand::Counter(k) => self.st.counter(me, k),
             Operand::Global(g) => self.st.globals[g as usize],
@@ -1057,17 +876,17 @@ impl Game {
 }
 
 /// See [`Game::bot_plan`].
-pub(crate) struct Plan<'d> {
+pub struct Plan<'d> {
     pub(crate) p: PlayerId,
     pub(crate) b: usize,
-    m: u16,
-    mv: &'d MoveDecl,
-    pick: &'d Code,
-    np: &'d Pick,
+    pub(crate) m: u16,
+    pub(crate) mv: &'d MoveDecl,
+    pub(crate) pick: &'d Code,
+    pub(crate) np: &'d Pick,
     /// The bot's rules here, and what they come to ([`WindowBot`]).
-    wb: &'d WindowBot,
+    pub(crate) wb: &'d WindowBot,
     /// The zone instance the pick reads, once read.
-    inst: Option<usize>,
+    pub(crate) inst: Option<usize>,
 }
 
 /// What a quick window round decided (see [`Game::bot_quick`]).

@@ -102,12 +102,13 @@ impl Game {
                 continue;
             }
             let shared = self.st.shared(*zone);
-            let owners = if shared { 1 } else { self.st.nplayers };
             let each = shared && data.zones[*zone as usize].controller == Controller::Each;
-            for p in self
+            // A shared zone has one instance (owner 0), visited once whoever is
+            // still in the game; a player's zone, once per player still in it.
+            let players = self
                 .turn_order_iter(self.st.active, true)
-                .filter(|&p| p < owners)
-            {
+                .filter(|_| !shared);
+            for p in shared.then_some(0).into_iter().chain(players) {
                 let inst = self.st.inst(crate::value::ZoneRef {
                     zone: *zone,
                     owner: p,

@@ -1,17 +1,33 @@
 //! Running compiled effect code: frames, and the value operations its
 //! closures share (fields, numbers, lists, equality, display).
 
-use std::mem::ManuallyDrop;
 use std::sync::Arc;
 
 use super::log::Entry;
-use super::native::Body;
-use super::{Flow, Game, Res};
+use super::tier::{Compiled, Tier};
+use super::{Game, Res};
 use crate::data::Data;
 use crate::lang::ir::*;
 use crate::value::{ObjId, PlayerId, Value, ZoneRef};
 
+pub use super::frame::Frame;
+pub(crate) use super::frame::{Slots, returned};
 pub(crate) use crate::limits::MAX_LOOP;
+
+/// `code` as the tier compiled it and the frame slots it needs; with no
+/// tier (or code the tier leaves), nothing compiled and the code's own
+/// slots.
+#[inline(always)]
+pub(crate) fn compiled<'t>(
+    tier: Option<&'t dyn Tier>,
+    data: &Data,
+    code: &Code,
+) -> (Option<&'t dyn Compiled>, usize) {
+    match tier.and_then(|t| t.code(data, code)) {
+        Some((c, n)) => (Some(c), n),
+        None => (None, code.slots as usize),
+    }
+}
 
 impl Game {
     /// A `repeat` count, 0 to [`MAX_LOOP`]: a negative one is an error, not
@@ -25,67 +41,6 @@ impl Game {
             return self.err(span, format!("repeat {n} times: a count must be 0 or more"));
         }
         self.err(span, format!("repeat {n} times is more than {MAX_LOOP}"))
-    }
-}
-
-/// A frame's slots, on the native stack when there are few (most code), else
-/// on the heap: no vector to take from a pool and give back. Only the first
-/// `n` of the stack's are used, and [`Slots::empty`] empties them (no glue
-/// dropping all four).
-pub(crate) struct Slots {
-    stack: ManuallyDrop<[Value; 4]>,
-    heap: Vec<Value>,
-}
-
-impl Slots {
-    #[inline(always)]
-    pub(crate) fn new() -> Slots {
-        Slots {
-            stack: Default::default(),
-            heap: Vec::new(),
-        }
-    }
-
-    /// `n` empty slots.
-    #[inline(always)]
-    pub(crate) fn get(&mut self, n: usize) -> &mut [Value] {
-        if n <= 4 {
-            &mut self.stack[..n]
-        } else {
-            self.heap.resize(n, Value::None);
-            &mut self.heap
-        }
-    }
-
-    /// Drops what the first `n` slots hold.
-    #[inline(always)]
-    pub(crate) fn empty(&mut self, n: usize) {
-        for s in self.stack.iter_mut().take(n) {
-            *s = Value::None;
-        }
-    }
-}
-
-/// The variables of one running piece of code, and the game data it runs in
-/// (borrowed: no reference counting per call, shared by all threads).
-pub struct Frame<'a> {
-    pub data: &'a Data,
-    pub this: Option<ObjId>,
-    pub me: PlayerId,
-    pub slots: &'a mut [Value],
-    pub span: Span,
-    pub move_name: Option<u16>,
-}
-
-/// A body's result, with a `return` taken as its value.
-#[inline(always)]
-pub(crate) fn returned(r: Res<Value>) -> Res<Value> {
-    match r {
-        Err(e) => match *e {
-            Flow::Return(v) => Ok(v),
-            e => Err(Box::new(e)),
-        },
-        r => r,
     }
 }
 
@@ -125,7 +80,7 @@ impl Game {
         move_name: Option<u16>,
     ) -> Res<Value> {
         self.enter(code.span)?;
-        let (native, n) = code.native.get(data, code, self.reference);
+        let (native, n) = compiled(self.tier(), data, code);
         if n == 0 {
             // No slots (so no arguments kept): no frame storage to set up.
             drop(args);
@@ -161,7 +116,12 @@ impl Game {
     /// Runs compiled code in its frame, entered by the caller: the frame's
     /// card is the current card meanwhile, and the depth is left again.
     #[inline(always)]
-    fn run_entered(&mut self, native: &Body, code: &Code, f: &mut Frame) -> Res<Value> {
+    fn run_entered(
+        &mut self,
+        native: Option<&dyn Compiled>,
+        code: &Code,
+        f: &mut Frame,
+    ) -> Res<Value> {
         let saved = self.current_card;
         if let Some(c) = f.this {
             self.current_card = Some(self.st.objs[c as usize].def);
@@ -185,7 +145,7 @@ impl Game {
         m: u16,
     ) -> Res<Value> {
         self.enter(code.span)?;
-        let (native, n) = code.native.get(data, code, self.reference);
+        let (native, n) = compiled(self.tier(), data, code);
         let mut buf = Slots::new();
         let slots = buf.get(n);
         if let Some(s) = slots[..code.slots as usize].first_mut() {
@@ -210,10 +170,15 @@ impl Game {
     /// Runs code in its frame on the game's tier: walked by the reference
     /// evaluator, else as compiled. A `return` is left to the caller.
     #[inline(always)]
-    pub(crate) fn run_body(&mut self, native: &Body, code: &Code, f: &mut Frame) -> Res<Value> {
+    pub(crate) fn run_body(
+        &mut self,
+        native: Option<&dyn Compiled>,
+        code: &Code,
+        f: &mut Frame,
+    ) -> Res<Value> {
         match native {
-            Body::Walk => self.walk(&code.stmts, f).map(|()| Value::None),
-            b => b.run(self, f),
+            None => self.walk(&code.stmts, f).map(|()| Value::None),
+            Some(b) => b.run(self, f),
         }
     }
 

@@ -6,13 +6,14 @@ mod budget;
 pub mod decide;
 pub mod events;
 pub mod exec;
+pub mod frame;
 pub mod log;
-pub mod native;
 pub mod ops;
 mod reference;
 pub mod request;
 pub mod script;
 pub mod state;
+pub mod tier;
 pub mod turn;
 pub mod view;
 
@@ -135,9 +136,16 @@ pub struct Game {
     pub agents: Vec<Box<dyn Agent>>,
     pub log: Vec<Entry>,
     pub logging: bool,
-    /// The reference tier: every path that exists only for speed declines
-    /// (recognised shapes, inlined verbs, quick windows, bot tables, native
-    /// bot tests and picks), so the game runs as the language defines it.
+    /// The speed tier the game runs on, if any ([`tier`]).
+    tier: Option<Arc<dyn tier::Tier>>,
+    /// The same tier borrowed for the game's life (see [`Game::tier`]).
+    tier_ref: Option<&'static dyn tier::Tier>,
+    /// Tiers the game ran on before [`Game::renew`] gave it another: kept
+    /// until the game is dropped (see [`Game::tier`]).
+    retired: Vec<Arc<dyn tier::Tier>>,
+    /// No tier: every path that exists only for speed declines (recognised
+    /// shapes, quick windows, native bot tests and picks, moves in place),
+    /// so the game runs as the language defines it.
     pub reference: bool,
     /// Set when the transcript reached [`MAX_LOG_ENTRIES`]: where it was (the
     /// game stops with this error at the end of the turn).
@@ -175,8 +183,9 @@ pub struct GameConfig {
     pub agents: Vec<Box<dyn Agent>>,
     pub options: HashMap<String, Vec<DefId>>,
     pub logging: bool,
-    /// Run on the reference tier ([`Game::reference`]).
-    pub reference: bool,
+    /// The speed tier to run on (`crate::fast::tier`); none: the reference
+    /// tier ([`Game::reference`]).
+    pub tier: Option<Arc<dyn tier::Tier>>,
 }
 
 impl Game {
@@ -191,7 +200,10 @@ impl Game {
             agents,
             log: Vec::new(),
             logging: cfg.logging,
-            reference: cfg.reference,
+            reference: cfg.tier.is_none(),
+            tier_ref: cfg.tier.as_ref().map(lend),
+            tier: cfg.tier,
+            retired: Vec::new(),
             log_full: None,
             options: cfg.options,
             option_vals,
@@ -212,7 +224,17 @@ impl Game {
     pub fn renew(&mut self, cfg: &GameConfig) {
         self.agents.clone_from(&cfg.agents);
         self.logging = cfg.logging;
-        self.reference = cfg.reference;
+        self.reference = cfg.tier.is_none();
+        let same = match (&self.tier, &cfg.tier) {
+            (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+            (a, b) => a.is_none() && b.is_none(),
+        };
+        if !same {
+            self.tier_ref = cfg.tier.as_ref().map(lend);
+            if let Some(old) = std::mem::replace(&mut self.tier, cfg.tier.clone()) {
+                self.retired.push(old);
+            }
+        }
         if self.options != cfg.options {
             self.options.clone_from(&cfg.options);
             self.option_vals = option_vals(&self.data, &self.options);
@@ -233,6 +255,9 @@ impl Game {
             st,
             agents,
             log,
+            tier: _,
+            tier_ref: _,
+            retired: _,
             reference: _,
             logging,
             log_full,
@@ -263,6 +288,14 @@ impl Game {
         // Windows leave their vector empty.
         debug_assert!(spare_options.is_empty());
         *game_seed = seed;
+    }
+
+    /// The game's speed tier, borrowed while the game is borrowed mutably
+    /// (the kernel hands the tier the game): no reference count touched per
+    /// run of code.
+    #[inline(always)]
+    pub(crate) fn tier<'t>(&self) -> Option<&'t dyn tier::Tier> {
+        self.tier_ref
     }
 
     /// An empty list to fill: the last one [`Game::keep_list`] kept when
@@ -424,57 +457,35 @@ impl Game {
     }
 
     /// The rules' end check (`end: if:`): [`Game::exec_hook`] of a
-    /// condition taken as its truth, in this one call (run every turn).
-    #[inline(never)]
+    /// condition taken as its truth (run every turn).
+    #[inline(always)]
     pub(crate) fn end_check(&mut self, data: &Data) -> Res<bool> {
-        let code = &data.end_if;
-        let (native, n) = code.native.get(data, code, self.reference);
-        // Conditions with more than a slot (rare) run as any code.
-        let (native::Body::Cond(c), n @ 0..=1) = (native, n) else {
-            return Ok(self.exec_hook(data, code, self.st.active)?.truthy());
-        };
-        self.enter(code.span)?;
-        let mut slot = [Value::None];
-        let mut f = exec::Frame {
-            data,
-            this: None,
-            me: self.st.active,
-            slots: &mut slot[..n],
-            span: code.span,
-            move_name: None,
-        };
-        let r = c(self, &mut f);
-        self.leave();
-        match r {
-            Ok(b) => Ok(b),
-            Err(e) => Ok(exec::returned(Err(e))?.truthy()),
+        match self.tier() {
+            Some(t) => t.end_check(self, data),
+            None => Ok(self.exec_hook(data, &data.end_if, self.st.active)?.truthy()),
         }
     }
 
     /// [`Game::exec_in`] of the rules' own code for player `p` (setup, turn
     /// and phase code, the end check, the score): no card, arguments or move
-    /// name to set up, save and restore. Inlined: a hook (most turn code)
-    /// is then one call.
+    /// name to set up, save and restore.
     #[inline(always)]
     pub(crate) fn exec_hook(&mut self, data: &Data, code: &Code, p: PlayerId) -> Res<Value> {
         self.enter(code.span)?;
-        let (native, n) = code.native.get(data, code, self.reference);
-        let r = if let native::Body::Hook(h) = native {
-            h.exec(self, data, p, n, code.span).map(|()| Value::None)
-        } else {
-            self.run_framed(data, native, code, n, p)
+        let r = match self.tier() {
+            Some(t) => t.hook(self, data, code, p),
+            None => self.run_framed(data, None, code, code.slots as usize, p),
         };
         self.leave();
         exec::returned(r)
     }
 
-    /// The body of [`Game::exec_hook`] other than a hook, in a frame of `n`
-    /// slots.
+    /// The body of [`Game::exec_hook`] in a frame of `n` slots.
     #[inline(never)]
-    fn run_framed(
+    pub(crate) fn run_framed(
         &mut self,
         data: &Data,
-        native: &native::Body,
+        native: Option<&dyn tier::Compiled>,
         code: &Code,
         n: usize,
         p: PlayerId,
@@ -579,6 +590,15 @@ impl Game {
             card_file,
         })))
     }
+}
+
+/// A tier the game holds, lent for as long as the game lives.
+fn lend(t: &Arc<dyn tier::Tier>) -> &'static dyn tier::Tier {
+    // SAFETY: a tier a game has held is dropped only with the game
+    // (`Game::renew` keeps a replaced one in `retired`, and nothing else
+    // writes the field); the private `tier_ref` is read only by
+    // `Game::tier`, whose callers use it within a call on the game.
+    unsafe { &*Arc::as_ptr(t) }
 }
 
 /// The values of the declared options, in [`Data::options`]' order.

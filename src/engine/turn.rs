@@ -173,7 +173,7 @@ impl Game {
         // One player's window, a data bot's seat, one move with a native
         // pick: the bot may decide before the move's options are listed.
         if !decl.all_players
-            && !self.reference
+            && let Some(tier) = self.tier()
             && let Some(m) = decl.quick
             && self.budget.depth() < super::decide::MAX_DEPTH
             && let p = self.st.active
@@ -181,7 +181,7 @@ impl Game {
             && let Some(wb) = decl.bots.get(b)
         {
             let mut plan = Game::bot_plan(data, m, p, b, wb);
-            self.quick_rounds(data, &mut plan)?;
+            tier.quick_rounds(self, data, &mut plan)?;
         } else {
             self.window_listed(data, w)?;
         }

@@ -74,7 +74,7 @@ pub fn compile_code(
         stmts,
         slots: c.max_slot,
         span: c.span_of_text(text),
-        native: Default::default(),
+        id: Code::UNNUMBERED,
     })
 }
 
@@ -97,7 +97,7 @@ pub fn compile_expr(
         stmts: vec![Stmt::Return(Some(e))],
         slots: c.max_slot,
         span: c.span_of_text(text),
-        native: Default::default(),
+        id: Code::UNNUMBERED,
     })
 }
 

@@ -1,6 +1,6 @@
 //! The compiled form of effect code: names resolved to indices, ready to run.
-//! Nothing here is parsed at run time; `engine::native` turns these trees
-//! into closures.
+//! Nothing here is parsed at run time; the kernel's reference evaluator
+//! walks these trees (a faster tier may compile them, keyed by [`Code::id`]).
 
 use crate::lang::builtins::Builtin;
 
@@ -13,13 +13,31 @@ pub struct Span {
 }
 
 /// A compiled block with its local-variable frame size.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct Code {
     pub stmts: Vec<Stmt>,
     pub slots: u16,
     pub span: Span,
-    /// The statements as native closures, made when the code first runs.
-    pub native: crate::engine::native::Compiled,
+    /// The code's number among its game's code, given at load: the key of
+    /// what is kept beside the data about it (a faster tier's compiled
+    /// form). [`Code::UNNUMBERED`] for code made later (a scenario's
+    /// expectations).
+    pub id: u32,
+}
+
+impl Code {
+    pub const UNNUMBERED: u32 = u32::MAX;
+}
+
+impl Default for Code {
+    fn default() -> Code {
+        Code {
+            stmts: Vec::new(),
+            slots: 0,
+            span: Span::default(),
+            id: Code::UNNUMBERED,
+        }
+    }
 }
 
 #[derive(Debug, Clone)]

@@ -262,7 +262,7 @@ pub fn run_with(
             .collect(),
         options,
         logging: tier.logging,
-        reference: tier.reference,
+        tier: (!tier.reference).then(|| crate::fast::tier(&data)),
     };
     if raw.players < data.players.0 || raw.players > data.players.1 {
         return Err(DataErrors {

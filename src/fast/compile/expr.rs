@@ -1,0 +1,629 @@
+//! Expressions: conditions typed as truth values, values, fields, zones,
+//! filters, the pile tests of an end condition, and builtin calls.
+
+use super::*;
+
+impl Compiler<'_> {
+    /// Code whose value is tested for truth.
+    pub(super) fn cond(&self, e: &Expr) -> CondFn {
+        if let Some((s, mask)) = tag_any(e) {
+            let span = first_is(e);
+            let s = self.slot(s);
+            return Box::new(move |g, f| Ok(tags_of(g, &f.slots[s], f, span)? & mask != 0));
+        }
+        if let Some(c) = self.known_cond(e) {
+            return c;
+        }
+        match e {
+            Expr::Bool(b) => {
+                let b = *b;
+                Box::new(move |_, _| Ok(b))
+            }
+            Expr::Is(x, tag, negate, span) => {
+                let (mask, negate, span) = (bit(*tag), *negate, *span);
+                if let Expr::Local(s) = **x {
+                    let s = self.slot(s);
+                    return Box::new(move |g, f| {
+                        let tags = tags_of(g, &f.slots[s], f, span)?;
+                        Ok((tags & mask != 0) != negate)
+                    });
+                }
+                let x = self.val(x);
+                Box::new(move |g, f| {
+                    let v = x(g, f)?;
+                    Ok((tags_of(g, &v, f, span)? & mask != 0) != negate)
+                })
+            }
+            Expr::Not(x) => {
+                let x = self.cond(x);
+                Box::new(move |g, f| Ok(!x(g, f)?))
+            }
+            Expr::And(a, b) => {
+                let (a, b) = (self.cond(a), self.cond(b));
+                Box::new(move |g, f| Ok(a(g, f)? && b(g, f)?))
+            }
+            Expr::Or(a, b) => {
+                if let Some(c) = self.pile_or(a, b) {
+                    return c;
+                }
+                let (a, b) = (self.cond(a), self.cond(b));
+                Box::new(move |g, f| Ok(a(g, f)? || b(g, f)?))
+            }
+            Expr::Bin(op, a, b, span) if let Some(cmp) = CmpOp::of(*op) => {
+                let (op, span) = (*op, *span);
+                // `empty_piles(zone) >= n`: counted and compared in one step.
+                if let (Expr::Call(Builtin::EmptyPiles, args, at), Expr::Int(y)) = (&**a, &**b)
+                    && let [z] = args.as_slice()
+                {
+                    let (z, at, y) = (self.zone_op(z), *at, *y);
+                    return Box::new(move |g, f| {
+                        let z = z.zone(g, f, at)?;
+                        Ok(cmp.holds(g.empty_piles(z), y))
+                    });
+                }
+                if let Some((a, cmp, b)) = self.num_cmp(e) {
+                    return Box::new(move |g, f| Ok(cmp.holds(a.get(g, f)?, b.get(g, f)?)));
+                }
+                let (a, b) = (self.val(a), self.val(b));
+                Box::new(move |g, f| {
+                    let x = a(g, f)?;
+                    let y = b(g, f)?;
+                    if let (Value::Int(x), Value::Int(y)) = (&x, &y) {
+                        let (x, y) = (*x, *y);
+                        return Ok(cmp.holds(x, y));
+                    }
+                    Ok(g.binop(op, x, y, span)?.truthy())
+                })
+            }
+            Expr::Any(list, slot, body) => {
+                if let Expr::Call(Builtin::Piles, a, span) = &**list
+                    && let [zone] = a.as_slice()
+                {
+                    return self.any_pile(zone, *span, *slot, body);
+                }
+                let (list, slot, body) = (self.val(list), self.slot(*slot), self.cond(body));
+                Box::new(move |g, f| {
+                    let list = list(g, f)?;
+                    for item in g.items(&list, f.span)?.iter() {
+                        f.slots[slot] = item.clone();
+                        if body(g, f)? {
+                            return Ok(true);
+                        }
+                    }
+                    Ok(false)
+                })
+            }
+            _ => {
+                let v = self.val(e);
+                Box::new(move |g, f| Ok(v(g, f)?.truthy()))
+            }
+        }
+    }
+
+    /// The condition of an expression [`Compiler::val`] compiles as
+    /// `Bool` of that condition (the same closure, unwrapped).
+    pub(super) fn truth(&self, e: &Expr) -> Option<CondFn> {
+        match e {
+            Expr::Or(a, b) if tag_any(e).is_none() => self.pile_or(a, b),
+            Expr::Is(..)
+            | Expr::Not(_)
+            | Expr::Or(..)
+            | Expr::Any(..)
+            | Expr::Bin(
+                BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::Eq | BinOp::Ne,
+                ..,
+            ) => Some(self.cond(e)),
+            _ => None,
+        }
+    }
+
+    /// Code that computes a value.
+    pub(super) fn val(&self, e: &Expr) -> ValFn {
+        match e {
+            Expr::None => Box::new(|_, _| Ok(Value::None)),
+            Expr::Int(i) => {
+                let i = *i;
+                Box::new(move |_, _| Ok(Value::Int(i)))
+            }
+            Expr::Bool(b) => {
+                let b = *b;
+                Box::new(move |_, _| Ok(Value::Bool(b)))
+            }
+            Expr::Str(s) => {
+                let s = s.clone();
+                Box::new(move |_, _| Ok(Value::Str(s.clone())))
+            }
+            Expr::Def(d) => {
+                let d = *d;
+                Box::new(move |_, _| Ok(Value::Def(d)))
+            }
+            Expr::List(items) => {
+                let items = self.vals(items);
+                Box::new(move |g, f| {
+                    let mut out = Vec::with_capacity(items.len());
+                    for i in items.iter() {
+                        out.push(i(g, f)?);
+                    }
+                    Ok(Value::list(out))
+                })
+            }
+            Expr::Local(s) => {
+                let s = self.slot(*s);
+                Box::new(move |_, f| Ok(f.slots[s].clone()))
+            }
+            Expr::This => Box::new(|_, f| Ok(f.this.map(Value::Card).unwrap_or(Value::None))),
+            Expr::Me => Box::new(|_, f| Ok(Value::Player(f.me))),
+            Expr::Active => Box::new(|g, _| Ok(Value::Player(g.st.active))),
+            Expr::Event => Box::new(|g, _| {
+                Ok(match g.st.events.len() {
+                    0 => Value::None,
+                    n => Value::Event(n - 1),
+                })
+            }),
+            Expr::MoveName => Box::new(|_, f| {
+                Ok(match f.move_name {
+                    Some(m) => Value::text(f.data.moves[m as usize].name.as_str()),
+                    None => Value::None,
+                })
+            }),
+            Expr::Global(i) => {
+                let i = *i as usize;
+                Box::new(move |g, _| Ok(Value::Int(g.st.globals[i])))
+            }
+            Expr::Zone(z, owner) => self.zone(*z, owner.as_deref()),
+            Expr::Field(base, field) => self.field(base, *field),
+            Expr::And(a, b) => {
+                let (a, b) = (self.cond(a), self.cond(b));
+                Box::new(move |g, f| Ok(Value::Bool(a(g, f)? && b(g, f)?)))
+            }
+            Expr::Or(a, b) if tag_any(e).is_none() => {
+                if let Some(c) = self.pile_or(a, b) {
+                    return Box::new(move |g, f| c(g, f).map(Value::Bool));
+                }
+                let (a, b) = (self.cond(a), self.cond(b));
+                Box::new(move |g, f| Ok(Value::Bool(a(g, f)? || b(g, f)?)))
+            }
+            // The kinds `truth` lists (a body of one of them keeps its
+            // condition unwrapped): change both lists together.
+            Expr::Is(..)
+            | Expr::Not(_)
+            | Expr::Or(..)
+            | Expr::Any(..)
+            | Expr::Bin(
+                BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::Eq | BinOp::Ne,
+                ..,
+            ) => {
+                let c = self.cond(e);
+                Box::new(move |g, f| c(g, f).map(Value::Bool))
+            }
+            Expr::Neg(x) => {
+                let x = self.val(x);
+                Box::new(move |g, f| {
+                    let v = x(g, f)?;
+                    Ok(Value::Int(g.int(&v, f.span)?.saturating_neg()))
+                })
+            }
+            Expr::Bin(op, a, b, span) => {
+                let (op, span, a, b) = (*op, *span, self.val(a), self.val(b));
+                Box::new(move |g, f| {
+                    let x = a(g, f)?;
+                    let y = b(g, f)?;
+                    if let (Value::Int(x), Value::Int(y)) = (&x, &y)
+                        && let Some(v) = int_op(op, *x, *y)
+                    {
+                        return Ok(v);
+                    }
+                    g.binop(op, x, y, span)
+                })
+            }
+            Expr::Where(list, slot, cond) => self.filter(list, *slot, cond),
+            Expr::Sum(list, slot, body) => {
+                let mut zones = Vec::new();
+                let pr = match &**body {
+                    Expr::Field(x, field) if matches!(**x, Expr::Local(s) if s == *slot) => {
+                        field.prop.filter(|_| self.zone_leaves(list, &mut zones))
+                    }
+                    _ => None,
+                };
+                let (list, slot, body) = (self.val(list), self.slot(*slot), self.val(body));
+                let generic: ValFn = Box::new(move |g, f| {
+                    let list = list(g, f)?;
+                    let mut total = 0i64;
+                    for item in g.items(&list, f.span)?.iter() {
+                        f.slots[slot] = item.clone();
+                        let v = body(g, f)?;
+                        total = g.int(&v, f.span)?.saturating_add(total);
+                    }
+                    Ok(Value::Int(total))
+                });
+                match pr {
+                    Some(pr) => sum_prop(zones.into_boxed_slice(), pr, generic),
+                    None => generic,
+                }
+            }
+            Expr::Call(b, args, span) => self.call(*b, args, *span),
+            Expr::Verb(v, args, span) => {
+                if let Some(call) = self.inline::<KeepValue>(*v, args, *span) {
+                    return call;
+                }
+                // A verb not inlined (one calling itself, or nested deep).
+                let (v, span, args) = (*v as usize, *span, self.vals(args));
+                Box::new(move |g, f| {
+                    let mut vals = Args::new();
+                    for a in args.iter() {
+                        vals.push(a(g, f)?);
+                    }
+                    f.span = span;
+                    let data = f.data;
+                    g.exec_in(data, &data.verbs[v], f.this, f.me, vals, None)
+                        .map_err(|e| crate::engine::at_call(e, span))
+                })
+            }
+            Expr::Script(s, args, span) => {
+                let (s, span, args) = (*s, *span, self.vals(args));
+                Box::new(move |g, f| {
+                    let mut vals = Vec::with_capacity(args.len());
+                    for a in args.iter() {
+                        vals.push(a(g, f)?);
+                    }
+                    f.span = span;
+                    crate::engine::script::call_fn(g, s, vals, f.this, f.me, span)
+                })
+            }
+            Expr::Rhai(id) => {
+                // Scripts see the code's first slot as `target`.
+                let (id, first) = (*id, (self.size > 0).then_some(self.base as usize));
+                Box::new(move |g, f| {
+                    let target = first.map(|s| f.slots[s].clone()).unwrap_or_default();
+                    crate::engine::script::run_snippet(g, id, f.this, f.me, target)
+                })
+            }
+        }
+    }
+
+    pub(super) fn zone(&self, z: u16, owner: Option<&Expr>) -> ValFn {
+        if self.shared(z) {
+            // A shared zone has one instance; its owner expression (if any) is
+            // still evaluated, and must be a player.
+            let zone = Value::Zone(ZoneRef { zone: z, owner: 0 });
+            return match owner {
+                None => Box::new(move |_, _| Ok(zone.clone())),
+                Some(o) => {
+                    let o = self.val(o);
+                    Box::new(move |g, f| {
+                        let o = o(g, f)?;
+                        g.player(&o, f.span)?;
+                        Ok(zone.clone())
+                    })
+                }
+            };
+        }
+        match owner {
+            None => Box::new(move |_, f| {
+                Ok(Value::Zone(ZoneRef {
+                    zone: z,
+                    owner: f.me,
+                }))
+            }),
+            // `deck(p)`: the player read from its slot in place.
+            Some(Expr::Local(s)) => {
+                let s = self.slot(*s);
+                Box::new(move |g, f| {
+                    let owner = g.player(&f.slots[s], f.span)?;
+                    Ok(Value::Zone(ZoneRef { zone: z, owner }))
+                })
+            }
+            Some(o) => {
+                let o = self.val(o);
+                Box::new(move |g, f| {
+                    let o = o(g, f)?;
+                    let owner = g.player(&o, f.span)?;
+                    Ok(Value::Zone(ZoneRef { zone: z, owner }))
+                })
+            }
+        }
+    }
+
+    pub(super) fn field(&self, base: &Expr, field: Field) -> ValFn {
+        match (base, field.counter, field.prop) {
+            (Expr::Me, Some(c), _) => Box::new(move |g, f| Ok(Value::Int(g.st.counter(f.me, c)))),
+            (Expr::Local(s), ..) => {
+                let s = self.slot(*s);
+                Box::new(move |g, f| read_field(g, &f.slots[s], &field, f))
+            }
+            _ => {
+                let base = self.val(base);
+                Box::new(move |g, f| {
+                    let b = base(g, f)?;
+                    read_field(g, &b, &field, f)
+                })
+            }
+        }
+    }
+
+    /// `any(piles(zone), cond)`: the pile ids read in place, no list made. A
+    /// test of `it`'s tags first (`it is a and ...`) reads the definition in
+    /// place; the rest runs only for the piles that pass it, and a rest of
+    /// the shape `pile_count(zone, it) < n` reads the pile's size in place.
+    pub(super) fn any_pile(&self, zone: &Expr, span: Span, slot: u16, body: &Expr) -> CondFn {
+        let (mask, body) = match body {
+            Expr::And(a, b) => match tag_any(a) {
+                Some((s, m)) if s == slot => (Some(m), &**b),
+                _ => (None, body),
+            },
+            _ => (None, body),
+        };
+        // `pile_count(zone, it) < n`.
+        let rest = match body {
+            Expr::Bin(op, a, b, _) if let Some(op) = CmpOp::of(*op) => match (&**a, &**b) {
+                (Expr::Call(Builtin::PileCount, args, at), Expr::Int(k)) => match args.as_slice() {
+                    [Expr::Zone(z, None), Expr::Local(s)] if *s == slot => {
+                        Some((*z, self.shared(*z), op, *k, *at))
+                    }
+                    _ => None,
+                },
+                _ => None,
+            },
+            _ => None,
+        };
+        // `pile_count` of the zone iterated reads the pile at hand: a zone
+        // holds one pile per definition.
+        let same = matches!((zone, &rest), (Expr::Zone(z, None), Some((y, ..))) if z == y);
+        let rest = match rest {
+            Some((zone, shared, op, k, at)) => PileTest::Count(zone, shared, op, k, at),
+            None => PileTest::Code(self.cond(body)),
+        };
+        // Which definitions pass the tag test, found once.
+        let pass: Box<[bool]> = (self.data.defs.iter())
+            .map(|d| mask.is_none_or(|m| d.tags & m != 0))
+            .collect();
+        let (zone, slot) = (self.zone_op(zone), self.slot(slot));
+        Box::new(move |g, f| {
+            let z = zone.zone(g, f, span)?;
+            let inst = g.st.inst(z);
+            if let PileTest::Count(zone, shared, op, y, at) = rest {
+                for (d, p) in &g.st.zones[inst].piles {
+                    if !pass[*d as usize] {
+                        continue;
+                    }
+                    f.span = at;
+                    let len = if same {
+                        p.len()
+                    } else {
+                        let owner = if shared { 0 } else { f.me };
+                        g.pile_of(ZoneRef { zone, owner }, *d).len()
+                    };
+                    if op.holds(len as i64, y) {
+                        return Ok(true);
+                    }
+                }
+                return Ok(false);
+            }
+            // Piles are only ever added: the first `n` are the ones listed now.
+            let n = g.st.zones[inst].piles.len();
+            for i in 0..n {
+                let d = g.st.zones[inst].piles[i].0;
+                if !pass[d as usize] {
+                    continue;
+                }
+                if let PileTest::Code(ref body) = rest {
+                    f.slots[slot] = Value::Def(d);
+                    if body(g, f)? {
+                        return Ok(true);
+                    }
+                }
+            }
+            Ok(false)
+        })
+    }
+
+    /// `empty_piles(z) <op> n or any(piles(z), <tag test> and pile_count(z,
+    /// it) <op> k)` of one zone named without an owner: both read in one pass
+    /// over its piles. Neither side can fail or count a step; the span left
+    /// is the one the two scans would leave (the `pile_count` call's once a
+    /// pile passed the tag test).
+    pub(super) fn pile_or(&self, a: &Expr, b: &Expr) -> Option<CondFn> {
+        let Expr::Bin(op, x, n, _) = a else {
+            return None;
+        };
+        let (Expr::Call(Builtin::EmptyPiles, args, at_empty), Expr::Int(n)) = (&**x, &**n) else {
+            return None;
+        };
+        let (cmp, n, at_empty) = (CmpOp::of(*op)?, *n, *at_empty);
+        let ([Expr::Zone(z, None)], Expr::Any(list, slot, body)) = (args.as_slice(), b) else {
+            return None;
+        };
+        let Expr::Call(Builtin::Piles, pa, at_piles) = &**list else {
+            return None;
+        };
+        let [Expr::Zone(y, None)] = pa.as_slice() else {
+            return None;
+        };
+        let Expr::And(t, rest) = &**body else {
+            return None;
+        };
+        let (s, mask) = tag_any(t)?;
+        let Expr::Bin(op, c, k, _) = &**rest else {
+            return None;
+        };
+        let (Expr::Call(Builtin::PileCount, ca, at), Expr::Int(k)) = (&**c, &**k) else {
+            return None;
+        };
+        let [Expr::Zone(w, None), Expr::Local(it)] = ca.as_slice() else {
+            return None;
+        };
+        let (op, k, at, at_piles) = (CmpOp::of(*op)?, *k, *at, *at_piles);
+        if z != y || y != w || *it != *slot || s != *slot {
+            return None;
+        }
+        let ZoneOp::At(zone) = self.zone_op(&args[0]) else {
+            return None;
+        };
+        let pass: Box<[bool]> = (self.data.defs.iter())
+            .map(|d| d.tags & mask != 0)
+            .collect();
+        // The same, a bit per definition.
+        let mut pass_bits = vec![0u64; pass.len().div_ceil(64)];
+        for (d, _) in pass.iter().enumerate().filter(|p| *p.1) {
+            pass_bits[d / 64] |= 1 << (d % 64);
+        }
+        // `pile_count(..) <op> k` holds for an empty pile only: the empty
+        // piles are the zone's bits.
+        let only_empty =
+            matches!(op, CmpOp::Eq | CmpOp::Lt | CmpOp::Le) && op.holds(0, k) && !op.holds(1, k);
+        Some(Box::new(move |g, f| {
+            let z = zone.get(g, f)?;
+            let zi = &g.st.zones[g.st.inst(z)];
+            if only_empty && zi.piles.len() <= 64 {
+                debug_assert_eq!(zi.nempty, zi.empty.count_ones());
+                debug_assert_eq!(
+                    zi.empty,
+                    (zi.piles.iter().enumerate())
+                        .fold(0, |m, (i, (_, p))| m | (p.is_empty() as u64) << i)
+                );
+                if cmp.holds(zi.nempty as i64, n) {
+                    f.span = at_empty;
+                    return Ok(true);
+                }
+                let mut bits = zi.empty;
+                while bits != 0 {
+                    if pass[zi.piles[bits.trailing_zeros() as usize].0 as usize] {
+                        f.span = at;
+                        return Ok(true);
+                    }
+                    bits &= bits - 1;
+                }
+                let seen = (zi.pile_defs.iter().zip(&pass_bits)).any(|(a, b)| a & b != 0);
+                f.span = if seen { at } else { at_piles };
+                return Ok(false);
+            }
+            let (mut empty, mut seen, mut hit) = (0i64, false, false);
+            for (d, p) in &zi.piles {
+                empty += p.is_empty() as i64;
+                if pass[*d as usize] {
+                    seen = true;
+                    hit |= op.holds(p.len() as i64, k);
+                }
+            }
+            if cmp.holds(empty, n) {
+                f.span = at_empty;
+                return Ok(true);
+            }
+            f.span = if seen { at } else { at_piles };
+            Ok(hit)
+        }))
+    }
+
+    /// `list where cond`: a zone's cards are filtered without building the
+    /// zone's list first.
+    pub(super) fn filter(&self, list: &Expr, slot: u16, cond: &Expr) -> ValFn {
+        let (list, slot, cond) = (self.val(list), self.slot(slot), self.cond(cond));
+        Box::new(move |g, f| {
+            let list = list(g, f)?;
+            let mut out = Vec::new();
+            if let Value::Zone(z) = list {
+                g.check_visible(z, f.span)?;
+                let cards = g.cards_of(&list, f)?;
+                for (i, &c) in cards.iter().enumerate() {
+                    f.slots[slot] = Value::Card(c);
+                    if cond(g, f)? {
+                        // One allocation, sized for the cards still to test.
+                        if out.capacity() == 0 {
+                            out.reserve_exact(cards.len() - i);
+                        }
+                        out.push(Value::Card(c));
+                    }
+                }
+            } else {
+                let items = g.items(&list, f.span)?;
+                for (i, item) in items.iter().enumerate() {
+                    f.slots[slot] = item.clone();
+                    if cond(g, f)? {
+                        if out.capacity() == 0 {
+                            out.reserve_exact(items.len() - i);
+                        }
+                        out.push(item.clone());
+                    }
+                }
+            }
+            Ok(Value::list(out))
+        })
+    }
+
+    /// A kernel operation. The ones every turn runs many times (count, top,
+    /// move, run, window) take their arguments straight from their closures;
+    /// the rest go through [`Game::call`].
+    pub(super) fn call(&self, b: Builtin, args: &[Expr], span: Span) -> ValFn {
+        if let Some(c) = self.known_call(b, args, span) {
+            return c;
+        }
+        match (b, args) {
+            (Builtin::Count | Builtin::Empty, [x]) => {
+                let (x, count) = (self.val(x), b == Builtin::Count);
+                Box::new(move |g, f| {
+                    let v = x(g, f)?;
+                    f.span = span;
+                    let n = g.count(&v, span)?;
+                    Ok(if count {
+                        Value::Int(n as i64)
+                    } else {
+                        Value::Bool(n == 0)
+                    })
+                })
+            }
+            (Builtin::Top, [z]) => {
+                let z = self.val(z);
+                Box::new(move |g, f| {
+                    let z = z(g, f)?;
+                    f.span = span;
+                    let z = g.zone_arg(&z, f)?;
+                    let cards = &g.st.zones[g.st.inst(z)].cards;
+                    Ok(cards.last().map(|&c| Value::Card(c)).unwrap_or(Value::None))
+                })
+            }
+            (Builtin::Move | Builtin::MoveAll, _)
+                if let Some(m) = self.mover::<KeepValue>(b, args, span) =>
+            {
+                m
+            }
+            (Builtin::Move | Builtin::MoveAll, [cards, zone, rest @ ..])
+                if matches!(rest, [] | [Expr::Int(_)]) =>
+            {
+                let cause = match rest {
+                    [Expr::Int(e)] => Some(*e as u16),
+                    _ => None,
+                };
+                let (cards, zone, together) =
+                    (self.val(cards), self.val(zone), b == Builtin::MoveAll);
+                Box::new(move |g, f| {
+                    let cards = cards(g, f)?;
+                    let zone = zone(g, f)?;
+                    f.span = span;
+                    g.move_value(&cards, &zone, cause, false, together, f)
+                })
+            }
+            (Builtin::Emit, _) if let Some(e) = self.emitter::<KeepValue>(args, span) => e,
+            (Builtin::Run, [card, Expr::Int(effect)]) => {
+                self.runner::<KeepValue>(card, *effect as u16, span)
+            }
+            (Builtin::Window, [Expr::Int(w)]) => {
+                let w = *w as u16;
+                Box::new(move |g, f| {
+                    f.span = span;
+                    g.window_in(f.data, w).map(|()| Value::None)
+                })
+            }
+            _ => {
+                let args = self.vals(args);
+                Box::new(move |g, f| {
+                    let mut vals = Args::new();
+                    for a in args.iter() {
+                        vals.push(a(g, f)?);
+                    }
+                    f.span = span;
+                    g.call(b, vals, f)
+                })
+            }
+        }
+    }
+}

@@ -1,0 +1,179 @@
+//! Verbs inlined into their callers, their fixed arguments substituted.
+
+use super::*;
+
+impl Compiler<'_> {
+    /// The frame slot of the code's slot `s`.
+    pub(super) fn slot(&self, s: u16) -> usize {
+        match self.remap.iter().find(|r| r.0 == s) {
+            Some(&(_, at)) => at,
+            None => (self.base + s) as usize,
+        }
+    }
+
+    /// A whole piece of code; one `return <expr>` is its expression, run
+    /// for its effect only when its value is not kept.
+    pub(super) fn body<K: Keep>(&self, stmts: &[Stmt]) -> Body {
+        match stmts {
+            [Stmt::Return(Some(e))] if K::VALUE => match self.truth(e) {
+                Some(c) => Body::Cond(c),
+                None => Body::Expr(self.val(e)),
+            },
+            [Stmt::Return(Some(e))] => Body::Block(self.effect(e)),
+            stmts => {
+                let v = self.leaves(stmts);
+                let straight = Straight::find(&v);
+                if straight.is_none() && Hook::fits(&v) {
+                    let leaves = v.into_boxed_slice();
+                    return Body::Hook(Box::new(Hook::new(leaves)));
+                }
+                let b = block_of(v);
+                match straight {
+                    Some(s) => Body::Straight(Box::new(s), b),
+                    None => Body::Block(b),
+                }
+            }
+        }
+    }
+
+    /// A verb call compiled into its caller: the verb's slots follow the
+    /// caller's in the same frame, so no frame is made; the step, the depth
+    /// and what the verb sees (`this`, `me`, no move name, its span) are as
+    /// in a call of its own. None for a verb already being inlined here (a
+    /// verb that calls itself) or nested too deep.
+    pub(super) fn inline<K: Keep>(
+        &self,
+        v: u16,
+        args: &[Expr],
+        span: Span,
+    ) -> Option<Native<K::Out>> {
+        Some(match self.inlined::<K>(v, args, span, false)? {
+            Inlined::Code(c) => c,
+            Inlined::Leaves(body, at) => Box::new(move |g, f| {
+                call_body::<K>(
+                    g,
+                    f,
+                    |g, f| run(&body, g, f).map(|()| Value::None),
+                    span,
+                    at,
+                )
+            }),
+        })
+    }
+
+    /// [`Compiler::inline`]; a call run for its effect whose arguments are
+    /// all replaced and that writes no slot is its body's leaves and its
+    /// span when `leaves` is asked for.
+    pub(super) fn inlined<K: Keep>(
+        &self,
+        v: u16,
+        args: &[Expr],
+        span: Span,
+        leaves: bool,
+    ) -> Option<Inlined<K::Out>> {
+        let code = &self.data.verbs[v as usize];
+        let base = self.base + self.size;
+        if self.chain.len() >= INLINE_DEPTH || self.chain.contains(&v) || base > 1024 {
+            return None;
+        }
+        // The arguments go straight into the verb's slots: code in them
+        // that inlines a verb too uses the slots after the verb's.
+        let outer = Compiler {
+            size: self.size + code.slots,
+            chain: self.chain.clone(),
+            remap: self.remap.clone(),
+            ..*self
+        };
+        // A parameter the verb never writes, given an operand that runs no
+        // code and that the verb cannot change (a constant, `me`, a zone of
+        // the running player, a caller's slot), is that operand in the
+        // verb's code: nothing copied, nothing cleared.
+        let mut stmts: Option<Vec<Stmt>> = None;
+        let (mut substituted, mut remap, mut kept) = (Vec::new(), Vec::new(), Vec::new());
+        for (i, a) in args.iter().enumerate() {
+            let p = i as u16;
+            // Arguments past the verb's slots are computed, then dropped.
+            let i = (p < code.slots).then_some(base as usize + i);
+            let fixed = p < code.slots && !code.binds_slot(p);
+            match a {
+                Expr::Local(s) if fixed => remap.push((p, outer.slot(*s))),
+                Expr::Int(_)
+                | Expr::Bool(_)
+                | Expr::None
+                | Expr::Str(_)
+                | Expr::Def(_)
+                | Expr::Me
+                | Expr::Zone(_, None)
+                    if fixed =>
+                {
+                    let st = stmts.get_or_insert_with(|| code.stmts.clone());
+                    st.iter_mut().for_each(|s| s.substitute(p, a));
+                }
+                Expr::Local(s) => {
+                    kept.push((i, Arg::Slot(outer.slot(*s))));
+                    continue;
+                }
+                Expr::Me => {
+                    kept.push((i, Arg::Me));
+                    continue;
+                }
+                a => {
+                    kept.push((i, Arg::Code(outer.val(a))));
+                    continue;
+                }
+            }
+            substituted.push(p);
+        }
+        let mut chain = self.chain.clone();
+        chain.push(v);
+        let inner = Compiler {
+            data: self.data,
+            base,
+            size: code.slots,
+            need: self.need,
+            chain,
+            remap,
+        };
+        self.need.set(self.need.get().max(base + code.slots));
+        // The slots the verb may write: from its first one not replaced.
+        let first = (0..code.slots)
+            .find(|i| !substituted.contains(i))
+            .unwrap_or(code.slots);
+        let slots = (base + first) as usize..(base + code.slots) as usize;
+        let (args, at) = (kept.into_boxed_slice(), code.span);
+        let stmts = stmts.as_deref().unwrap_or(&code.stmts);
+        if leaves && !K::VALUE && args.is_empty() && slots.is_empty() {
+            let body = match stmts {
+                [Stmt::Return(Some(e))] => vec![inner.leaf_effect(e)],
+                stmts => inner.leaves(stmts),
+            };
+            return Some(Inlined::Leaves(body.into_boxed_slice(), at));
+        }
+        let body = inner.body::<K>(stmts);
+        if args.is_empty() && slots.is_empty() {
+            // Every argument replaced, no slot written: the call is its
+            // step, depth and span around the body.
+            return Some(Inlined::Code(Box::new(move |g, f| {
+                call_body::<K>(g, f, |g, f| body.run(g, f), span, at)
+            })));
+        }
+        Some(Inlined::Code(Box::new(move |g, f| {
+            for (i, a) in args.iter() {
+                let v = match a {
+                    Arg::Slot(s) => f.slots[*s].clone(),
+                    Arg::Me => Value::Player(f.me),
+                    Arg::Code(c) => c(g, f)?,
+                };
+                if let Some(s) = i {
+                    f.slots[*s] = v;
+                }
+            }
+            let r = call_body::<K>(g, f, |g, f| body.run(g, f), span, at);
+            // Left empty, as the next call expects them.
+            for s in &mut f.slots[slots.clone()] {
+                *s = Value::None;
+            }
+            r
+        })))
+    }
+}

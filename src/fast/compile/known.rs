@@ -1,0 +1,207 @@
+//! Calls whose operands are known at load time: a declared option read by
+//! its index, and the players listed with no list built.
+
+use super::*;
+
+/// Calls whose operands are known at load time: a declared option read by
+/// its index, and the players listed with no list built.
+impl Compiler<'_> {
+    pub(super) fn known_call(&self, b: Builtin, args: &[Expr], span: Span) -> Option<ValFn> {
+        let players = |e: &Expr| matches!(e, Expr::Call(Builtin::Players, a, _) if a.is_empty());
+        Some(match (b, args) {
+            (Builtin::Option, [Expr::Str(name)]) => {
+                let i = self.data.options.iter().position(|o| **o == ***name)?;
+                Box::new(move |g, f| {
+                    f.span = span;
+                    Ok(g.option_vals[i].clone())
+                })
+            }
+            (Builtin::First, [Expr::Call(Builtin::Option, o, _)])
+                if let [Expr::Str(name)] = o.as_slice() =>
+            {
+                let i = self.data.options.iter().position(|o| **o == ***name)?;
+                Box::new(move |g, f| {
+                    f.span = span;
+                    match &g.option_vals[i] {
+                        Value::None => Ok(Value::None),
+                        Value::List(l) => Ok(l.first().cloned().unwrap_or(Value::None)),
+                        v => {
+                            let mut a = Args::new();
+                            a.push(v.clone());
+                            g.call(b, a, f)
+                        }
+                    }
+                })
+            }
+            (Builtin::Count, [p]) if players(p) => Box::new(move |g, f| {
+                f.span = span;
+                Ok(Value::Int(
+                    g.turn_order_iter(g.st.active, true).count() as i64
+                ))
+            }),
+            // `first(random_pick(players(), 1))`: one draw, as random_pick makes it.
+            (Builtin::First, [Expr::Call(Builtin::RandomPick, r, _)])
+                if let [p, Expr::Int(1)] = r.as_slice()
+                    && players(p) =>
+            {
+                Box::new(move |g, f| {
+                    f.span = span;
+                    let ps: smallvec::SmallVec<[PlayerId; 8]> =
+                        g.turn_order_iter(g.st.active, true).collect();
+                    if ps.is_empty() {
+                        return Ok(Value::None);
+                    }
+                    let i = g.st.below(ps.len());
+                    Ok(Value::Player(ps[i]))
+                })
+            }
+            // `contains(x, @card)` of none (an unset option): no list read.
+            (Builtin::Contains, [x, Expr::Def(d)]) => {
+                let (x, d) = (self.val(x), *d);
+                Box::new(move |g, f| {
+                    let x = x(g, f)?;
+                    f.span = span;
+                    if let Value::None = x {
+                        return Ok(Value::Bool(false));
+                    }
+                    let mut a = Args::new();
+                    a.push(x);
+                    a.push(Value::Def(d));
+                    g.call(b, a, f)
+                })
+            }
+            _ => return None,
+        })
+    }
+
+    /// Calls in statement position on a zone found in place, operands read
+    /// with no closure where they can be (a zone that is not found runs
+    /// the general way): `create(card, zone, n?)` makes its cards straight
+    /// into the zone, `shuffle(zone)`, `set_active(p)`.
+    pub(super) fn known_effect(&self, e: &Expr) -> Option<StmtFn> {
+        let Expr::Call(b, args, span) = e else {
+            return None;
+        };
+        let span = *span;
+        Some(match (b, args.as_slice()) {
+            (Builtin::Create, [d, z, n @ ..]) => {
+                let at = self.zone_at(z)?;
+                let n = n.first().map(|n| self.operand(n, true));
+                // A card read from its slot after the count's code ran
+                // could see that code's work: read first then.
+                let late = !matches!(n, Some(Operand::Code(_)));
+                let d = self.operand(d, late);
+                let all = self.vals(args);
+                Box::new(move |g, f| {
+                    let code = match &d {
+                        Operand::Code(d) => Some(d(g, f)?),
+                        _ => None,
+                    };
+                    let Some(z) = at.find(f) else {
+                        let mut vals = Args::new();
+                        vals.push(d.read(&code, f).clone());
+                        for a in all[1..].iter() {
+                            vals.push(a(g, f)?);
+                        }
+                        f.span = span;
+                        return g.create(&vals, f).map(drop);
+                    };
+                    let count = match &n {
+                        Some(Operand::Code(n)) => Some(n(g, f)?),
+                        _ => None,
+                    };
+                    f.span = span;
+                    let d = g.def_arg(d.read(&code, f), f)?;
+                    let n = n.as_ref().map(|n| n.read(&count, f));
+                    g.create_n(d, z, n, f).map(drop)
+                })
+            }
+            (Builtin::Shuffle, [z]) => {
+                let at = self.zone_at(z)?;
+                let general = self.vals(args);
+                Box::new(move |g, f| {
+                    let Some(z) = at.find(f) else {
+                        let v = general[0](g, f)?;
+                        f.span = span;
+                        let z = g.zone_arg(&v, f)?;
+                        g.shuffle_zone(z);
+                        return Ok(());
+                    };
+                    f.span = span;
+                    g.shuffle_zone(z);
+                    Ok(())
+                })
+            }
+            (Builtin::SetActive, [p]) => {
+                let p = self.val(p);
+                Box::new(move |g, f| {
+                    let p = p(g, f)?;
+                    f.span = span;
+                    g.set_active(&p, span)
+                })
+            }
+            _ => return None,
+        })
+    }
+
+    /// An operand read with no closure run: a constant, or a local's slot
+    /// where `slot` allows it.
+    pub(super) fn operand(&self, e: &Expr, slot: bool) -> Operand {
+        match e {
+            Expr::Def(d) => Operand::Const(Value::Def(*d)),
+            Expr::Int(k) => Operand::Const(Value::Int(*k)),
+            Expr::Local(s) if slot => Operand::Slot(self.slot(*s)),
+            e => Operand::Code(self.val(e)),
+        }
+    }
+
+    /// `x == none` and `x != none` of a local: its slot read, no values compared.
+    pub(super) fn known_cond(&self, e: &Expr) -> Option<CondFn> {
+        let Expr::Bin(op @ (BinOp::Eq | BinOp::Ne), a, b, _) = e else {
+            return None;
+        };
+        let (Expr::Local(s), Expr::None) = (&**a, &**b) else {
+            return None;
+        };
+        let (s, eq) = (self.slot(*s), *op == BinOp::Eq);
+        Some(Box::new(move |_, f| {
+            Ok(matches!(f.slots[s], Value::None) == eq)
+        }))
+    }
+
+    /// `for p in players() {..}`: the players taken in a list on the stack.
+    pub(super) fn for_players(&self, slot: u16, span: Span, body: &[Stmt]) -> StmtFn {
+        let (slot, body) = (self.slot(slot), self.block(body));
+        Box::new(move |g, f| {
+            f.span = span;
+            let ps: smallvec::SmallVec<[PlayerId; 8]> =
+                g.turn_order_iter(g.st.active, true).collect();
+            for p in ps {
+                f.slots[slot] = Value::Player(p);
+                g.tick(f.span)?;
+                body(g, f)?;
+            }
+            Ok(())
+        })
+    }
+}
+
+/// A call's operand: a constant, a frame slot, or code run before the call
+/// (its value kept by the caller and passed to [`Operand::read`]).
+pub(super) enum Operand {
+    Const(Value),
+    Slot(usize),
+    Code(ValFn),
+}
+
+impl Operand {
+    #[inline(always)]
+    pub(super) fn read<'a>(&'a self, code: &'a Option<Value>, f: &'a Frame) -> &'a Value {
+        match (self, code) {
+            (Operand::Const(v), _) => v,
+            (Operand::Slot(s), _) => &f.slots[*s],
+            (Operand::Code(_), Some(v)) => v,
+            (Operand::Code(_), None) => &Value::None,
+        }
+    }
+}

@@ -1,0 +1,244 @@
+//! Compiled code as native closures. Each expression and statement becomes a
+//! Rust closure that calls its children directly; what a tree-walker would
+//! decide on every run (which kind of operand, whether a zone is shared, which
+//! table a field reads, whether a value is only tested for truth) is decided
+//! once here. A piece of code is compiled the first time it runs and kept in
+//! the tier's table ([`super::Fast`]), by its [`Code::id`].
+//!
+//! By job: statements (`stmt`), expressions (`expr`), verbs inlined
+//! (`inline`), moves/runs/emits (`moves`), calls known at load (`known`);
+//! what they compile to: blocks of leaves (`leaf`), move bodies run in place
+//! (`straight`), the top-card loop (`toploop`), small shapes (`shapes`),
+//! zones and cards found in place (`place`), rules hooks (`hook`).
+
+use std::cell::Cell;
+
+use crate::data::Data;
+use crate::data::native::CmpOp;
+use crate::engine::exec::{Frame, MAX_LOOP};
+use crate::engine::state::Event;
+use crate::engine::{Flow, Game, Res};
+use crate::lang::builtins::Builtin;
+use crate::lang::ir::*;
+use crate::value::{Args, Cards, ObjId, PlayerId, Value, ZoneRef, bit};
+
+mod expr;
+mod hook;
+mod inline;
+mod known;
+mod leaf;
+mod moves;
+mod place;
+mod shapes;
+mod stmt;
+mod straight;
+mod toploop;
+
+pub use hook::Hook;
+use leaf::*;
+use place::*;
+use shapes::*;
+pub use straight::Straight;
+use toploop::*;
+
+type Native<T> = Box<dyn Fn(&mut Game, &mut Frame) -> Res<T> + Send + Sync>;
+/// Code that computes a value.
+pub type ValFn = Native<Value>;
+/// Code whose value is only tested for truth (conditions, filters).
+pub type CondFn = Native<bool>;
+/// A statement or a block.
+pub type StmtFn = Native<()>;
+
+/// A compiled piece of code: one expression, or statements whose value is
+/// none unless they return one.
+pub enum Body {
+    Expr(ValFn),
+    /// An expression whose value is the truth of a condition: callers that
+    /// only test it (the end check) take the truth, with no value made.
+    Cond(CondFn),
+    Block(StmtFn),
+    /// A block that is one inlined verb call of a [`Straight`] shape: the
+    /// shape, and the block as compiled.
+    Straight(Box<Straight>, StmtFn),
+    /// A block the rules run as a [`Hook`].
+    Hook(Box<Hook>),
+}
+
+impl Body {
+    /// Runs the code; a `return` is left to the caller to catch.
+    #[inline(always)]
+    pub fn run(&self, g: &mut Game, f: &mut Frame) -> Res<Value> {
+        match self {
+            Body::Expr(e) => e(g, f),
+            Body::Cond(c) => c(g, f).map(Value::Bool),
+            Body::Block(b) | Body::Straight(_, b) => b(g, f).map(|()| Value::None),
+            Body::Hook(h) => run(&h.leaves, g, f).map(|()| Value::None),
+        }
+    }
+}
+
+impl crate::engine::tier::Compiled for Body {
+    #[inline]
+    fn run(&self, g: &mut Game, f: &mut Frame) -> Res<Value> {
+        Body::run(self, g, f)
+    }
+}
+
+/// Compiles a whole piece of code: one-expression code (conditions, picks, bot
+/// rules) returns its value directly, without a statement and a `Return`.
+pub(super) fn compile(data: &Data, code: &Code) -> (Body, usize) {
+    let need = Cell::new(code.slots);
+    let c = Compiler {
+        data,
+        base: 0,
+        size: code.slots,
+        need: &need,
+        chain: Vec::new(),
+        remap: Vec::new(),
+    };
+    let f = c.body::<KeepValue>(&code.stmts);
+    (f, need.get() as usize)
+}
+
+/// Verbs inlined one inside another at most this deep (a verb calling
+/// itself is never inlined into itself).
+const INLINE_DEPTH: usize = 4;
+
+struct Compiler<'d> {
+    data: &'d Data,
+    /// The frame slot of the code's slot 0: not 0 inside an inlined verb,
+    /// whose slots follow its caller's.
+    base: u16,
+    /// The slots of the code being compiled.
+    size: u16,
+    /// The frame size the whole compiled code needs.
+    need: &'d Cell<u16>,
+    /// The verbs being inlined around the code being compiled.
+    chain: Vec<u16>,
+    /// Parameters of an inlined verb read from a caller's frame slot.
+    remap: Vec<(u16, usize)>,
+}
+
+/// The value of a `+=`, `-=` or `=` assignment.
+fn combine(g: &Game, op: AssignOp, old: &Value, v: Value, span: Span) -> Res<Value> {
+    match op {
+        AssignOp::Set => Ok(v),
+        AssignOp::Add => Ok(Value::Int(
+            g.int(old, span)?.saturating_add(g.int(&v, span)?),
+        )),
+        AssignOp::Sub => Ok(Value::Int(
+            g.int(old, span)?.saturating_sub(g.int(&v, span)?),
+        )),
+    }
+}
+
+/// Two numbers compared or added: the common case of a binary operator.
+#[inline(always)]
+fn int_op(op: BinOp, x: i64, y: i64) -> Option<Value> {
+    Some(match op {
+        BinOp::Lt => Value::Bool(x < y),
+        BinOp::Le => Value::Bool(x <= y),
+        BinOp::Gt => Value::Bool(x > y),
+        BinOp::Ge => Value::Bool(x >= y),
+        BinOp::Eq => Value::Bool(x == y),
+        BinOp::Ne => Value::Bool(x != y),
+        BinOp::Add => Value::Int(x.saturating_add(y)),
+        BinOp::Sub => Value::Int(x.saturating_sub(y)),
+        _ => return None,
+    })
+}
+
+/// A few values: inline, no allocation for the usual handful.
+type Items = smallvec::SmallVec<[Value; 8]>;
+
+/// The items of a list or zone for which `cond` holds (each bound in `slot`
+/// while tested). A zone's cards are read without building its list.
+fn filter_items(
+    g: &mut Game,
+    f: &mut Frame,
+    list: &Value,
+    slot: usize,
+    cond: &CondFn,
+    out: &mut Items,
+) -> Res<()> {
+    if let Value::Zone(z) = list {
+        g.check_visible(*z, f.span)?;
+        for c in g.cards_of(list, f)? {
+            f.slots[slot] = Value::Card(c);
+            if cond(g, f)? {
+                out.push(Value::Card(c));
+            }
+        }
+    } else {
+        for item in g.items(list, f.span)?.iter() {
+            f.slots[slot] = item.clone();
+            if cond(g, f)? {
+                out.push(item.clone());
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The tags of a value tested with `is` at `span`.
+#[inline(always)]
+fn tags_of(g: &Game, v: &Value, f: &Frame, span: Span) -> Res<u64> {
+    match v {
+        Value::Card(c) => Ok(g.st.tags(*c)),
+        Value::Def(d) => Ok(f.data.defs[*d as usize].tags),
+        Value::None => Ok(0),
+        other => g.err(span, format!("`is` needs a card, not {}", other.kind())),
+    }
+}
+
+/// A field read from a value: a player's counter and a card's property in
+/// place, anything else through [`Game::field`].
+#[inline(always)]
+fn read_field(g: &Game, b: &Value, field: &Field, f: &Frame) -> Res<Value> {
+    match (b, field.counter, field.prop) {
+        (Value::Player(p), Some(c), _) => Ok(Value::Int(g.st.counter(*p, c))),
+        (Value::Card(c), _, Some(pr)) => Ok(Value::Int(g.st.prop(f.data, *c, pr))),
+        _ => g.field(b, field, f),
+    }
+}
+
+/// An argument of an inlined verb call.
+enum Arg {
+    Slot(usize),
+    Me,
+    Code(ValFn),
+}
+
+/// What a call's value becomes: the value itself, or nothing for a call
+/// in statement position (no value to build and drop).
+trait Keep: 'static {
+    type Out: 'static;
+    /// Whether the value is kept.
+    const VALUE: bool;
+    fn keep(v: Value) -> Self::Out;
+}
+
+struct KeepValue;
+impl Keep for KeepValue {
+    type Out = Value;
+    const VALUE: bool = true;
+    #[inline(always)]
+    fn keep(v: Value) -> Value {
+        v
+    }
+}
+
+struct KeepNothing;
+impl Keep for KeepNothing {
+    type Out = ();
+    const VALUE: bool = false;
+    #[inline(always)]
+    fn keep(_: Value) {}
+}
+
+/// What [`Compiler::inlined`] made of a verb call.
+enum Inlined<T> {
+    Code(Native<T>),
+    /// The body's leaves and the verb's span.
+    Leaves(Box<[Leaf]>, Span),
+}

@@ -1,0 +1,218 @@
+//! Moves, runs and emits compiled with their zones and cards found in
+//! place where the code says where they are.
+
+use super::*;
+
+impl Compiler<'_> {
+    /// A zone expression that needs no code run to find its zone.
+    pub(super) fn zone_at(&self, e: &Expr) -> Option<ZoneAt> {
+        let Expr::Zone(z, owner) = e else { return None };
+        let z = *z;
+        Some(match owner.as_deref() {
+            None if self.shared(z) => ZoneAt::Fixed(ZoneRef { zone: z, owner: 0 }),
+            None | Some(Expr::Me) if !self.shared(z) => ZoneAt::Mine(z),
+            Some(Expr::Local(s)) if !self.shared(z) => ZoneAt::Slot(z, self.slot(*s)),
+            _ => return None,
+        })
+    }
+
+    /// The cards of a move that need no code run to find them.
+    pub(super) fn card_at(&self, e: &Expr) -> Option<CardAt> {
+        match e {
+            Expr::Local(s) => Some(CardAt::Slot(self.slot(*s))),
+            Expr::Call(Builtin::Top, a, span) => match a.as_slice() {
+                [z] => Some(CardAt::Top(self.zone_at(z)?, *span)),
+                _ => None,
+            },
+            e => Some(CardAt::Zone(self.zone_at(e)?)),
+        }
+    }
+
+    /// `move(cards, zone, cause)` with operands read in place: one card
+    /// to the top of a zone with nothing logged or listening moves here.
+    pub(super) fn mover<K: Keep>(
+        &self,
+        b: Builtin,
+        args: &[Expr],
+        span: Span,
+    ) -> Option<Native<K::Out>> {
+        let (cards, zone, cause) = match args {
+            [c, z] => (c, z, None),
+            [c, z, Expr::Int(e)] => (c, z, Some(*e as u16)),
+            _ => return None,
+        };
+        let (cards, zone, together) = (
+            self.card_at(cards)?,
+            self.zone_at(zone)?,
+            b == Builtin::MoveAll,
+        );
+        Some(match cards {
+            // `move(card, zone)`: the usual move of one card in place.
+            CardAt::Slot(s) => Box::new(move |g, f| {
+                let to = zone.get(g, f)?;
+                f.span = span;
+                match f.slots[s] {
+                    Value::Card(c) if g.quiet_move(cause) => {
+                        g.st.relocate(c, to, false);
+                        Ok(K::keep(Value::Card(c)))
+                    }
+                    Value::Zone(z) => zone_move::<K>(g, f, &Value::Zone(z), to, cause, together),
+                    _ => g
+                        .move_value(&f.slots[s], &Value::Zone(to), cause, false, together, f)
+                        .map(K::keep),
+                }
+            }),
+            // `move(top(zone), zone)`: the top card popped and pushed.
+            CardAt::Top(z, top) => Box::new(move |g, f| {
+                let from = z.get(g, f)?;
+                f.span = top;
+                let to = zone.get(g, f)?;
+                f.span = span;
+                let from = g.st.inst(from);
+                if g.quiet_move(cause)
+                    && let Some(c) = g.st.move_top(from, to)
+                {
+                    return Ok(K::keep(Value::Card(c)));
+                }
+                let top = g.st.zones[from].cards.last();
+                let cards = top.map_or(Value::None, |&c| Value::Card(c));
+                g.move_value(&cards, &Value::Zone(to), cause, false, together, f)
+                    .map(K::keep)
+            }),
+            CardAt::Zone(z) => Box::new(move |g, f| {
+                let from = Value::Zone(z.get(g, f)?);
+                let to = zone.get(g, f)?;
+                f.span = span;
+                zone_move::<K>(g, f, &from, to, cause, together)
+            }),
+        })
+    }
+
+    /// `run(card, effect)` with the card read in place: a card with no such
+    /// effect does nothing.
+    pub(super) fn runner<K: Keep>(&self, card: &Expr, effect: u16, span: Span) -> Native<K::Out> {
+        let card: Result<usize, ValFn> = match card {
+            Expr::Local(s) => Ok(self.slot(*s)),
+            other => Err(self.val(other)),
+        };
+        Box::new(move |g, f| {
+            let c = match &card {
+                Ok(s) => match f.slots[*s] {
+                    Value::Card(c) => Ok(c),
+                    ref other => Err(other.clone()),
+                },
+                Err(v) => match v(g, f)? {
+                    Value::Card(c) => Ok(c),
+                    other => Err(other),
+                },
+            };
+            f.span = span;
+            match c {
+                Ok(c) => match g.effect_of(f.data, c, effect) {
+                    Some(code) => g
+                        .exec_in(f.data, code, Some(c), f.me, [Value::None], None)
+                        .map(K::keep),
+                    None => Ok(K::keep(Value::None)),
+                },
+                Err(Value::None) => Ok(K::keep(Value::None)),
+                Err(other) => g.err(span, format!("run needs a card, not {}", other.kind())),
+            }
+        })
+    }
+
+    /// `emit(event, card)`: the event built in place (no argument list).
+    pub(super) fn emitter<K: Keep>(&self, args: &[Expr], span: Span) -> Option<Native<K::Out>> {
+        let [Expr::Int(name), card] = args else {
+            return None;
+        };
+        let (name, card) = (*name as u16, self.val(card));
+        // Whether an ability in the data may change or prevent the event.
+        let would = self.data.index.listened(name, true);
+        Some(Box::new(move |g, f| {
+            let card = card(g, f)?;
+            f.span = span;
+            // Nothing logged or listening: the event happens, unseen.
+            if !would && g.quiet_move(Some(name)) {
+                return Ok(K::keep(Value::Bool(true)));
+            }
+            let mut ev = Event::new(name);
+            ev.card = match card {
+                Value::Card(c) => Some(c),
+                _ => None,
+            };
+            ev.player = Some(f.me);
+            ev.source = f.this;
+            // Whether the event happened (it is not counted).
+            let happened = g.emit(ev, false, f)?.is_some();
+            Ok(K::keep(Value::Bool(happened)))
+        }))
+    }
+
+    /// A statement that is one call, run for its effect: its value is
+    /// never built when the call needs none.
+    pub(super) fn effect(&self, e: &Expr) -> StmtFn {
+        if let Some(s) = self.known_effect(e) {
+            return s;
+        }
+        match e {
+            Expr::Verb(v, args, span) => {
+                if let Some(call) = self.inline::<KeepNothing>(*v, args, *span) {
+                    return call;
+                }
+            }
+            Expr::Call(b @ (Builtin::Move | Builtin::MoveAll), args, span) => {
+                if let Some(m) = self.mover::<KeepNothing>(*b, args, *span) {
+                    return m;
+                }
+            }
+            Expr::Call(Builtin::Run, args, span) => {
+                if let [card, Expr::Int(effect)] = args.as_slice() {
+                    return self.runner::<KeepNothing>(card, *effect as u16, *span);
+                }
+            }
+            // `create(...)` whose cards are not used: no list made.
+            Expr::Call(Builtin::Create, args, span) => {
+                let (args, span) = (self.vals(args), *span);
+                return Box::new(move |g, f| {
+                    let mut vals = Args::new();
+                    for a in args.iter() {
+                        vals.push(a(g, f)?);
+                    }
+                    f.span = span;
+                    g.create(&vals, f).map(drop)
+                });
+            }
+            Expr::Call(Builtin::Emit, args, span) => {
+                if let Some(e) = self.emitter::<KeepNothing>(args, *span) {
+                    return e;
+                }
+            }
+            _ => {}
+        }
+        let e = self.val(e);
+        Box::new(move |g, f| e(g, f).map(drop))
+    }
+
+    pub(super) fn shared(&self, z: u16) -> bool {
+        bit(z) != 0 && self.data.zones[z as usize].shared
+    }
+
+    pub(super) fn zone_op(&self, e: &Expr) -> ZoneOp {
+        match e {
+            Expr::Zone(_, None) if let Some(z) = self.zone_at(e) => ZoneOp::At(z),
+            _ => ZoneOp::Code(self.val(e)),
+        }
+    }
+
+    /// The zones of `a + b + ...`, each named or owned by a local, in order.
+    pub(super) fn zone_leaves(&self, e: &Expr, out: &mut Vec<ZoneOp>) -> bool {
+        match e {
+            Expr::Zone(_, o) if matches!(o.as_deref(), None | Some(Expr::Local(_))) => {
+                out.push(self.zone_op(e));
+                true
+            }
+            Expr::Bin(BinOp::Add, a, b, _) => self.zone_leaves(a, out) && self.zone_leaves(b, out),
+            _ => false,
+        }
+    }
+}

@@ -1,0 +1,338 @@
+//! Move bodies run in place: a straight run of counter changes, moves of
+//! the card and quiet emits on one local's card, as one fixed sequence
+//! with no closure per statement ([`Straight`]).
+
+use super::*;
+
+/// A move body of leaves on one local's card, run in place: constant
+/// changes of the running player's counters, changes by the card's
+/// property (behind a tag test), moves of the card to zones found in
+/// place, emits of events nothing listens to, inlined verb calls of such
+/// leaves, and last, a `run` of an effect of the card. Where nothing can
+/// see it, [`Straight::run`] runs it as one fixed sequence: the calls'
+/// steps and depth, no closure, no leaf dispatch.
+pub struct Straight {
+    /// The card's slot.
+    pub slot: usize,
+    /// The verb calls (a step each) and how deep they nest.
+    pub(super) calls: u32,
+    pub(super) nest: u32,
+    /// The events that must be quiet (a move's cause, an emit's event),
+    /// and their bits when all are below 64 (else 0).
+    pub(super) events: Vec<u16>,
+    pub(super) mask: u64,
+    pub(super) ops: Vec<Op>,
+    /// The ops when the body moves its card at most once: its counter
+    /// changes and its one move. With no modifier in play nothing they read
+    /// depends on their order (a move changes no tag, property or counter),
+    /// so [`Straight::run`] does them without dispatch: counters, then move.
+    pub(super) ctrs: Option<Box<[Ctr]>>,
+    pub(super) to: Option<ZoneAt>,
+    /// An effect run last, and how many calls deep.
+    pub(super) run: Option<(u16, u32)>,
+}
+
+/// A [`Straight`] bound by [`Straight::bind`].
+pub struct Bound<'s> {
+    pub(super) ctrs: &'s [Ctr],
+    /// The destination's instance and the owner a card takes there.
+    pub(super) dst: usize,
+    pub(super) owner: Option<PlayerId>,
+    /// The player whose counters change.
+    pub(super) me: PlayerId,
+    pub(super) calls: u64,
+    /// The effect run last, if the card has it.
+    pub(super) run: Option<u16>,
+}
+
+impl Bound<'_> {
+    /// [`Straight::run`] of the bound body on card `c`, listed at index `i`
+    /// of zone instance `from` (not the destination); false, with nothing
+    /// done, for a card with the effect the body runs.
+    #[inline(always)]
+    pub fn play(&self, g: &mut Game, data: &Data, c: ObjId, from: usize, i: usize) -> bool {
+        let o = &g.st.objs[c as usize];
+        let (def, tags) = (&data.defs[o.def as usize], o.tags);
+        if let Some(e) = self.run
+            && let Some(Some(_)) = def.effects.get(e as usize)
+        {
+            return false;
+        }
+        g.budget.spend(self.calls);
+        Ctr::change(self.ctrs, g, self.me, tags, def);
+        g.st.move_listed(c, from, i, self.dst, self.owner);
+        true
+    }
+}
+
+/// A step of a [`Straight`] body.
+pub(super) enum Op {
+    Move(ZoneAt),
+    Counter(Ctr),
+}
+
+#[derive(Clone, Copy)]
+pub(super) enum By {
+    Const(i64),
+    Prop(u16),
+}
+
+/// A counter change of a [`Straight`]: the tag mask, negated?, the
+/// counter, how it changes, by what.
+#[derive(Clone, Copy)]
+pub(super) struct Ctr(
+    pub(super) u64,
+    pub(super) bool,
+    pub(super) u16,
+    pub(super) AssignOp,
+    pub(super) By,
+);
+
+impl Ctr {
+    /// The changes for a card with `tags` of definition `def`, no modifier
+    /// in play, on player `me`'s counters.
+    #[inline(always)]
+    pub(super) fn change(
+        ctrs: &[Ctr],
+        g: &mut Game,
+        me: PlayerId,
+        tags: u64,
+        def: &crate::data::CardDef,
+    ) {
+        for &Ctr(mask, negate, ctr, op, by) in ctrs {
+            if (tags & mask != 0) != negate {
+                let v = match by {
+                    By::Const(k) => k,
+                    By::Prop(pr) => def.props[pr as usize],
+                };
+                g.set_counter(me, ctr, op.apply(g.st.counter(me, ctr), v));
+            }
+        }
+    }
+}
+
+impl Straight {
+    pub(super) fn find(leaves: &[Leaf]) -> Option<Straight> {
+        let mut s = Straight {
+            slot: usize::MAX,
+            calls: 0,
+            nest: 0,
+            events: Vec::new(),
+            mask: 0,
+            ops: Vec::new(),
+            ctrs: None,
+            to: None,
+            run: None,
+        };
+        s.leaves(leaves, 0)?;
+        let moves = s.ops.iter().filter(|o| matches!(o, Op::Move(_))).count();
+        if moves <= 1 {
+            let mut ctrs = Vec::new();
+            for op in &s.ops {
+                match *op {
+                    Op::Move(to) => s.to = Some(to),
+                    Op::Counter(c) => ctrs.push(c),
+                }
+            }
+            s.ctrs = Some(ctrs.into_boxed_slice());
+        }
+        s.mask = crate::engine::ops::event_mask(&s.events);
+        (s.slot != usize::MAX).then_some(s)
+    }
+
+    pub(super) fn same(&mut self, slot: usize) -> bool {
+        if self.slot == usize::MAX {
+            self.slot = slot;
+        }
+        self.slot == slot
+    }
+
+    pub(super) fn leaves(&mut self, leaves: &[Leaf], nest: u32) -> Option<()> {
+        let mut rest = leaves;
+        while let [l, tail @ ..] = rest {
+            rest = tail;
+            // A run is last: its effect may change anything.
+            if self.run.is_some() {
+                return None;
+            }
+            let mut gate = (0, true);
+            let l = match (l, tail) {
+                (
+                    Leaf::IfTag {
+                        slot,
+                        mask,
+                        negate,
+                        skip: 1,
+                        ..
+                    },
+                    [c @ Leaf::Counter { .. }, tail @ ..],
+                ) if self.same(*slot) => {
+                    gate = (*mask, *negate);
+                    rest = tail;
+                    c
+                }
+                _ => l,
+            };
+            match l {
+                Leaf::Move {
+                    slot, to, cause, ..
+                } if self.same(*slot) && !matches!(to, ZoneAt::Slot(..)) => {
+                    self.events.extend(*cause);
+                    self.ops.push(Op::Move(*to));
+                }
+                Leaf::Counter { c, op, num, .. } => {
+                    let by = match num {
+                        Num::Const(k) => By::Const(*k),
+                        Num::SlotProp(slot, pr, ..) if self.same(*slot) => By::Prop(*pr),
+                        _ => return None,
+                    };
+                    self.ops.push(Op::Counter(Ctr(gate.0, gate.1, *c, *op, by)));
+                }
+                Leaf::Emit { slot, name, .. } if self.same(*slot) => {
+                    self.events.push(*name);
+                }
+                Leaf::Run { slot, effect, .. } if self.same(*slot) => {
+                    self.run = Some((*effect, nest));
+                }
+                Leaf::Call { body, .. } => {
+                    self.calls += 1;
+                    self.nest = self.nest.max(nest + 1);
+                    self.leaves(body, nest + 1)?;
+                }
+                _ => return None,
+            }
+        }
+        Some(())
+    }
+
+    /// Whether [`Straight::run`] runs it as the leaves would, `depth`
+    /// frames around it: nothing logged or waiting for its moves and
+    /// events, the calls' steps and depth within bounds (so no error).
+    #[inline(always)]
+    pub fn quiet(&self, g: &Game, depth: u32) -> bool {
+        g.budget.room(self.calls()) && self.still(g, depth)
+    }
+
+    /// [`Straight::quiet`] but for the steps: holds while only such bodies
+    /// run (no effect, nothing created).
+    #[inline(always)]
+    pub fn still(&self, g: &Game, depth: u32) -> bool {
+        g.budget.depth() + depth + self.nest <= crate::engine::MAX_DEPTH
+            && !g.logging
+            && g.quiet_events(&self.events, self.mask)
+    }
+
+    /// The steps [`Straight::run`] counts before its effect.
+    #[inline(always)]
+    pub fn calls(&self) -> u64 {
+        self.calls as u64
+    }
+
+    /// Whether the body may move its card into a zone declared `zone`.
+    pub fn moves_into(&self, zone: u16) -> bool {
+        self.ops.iter().any(|op| match op {
+            Op::Move(ZoneAt::Fixed(z)) => z.zone == zone,
+            Op::Move(ZoneAt::Mine(z) | ZoneAt::Slot(z, _)) => *z == zone,
+            Op::Counter(..) => false,
+        })
+    }
+
+    /// The body on card `c` for player `me`, `depth` frames around it, as
+    /// [`run`] runs the leaves (`quiet` holds); a `return` ends it. True
+    /// when it ran an effect (which may have changed anything). `at`: the
+    /// zone instance and index the card is listed at, if known.
+    #[inline(always)]
+    pub fn run(
+        &self,
+        g: &mut Game,
+        data: &Data,
+        me: PlayerId,
+        c: ObjId,
+        at: Option<(usize, usize)>,
+        depth: u32,
+    ) -> Res<bool> {
+        // The calls' steps: no code sees them before the run, last.
+        g.budget.spend(self.calls as u64);
+        // The card's definition and tags, read once (no step changes them).
+        let o = &g.st.objs[c as usize];
+        let (def, tags) = (&data.defs[o.def as usize], o.tags);
+        if let Some(ctrs) = &self.ctrs
+            && g.st.mods.is_empty()
+        {
+            Ctr::change(ctrs, g, me, tags, def);
+            if let Some(to) = self.to {
+                g.st.shift(c, at, to.mine(me));
+            }
+        } else {
+            self.ops_in_order(g, data, me, c, at);
+        }
+        if let Some((e, nest)) = self.run
+            && let Some(Some(code)) = def.effects.get(e as usize)
+        {
+            g.budget.descend(depth + nest);
+            let r = g.exec_in(data, code, Some(c), me, [Value::None], None);
+            g.budget.ascend(depth + nest);
+            if let Err(e) = r
+                && !matches!(*e, Flow::Return(_))
+            {
+                return Err(e);
+            }
+            return Ok(true);
+        }
+        Ok(false)
+    }
+
+    /// The body bound for player `me`'s plays where it runs as counter
+    /// changes and one move to a zone of cards (no effect, no modifier in
+    /// play): what [`Straight::run`] looks up per play, found once.
+    pub fn bind(&self, g: &Game, me: PlayerId) -> Option<Bound<'_>> {
+        let (ctrs, to) = (self.ctrs.as_deref()?, self.to?);
+        if !g.st.mods.is_empty() {
+            return None;
+        }
+        let (dst, owner) = g.st.card_dest(to.mine(me))?;
+        Some(Bound {
+            ctrs,
+            dst,
+            owner,
+            me,
+            calls: self.calls as u64,
+            run: self.run.map(|(e, _)| e),
+        })
+    }
+
+    /// The ops one by one, in order (a modifier may be in play).
+    #[inline(never)]
+    pub(super) fn ops_in_order(
+        &self,
+        g: &mut Game,
+        data: &Data,
+        me: PlayerId,
+        c: ObjId,
+        mut at: Option<(usize, usize)>,
+    ) {
+        let o = &g.st.objs[c as usize];
+        let (def, tags) = (&data.defs[o.def as usize], o.tags);
+        for op in &self.ops {
+            match *op {
+                Op::Move(to) => {
+                    let to = to.mine(me);
+                    match at.take() {
+                        Some((inst, i)) => g.st.relocate_at(c, inst, i, to),
+                        None => g.st.relocate(c, to, false),
+                    }
+                }
+                Op::Counter(Ctr(mask, negate, ctr, op, ref by)) => {
+                    if (tags & mask != 0) != negate {
+                        let v = match *by {
+                            By::Const(k) => k,
+                            By::Prop(pr) if g.st.mods.is_empty() => def.props[pr as usize],
+                            By::Prop(pr) => g.st.prop(data, c, pr),
+                        };
+                        g.set_counter(me, ctr, op.apply(g.st.counter(me, ctr), v));
+                    }
+                }
+            }
+        }
+    }
+}

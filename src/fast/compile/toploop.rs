@@ -1,0 +1,138 @@
+//! A loop that moves a zone's top card `n` times, refilling the zone when
+//! it runs low ([`TopLoop`]): found once, a quiet move is a pop and a push.
+
+use super::*;
+
+/// `repeat n { if count(a) <op> k { refill }; move(top(a), b, cause) }`:
+/// the zones are found once (again after the refill, which may change
+/// anything) and a quiet move of the top card is a pop and a push; with a
+/// bot deciding, an owner that is not a player or a loud move, the
+/// statements run as compiled.
+pub(super) struct TopLoop {
+    pub(super) from: ZoneAt,
+    pub(super) to: ZoneAt,
+    pub(super) cause: Option<u16>,
+    /// The move's span.
+    pub(super) span: Span,
+    /// The test: how the size of `from` compares, with what, the count's
+    /// span and the refill.
+    pub(super) test: Option<(CmpOp, i64, Span, StmtFn)>,
+    /// The refill when it is `if count(b) <op> k { .. }; move_together(b,
+    /// a, cause); shuffle(a)`: run in place when the test fails and nothing
+    /// sees it.
+    pub(super) swap: Option<Swap>,
+    /// The move, and the whole body, as compiled.
+    pub(super) mv: StmtFn,
+    pub(super) body: StmtFn,
+}
+
+/// [`TopLoop::swap`]: the zone refilled from, its test (as in
+/// [`TopLoop::test`]), the move's cause, the shuffle's span.
+pub(super) struct Swap {
+    pub(super) from: ZoneAt,
+    pub(super) test: (CmpOp, i64),
+    pub(super) cause: Option<u16>,
+    pub(super) shuffle: Span,
+}
+
+impl TopLoop {
+    pub(super) fn run(&self, g: &mut Game, f: &mut Frame, n: i64) -> Res<()> {
+        let mut at = None;
+        let mut i = 0;
+        while i < n {
+            if at.is_none() && g.viewer.is_none() {
+                at = match (self.from.find(f), self.to.find(f)) {
+                    (Some(a), Some(b)) => Some((g.st.inst(a), b)),
+                    _ => None,
+                };
+            }
+            // The moves before the test would hold, when nothing sees
+            // them: their steps counted, the cards moved in one go.
+            if let Some((src, dst)) = at
+                && let Some(k) = self.quiet_run(g, src, n - i)
+            {
+                g.budget.spend(k as u64);
+                g.st.move_tops(src, dst, k);
+                f.span = self.span;
+                i += k as i64;
+                continue;
+            }
+            i += 1;
+            g.tick(f.span)?;
+            let Some((src, dst)) = at.filter(|_| g.viewer.is_none()) else {
+                at = None;
+                (self.body)(g, f)?;
+                continue;
+            };
+            if let Some((op, k, span, refill)) = &self.test {
+                f.span = *span;
+                let zi = &g.st.zones[src];
+                let size = zi.cards.len() + zi.piles.iter().map(|(_, p)| p.len()).sum::<usize>();
+                if op.holds(size as i64, *k) && !self.swap(g, f, src) {
+                    at = None;
+                    refill(g, f)?;
+                    (self.mv)(g, f)?;
+                    continue;
+                }
+            }
+            if g.quiet_move(self.cause) && g.st.move_top(src, dst).is_some() {
+                f.span = self.span;
+                continue;
+            }
+            (self.mv)(g, f)?;
+        }
+        Ok(())
+    }
+
+    /// [`TopLoop::swap`] run in place, with the spans the statements
+    /// leave; false, nothing done, where it cannot.
+    #[inline(always)]
+    pub(super) fn swap(&self, g: &mut Game, f: &mut Frame, src: usize) -> bool {
+        let Some(w) = &self.swap else { return false };
+        let (Some(b), Some(a)) = (w.from.find(f), self.from.find(f)) else {
+            return false;
+        };
+        let (op, k) = w.test;
+        if !g.quiet_move(w.cause) || op.holds(g.st.size(b) as i64, k) {
+            return false;
+        }
+        if !g.st.move_zone(b, a, None) {
+            return false;
+        }
+        g.st.shuffle(a);
+        debug_assert_eq!(g.st.inst(a), src);
+        f.span = w.shuffle;
+        true
+    }
+
+    /// How many of the next `left` iterations (at least one) are quiet
+    /// moves of the top card of zone instance `src`, the test never
+    /// holding, within the step budget.
+    #[inline(always)]
+    pub(super) fn quiet_run(&self, g: &Game, src: usize, left: i64) -> Option<usize> {
+        if g.viewer.is_some() || !g.quiet_move(self.cause) || !g.st.zones[src].piles.is_empty() {
+            return None;
+        }
+        let size = g.st.zones[src].cards.len() as i64;
+        let mut k = left.min(size);
+        if let Some((op, k0, ..)) = &self.test {
+            k = k.min(first_hold(*op, *k0, size));
+        }
+        (k > 0 && g.budget.room(k as u64)).then_some(k as usize)
+    }
+}
+
+/// The fewest top cards taken from a zone of `size` cards after which
+/// `count <op> k` holds (the count falls by one a card); `size` if it never
+/// does before the zone is empty.
+pub(super) fn first_hold(op: CmpOp, k: i64, size: i64) -> i64 {
+    let at = match op {
+        CmpOp::Eq if k <= size => size - k,
+        CmpOp::Lt => size - k + 1,
+        CmpOp::Le => size - k,
+        CmpOp::Ne => (size == k) as i64,
+        CmpOp::Gt | CmpOp::Ge if op.holds(size, k) => 0,
+        _ => return size,
+    };
+    at.clamp(0, size)
+}
