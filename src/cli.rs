@@ -756,7 +756,7 @@ fn finish_run(game: &mut Game, json: bool, view: Option<u8>, save: Option<&Path>
             ExitCode::SUCCESS
         }
         Ok(o) => {
-            print_outcome(&o, json);
+            print_outcome(&data, &o, json);
             ExitCode::SUCCESS
         }
         Err(f) => crate::report::flow(&data, f),
@@ -847,7 +847,7 @@ pub fn print_log(game: &Game, log: &[Entry], viewer: Option<u8>, json: bool) {
     }
 }
 
-pub fn print_outcome(o: &Outcome, json: bool) {
+pub fn print_outcome(data: &Data, o: &Outcome, json: bool) {
     use std::io::Write;
     let mut out = std::io::stdout().lock();
     let winners: Vec<u8> = o.winners.iter().map(|w| w + 1).collect();
@@ -860,9 +860,10 @@ pub fn print_outcome(o: &Outcome, json: bool) {
             "turns_taken": o.turns_taken,
             "limit_reached": o.limit,
             "ended": o.ended.word(),
+            "end_rule": o.rule.and_then(|i| data.end_rules.get(i as usize)).map(|(n, _)| n),
         });
         let _ = writeln!(out, "{v}");
     } else {
-        let _ = writeln!(out, "{}", crate::report::outcome_line(o));
+        let _ = writeln!(out, "{}", crate::report::outcome_line(data, o));
     }
 }

@@ -429,10 +429,13 @@ fn default_seats_play_the_rules_default_agent_and_the_result_says_what_ended_the
     assert_eq!(plain, run(&["--agents", "bigmoney"]));
     assert_ne!(plain, run(&["--agents", "random"]));
     let last = plain.lines().last().unwrap();
-    assert!(last.ends_with("; ended by the end rule"), "{last}");
+    assert!(
+        last.ends_with("; ended by the end rule `big_pile_empty`"),
+        "{last}"
+    );
     let json = run(&["--json"]);
     assert!(
-        json.lines().last().unwrap().contains(r#""ended":"rule""#),
+        (json.lines().last().unwrap()).contains(r#""end_rule":"big_pile_empty","ended":"rule""#),
         "{json}"
     );
     let utage = text(&fuda(&["run", "utage", "--seed", "1"])).0;

@@ -142,9 +142,9 @@ fn points_offers_and_results_fail_at_their_text_saying_what_was_found() {
 fn results_name_the_winner_the_end_and_the_turns() {
     let path = root().join("tests/scenarios/shrine/rules/end_three_piles.yaml");
     let text = std::fs::read_to_string(&path).unwrap();
-    assert!(text.contains("result: {winner: 1, ended: rule, turns: 1}"));
+    assert!(text.contains("result: {winner: 1, ended: three_empty_piles, turns: 1}"));
     let wrong = text.replace(
-        "result: {winner: 1, ended: rule, turns: 1}",
+        "result: {winner: 1, ended: three_empty_piles, turns: 1}",
         "result: {winner: [1, 2], ended: lost, turns: 2}",
     );
     let (_d, path) = scenario("end.yaml", &wrong);
@@ -153,7 +153,7 @@ fn results_name_the_winner_the_end_and_the_turns() {
         f,
         [
             "23:10: expected winner P1 and P2; found P1",
-            "23:33: expected the game ended by `lost`; found `rule`",
+            "23:33: expected the game ended by `lost`; found `three_empty_piles`",
             "23:39: expected 2 turn(s); found 1",
         ]
     );

@@ -39,6 +39,9 @@ pub struct Data {
     pub turn: TurnDecl,
     pub end_always: bool,
     pub end_if: Code,
+    /// The named end rules (`end: rules:`), whose `or` is `end_if`: read
+    /// once a game ended, to say which rule ended it.
+    pub end_rules: Vec<(String, Code)>,
     pub score: Code,
     pub tiebreak: Option<Code>,
     pub max_turns: u32,
@@ -248,6 +251,7 @@ macro_rules! codes_of {
         .into_iter()
         .chain(t.phases.$iter().map(|p| Some(& $($m)? p.body)))
         .chain(d.verbs.$iter().map(Some))
+        .chain(d.end_rules.$iter().map(|(_, c)| Some(c)))
         .chain(moves)
         .chain(triggers)
         .chain(bots)

@@ -259,6 +259,18 @@ pub struct RawEnd {
     /// `turn_end` (checked when a turn ends) or `always` (after every action).
     #[serde(default = "default_check")]
     pub check: String,
+    /// The condition, or `rules:` (the conditions named, any one ends it).
+    #[serde(rename = "if", default)]
+    pub cond: Option<String>,
+    /// Named end rules, in order: the first that holds names the end.
+    #[serde(default)]
+    pub rules: Vec<RawEndRule>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawEndRule {
+    pub name: String,
     #[serde(rename = "if")]
     pub cond: String,
 }

@@ -88,6 +88,8 @@ pub struct Outcome {
     pub limit: bool,
     /// What ended it.
     pub ended: Ended,
+    /// The named end rule that held (`end: rules:`), by index.
+    pub rule: Option<u16>,
 }
 
 /// What ended a game (or did not: a caller's turn budget ran out first).
@@ -537,6 +539,10 @@ impl Game {
     }
 
     fn finish_in(&mut self, data: &Data, ended: Ended) -> Res<Outcome> {
+        let rule = match ended {
+            Ended::Rule if !data.end_rules.is_empty() => self.end_rule(data)?,
+            _ => None,
+        };
         let n = self.st.nplayers;
         let mut scores = Vec::with_capacity(n as usize);
         let mut keys = Vec::with_capacity(n as usize);
@@ -562,7 +568,19 @@ impl Game {
             turns_taken: self.st.turns_taken.clone(),
             limit: ended == Ended::TurnLimit,
             ended,
+            rule,
         })
+    }
+
+    /// The first named end rule that holds (once, as the game ends).
+    #[cold]
+    fn end_rule(&mut self, data: &Data) -> Res<Option<u16>> {
+        for (i, (_, code)) in data.end_rules.iter().enumerate() {
+            if self.exec_hook(data, code, self.st.active)?.truthy() {
+                return Ok(Some(i as u16));
+            }
+        }
+        Ok(None)
     }
 
     /// Tells the [`Watch`] of a point (out of line: rarely set).

@@ -6,6 +6,7 @@
 
 use std::sync::{Arc, Mutex, MutexGuard};
 
+use crate::data::Data;
 use crate::engine::agent::{Scripted, names};
 use crate::engine::log::pname;
 use crate::engine::{Agent, Ended, Flow, Game, Outcome, Picks, Point, Request, Res, Watch};
@@ -258,7 +259,7 @@ pub const ENDED_WORDS: [&str; 3] = ["rule", "lost", "turn_limit"];
 
 impl Expected {
     /// Compares the result with the game's outcome (none: it stopped).
-    pub fn compare(&self, outcome: Option<&Outcome>, out: &mut Vec<Failure>) {
+    pub fn compare(&self, data: &Data, outcome: Option<&Outcome>, out: &mut Vec<Failure>) {
         let o = match outcome {
             Some(o) if o.ended != Ended::Unfinished => o,
             _ => {
@@ -282,14 +283,18 @@ impl Expected {
                 });
             }
         }
+        let rule = (o.rule)
+            .and_then(|i| data.end_rules.get(i as usize))
+            .map(|(n, _)| n.as_str());
         if let Some((e, at)) = &self.ended
             && e != o.ended.word()
+            && Some(e.as_str()) != rule
         {
             out.push(Failure {
                 at: *at,
                 message: format!(
                     "expected the game ended by `{e}`; found `{}`",
-                    o.ended.word()
+                    rule.unwrap_or(o.ended.word())
                 ),
             });
         }

@@ -447,7 +447,7 @@ pub fn run_with(
     t.end(&mut game);
     let mut fails = std::mem::take(&mut t.failures);
     if let Some(r) = &result {
-        r.compare(outcome.as_ref(), &mut fails);
+        r.compare(&data, outcome.as_ref(), &mut fails);
     }
     if let (Some(why), false) = (&t.waiting, stops_waiting)
         && error.is_none()
@@ -526,7 +526,7 @@ impl ScenarioRun {
             (Some(o), None) if o.ended == Ended::Unfinished => {
                 s += "-- no result: the scenario's turns are played; the game goes on\n"
             }
-            (Some(o), None) => s += &format!("{}\n", crate::report::outcome_line(o)),
+            (Some(o), None) => s += &format!("{}\n", crate::report::outcome_line(data, o)),
             (None, None) => {}
         }
         if self.unused > 0 {

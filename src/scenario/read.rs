@@ -378,13 +378,15 @@ impl Reader<'_> {
                 "ended" => {
                     let word = scalar(val).unwrap_or_default();
                     let wat = self.locate(&word, &mut cursor);
-                    if ENDED_WORDS.contains(&word.as_str()) {
+                    let rules = self.data.end_rules.iter().map(|(n, _)| n.as_str());
+                    let known: Vec<&str> = ENDED_WORDS.into_iter().chain(rules).collect();
+                    if known.contains(&word.as_str()) {
                         out.ended = Some((word, wat));
                     } else {
                         self.error(
                             wat,
-                            format!("`ended:` takes {}, not `{word}`", ENDED_WORDS.join(", ")),
-                            did_you_mean(suggest(&word, ENDED_WORDS)),
+                            format!("`ended:` takes {}, not `{word}`", known.join(", ")),
+                            did_you_mean(suggest(&word, known.iter().copied())),
                         );
                     }
                 }
