@@ -90,7 +90,7 @@ impl Game {
             "nothing".to_string()
         } else {
             (picked.iter())
-                .map(|&i| req.options[i].label(self))
+                .map(|&i| req.options[i].label_for(self, req.player))
                 .collect::<Vec<_>>()
                 .join(", ")
         };

@@ -123,6 +123,13 @@ impl Game {
             Builtin::ChooseEach => self.choose_each(a, f)?,
             Builtin::Reveal | Builtin::Look => {
                 let cards = self.cards_of(&a[0], f)?;
+                let who = match b {
+                    Builtin::Look => 1u8.checked_shl(f.me.into()).unwrap_or(0),
+                    _ => u8::MAX,
+                };
+                for &c in &cards {
+                    self.st.objs[c as usize].seen |= who;
+                }
                 if !cards.is_empty() && self.logging {
                     let defs = cards
                         .iter()
@@ -345,6 +352,7 @@ impl Game {
                     None => Value::None,
                 }
             }
+            Builtin::HasTag => self.has_tag(&a[0], &a[1], sp)?,
             Builtin::Defs => {
                 let tag = self.int(&a[0], sp)?;
                 let defs = usize::try_from(tag)
@@ -353,6 +361,24 @@ impl Game {
                     .map_or(&[][..], |d| &d[..]);
                 self.st.scanned += defs.len() as u64;
                 Value::list(defs.iter().map(|&d| Value::Def(d)).collect())
+            }
+            Builtin::Listed => {
+                let def = match &a[0] {
+                    Value::Card(c) => Some(self.st.objs[*c as usize].def),
+                    Value::Def(d) => Some(*d),
+                    _ => None,
+                };
+                let list = def.map_or(&[][..], |d| &self.data.defs[d as usize].list[..]);
+                let n: u64 = list.iter().map(|l| u64::from(l.n)).sum();
+                if n > super::MAX_LIST as u64 {
+                    return self.err(sp, format!("a list of more than {} items", super::MAX_LIST));
+                }
+                self.st.scanned += list.len() as u64;
+                let mut out = Vec::with_capacity(n as usize);
+                for l in list {
+                    out.extend((0..l.n).map(|_| Value::Def(l.def)));
+                }
+                Value::list(out)
             }
             Builtin::RandomPick => {
                 let items = self.items(&a[0], sp)?;

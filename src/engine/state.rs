@@ -19,6 +19,10 @@ pub struct Obj {
     pub tags: u64,
     /// The card this one is attached to or stored under, if any.
     pub host: Option<ObjId>,
+    /// Players shown it where it lies (`look`, `reveal`), bit `p` for player
+    /// `p` (the first 8; the others are never told): they know it among hidden
+    /// cards until it moves. A byte: the card stays 24 bytes.
+    pub seen: u8,
 }
 
 /// One zone for one owner. Ordered: the last card is the top.
@@ -159,6 +163,7 @@ impl Obj {
         // Leaving its zone ends an attachment; a host's own move does not move
         // what is attached to it (rules decide where those cards go).
         self.host = None;
+        self.seen = 0;
         // A card that enters a player's zone becomes that player's card.
         if let Some(p) = owner {
             self.owner = p;
@@ -430,6 +435,7 @@ impl State {
             zone: inst as u32,
             tags: data.defs[def as usize].tags,
             host: None,
+            seen: 0,
         };
         self.tags_seen |= o.tags;
         self.objs.resize(first as usize + n, o);
@@ -813,4 +819,13 @@ pub fn below(rng: &mut impl Rng, n: usize) -> usize {
 #[inline(never)]
 fn threshold(n: u64) -> u64 {
     n.wrapping_neg() % n
+}
+
+#[cfg(test)]
+mod tests {
+    /// Copied for every look-ahead and reused game: kept at three words.
+    #[test]
+    fn a_card_is_24_bytes() {
+        assert_eq!(std::mem::size_of::<super::Obj>(), 24);
+    }
 }
