@@ -43,9 +43,14 @@ impl Game {
         if self.logging && !req.public {
             self.log_answer(&req, &picked);
         }
-        self.decisions.push(req.player as u32);
-        self.decisions.push(picked.len() as u32);
-        self.decisions.extend(picked.iter().map(|&i| i as u32));
+        match picked[..] {
+            [i] => self.record_one(req.player, i),
+            _ => {
+                self.decisions.push(req.player as u32);
+                self.decisions.push(picked.len() as u32);
+                self.decisions.extend(picked.iter().map(|&i| i as u32));
+            }
+        }
         Ok(picked)
     }
 

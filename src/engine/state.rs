@@ -224,6 +224,10 @@ pub struct State {
     /// Every tag some card has had: a test for one no card ever had finds
     /// no card without looking.
     pub tags_seen: u64,
+    /// The cards ever given a host this game, in id order: `attached(card)`
+    /// looks at these, not at every card. One may have left its host since
+    /// (entering a zone ends an attachment); its `host` says so.
+    pub hosted: Vec<ObjId>,
 }
 
 impl State {
@@ -257,6 +261,7 @@ impl State {
             scanned: 0,
             quiet: Default::default(),
             tags_seen: 0,
+            hosted: Vec::new(),
         };
         st.reset(data, nplayers, seed);
         st
@@ -293,6 +298,7 @@ impl State {
             scanned,
             quiet,
             tags_seen,
+            hosted,
         } = self;
         // The layout depends on the data (a game's never changes) and the
         // players only: a game like the last keeps it.
@@ -340,6 +346,7 @@ impl State {
         events.clear();
         pending.clear();
         stack.clear();
+        hosted.clear();
         *end_turn = false;
         *repeat_phase = false;
         *shared_zones = bits(data.zones.iter().map(|z| z.shared));
@@ -481,6 +488,21 @@ impl State {
             defs.get(w as usize)
                 .is_some_and(|d| d & self.made[w as usize] != 0)
         })
+    }
+
+    /// Attaches card `c` to `host`, or detaches it (none).
+    pub fn set_host(&mut self, c: ObjId, host: Option<ObjId>) {
+        self.objs[c as usize].host = host;
+        if host.is_some()
+            && let Err(i) = self.hosted.binary_search(&c)
+        {
+            self.hosted.insert(i, c);
+        }
+    }
+
+    /// The cards attached to `h`, in id order.
+    pub fn attached(&self, h: ObjId) -> impl Iterator<Item = ObjId> + '_ {
+        (self.hosted.iter().copied()).filter(move |&c| self.objs[c as usize].host == Some(h))
     }
 
     /// Moves a card to the top (or bottom) of a zone.
