@@ -41,7 +41,7 @@ pub struct Check {
 
 pub struct Group {
     pub when: When,
-    /// The point in words: "after decision 2", "at the start of buy".
+    /// The point in words: "after decision 2", "at the start of main".
     pub label: String,
     pub at: At,
     pub checks: Vec<Check>,

@@ -194,7 +194,7 @@ impl Reader<'_> {
         groups
     }
 
-    /// `{at: start of buy, turn: 2, that: [...]}` or `{after: 3, that: …}`.
+    /// `{at: start of main, turn: 2, that: [...]}` or `{after: 3, that: …}`.
     fn point(&mut self, m: &serde_norway::Mapping, cursor: &mut usize) -> Option<Group> {
         let start = *cursor;
         let (mut when, mut label, mut turn, mut checks) = (None, String::new(), None, Vec::new());
@@ -415,7 +415,7 @@ fn scalar(v: &Yaml) -> Option<String> {
     }
 }
 
-/// `start of buy` → `the start of buy`, for messages.
+/// `start of main` → `the start of main`, for messages.
 fn words(point: &str) -> String {
     if point.trim() == "end" {
         "the end".into()
@@ -424,8 +424,8 @@ fn words(point: &str) -> String {
     }
 }
 
-/// The left side of a condition that is one comparison (`coins == 3` →
-/// `coins`), to show its value when the condition fails.
+/// The left side of a condition that is one comparison (`count(hand) == 3` →
+/// `count(hand)`), to show its value when the condition fails.
 fn left_side(e: &str) -> Option<&str> {
     let b = e.as_bytes();
     let (mut depth, mut quoted) = (0i32, false);
