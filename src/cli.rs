@@ -99,6 +99,25 @@ enum Cmd {
         #[arg(long)]
         reference: bool,
     },
+    /// Run every scenario under the paths and compare each transcript with
+    /// the snapshot beside it (`x.yaml` → `x.snap`).
+    Test {
+        /// Scenario files or folders (default: tests/scenarios of the data
+        /// folder, else the current folder); rules/ and cards/ are skipped.
+        paths: Vec<PathBuf>,
+        /// Write new and changed snapshots.
+        #[arg(long)]
+        update: bool,
+        /// Ask, for each new or changed snapshot, whether to accept it.
+        #[arg(long)]
+        review: bool,
+        /// Only scenarios whose path contains this text.
+        #[arg(long, value_name = "TEXT")]
+        filter: Option<String>,
+        /// Run on the reference tier: no path that exists only for speed.
+        #[arg(long)]
+        reference: bool,
+    },
     /// Play many games and report win rates and speed.
     #[command(after_help = GAME_FLAGS)]
     Sim {
@@ -284,6 +303,9 @@ fn command(cli: Cli) -> ExitCode {
                 if let Some(e) = r.error.take() {
                     eprintln!("{:?}", miette::Report::new(e));
                 }
+                for e in std::mem::take(&mut r.reports) {
+                    eprintln!("{:?}", miette::Report::new(e));
+                }
                 if r.failures.is_empty() {
                     ExitCode::SUCCESS
                 } else {
@@ -292,6 +314,13 @@ fn command(cli: Cli) -> ExitCode {
             }
             Err(e) => report(e),
         },
+        Cmd::Test {
+            paths,
+            update,
+            review,
+            filter,
+            reference,
+        } => test(&dir, paths, update, review, filter, reference),
         Cmd::Sim {
             game,
             games,
@@ -305,6 +334,47 @@ fn command(cli: Cli) -> ExitCode {
             run(&dir, &game, false, Some(1), None)
         }
         Cmd::Doc { topic } => doc(topic.as_deref()),
+    }
+}
+
+fn test(
+    dir: &Path,
+    mut paths: Vec<PathBuf>,
+    update: bool,
+    review: bool,
+    filter: Option<String>,
+    reference: bool,
+) -> ExitCode {
+    if paths.is_empty() {
+        let own = dir.join("tests/scenarios");
+        paths.push(if own.is_dir() {
+            own
+        } else {
+            PathBuf::from(".")
+        });
+    }
+    let opts = crate::snapshot::Options {
+        update,
+        filter,
+        tier: crate::scenario::Tier {
+            reference,
+            logging: true,
+        },
+    };
+    let mut reviewer = crate::human::Reviewer;
+    let review = review.then_some(&mut reviewer as &mut dyn crate::snapshot::Review);
+    let mut out = std::io::stdout().lock();
+    match crate::snapshot::run(dir, &paths, &opts, review, &mut out) {
+        Ok(s) if s.failed == 0 && s.passed > 0 => ExitCode::SUCCESS,
+        Ok(s) if s.failed == 0 => {
+            eprintln!("error: no scenario file found");
+            ExitCode::from(1)
+        }
+        Ok(_) => ExitCode::from(1),
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(1)
+        }
     }
 }
 
@@ -490,11 +560,14 @@ fn prepare_rest(
             }
         }
     }
-    // Seats without a named agent take the last one named (all random if none).
-    let last = agents
-        .last()
-        .cloned()
-        .unwrap_or_else(|| Box::new(agent::Random::default()));
+    // Seats without a named agent take the last one named; with none named,
+    // the rules' default agent (random if they name none).
+    let fallback = || {
+        (data.default_agent.as_deref())
+            .and_then(|a| agent::parse(a, &data))
+            .unwrap_or_else(|| Box::new(agent::Random::default()))
+    };
+    let last = agents.last().cloned().unwrap_or_else(fallback);
     agents.resize(players as usize, last);
     // Options the rules refuse are bad usage (2), all of them reported.
     let sets = option_sets(&data, a)?;
@@ -683,7 +756,7 @@ fn finish_run(game: &mut Game, json: bool, view: Option<u8>, save: Option<&Path>
             ExitCode::SUCCESS
         }
         Ok(o) => {
-            print_outcome(&o, json);
+            print_outcome(&data, &o, json);
             ExitCode::SUCCESS
         }
         Err(f) => crate::report::flow(&data, f),
@@ -774,7 +847,7 @@ pub fn print_log(game: &Game, log: &[Entry], viewer: Option<u8>, json: bool) {
     }
 }
 
-pub fn print_outcome(o: &Outcome, json: bool) {
+pub fn print_outcome(data: &Data, o: &Outcome, json: bool) {
     use std::io::Write;
     let mut out = std::io::stdout().lock();
     let winners: Vec<u8> = o.winners.iter().map(|w| w + 1).collect();
@@ -786,9 +859,11 @@ pub fn print_outcome(o: &Outcome, json: bool) {
             "turns": o.turns,
             "turns_taken": o.turns_taken,
             "limit_reached": o.limit,
+            "ended": o.ended.word(),
+            "end_rule": o.rule.and_then(|i| data.end_rules.get(i as usize)).map(|(n, _)| n),
         });
         let _ = writeln!(out, "{v}");
     } else {
-        let _ = writeln!(out, "{}", crate::report::outcome_line(o));
+        let _ = writeln!(out, "{}", crate::report::outcome_line(data, o));
     }
 }

@@ -1,5 +1,6 @@
-//! A person at the terminal as an agent: the request's view and options on
-//! stderr, the answer read from stdin. The kernel does no terminal I/O.
+//! A person at the terminal: as an agent (the request's view and options
+//! on stderr, the answer read from stdin), and as the reviewer of changed
+//! snapshots (`fuda test --review`). The kernel does no terminal I/O.
 
 use std::io::{BufRead, Write};
 
@@ -44,5 +45,33 @@ impl Agent for Human {
 
     fn boxed(&self) -> Box<dyn Agent> {
         Box::new(*self)
+    }
+}
+
+/// Asks at the terminal whether each changed snapshot is accepted.
+pub struct Reviewer;
+
+impl crate::snapshot::Review for Reviewer {
+    fn accept(&mut self, scenario: &std::path::Path, _diff: &str, _old: Option<&str>) -> bool {
+        let mut err = std::io::stderr();
+        let stdin = std::io::stdin();
+        loop {
+            let _ = write!(
+                err,
+                "accept the new snapshot of {}? [y/n] ",
+                scenario.display()
+            );
+            let _ = err.flush();
+            let mut line = String::new();
+            // End of input rejects: nothing is written without a yes.
+            if stdin.lock().read_line(&mut line).unwrap_or(0) == 0 {
+                return false;
+            }
+            match line.trim() {
+                "y" | "yes" => return true,
+                "n" | "no" => return false,
+                _ => {}
+            }
+        }
     }
 }

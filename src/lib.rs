@@ -18,5 +18,6 @@ pub mod report;
 pub mod sandbox;
 pub mod scenario;
 pub mod sim;
+pub mod snapshot;
 pub mod suggest;
 pub mod value;

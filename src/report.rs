@@ -1,7 +1,7 @@
 //! Turning run-time failures into miette reports that point into the data files.
 
 use crate::data::{Data, DataError};
-use crate::engine::{Flow, Outcome, RunError};
+use crate::engine::{Ended, Flow, Outcome, RunError};
 
 /// A run-time error as a diagnostic at the code that failed.
 pub fn run_error(data: &Data, e: &RunError) -> DataError {
@@ -50,8 +50,13 @@ pub fn flow(data: &Data, f: Flow) -> std::process::ExitCode {
     }
 }
 
-/// One line for a game's result: its winners, the scores and the turns.
-pub fn outcome_line(o: &Outcome) -> String {
+/// One line for a game's result: its winners, the scores, the turns and
+/// what ended it.
+pub fn outcome_line(data: &Data, o: &Outcome) -> String {
+    let rule = o
+        .rule
+        .and_then(|i| data.end_rules.get(i as usize))
+        .map(|(n, _)| n);
     let winners: Vec<String> = o.winners.iter().map(|w| format!("P{}", w + 1)).collect();
     let scores: Vec<String> = o
         .scores
@@ -64,9 +69,15 @@ pub fn outcome_line(o: &Outcome) -> String {
     } else {
         format!("winner: {}", winners.join(""))
     };
-    let limit = if o.limit { " (turn limit reached)" } else { "" };
+    let ended = match (o.ended, rule) {
+        (Ended::Rule, Some(r)) => format!("the end rule `{r}`"),
+        (Ended::Rule, None) => "the end rule".into(),
+        (Ended::Lost, _) => "players losing".into(),
+        (Ended::TurnLimit, _) => "the turn limit".into(),
+        (Ended::Unfinished, _) => "nothing: it goes on".into(),
+    };
     format!(
-        "result — {who}; scores: {}; turns: {}{limit}",
+        "result — {who}; scores: {}; turns: {}; ended by {ended}",
         scores.join(", "),
         o.turns
     )

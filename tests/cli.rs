@@ -132,7 +132,7 @@ fn rhai_syntax_error_has_position() {
 fn play_card_scenario(dir: &Path, card: &str) -> PathBuf {
     let file = dir.join(format!("play_{card}.yaml"));
     let yaml = format!(
-        "game: shrine\nzones:\n  supply: {{osaisen: 10}}\n  p1:\n    hand: [{card}]\n    deck: [osaisen, osaisen, osaisen]\ncounters:\n  p1: {{actions: 1}}\nphase: action\ndecisions: [play {card}]\n"
+        "game: shrine\nzones:\n  supply: {{osaisen: 10}}\n  p1:\n    hand: [{card}]\n    deck: [osaisen, osaisen, osaisen]\ncounters:\n  p1: {{actions: 1}}\nphase: action\ndecisions: [play {card}]\nstops: waiting\n"
     );
     std::fs::write(&file, yaml).unwrap();
     file
@@ -301,6 +301,8 @@ fn a_deck_put_into_the_discard_shows_its_top_card_but_not_its_size_to_others() {
             "1",
             "--kingdom",
             kingdom,
+            "--agents",
+            "random",
             "--view",
             view,
         ];
@@ -413,5 +415,57 @@ fn a_games_own_flags_are_its_rules_options() {
         text(&help).0.contains("--decks IDS, --set decks=IDS"),
         "{}",
         text(&help).0
+    );
+}
+
+#[test]
+fn default_seats_play_the_rules_default_agent_and_the_result_says_what_ended_the_game() {
+    let run = |extra: &[&str]| {
+        let mut args = vec!["run", "shrine", "--seed", "1"];
+        args.extend_from_slice(extra);
+        text(&fuda(&args)).0
+    };
+    let plain = run(&[]);
+    assert_eq!(plain, run(&["--agents", "bigmoney"]));
+    assert_ne!(plain, run(&["--agents", "random"]));
+    let last = plain.lines().last().unwrap();
+    assert!(
+        last.ends_with("; ended by the end rule `big_pile_empty`"),
+        "{last}"
+    );
+    let json = run(&["--json"]);
+    assert!(
+        (json.lines().last().unwrap()).contains(r#""end_rule":"big_pile_empty","ended":"rule""#),
+        "{json}"
+    );
+    let utage = text(&fuda(&["run", "utage", "--seed", "1"])).0;
+    assert_eq!(
+        utage,
+        text(&fuda(&["run", "utage", "--seed", "1", "--agents", "utage"])).0
+    );
+    assert!(
+        utage
+            .lines()
+            .last()
+            .unwrap()
+            .ends_with("; ended by players losing"),
+        "{utage}"
+    );
+    // A misspelt default agent is a located load error.
+    let dir = data_copy("default_agent");
+    let path = dir.join("rules/shrine.yaml");
+    let rules = std::fs::read_to_string(&path).unwrap();
+    assert!(rules.contains("\ndefault_agent: bigmoney"));
+    std::fs::write(
+        &path,
+        rules.replace("\ndefault_agent: bigmoney", "\ndefault_agent: bigmony"),
+    )
+    .unwrap();
+    let o = fuda(&["check", "shrine", "--data", dir.to_str().unwrap()]);
+    let (_, err) = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("unknown agent \"bigmony\"") && err.contains("did you mean `bigmoney`?"),
+        "{err}"
     );
 }

@@ -1,82 +1,240 @@
-//! Runs every scenario under tests/scenarios/ and snapshots its transcript as
-//! `scenarios__<game>__<dir>__<name>.snap`. Adding a scenario is adding a YAML
-//! file; review new snapshots with `cargo insta review`.
+//! The scenarios under tests/scenarios/, run by `fuda test`'s own code
+//! ([`fuda::snapshot`]): every expectation must hold and every transcript
+//! match the `.snap` beside its file. Adding a scenario is adding a YAML
+//! file; write or review its snapshot with
+//! `cargo run --release -- test tests/scenarios/<game> --update` (or
+//! `--review`). `FUDA_TEST_FILTER=shrine/rules` runs only matching files.
 //!
-//! `INSTA_GLOB_FILTER='utage/**;shrine/rules/**'` runs only matching files.
+//! The other tests here check what a scenario file can say: expectations at
+//! points, offered options, results, and unused answers or a stop for want
+//! of one, each failing at its line and column.
 
 use std::path::{Path, PathBuf};
 
-fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(rd) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for e in rd.flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            collect(&p, out);
-        } else if p.extension().is_some_and(|x| x == "yaml") {
-            out.push(p);
-        }
-    }
-}
+use fuda::scenario::run_file;
+use fuda::snapshot::{self, Options, Review};
 
-fn selected(rel: &str) -> bool {
-    match std::env::var("INSTA_GLOB_FILTER") {
-        Ok(f) if !f.is_empty() => f
-            .split(';')
-            .any(|pat| rel.starts_with(pat.trim_end_matches('*').trim_end_matches('/'))),
-        _ => true,
-    }
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
 #[test]
 fn scenarios() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let base = root.join("tests/scenarios");
-    let mut files = Vec::new();
-    collect(&base, &mut files);
-    files.sort();
-    let mut failed = Vec::new();
-    let mut ran = 0;
-    for path in files {
-        let rel = path
-            .strip_prefix(&base)
-            .unwrap()
-            .with_extension("")
-            .to_string_lossy()
-            .replace('\\', "/");
-        if !selected(&rel) {
-            continue;
-        }
-        ran += 1;
-        let name = rel.replace('/', "__");
-        let result = std::panic::catch_unwind(|| {
-            let run = match fuda::scenario::run_file(root, &path) {
-                Ok(r) => r,
-                Err(e) => {
-                    let msgs: Vec<String> = e.errors.iter().map(|e| e.message.clone()).collect();
-                    panic!("{rel}: {}", msgs.join("\n"));
-                }
-            };
-            assert!(
-                run.failures.is_empty(),
-                "{rel}: expectations failed:\n{}",
-                run.failures.join("\n")
-            );
-            let text = run.render(None);
-            insta::with_settings!({ input_file => &path, prepend_module_to_snapshot => true }, {
-                insta::assert_snapshot!(name.as_str(), text);
-            });
-        });
-        if result.is_err() {
-            failed.push(rel);
-        }
-    }
-    assert!(ran > 0, "no scenario matched");
+    let opts = Options {
+        filter: std::env::var("FUDA_TEST_FILTER")
+            .ok()
+            .filter(|f| !f.is_empty()),
+        ..Default::default()
+    };
+    let mut out = Vec::new();
+    let paths = [root().join("tests/scenarios")];
+    let sum = snapshot::run(root(), &paths, &opts, None, &mut out).unwrap();
+    let out = String::from_utf8_lossy(&out);
+    assert!(sum.passed > 0, "no scenario matched");
+    assert_eq!(sum.failed, 0, "{out}");
+}
+
+/// A scenario written into a fresh folder.
+fn scenario(name: &str, text: &str) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(name);
+    std::fs::write(&path, text).unwrap();
+    (dir, path)
+}
+
+/// Each failure as `line:col: message`.
+fn failures(path: &Path) -> Vec<String> {
+    let run = run_file(root(), path).unwrap_or_else(|e| panic!("{:?}", e.errors));
+    assert_eq!(run.failures.len(), run.reports.len());
+    let text = std::fs::read_to_string(path).unwrap();
+    (run.reports.iter())
+        .map(|r| {
+            let off = r.span.expect("located").offset();
+            let line = text[..off].matches('\n').count() + 1;
+            let col = text[..off].rsplit('\n').next().unwrap().chars().count() + 1;
+            format!("{line}:{col}: {}", r.message)
+        })
+        .collect()
+}
+
+const BASE: &str = "game: shrine
+zones:
+  supply: {osaisen: 10, honoumai: 10}
+  p1:
+    hand: [omiki, omiki]
+phase: buy
+";
+
+#[test]
+fn unused_answers_fail_at_the_first_one_unless_allowed() {
+    let text = format!("{BASE}decisions: [play omiki, play omiki, pass, pass, pass]\n");
+    let (_d, path) = scenario("a.yaml", &text);
+    let f = failures(&path);
+    assert_eq!(f.len(), 1, "{f:?}");
     assert!(
-        failed.is_empty(),
-        "{} of {ran} scenario(s) failed: {}",
-        failed.len(),
-        failed.join(", ")
+        f[0].starts_with("7:43: 2 scripted answer(s) unused, from `pass` on"),
+        "{f:?}"
     );
+    let (_d, path) = scenario("b.yaml", &format!("{text}unused: allowed\n"));
+    assert_eq!(failures(&path), Vec::<String>::new());
+}
+
+#[test]
+fn a_stop_for_want_of_an_answer_fails_unless_expected() {
+    let text = format!("{BASE}decisions: [play omiki]\n");
+    let (_d, path) = scenario("a.yaml", &text);
+    let f = failures(&path);
+    assert_eq!(f.len(), 1, "{f:?}");
+    assert!(
+        f[0].starts_with("7:13: the scenario stopped for want of an answer (P1: resources)"),
+        "{f:?}"
+    );
+    let (_d, path) = scenario("b.yaml", &format!("{text}stops: waiting\n"));
+    assert_eq!(failures(&path), Vec::<String>::new());
+    // Expected, but it did not stop.
+    let full = format!("{BASE}decisions: [play omiki, play omiki, pass]\nstops: waiting\n");
+    let (_d, path) = scenario("c.yaml", &full);
+    let f = failures(&path);
+    assert_eq!(f.len(), 1, "{f:?}");
+    assert!(
+        f[0].starts_with("8:1: expected the scenario to stop waiting"),
+        "{f:?}"
+    );
+}
+
+/// The README's example with every expectation turned false.
+#[test]
+fn points_offers_and_results_fail_at_their_text_saying_what_was_found() {
+    let example =
+        std::fs::read_to_string(root().join("tests/scenarios/shrine/readme_example.yaml")).unwrap();
+    let wrong = example
+        .replace(
+            "offered: [buy yasaka_kanako, pass]",
+            "offered: [buy koumakan, pass]",
+        )
+        .replace("not_offered: [buy koumakan]", "not_offered: [buy honoumai]")
+        .replace("\"coins == 1\"", "\"coins == 2\"")
+        .replace("\"count(hand) == 5\"", "\"count(hand) == 4\"")
+        + "  - after: 1\n    that: \"coins == 0\"\n  - at: start of cleanup\n    turn: 2\n    that: \"coins == 0\"\nresult: {winner: 1}\n";
+    let (_d, path) = scenario("wrong.yaml", &wrong);
+    let f = failures(&path);
+    // In the order they were checked: decision 2 asked, decision 3 asked,
+    // the end of buy, the end.
+    let expected = [
+        "30:12: expected `coins == 0` after decision 1; found `coins` is 3",
+        "17:15: expected decision 3 (P1: buy) to offer `buy koumakan`; it offered: buy osaisen | buy honoumai | buy yasaka_kanako | pass",
+        "18:19: expected decision 3 (P1: buy) not to offer `buy honoumai`",
+        "27:10: expected `coins == 2` at the end of buy; found `coins` is 1",
+        "28:6: expected `count(hand) == 4` at the end; found `count(hand)` is 5",
+        "31:9: the scenario never came to the point at the start of cleanup of turn 2",
+        "34:1: expected a result; the game did not end: it ran out of turns after turn 1",
+    ];
+    assert_eq!(f.len(), expected.len(), "{f:#?}");
+    for (got, e) in f.iter().zip(expected) {
+        assert!(
+            got.starts_with(e),
+            "{got}\n  should start with\n{e}\n{f:#?}"
+        );
+    }
+}
+
+#[test]
+fn results_name_the_winner_the_end_and_the_turns() {
+    let path = root().join("tests/scenarios/shrine/rules/end_three_piles.yaml");
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.contains("result: {winner: 1, ended: three_empty_piles, turns: 1}"));
+    let wrong = text.replace(
+        "result: {winner: 1, ended: three_empty_piles, turns: 1}",
+        "result: {winner: [1, 2], ended: lost, turns: 2}",
+    );
+    let (_d, path) = scenario("end.yaml", &wrong);
+    let f = failures(&path);
+    assert_eq!(
+        f,
+        [
+            "23:10: expected winner P1 and P2; found P1",
+            "23:33: expected the game ended by `lost`; found `three_empty_piles`",
+            "23:39: expected 2 turn(s); found 1",
+        ]
+    );
+}
+
+#[test]
+fn the_readme_shows_the_example_file() {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let example =
+        std::fs::read_to_string(root().join("tests/scenarios/shrine/readme_example.yaml")).unwrap();
+    assert!(
+        readme.contains(&format!("```yaml\n{example}```")),
+        "README.md should show tests/scenarios/shrine/readme_example.yaml as it is"
+    );
+}
+
+struct Answer(bool, usize);
+
+impl Review for Answer {
+    fn accept(&mut self, _: &Path, diff: &str, _: Option<&str>) -> bool {
+        assert!(diff.contains("+ "), "{diff}");
+        self.1 += 1;
+        self.0
+    }
+}
+
+/// A new scenario is pending until updated; a changed transcript fails with
+/// its diff until accepted.
+#[test]
+fn fuda_test_writes_pending_snapshots_and_updates_them() {
+    let src = root().join("tests/scenarios/shrine/cards/cirno.yaml");
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("cirno.yaml");
+    std::fs::copy(&src, &file).unwrap();
+    let paths = [dir.path().to_path_buf()];
+    let run = |opts: &Options, review: Option<&mut dyn Review>| {
+        let mut out = Vec::new();
+        let s = snapshot::run(root(), &paths, opts, review, &mut out).unwrap();
+        (s, String::from_utf8(out).unwrap())
+    };
+    let (s, out) = run(&Options::default(), None);
+    assert_eq!((s.passed, s.failed), (0, 1), "{out}");
+    assert!(
+        out.contains("no snapshot yet") && out.ends_with("0 passed, 1 failed\n"),
+        "{out}"
+    );
+    let pending = dir.path().join("cirno.snap.new");
+    let snap = dir.path().join("cirno.snap");
+    assert!(pending.exists() && !snap.exists());
+    let update = Options {
+        update: true,
+        ..Default::default()
+    };
+    let (s, _) = run(&update, None);
+    assert_eq!((s.passed, s.failed), (1, 0));
+    assert!(snap.exists() && !pending.exists());
+    // The stored transcript is the repository's own.
+    let ours = std::fs::read_to_string(src.with_extension("snap")).unwrap();
+    let mine = std::fs::read_to_string(&snap).unwrap();
+    assert_eq!(snapshot::body(&ours), snapshot::body(&mine));
+    let (s, _) = run(&Options::default(), None);
+    assert_eq!((s.passed, s.failed), (1, 0));
+    // A changed transcript: a diff, then rejected, then accepted.
+    std::fs::write(&snap, mine.replace("== turn 1: P1 ==", "== turn 9: P1 ==")).unwrap();
+    let (s, out) = run(&Options::default(), None);
+    assert_eq!(s.failed, 1);
+    assert!(
+        out.contains("- == turn 9: P1 ==\n+ == turn 1: P1 ==\n"),
+        "{out}"
+    );
+    let mut no = Answer(false, 0);
+    let (s, _) = run(&Options::default(), Some(&mut no));
+    assert_eq!((s.failed, no.1), (1, 1));
+    let mut yes = Answer(true, 0);
+    let (s, _) = run(&Options::default(), Some(&mut yes));
+    assert_eq!((s.passed, yes.1), (1, 1));
+    assert_eq!(std::fs::read_to_string(&snap).unwrap(), mine);
+    // The filter leaves it out.
+    let only = Options {
+        filter: Some("nothing".into()),
+        ..Default::default()
+    };
+    assert_eq!(run(&only, None).0, snapshot::Summary::default());
 }

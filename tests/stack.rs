@@ -57,7 +57,7 @@ game: duel
 zones:
   p1: {hand: [spark]}
   p2: {hand: [ward, spark]}
-decisions: [cast spark, cast ward, pass, pass, cast spark, pass]
+decisions: [cast spark, cast ward, pass, pass, cast spark]
 expect:
   - "player(2).life == 4"
   - "player(1).life == 3"

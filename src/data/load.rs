@@ -294,6 +294,56 @@ impl Loader {
         })
     }
 
+    /// `end:`'s condition: `if:`, or `rules:` (named conditions) joined by
+    /// `or` into one, which is what a turn checks.
+    fn end_rules(
+        &mut self,
+        file: u32,
+        from: usize,
+        end: &RawEnd,
+        ctx: &Context,
+    ) -> (Code, Vec<(String, Code)>) {
+        let rules: Vec<(String, Code)> = (end.rules.iter())
+            .map(|r| {
+                let at = find_key(self.sources.text(file), "name", &r.name, from).unwrap_or(from);
+                (r.name.clone(), self.code(file, at, &r.cond, ctx, true))
+            })
+            .collect();
+        match (&end.cond, rules.is_empty()) {
+            (Some(c), true) => (self.code(file, from, c, ctx, true), rules),
+            (None, false) => {
+                let mut joined = None;
+                for (_, c) in rules.iter().rev() {
+                    let Some(Stmt::Return(Some(e))) = c.stmts.first() else {
+                        continue;
+                    };
+                    joined = Some(match joined {
+                        None => e.clone(),
+                        Some(rest) => Expr::Or(Box::new(e.clone()), Box::new(rest)),
+                    });
+                }
+                let code = Code {
+                    stmts: vec![Stmt::Return(joined)],
+                    slots: rules.iter().map(|(_, c)| c.slots).max().unwrap_or(0),
+                    span: rules[0].1.span,
+                    id: Code::UNNUMBERED,
+                };
+                (code, rules)
+            }
+            _ => {
+                let at = from as u32;
+                self.errs.push(self.sources.error(
+                    file,
+                    at,
+                    at + 4,
+                    "`end:` takes `if:` (one condition) or `rules:` (named conditions), one of them",
+                    Some("e.g. `rules: [{name: empty_deck, if: \"count(deck) == 0\"}]`".into()),
+                ));
+                (Code::default(), rules)
+            }
+        }
+    }
+
     fn compile_error(&mut self, file: u32, e: CompileError) {
         self.errs
             .push(self.sources.error(file, e.start, e.end, e.message, e.help));
@@ -616,7 +666,7 @@ impl Loader {
                 false
             }
         };
-        let end_if = self.code(rf, at("end"), &r.end.cond, &none, true);
+        let (end_if, end_rules) = self.end_rules(rf, at("end"), &r.end, &none);
         let score = self.code(rf, at("score"), &r.score, &none, true);
         let tiebreak = r
             .tiebreak
@@ -663,6 +713,24 @@ impl Loader {
                 (name.clone(), rules)
             })
             .collect();
+        if let Some(a) = &r.default_agent
+            && !["random", "first"].contains(&a.as_str())
+            && !bots.iter().any(|(n, _)| n == a)
+        {
+            let from = at("default_agent");
+            let (s, e) = find_word(&rtext, a, from).unwrap_or((from, from + 1));
+            let known = ["random", "first"]
+                .into_iter()
+                .chain(bots.iter().map(|(n, _)| n.as_str()));
+            let help = did_you_mean(suggest(a, known));
+            self.errs.push(self.sources.error(
+                rf,
+                s as u32,
+                e as u32,
+                format!("unknown agent \"{a}\": `default_agent:` names a bot of `bots:`, `random` or `first`"),
+                help,
+            ));
+        }
         // Which rules of each bot may decide in each window.
         for w in &mut windows {
             w.quick = match w.moves[..] {
@@ -842,6 +910,7 @@ impl Loader {
             turn,
             end_always,
             end_if,
+            end_rules,
             score,
             tiebreak,
             max_turns: r.max_turns,
@@ -850,6 +919,7 @@ impl Loader {
             defs,
             defs_by_tag,
             bots,
+            default_agent: r.default_agent.clone(),
             scripts,
             sources: std::mem::take(&mut self.sources),
             board,

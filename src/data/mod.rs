@@ -41,6 +41,9 @@ pub struct Data {
     pub turn: TurnDecl,
     pub end_always: bool,
     pub end_if: Code,
+    /// The named end rules (`end: rules:`), whose `or` is `end_if`: read
+    /// once a game ended, to say which rule ended it.
+    pub end_rules: Vec<(String, Code)>,
     pub score: Code,
     pub tiebreak: Option<Code>,
     pub max_turns: u32,
@@ -51,6 +54,8 @@ pub struct Data {
     /// does not look at the rest of the library.
     pub defs_by_tag: Vec<Box<[DefId]>>,
     pub bots: Vec<(String, Vec<BotRule>)>,
+    /// The agent of a seat the command line names none for (`default_agent:`).
+    pub default_agent: Option<String>,
     pub scripts: scripts::Scripts,
     pub sources: Sources,
     /// The board, if the game has one (else no square).
@@ -255,6 +260,7 @@ macro_rules! codes_of {
         .into_iter()
         .chain(t.phases.$iter().map(|p| Some(& $($m)? p.body)))
         .chain(d.verbs.$iter().map(Some))
+        .chain(d.end_rules.$iter().map(|(_, c)| Some(c)))
         .chain(moves)
         .chain(triggers)
         .chain(bots)

@@ -48,6 +48,10 @@ pub struct RawRules {
     pub triggers: Vec<RawTrigger>,
     #[serde(default)]
     pub bots: BTreeMap<String, Vec<RawBotRule>>,
+    /// The agent a seat plays when the command line names none: a bot of
+    /// `bots:`, `random` or `first` (default: random).
+    #[serde(default)]
+    pub default_agent: Option<String>,
     #[serde(default)]
     pub scripts: Vec<String>,
     #[serde(default)]
@@ -259,6 +263,18 @@ pub struct RawEnd {
     /// `turn_end` (checked when a turn ends) or `always` (after every action).
     #[serde(default = "default_check")]
     pub check: String,
+    /// The condition, or `rules:` (the conditions named, any one ends it).
+    #[serde(rename = "if", default)]
+    pub cond: Option<String>,
+    /// Named end rules, in order: the first that holds names the end.
+    #[serde(default)]
+    pub rules: Vec<RawEndRule>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawEndRule {
+    pub name: String,
     #[serde(rename = "if")]
     pub cond: String,
 }

@@ -89,6 +89,48 @@ pub struct Outcome {
     pub turns_taken: Vec<u32>,
     /// The game hit the rules' turn limit.
     pub limit: bool,
+    /// What ended it.
+    pub ended: Ended,
+    /// The named end rule that held (`end: rules:`), by index.
+    pub rule: Option<u16>,
+}
+
+/// What ended a game (or did not: a caller's turn budget ran out first).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ended {
+    /// The rules' end condition held (`end: if`).
+    Rule,
+    /// Every player but one (or every player) lost.
+    Lost,
+    /// The rules' turn limit.
+    TurnLimit,
+    /// Not over: the turns asked of [`Game::play_turns`] were played.
+    Unfinished,
+}
+
+impl Ended {
+    /// The word for it (a scenario's `result: {ended: …}`, JSON's `ended`).
+    pub fn word(self) -> &'static str {
+        match self {
+            Ended::Rule => "rule",
+            Ended::Lost => "lost",
+            Ended::TurnLimit => "turn_limit",
+            Ended::Unfinished => "unfinished",
+        }
+    }
+}
+
+/// Where a game stands, for a [`Watch`]: a phase starting or ending.
+#[derive(Debug, Clone, Copy)]
+pub struct Point {
+    pub phase: u16,
+    pub start: bool,
+}
+
+/// Looks at a game at its [`Point`]s (a scenario's expectations): the
+/// kernel calls it only when one is set, so games without cost nothing.
+pub trait Watch: Send + Sync {
+    fn at(&mut self, g: &mut Game, p: Point) -> Res<()>;
 }
 
 /// One game in progress.
@@ -135,6 +177,8 @@ pub struct Game {
     /// The slots of rules code with more than a frame's stack holds (the
     /// setup), kept from game to game.
     spare_slots: Vec<Value>,
+    /// Told of every phase's start and end, if set.
+    pub watch: Option<Box<dyn Watch>>,
 }
 
 #[derive(Clone)]
@@ -176,6 +220,7 @@ impl Game {
             seed: cfg.seed,
             spare_list: None,
             spare_slots: Vec::new(),
+            watch: None,
         }
     }
 
@@ -231,7 +276,9 @@ impl Game {
             seed: game_seed,
             spare_list: _,
             spare_slots: _,
+            watch,
         } = self;
+        *watch = None;
         st.reset(data, players, seed);
         seat_agents(agents, players, seed);
         log.clear();
@@ -382,8 +429,11 @@ impl Game {
     ) -> Res<Outcome> {
         let mut played = 0;
         while !self.over() {
-            if self.st.turn >= data.max_turns || played >= max_turns {
-                return self.finish_in(data, self.st.turn >= data.max_turns);
+            if self.st.turn >= data.max_turns {
+                return self.finish_in(data, Ended::TurnLimit);
+            }
+            if played >= max_turns {
+                return self.finish_in(data, Ended::Unfinished);
             }
             match self.turn_in(data, start_phase.take()) {
                 Ok(()) => {}
@@ -396,12 +446,19 @@ impl Game {
                 break;
             }
             if self.end_check(data)? {
-                break;
+                self.check_log()?;
+                return self.finish_in(data, Ended::Rule);
             }
             self.advance_player(data)?;
         }
         self.check_log()?;
-        self.finish_in(data, false)
+        // A stop by `EndGame` is a loss if players lost, else the end check.
+        let ended = if self.over() {
+            Ended::Lost
+        } else {
+            Ended::Rule
+        };
+        self.finish_in(data, ended)
     }
 
     /// The rules' end check (`end: if:`): [`Game::exec_hook`] of a
@@ -479,12 +536,16 @@ impl Game {
     }
 
     /// Scores every player and picks the winners.
-    pub fn finish(&mut self, limit: bool) -> Res<Outcome> {
+    pub fn finish(&mut self, ended: Ended) -> Res<Outcome> {
         let data = self.data.clone();
-        self.finish_in(&data, limit)
+        self.finish_in(&data, ended)
     }
 
-    fn finish_in(&mut self, data: &Data, limit: bool) -> Res<Outcome> {
+    fn finish_in(&mut self, data: &Data, ended: Ended) -> Res<Outcome> {
+        let rule = match ended {
+            Ended::Rule if !data.end_rules.is_empty() => self.end_rule(data)?,
+            _ => None,
+        };
         let n = self.st.nplayers;
         let mut scores = Vec::with_capacity(n as usize);
         let mut keys = Vec::with_capacity(n as usize);
@@ -508,8 +569,33 @@ impl Game {
             scores,
             turns: self.st.turn,
             turns_taken: self.st.turns_taken.clone(),
-            limit,
+            limit: ended == Ended::TurnLimit,
+            ended,
+            rule,
         })
+    }
+
+    /// The first named end rule that holds (once, as the game ends).
+    #[cold]
+    fn end_rule(&mut self, data: &Data) -> Res<Option<u16>> {
+        for (i, (_, code)) in data.end_rules.iter().enumerate() {
+            if self.exec_hook(data, code, self.st.active)?.truthy() {
+                return Ok(Some(i as u16));
+            }
+        }
+        Ok(None)
+    }
+
+    /// Tells the [`Watch`] of a point (out of line: rarely set).
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn watched(&mut self, p: Point) -> Res<()> {
+        let Some(mut w) = self.watch.take() else {
+            return Ok(());
+        };
+        let r = w.at(self, p);
+        self.watch = Some(w);
+        r
     }
 
     pub(crate) fn err<T>(&self, span: Span, message: impl Into<String>) -> Res<T> {

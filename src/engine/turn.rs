@@ -68,6 +68,12 @@ impl Game {
                 phase: i as u16,
                 start: true,
             });
+            if self.watch.is_some() {
+                self.watched(super::Point {
+                    phase: i as u16,
+                    start: true,
+                })?;
+            }
             self.raise(data, phase.start_event, p)?;
             self.run_phase(data, phase, p)?;
             self.raise(data, phase.end_event, p)?;
@@ -80,6 +86,12 @@ impl Game {
                 phase: i as u16,
                 start: false,
             });
+            if self.watch.is_some() {
+                self.watched(super::Point {
+                    phase: i as u16,
+                    start: false,
+                })?;
+            }
             self.check_end_always(data)?;
             if !self.st.repeat_phase {
                 i += 1;

@@ -12,7 +12,7 @@ use rand_chacha::ChaCha8Rng;
 
 pub use bot::DataBot;
 pub use replay::Replay;
-pub use scripted::{Script, Scripted};
+pub use scripted::{Script, Scripted, names};
 
 use super::request::{Picks, Request};
 use super::state::below;

@@ -34,6 +34,16 @@ impl Script {
     }
 }
 
+/// Whether an answer's part names an option (by its label or key, whole or
+/// as their last words: `omiki` names `play omiki`).
+pub fn names(label: &str, key: &str, part: &str) -> bool {
+    let ends = |s: &str| {
+        s.strip_suffix(part)
+            .is_some_and(|head| head.ends_with(' ') && !part.is_empty())
+    };
+    label == part || key == part || ends(label) || ends(key)
+}
+
 /// A seat answered from a [`Script`].
 #[derive(Clone, Default)]
 pub struct Scripted(pub Script);
@@ -65,11 +75,9 @@ impl Agent for Scripted {
         };
         let mut out = Picks::new();
         for part in parts {
-            let ends = format!(" {part}");
-            let found = (0..texts.len()).filter(|i| !out.contains(i)).find(|&i| {
-                let (label, key) = &texts[i];
-                label == part || key == part || label.ends_with(&ends) || key.ends_with(&ends)
-            });
+            let found = (0..texts.len())
+                .filter(|i| !out.contains(i))
+                .find(|&i| names(&texts[i].0, &texts[i].1, part));
             let found = found.or_else(|| {
                 part.strip_prefix('#')
                     .and_then(|n| n.parse::<usize>().ok())

@@ -1,0 +1,286 @@
+//! `fuda test`: every scenario under some folders, each transcript compared
+//! with the snapshot stored beside its file (`x.yaml` → `x.snap`, in insta's
+//! format). A change is shown as a diff and written pending (`x.snap.new`)
+//! unless updated or accepted. The repository's own scenario tests run
+//! through here, so a mod author has what we use. No terminal I/O: output
+//! goes to a writer, and a [`Review`] decides each change.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use crate::scenario::{Tier, run_file_with};
+
+/// How to run.
+#[derive(Default)]
+pub struct Options {
+    /// Write every new or changed snapshot (they pass).
+    pub update: bool,
+    /// Only scenarios whose path contains this.
+    pub filter: Option<String>,
+    pub tier: Tier,
+}
+
+/// Decides whether a changed snapshot is accepted (`fuda test --review`).
+pub trait Review {
+    /// `old` is `None` for a scenario without a snapshot yet.
+    fn accept(&mut self, scenario: &Path, diff: &str, old: Option<&str>) -> bool;
+}
+
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Summary {
+    pub passed: usize,
+    pub failed: usize,
+}
+
+impl Summary {
+    pub fn line(&self) -> String {
+        format!("{} passed, {} failed", self.passed, self.failed)
+    }
+}
+
+/// Whether a folder holds a game's data: `rules/<game>.yaml` beside
+/// `cards/<game>/`. Its `rules/` and `cards/` are no scenarios.
+fn data_folder(dir: &Path) -> bool {
+    let Ok(rd) = std::fs::read_dir(dir.join("rules")) else {
+        return false;
+    };
+    rd.flatten().any(|e| {
+        let p = e.path();
+        p.extension().is_some_and(|x| x == "yaml")
+            && p.file_stem()
+                .is_some_and(|g| dir.join("cards").join(g).is_dir())
+    })
+}
+
+/// The scenario files under `paths` (a file is taken as given), sorted;
+/// hidden folders, `target/` and a data folder's `rules/` and `cards/` are
+/// not searched.
+pub fn collect(paths: &[PathBuf]) -> Vec<PathBuf> {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+        let Ok(rd) = std::fs::read_dir(dir) else {
+            return;
+        };
+        let data = data_folder(dir);
+        for e in rd.flatten() {
+            let p = e.path();
+            let name = e.file_name().to_string_lossy().to_string();
+            let Ok(t) = e.file_type() else { continue };
+            if t.is_dir() {
+                let own = data && (name == "rules" || name == "cards");
+                if !name.starts_with('.') && name != "target" && !own {
+                    walk(&p, out);
+                }
+            } else if t.is_file() && name.ends_with(".yaml") {
+                out.push(p);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for p in paths {
+        if p.is_dir() {
+            walk(p, &mut out);
+        } else {
+            out.push(p.clone());
+        }
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// Where a scenario's snapshot lives: beside it.
+pub fn snap_path(scenario: &Path) -> PathBuf {
+    scenario.with_extension("snap")
+}
+
+fn pending_path(scenario: &Path) -> PathBuf {
+    scenario.with_extension("snap.new")
+}
+
+/// A snapshot file's body: what follows its header (`---` … `---`).
+pub fn body(file: &str) -> &str {
+    let Some(rest) = file.strip_prefix("---\n") else {
+        return file;
+    };
+    match rest.find("\n---\n") {
+        Some(i) => &rest[i + 5..],
+        None => file,
+    }
+}
+
+/// A snapshot file in insta's format.
+fn snapshot_file(scenario: &Path, body: &str) -> String {
+    let name = scenario.file_name().unwrap_or_default().to_string_lossy();
+    format!("---\nsource: fuda test\nexpression: transcript\ninput_file: {name}\n---\n{body}")
+}
+
+/// Runs the scenarios, writing what happens to `out`; the last line is
+/// the summary.
+pub fn run(
+    data: &Path,
+    paths: &[PathBuf],
+    opts: &Options,
+    mut review: Option<&mut dyn Review>,
+    out: &mut dyn Write,
+) -> std::io::Result<Summary> {
+    let mut sum = Summary::default();
+    for file in collect(paths) {
+        let shown = file.display().to_string();
+        if (opts.filter.as_ref()).is_some_and(|f| !shown.contains(f.as_str())) {
+            continue;
+        }
+        let ok = one(data, &file, &shown, opts, review.as_deref_mut(), out)?;
+        if ok {
+            sum.passed += 1;
+        } else {
+            sum.failed += 1;
+        }
+    }
+    writeln!(out, "{}", sum.line())?;
+    Ok(sum)
+}
+
+fn one<'r>(
+    data: &Path,
+    file: &Path,
+    shown: &str,
+    opts: &Options,
+    review: Option<&mut (dyn Review + 'r)>,
+    out: &mut dyn Write,
+) -> std::io::Result<bool> {
+    let run = match run_file_with(data, file, opts.tier) {
+        Ok(r) => r,
+        Err(e) => {
+            writeln!(out, "FAIL {shown}: the scenario does not load")?;
+            for e in e.errors {
+                writeln!(out, "{:?}", miette::Report::new(e))?;
+            }
+            return Ok(false);
+        }
+    };
+    if !run.failures.is_empty() {
+        writeln!(
+            out,
+            "FAIL {shown}: {} expectation(s) failed",
+            run.failures.len()
+        )?;
+        for e in run.reports {
+            writeln!(out, "{:?}", miette::Report::new(e))?;
+        }
+        if let Some(s) = run.stopped.as_ref().filter(|s| s.starts_with("error")) {
+            writeln!(out, "  {s}")?;
+        }
+        return Ok(false);
+    }
+    let new = run.render(None);
+    let snap = snap_path(file);
+    let pending = pending_path(file);
+    let old_file = std::fs::read_to_string(&snap).ok();
+    let old = old_file.as_deref().map(body);
+    if old.is_some_and(|o| o.trim_end() == new.trim_end()) {
+        let _ = std::fs::remove_file(&pending);
+        return Ok(true);
+    }
+    let d = diff(old.unwrap_or(""), &new);
+    let accept = if opts.update {
+        true
+    } else if let Some(r) = review {
+        writeln!(out, "{shown}: {}", changed(old))?;
+        writeln!(out, "{d}")?;
+        r.accept(file, &d, old)
+    } else {
+        false
+    };
+    if accept {
+        std::fs::write(&snap, snapshot_file(file, &new))?;
+        let _ = std::fs::remove_file(&pending);
+        writeln!(out, "updated {}", snap.display())?;
+        return Ok(true);
+    }
+    std::fs::write(&pending, snapshot_file(file, &new))?;
+    writeln!(
+        out,
+        "FAIL {shown}: {}; the new one is pending in {}",
+        changed(old),
+        pending.display()
+    )?;
+    writeln!(out, "{d}")?;
+    Ok(false)
+}
+
+fn changed(old: Option<&str>) -> &'static str {
+    if old.is_some() {
+        "the transcript differs from its snapshot"
+    } else {
+        "no snapshot yet"
+    }
+}
+
+/// A line diff of two texts: `-` old, `+` new, two lines of context,
+/// `@@ line N` before each run of changes.
+pub fn diff(old: &str, new: &str) -> String {
+    let a: Vec<&str> = old.lines().collect();
+    let b: Vec<&str> = new.lines().collect();
+    // Longest common subsequence, table from the ends.
+    let mut lcs = vec![vec![0u32; b.len() + 1]; a.len() + 1];
+    for i in (0..a.len()).rev() {
+        for j in (0..b.len()).rev() {
+            lcs[i][j] = if a[i] == b[j] {
+                lcs[i + 1][j + 1] + 1
+            } else {
+                lcs[i + 1][j].max(lcs[i][j + 1])
+            };
+        }
+    }
+    // Each line: ' ', '-' or '+', with its new line number.
+    let mut ops: Vec<(char, &str, usize)> = Vec::new();
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() || j < b.len() {
+        if i < a.len() && j < b.len() && a[i] == b[j] {
+            ops.push((' ', a[i], j));
+            (i, j) = (i + 1, j + 1);
+        } else if i < a.len() && (j == b.len() || lcs[i + 1][j] >= lcs[i][j + 1]) {
+            ops.push(('-', a[i], j));
+            i += 1;
+        } else {
+            ops.push(('+', b[j], j));
+            j += 1;
+        }
+    }
+    let near = |k: usize| {
+        let lo = k.saturating_sub(2);
+        let hi = (k + 3).min(ops.len());
+        ops[lo..hi].iter().any(|o| o.0 != ' ')
+    };
+    let mut s = String::new();
+    let mut last_shown = None;
+    for (k, (op, line, at)) in ops.iter().enumerate() {
+        if !near(k) {
+            continue;
+        }
+        if last_shown.is_none_or(|l| l + 1 != k) {
+            s += &format!("@@ line {}\n", at + 1);
+        }
+        s += &format!("{op} {line}\n");
+        last_shown = Some(k);
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn diff_marks_changes_with_context() {
+        let d = diff("a\nb\nc\nd\ne\nf\ng\n", "a\nb\nc\nX\ne\nf\ng\n");
+        assert_eq!(d, "@@ line 2\n  b\n  c\n- d\n+ X\n  e\n  f\n");
+    }
+
+    #[test]
+    fn body_follows_the_header() {
+        let f = snapshot_file(Path::new("x/a.yaml"), "one\ntwo\n");
+        assert!(f.contains("input_file: a.yaml\n"));
+        assert_eq!(body(&f), "one\ntwo\n");
+    }
+}
