@@ -420,12 +420,18 @@ impl Compiler<'_> {
         })
     }
 
-    /// `a <op> b` of two numbers found in place.
+    /// `a <op> b` of two numbers found in place, a constant on the right
+    /// however it is written (`0 == count(a)` is `count(a) == 0`: reading a
+    /// constant has no effect, so the order of reading is free).
     pub(super) fn num_cmp(&self, e: &Expr) -> Option<(Num, CmpOp, Num)> {
         let Expr::Bin(op, a, b, _) = e else {
             return None;
         };
-        Some((self.int(a)?, CmpOp::of(*op)?, self.int(b)?))
+        let (a, op, b) = (self.int(a)?, CmpOp::of(*op)?, self.int(b)?);
+        Some(match (a, b) {
+            (a @ Num::Const(_), b) if !matches!(b, Num::Const(_)) => (b, op.flip(), a),
+            (a, b) => (a, op, b),
+        })
     }
 
     /// A loop body that is `move(x, zone, cause)` of the loop's card `x`
