@@ -268,7 +268,7 @@ fn card_played(dir: &Path, id: &str, code: &str) -> PathBuf {
     let body: String = code.lines().map(|l| format!("    {l}\n")).collect();
     std::fs::write(
         dir.join(format!("cards/shrine/{id}.yaml")),
-        format!("id: {id}\ntags: [action]\neffects:\n  play: |\n{body}"),
+        format!("id: {id}\nname: {id}\ntags: [action]\neffects:\n  play: |\n{body}"),
     )
     .expect("card");
     let file = dir.join(format!("{id}.yaml"));
@@ -314,6 +314,11 @@ fn tiers_fail_the_same_way() {
         "draw_for(me, 2)\ngain(5)",
         "reveal_top(none)\nlook_top(hand)",
         "coins += 1\nactions += 1\ndraw(1)\ncoins += top(hand)",
+        // A counted `while` loop of the top card, run as `repeat`.
+        "let i = 0\nwhile i < 200000 { move(top(deck), hand, \"draw\")\ni += 1 }",
+        "let n = \"x\"\nlet i = 0\nwhile i < n { move(top(deck), hand, \"draw\")\ni += 1 }",
+        "let n = 5\nlet i = 0\nwhile i < n { if count(deck) < 1 { move_together(discard, deck); shuffle(deck) }\nmove(top(deck), hand, \"draw\")\ni += 1 }\nrepeat \"x\" { coins += i }",
+        "let i = 0\nwhile i < 3 { if count(deck) == 0 { return none }\nmove(top(deck), hand, \"draw\")\ni += 1 }\ncoins += i + \"a\"",
     ];
     let dir = tempfile::tempdir().expect("temp dir");
     for (i, code) in cases.iter().enumerate() {
@@ -332,7 +337,8 @@ fn tiers_fail_the_same_way() {
                     ),
                     r.game.log,
                 ),
-                Err(e) => (format!("{:?}", e.errors), Vec::new()),
+                // A case that does not load would test nothing.
+                Err(e) => panic!("{what}: does not load: {:?}", e.errors),
             }
         });
     }
@@ -408,7 +414,13 @@ fn spellings_play_the_same_games() {
         );
         for kind in ["random", "bigmoney"] {
             let agents = vec![agent::parse(kind, &data).expect("agent"); 2];
-            seeds_agree(&format!("shrine ({name})"), kind, &data, agents.clone(), seeds());
+            seeds_agree(
+                &format!("shrine ({name})"),
+                kind,
+                &data,
+                agents.clone(),
+                seeds(),
+            );
             // The shipped spelling plays the same games (the steps aside:
             // a spelling may take more or fewer).
             let mine = vec![agent::parse(kind, &shipped).expect("agent"); 2];
