@@ -21,7 +21,7 @@ impl Agent for Human {
             req.prompt
         );
         for (i, o) in req.options.iter().enumerate() {
-            let _ = writeln!(err, "  {i}: {}", o.label(g));
+            let _ = writeln!(err, "  {i}: {}", o.label_for(g, req.player));
         }
         let stdin = std::io::stdin();
         loop {

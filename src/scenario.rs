@@ -558,7 +558,7 @@ fn place(
             .checked_sub(1)
             .and_then(|i| made.get(i).copied().flatten())
         {
-            Some(host) => game.st.objs[c as usize].host = Some(host),
+            Some(host) => game.st.set_host(c, Some(host)),
             None => errors.push(err_at(
                 sources,
                 fid,

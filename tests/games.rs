@@ -6,7 +6,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use fuda::data::load;
-use fuda::engine::{Game, GameConfig, agent};
+use fuda::engine::{Agent, Game, GameConfig, Picks, Request, Res, agent};
 use fuda::value::ZoneRef;
 
 fn data(game: &str) -> Arc<fuda::data::Data> {
@@ -16,6 +16,16 @@ fn data(game: &str) -> Arc<fuda::data::Data> {
 }
 
 fn game(d: &Arc<fuda::data::Data>, players: u8, seed: u64, agent: &str) -> Game {
+    game_with(d, players, seed, agent, [])
+}
+
+fn game_with<const N: usize>(
+    d: &Arc<fuda::data::Data>,
+    players: u8,
+    seed: u64,
+    agent: &str,
+    options: [(&str, Vec<u16>); N],
+) -> Game {
     let agents = agent
         .split(',')
         .map(|a| agent::parse(a, d).expect("agent exists"))
@@ -28,7 +38,10 @@ fn game(d: &Arc<fuda::data::Data>, players: u8, seed: u64, agent: &str) -> Game 
             players,
             seed,
             agents,
-            options: HashMap::new(),
+            options: options
+                .into_iter()
+                .map(|(k, v)| (k.to_string(), v))
+                .collect::<HashMap<_, _>>(),
             logging: false,
             tier: Some(fuda::fast::tier(d)),
         },
@@ -131,6 +144,62 @@ fn utage_games_end_with_a_leader_down_or_a_deck_out() {
 }
 
 #[test]
+fn hyakki_games_end_with_a_life_at_zero_or_a_deck_out_for_every_pair_of_decks() {
+    let d = data("hyakki");
+    let find = |t: &[String], n: &str| fuda::lang::names::find(t, n).unwrap();
+    let life = find(&d.names.counters, "life");
+    let list = find(&d.names.tags, "decklist");
+    let lists = d.defs_by_tag[list as usize].clone();
+    assert!(lists.len() >= 3, "three shipped decks");
+    // Every zone a player's cards may be in: each player keeps its 40 cards.
+    let zones: Vec<u16> = [
+        "deck", "hand", "field", "set", "under", "fear", "omote", "discard", "showing",
+    ]
+    .iter()
+    .map(|z| find(&d.names.zones, z))
+    .collect();
+    let (deck, discard) = (zones[0], zones[7]);
+    let mut games = 0;
+    for &a in &lists {
+        for &b in &lists {
+            for seed in 0..6 {
+                for agents in ["random", "parade", "parade,random", "random,parade"] {
+                    let mut g = game_with(&d, 2, seed, agents, [("decks", vec![a, b])]);
+                    let o = g
+                        .play()
+                        .unwrap_or_else(|e| panic!("seed {seed} {agents}: {e:?}"));
+                    games += 1;
+                    assert!(!o.limit, "seed {seed} {agents}: hit the turn limit");
+                    let size = |p: u8, z: u16| g.st.size(ZoneRef { zone: z, owner: p });
+                    for p in 0..2u8 {
+                        let total: usize = zones.iter().map(|&z| size(p, z)).sum();
+                        assert_eq!(total, 40, "seed {seed} {agents}: P{} holds 40 cards", p + 1);
+                    }
+                    // Down: life 0 or less, or the deck ran out with no discard pile
+                    // to shuffle (the rules' `lose`).
+                    let down: Vec<bool> = (0..2u8)
+                        .map(|p| {
+                            g.st.counter(p, life) <= 0
+                                || (g.st.lost[p as usize] && size(p, deck) + size(p, discard) == 0)
+                        })
+                        .collect();
+                    assert!(
+                        down.iter().any(|x| *x),
+                        "seed {seed} {agents}: nobody is down"
+                    );
+                    assert_eq!(o.winners.len(), 1, "seed {seed} {agents}: one winner");
+                    assert!(
+                        !down[o.winners[0] as usize],
+                        "seed {seed} {agents}: the winner is down"
+                    );
+                }
+            }
+        }
+    }
+    assert_eq!(games, lists.len() * lists.len() * 6 * 4);
+}
+
+#[test]
 fn views_never_hold_hidden_cards() {
     let d = data("shrine");
     let mut g = game(&d, 3, 11, "random");
@@ -164,5 +233,171 @@ fn views_never_hold_hidden_cards() {
                 assert!(z.size.is_none(), "discard sizes are hidden");
             }
         }
+    }
+}
+
+#[test]
+fn t3_games_end_by_the_rules_with_correct_scores() {
+    let d = data("t3");
+    let zone = |n: &str| fuda::lang::names::find(&d.names.zones, n).unwrap();
+    let prop = |n: &str| fuda::lang::names::find(&d.names.props, n).unwrap();
+    let chips = fuda::lang::names::find(&d.names.counters, "chips").unwrap();
+    let (vp, saishi) = (prop("vp"), prop("saishi"));
+    let cfield = ZoneRef {
+        zone: zone("cfield"),
+        owner: 0,
+    };
+    for players in 2..=4u8 {
+        for seed in 0..10 {
+            for agent in ["random", "t3", "t3,random"] {
+                let what = format!("{players}p seed {seed} {agent}");
+                let mut g = game(&d, players, seed, agent);
+                let o = g.play().unwrap_or_else(|e| panic!("{what}: {e:?}"));
+                assert!(!o.limit, "{what}: hit the turn limit");
+                // Recount: the VP of the deck (draw pile, hand, discard, field and
+                // stored cards; never the reserve) plus chips, plus 祭祀n for
+                // every whole 5 cards beyond 10.
+                for p in 0..players {
+                    let mut cards = Vec::new();
+                    for z in ["deck", "hand", "discard", "field", "stored"] {
+                        cards.extend(g.st.cards(ZoneRef {
+                            zone: zone(z),
+                            owner: p,
+                        }));
+                    }
+                    let sum = |pr| cards.iter().map(|&c| g.st.prop(&d, c, pr)).sum::<i64>();
+                    let groups = (cards.len() as i64 - 10).max(0) / 5;
+                    let total = sum(vp) + g.st.counter(p, chips) + groups * sum(saishi);
+                    assert_eq!(o.scores[p as usize], total, "{what} P{}", p + 1);
+                    let reserve = g.st.size(ZoneRef {
+                        zone: zone("reserve"),
+                        owner: p,
+                    });
+                    assert!(reserve <= 4, "{what}: a reserve of {reserve}");
+                }
+                let best = *o.scores.iter().max().unwrap();
+                for w in &o.winners {
+                    assert_eq!(o.scores[*w as usize], best, "{what}");
+                }
+                // Ended at a round's end: 30 chips or a common field under 4.
+                let rich = (0..players).any(|p| g.st.counter(p, chips) >= 30);
+                assert!(
+                    rich || g.st.size(cfield) < 4,
+                    "{what}: ended with a full field and no one at 30 chips"
+                );
+                assert_eq!(o.turns % players as u32, 0, "{what}: ended mid-round");
+            }
+        }
+    }
+}
+
+/// Answers as the t3 bot does, checking first that the decider's view shows
+/// no other player's draft packet, picks, reserve or hand (only their sizes).
+#[derive(Clone)]
+struct Peeker {
+    inner: Box<dyn Agent>,
+    asked: std::sync::Arc<std::sync::Mutex<Vec<String>>>,
+}
+
+impl Agent for Peeker {
+    fn answer(&mut self, g: &mut Game, req: &Request) -> Res<Picks> {
+        let view = req.view(g);
+        let me = format!("P{}'s ", req.player + 1);
+        for z in &view.zones {
+            let private = [
+                "packet", "picked", "giveback", "reserve", "hand", "deck", "looking",
+            ]
+            .iter()
+            .any(|n| z.zone.ends_with(&format!("'s {n}")));
+            if private && !z.zone.starts_with(&me) || z.zone.ends_with("'s deck") {
+                assert!(z.cards.is_none(), "{me}view shows {}", z.zone);
+            }
+        }
+        (self.asked.lock().unwrap()).push(req.name.to_string());
+        self.inner.answer(g, req)
+    }
+
+    fn seat(&mut self, seed: u64, seat: usize) {
+        self.inner.seat(seed, seat);
+    }
+
+    fn boxed(&self) -> Box<dyn Agent> {
+        Box::new(self.clone())
+    }
+}
+
+#[test]
+fn t3_views_hide_packets_reserves_and_hands() {
+    let d = data("t3");
+    for players in 2..=4u8 {
+        let asked = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let peeker = Peeker {
+            inner: agent::parse("t3", &d).unwrap(),
+            asked: asked.clone(),
+        };
+        let mut g = Game::new(
+            d.clone(),
+            GameConfig {
+                players,
+                seed: 3,
+                agents: vec![Box::new(peeker) as Box<dyn Agent>; players as usize],
+                options: HashMap::new(),
+                logging: false,
+                tier: Some(fuda::fast::tier(&d)),
+            },
+        );
+        g.play().unwrap();
+        let asked = asked.lock().unwrap();
+        // Every draft pick and every return was checked: 6 and 1 per player.
+        let n = |name: &str| asked.iter().filter(|a| *a == name).count();
+        assert_eq!(n("draft: keep a card"), 6 * players as usize);
+        assert_eq!(n("return 2 cards face down"), players as usize);
+        assert!(n("battle target") > 0);
+    }
+}
+
+#[test]
+fn a_t3_game_saves_its_simultaneous_draft_and_replays_the_same() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let dir = tempfile::tempdir().unwrap();
+    let save = dir.path().join("s.json");
+    let fuda = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_fuda"))
+            .args(args)
+            .args(["--data", root])
+            .output()
+            .unwrap()
+    };
+    let save_arg = save.to_str().unwrap();
+    for agents in ["random", "t3,random,t3"] {
+        let run = fuda(&[
+            "run",
+            "t3",
+            "--players",
+            "3",
+            "--agents",
+            agents,
+            "--seed",
+            "4",
+            "--save",
+            save_arg,
+        ]);
+        assert!(
+            run.status.success(),
+            "{}",
+            String::from_utf8_lossy(&run.stderr)
+        );
+        let text: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&save).unwrap()).unwrap();
+        // The first draft round: one answer from each seat, from the first player on.
+        let seats: Vec<u64> = (text["answers"].as_array().unwrap().iter().take(3))
+            .map(|a| a["player"].as_u64().unwrap())
+            .collect();
+        let mut sorted = seats.clone();
+        sorted.sort_unstable();
+        assert_eq!(sorted, [1, 2, 3], "{agents}: {seats:?}");
+        let replayed = fuda(&["replay", save_arg]);
+        assert!(replayed.status.success());
+        assert_eq!(run.stdout, replayed.stdout, "{agents}: the replay differs");
     }
 }

@@ -89,6 +89,7 @@ pub fn load_game(data_dir: &Path, game: &str) -> Result<Data, DataErrors> {
     let data = l.build(data_dir, rules_file, rules, cards);
     if let Some(d) = &data {
         l.errs.extend(counts::check(d));
+        l.errs.extend(construction::check(d));
     }
     match data {
         Some(d) if l.errs.is_empty() => Ok(d),
@@ -747,7 +748,19 @@ impl Loader {
                     triggers.push(t);
                 }
             }
+            let (list, found) = super::construction::resolve_list(
+                &c.raw.list,
+                &self.names.defs,
+                self.sources.text(file),
+                at,
+            );
+            for (a, b, m, h) in found {
+                let e = self.sources.error(file, a as u32, b as u32, m, h);
+                self.errs.push(e);
+            }
             defs.push(CardDef {
+                subtitle: c.raw.subtitle.clone().unwrap_or_default(),
+                list,
                 id: c.raw.id.clone(),
                 name: c.raw.name.clone(),
                 text: c.raw.text.clone().unwrap_or_default(),
@@ -783,6 +796,15 @@ impl Loader {
             })
             .collect();
         let option_decls = self.options(rf, &r.options);
+        let construction = r.construction.as_ref().map(|c| {
+            let (c, found) =
+                super::construction::resolve(c, &self.names.tags, self.sources.text(rf));
+            for (a, b, m, h) in found {
+                let e = self.sources.error(rf, a as u32, b as u32, m, h);
+                self.errs.push(e);
+            }
+            c
+        });
         let scripts = self.scripts.take()?;
         if r.players.min == 0 || r.players.min > r.players.max {
             self.err_at(
@@ -825,6 +847,7 @@ impl Loader {
             bots,
             scripts,
             sources: std::mem::take(&mut self.sources),
+            construction,
             code_count: 0,
         };
         data.number_codes();

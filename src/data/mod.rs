@@ -1,6 +1,7 @@
 //! A game as data: rules and cards, loaded from YAML and compiled once.
 
 pub mod confine;
+pub mod construction;
 pub mod counts;
 pub mod diag;
 pub mod load;
@@ -51,6 +52,8 @@ pub struct Data {
     pub bots: Vec<(String, Vec<BotRule>)>,
     pub scripts: scripts::Scripts,
     pub sources: Sources,
+    /// The rules' `construction:`, checked by `fuda check`.
+    pub construction: Option<construction::Construction>,
     /// How many pieces of code [`Data::number_codes`] numbered.
     pub code_count: u32,
 }
@@ -153,6 +156,9 @@ pub struct CardDef {
     /// Indexed by the rules' effect names.
     pub effects: Vec<Option<Code>>,
     pub file: u32,
+    pub subtitle: String,
+    /// Its `list:` ([`construction`]).
+    pub list: Vec<construction::Listed>,
 }
 
 /// An ability that waits for an event: a card's, or the rules' own.

@@ -50,6 +50,8 @@ pub struct RawRules {
     pub bots: BTreeMap<String, Vec<RawBotRule>>,
     #[serde(default)]
     pub scripts: Vec<String>,
+    #[serde(default)]
+    pub construction: Option<super::construction::RawConstruction>,
 }
 
 /// A game option: a description alone, or a description with the flag and
@@ -319,4 +321,10 @@ pub struct RawCard {
     pub rhai: BTreeMap<String, String>,
     #[serde(default)]
     pub abilities: Vec<RawTrigger>,
+    /// A second name line: with `name`, what copy limits may count by.
+    #[serde(default)]
+    pub subtitle: Option<String>,
+    /// Card ids and counts: a ready-made list such as a deck.
+    #[serde(default)]
+    pub list: BTreeMap<String, u32>,
 }

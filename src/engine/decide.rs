@@ -43,9 +43,14 @@ impl Game {
         if self.logging && !req.public {
             self.log_answer(&req, &picked);
         }
-        self.decisions.push(req.player as u32);
-        self.decisions.push(picked.len() as u32);
-        self.decisions.extend(picked.iter().map(|&i| i as u32));
+        match picked[..] {
+            [i] => self.record_one(req.player, i),
+            _ => {
+                self.decisions.push(req.player as u32);
+                self.decisions.push(picked.len() as u32);
+                self.decisions.extend(picked.iter().map(|&i| i as u32));
+            }
+        }
         Ok(picked)
     }
 
@@ -90,7 +95,7 @@ impl Game {
             "nothing".to_string()
         } else {
             (picked.iter())
-                .map(|&i| req.options[i].label(self))
+                .map(|&i| req.options[i].label_for(self, req.player))
                 .collect::<Vec<_>>()
                 .join(", ")
         };

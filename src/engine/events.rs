@@ -115,6 +115,10 @@ impl Game {
                 });
                 for &c in &self.st.zones[inst].cards {
                     let def = self.st.objs[c as usize].def;
+                    // Most cards wait for nothing here: one bit says so.
+                    if (defs.get(def as usize / 64)).is_none_or(|w| w >> (def % 64) & 1 == 0) {
+                        continue;
+                    }
                     // A card's abilities are those of the player whose zone holds
                     // it; in a shared zone, its owner's or each player's.
                     let me = if shared {

@@ -285,29 +285,107 @@ impl Game {
         }
     }
 
-    /// The items of a list-like value: a list, a zone's cards, one card.
-    pub fn items(&self, v: &Value, span: Span) -> Res<Arc<Vec<Value>>> {
+    /// The items of a list-like value: a list, a zone's cards, one card. A
+    /// list's are shared; a zone's are copied, with no allocation for a
+    /// handful (a zone is read for every option listed).
+    pub fn items(&self, v: &Value, span: Span) -> Res<Items> {
         Ok(match v {
-            Value::List(l) => l.clone(),
+            Value::List(l) => Items::Shared(l.clone()),
             Value::Zone(z) => {
                 self.check_visible(*z, span)?;
-                let zi = &self.st.zones[self.st.inst(*z)];
-                // Ordered zones list their top card first; pile rows keep their order.
-                if zi.piles.is_empty() {
-                    Arc::new(zi.cards.iter().rev().map(|&c| Value::Card(c)).collect())
-                } else {
-                    Arc::new(
-                        zi.piles
-                            .iter()
-                            .filter_map(|(_, p)| p.last().map(|&c| Value::Card(c)))
-                            .collect(),
-                    )
-                }
+                Items::Copied(self.zone_values(*z).collect())
             }
-            Value::None => Arc::new(Vec::new()),
-            Value::Card(_) | Value::Player(_) | Value::Def(_) => Arc::new(vec![v.clone()]),
+            Value::None => Items::Copied(Default::default()),
+            Value::Card(_) | Value::Player(_) | Value::Def(_) => {
+                Items::Copied(smallvec::smallvec![v.clone()])
+            }
             other => return self.err(span, format!("expected a list, found {}", other.kind())),
         })
+    }
+
+    /// A zone's cards as values, in the order the interpreter lists them:
+    /// ordered zones top card first, pile rows in their order (each pile's
+    /// top card).
+    fn zone_values(&self, z: ZoneRef) -> impl Iterator<Item = Value> + '_ {
+        let zi = &self.st.zones[self.st.inst(z)];
+        let (cards, piles) = if zi.piles.is_empty() {
+            (&zi.cards[..], &[][..])
+        } else {
+            (&[][..], &zi.piles[..])
+        };
+        (cards.iter().rev().copied())
+            .chain(piles.iter().filter_map(|(_, p)| p.last().copied()))
+            .map(Value::Card)
+    }
+
+    /// `a + b` of lists and zones: `a`'s list grown in place when nothing
+    /// else holds it (a chain of `+` makes one list), else one new list. A
+    /// zone's cards go into the game's spare list, kept again as the result
+    /// (a sum of zones is mostly filtered and dropped at once).
+    fn concat(&mut self, a: Value, b: &Value, span: Span) -> Res<Value> {
+        // Seen in order: a hidden `a` is the error, before anything of `b`.
+        if let Value::Zone(z) = a {
+            self.check_visible(z, span)?;
+        }
+        let y = self.items(b, span)?;
+        let mut list = match a {
+            Value::List(l) => l,
+            Value::Zone(z) => {
+                let mut l = self.spare_list();
+                if let Some(v) = Arc::get_mut(&mut l) {
+                    v.extend(self.zone_values(z));
+                } else {
+                    l = Arc::new(self.zone_values(z).collect());
+                }
+                l
+            }
+            other => return self.err(span, format!("expected a list, found {}", other.kind())),
+        };
+        if list.len() + y.len() > super::MAX_LIST {
+            return self.err(
+                span,
+                format!("a list of more than {} items", super::MAX_LIST),
+            );
+        }
+        // The game's own hold on its spare list does not stop it growing.
+        if (self.spare_list.as_ref()).is_some_and(|s| Arc::ptr_eq(s, &list)) {
+            self.spare_list = None;
+        }
+        match Arc::get_mut(&mut list) {
+            Some(v) => v.extend(y.iter().cloned()),
+            None => {
+                let mut v = Vec::with_capacity(list.len() + y.len());
+                v.extend(list.iter().cloned());
+                v.extend(y.iter().cloned());
+                list = Arc::new(v);
+            }
+        }
+        Ok(self.keep_list(list))
+    }
+
+    /// `a + b` where one is a string: `a`'s string grown in place when
+    /// nothing else holds it (a chain of `+` makes one string).
+    fn join(&self, a: Value, b: &Value, span: Span) -> Res<Value> {
+        let mut s = match a {
+            Value::Str(s) => s,
+            other => Arc::new(self.show(&other)),
+        };
+        match Arc::get_mut(&mut s) {
+            Some(t) => self.show_into(b, t),
+            None => {
+                let mut t = String::with_capacity(s.len() + 16);
+                t.push_str(&s);
+                self.show_into(b, &mut t);
+                s = Arc::new(t);
+            }
+        }
+        if s.len() > super::MAX_LIST {
+            return self.err(
+                span,
+                format!("a string of more than {} bytes", super::MAX_LIST),
+            );
+        }
+        Ok(Value::Str(s))
     }
 
     /// Bots decide from what their seat may see.
@@ -396,32 +474,16 @@ impl Game {
         })
     }
 
-    pub(crate) fn binop(&self, op: BinOp, a: Value, b: Value, span: Span) -> Res<Value> {
+    pub(crate) fn binop(&mut self, op: BinOp, a: Value, b: Value, span: Span) -> Res<Value> {
         use BinOp::*;
         Ok(match op {
             Eq => Value::Bool(self.equal(&a, &b)),
             Ne => Value::Bool(!self.equal(&a, &b)),
             Add => match (&a, &b) {
                 (Value::List(_) | Value::Zone(_), Value::List(_) | Value::Zone(_)) => {
-                    let (x, y) = (self.items(&a, span)?, self.items(&b, span)?);
-                    if x.len() + y.len() > super::MAX_LIST {
-                        return self.err(
-                            span,
-                            format!("a list of more than {} items", super::MAX_LIST),
-                        );
-                    }
-                    Value::list(x.iter().chain(y.iter()).cloned().collect())
+                    return self.concat(a, &b, span);
                 }
-                (Value::Str(_), _) | (_, Value::Str(_)) => {
-                    let s = format!("{}{}", self.show(&a), self.show(&b));
-                    if s.len() > super::MAX_LIST {
-                        return self.err(
-                            span,
-                            format!("a string of more than {} bytes", super::MAX_LIST),
-                        );
-                    }
-                    Value::text(s)
-                }
+                (Value::Str(_), _) | (_, Value::Str(_)) => return self.join(a, &b, span),
                 _ => Value::Int(self.int(&a, span)?.saturating_add(self.int(&b, span)?)),
             },
             _ => {
@@ -464,24 +526,54 @@ impl Game {
 
     /// A value as transcript text.
     pub fn show(&self, v: &Value) -> String {
+        let mut s = String::new();
+        self.show_into(v, &mut s);
+        s
+    }
+
+    /// [`Game::show`] appended to `out`.
+    pub fn show_into(&self, v: &Value, out: &mut String) {
+        use std::fmt::Write;
         match v {
-            Value::None => "none".into(),
-            Value::Int(i) => i.to_string(),
-            Value::Bool(b) => b.to_string(),
-            Value::Str(s) => s.to_string(),
-            Value::Card(c) => self
-                .data
-                .def_name(self.st.objs[*c as usize].def)
-                .to_string(),
-            Value::Def(d) => self.data.def_name(*d).to_string(),
-            Value::Player(p) => super::log::pname(*p),
-            Value::Zone(z) => super::log::zone_label(&self.data, *z),
-            Value::Event(i) => self.data.event_name(self.st.events[*i].name).to_string(),
-            Value::List(l) => l
-                .iter()
-                .map(|v| self.show(v))
-                .collect::<Vec<_>>()
-                .join(", "),
+            Value::None => out.push_str("none"),
+            Value::Int(i) => {
+                let _ = write!(out, "{i}");
+            }
+            Value::Bool(b) => {
+                let _ = write!(out, "{b}");
+            }
+            Value::Str(s) => out.push_str(s),
+            Value::Card(c) => out.push_str(self.data.def_name(self.st.objs[*c as usize].def)),
+            Value::Def(d) => out.push_str(self.data.def_name(*d)),
+            Value::Player(p) => out.push_str(&super::log::pname(*p)),
+            Value::Zone(z) => out.push_str(&super::log::zone_label(&self.data, *z)),
+            Value::Event(i) => out.push_str(self.data.event_name(self.st.events[*i].name)),
+            Value::List(l) => {
+                for (i, v) in l.iter().enumerate() {
+                    if i > 0 {
+                        out.push_str(", ");
+                    }
+                    self.show_into(v, out);
+                }
+            }
+        }
+    }
+}
+
+/// The items of a list-like value ([`Game::items`]).
+pub enum Items {
+    Shared(Arc<Vec<Value>>),
+    Copied(smallvec::SmallVec<[Value; 8]>),
+}
+
+impl std::ops::Deref for Items {
+    type Target = [Value];
+
+    #[inline(always)]
+    fn deref(&self) -> &[Value] {
+        match self {
+            Items::Shared(l) => l,
+            Items::Copied(v) => v,
         }
     }
 }

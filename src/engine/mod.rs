@@ -13,6 +13,7 @@ mod reference;
 pub mod request;
 pub mod script;
 pub mod state;
+mod tag_names;
 pub mod tier;
 pub mod turn;
 pub mod view;

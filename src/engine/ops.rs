@@ -123,6 +123,13 @@ impl Game {
             Builtin::ChooseEach => self.choose_each(a, f)?,
             Builtin::Reveal | Builtin::Look => {
                 let cards = self.cards_of(&a[0], f)?;
+                let who = match b {
+                    Builtin::Look => 1u8.checked_shl(f.me.into()).unwrap_or(0),
+                    _ => u8::MAX,
+                };
+                for &c in &cards {
+                    self.st.objs[c as usize].seen |= who;
+                }
                 if !cards.is_empty() && self.logging {
                     let defs = cards
                         .iter()
@@ -205,16 +212,8 @@ impl Game {
                     self.run_effect_in(f.data, c, effect, me, target)?
                 }
             }
-            Builtin::Players => Value::list(
-                self.turn_order_iter(self.st.active, true)
-                    .map(Value::Player)
-                    .collect(),
-            ),
-            Builtin::Others => Value::list(
-                self.turn_order_iter(f.me, false)
-                    .map(Value::Player)
-                    .collect(),
-            ),
+            Builtin::Players => self.player_list(self.st.active, true),
+            Builtin::Others => self.player_list(f.me, false),
             Builtin::NextPlayer => {
                 let p = self.player(&a[0], sp)?;
                 Value::Player(self.next_alive(p))
@@ -252,7 +251,7 @@ impl Game {
                     }
                 };
                 for c in self.cards_of(&a[0], f)? {
-                    self.st.objs[c as usize].host = host;
+                    self.st.set_host(c, host);
                 }
                 Value::None
             }
@@ -260,12 +259,12 @@ impl Game {
                 let Value::Card(h) = a[0] else {
                     return Ok(Value::list(Vec::new()));
                 };
-                Value::list(
-                    (0..self.st.objs.len() as ObjId)
-                        .filter(|&c| self.st.objs[c as usize].host == Some(h))
-                        .map(Value::Card)
-                        .collect(),
-                )
+                // Read into the spare list: mostly filtered and dropped at once.
+                let mut list = self.spare_list();
+                if let Some(v) = Arc::get_mut(&mut list) {
+                    v.extend(self.st.attached(h).map(Value::Card));
+                }
+                self.keep_list(list)
             }
             Builtin::Mark | Builtin::Unmark => {
                 let tag = self.int(&a[1], sp)?;
@@ -345,6 +344,7 @@ impl Game {
                     None => Value::None,
                 }
             }
+            Builtin::HasTag => self.has_tag(&a[0], &a[1], sp)?,
             Builtin::Defs => {
                 let tag = self.int(&a[0], sp)?;
                 let defs = usize::try_from(tag)
@@ -353,6 +353,24 @@ impl Game {
                     .map_or(&[][..], |d| &d[..]);
                 self.st.scanned += defs.len() as u64;
                 Value::list(defs.iter().map(|&d| Value::Def(d)).collect())
+            }
+            Builtin::Listed => {
+                let def = match &a[0] {
+                    Value::Card(c) => Some(self.st.objs[*c as usize].def),
+                    Value::Def(d) => Some(*d),
+                    _ => None,
+                };
+                let list = def.map_or(&[][..], |d| &self.data.defs[d as usize].list[..]);
+                let n: u64 = list.iter().map(|l| u64::from(l.n)).sum();
+                if n > super::MAX_LIST as u64 {
+                    return self.err(sp, format!("a list of more than {} items", super::MAX_LIST));
+                }
+                self.st.scanned += list.len() as u64;
+                let mut out = Vec::with_capacity(n as usize);
+                for l in list {
+                    out.extend((0..l.n).map(|_| Value::Def(l.def)));
+                }
+                Value::list(out)
             }
             Builtin::RandomPick => {
                 let items = self.items(&a[0], sp)?;
@@ -571,6 +589,17 @@ impl Game {
             .filter(move |&p| (include || p != from) && !self.st.lost[p as usize])
     }
 
+    /// `players()` and `others()`: filled into the spare list, which an end
+    /// check reading them after every action gives back at once.
+    fn player_list(&mut self, from: PlayerId, include: bool) -> Value {
+        let mut list = self.spare_list();
+        // A new list, or the spare one (held by nothing else).
+        if let Some(v) = Arc::get_mut(&mut list) {
+            v.extend(self.turn_order_iter(from, include).map(Value::Player));
+        }
+        self.keep_list(list)
+    }
+
     pub fn next_alive(&self, p: PlayerId) -> PlayerId {
         let n = self.st.nplayers as usize;
         (1..=n)
@@ -621,6 +650,7 @@ impl Game {
     pub(crate) fn count(&self, v: &Value, span: crate::lang::ir::Span) -> Res<usize> {
         match v {
             Value::Zone(z) => self.zone_size(*z, span),
+            Value::List(l) => Ok(l.len()),
             other => Ok(self.items(other, span)?.len()),
         }
     }
@@ -997,10 +1027,13 @@ impl Game {
 
     fn choose_builtin(&mut self, b: Builtin, who: PlayerId, a: Args, f: &mut Frame) -> Res<Value> {
         let sp = f.span;
-        let prompt_at = |i: usize| {
-            a.get(i)
-                .map(|v| self.show(v))
-                .unwrap_or_else(|| b.name().to_string())
+        // A prompt given as a string is read where it is (no copy).
+        let prompt_at = |i: usize| -> std::borrow::Cow<'_, str> {
+            match a.get(i) {
+                Some(Value::Str(s)) => std::borrow::Cow::Borrowed(s.as_str()),
+                Some(v) => self.show(v).into(),
+                None => b.name().into(),
+            }
         };
         let ask = |g: &mut Game, kind, prompt: &str, options: &[Choice], min, max| {
             g.ask(Request {
@@ -1019,8 +1052,7 @@ impl Game {
         match b {
             Builtin::May => {
                 let prompt = prompt_at(0);
-                let opts = [Choice::text("yes"), Choice::text("no")];
-                let r = ask(self, Kind::YesNo, &prompt, &opts, 1, 1)?;
+                let r = ask(self, Kind::YesNo, &prompt, &YES_NO[..], 1, 1)?;
                 Ok(Value::Bool(r.first() == Some(&0)))
             }
             Builtin::ChooseOption => {
@@ -1061,19 +1093,18 @@ impl Game {
                         Value::list(Vec::new())
                     });
                 }
-                let opts: Vec<Choice> = items.iter().map(|v| self.choice_of(v)).collect();
+                let opts: smallvec::SmallVec<[Choice; 8]> =
+                    items.iter().map(|v| self.choice_of(v)).collect();
                 let kind = if b == Builtin::Order {
                     Kind::Order
                 } else {
                     Kind::Pick
                 };
                 let r = ask(self, kind, &prompt, &opts, min, max.max(min))?;
-                let picked: Vec<Value> = r.iter().map(|&i| items[i].clone()).collect();
-                Ok(if b == Builtin::ChooseOne {
-                    picked.into_iter().next().unwrap_or(Value::None)
-                } else {
-                    Value::list(picked)
-                })
+                if b == Builtin::ChooseOne {
+                    return Ok(r.first().map_or(Value::None, |&i| items[i].clone()));
+                }
+                Ok(Value::list(r.iter().map(|&i| items[i].clone()).collect()))
             }
         }
     }
@@ -1155,6 +1186,10 @@ impl Game {
         }
     }
 }
+
+/// The options of a yes/no question, made once.
+static YES_NO: std::sync::LazyLock<[Choice; 2]> =
+    std::sync::LazyLock::new(|| [Choice::text("yes"), Choice::text("no")]);
 
 /// Drops a call's arguments: plain values (numbers, cards, zones...) held
 /// inline need no work, so the usual case skips the element-wise drop.

@@ -59,6 +59,26 @@ impl Choice {
         self.describe(g, false)
     }
 
+    /// What player `p` reads: a card it may not see where it lies (a zone
+    /// whose contents are hidden from it, even its own) is only "a face-down
+    /// card", so choosing among such cards tells the chooser nothing — unless
+    /// it was shown that card there (`look`, `reveal`).
+    pub fn label_for(&self, g: &Game, p: PlayerId) -> String {
+        if let Value::Card(c) = &self.value {
+            let o = &g.st.objs[*c as usize];
+            let z = g.st.inst_ref[o.zone as usize];
+            if o.seen & 1u8.checked_shl(p.into()).unwrap_or(0) == 0
+                && !super::log::sees_contents(&g.data, z, Some(p))
+            {
+                return match self.mv {
+                    Some(m) => format!("{} a face-down card", g.data.moves[m as usize].label),
+                    None => "a face-down card".into(),
+                };
+            }
+        }
+        self.label(g)
+    }
+
     /// What a script writes (card ids).
     pub fn key(&self, g: &Game) -> String {
         self.describe(g, true)

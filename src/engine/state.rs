@@ -19,6 +19,10 @@ pub struct Obj {
     pub tags: u64,
     /// The card this one is attached to or stored under, if any.
     pub host: Option<ObjId>,
+    /// Players shown it where it lies (`look`, `reveal`), bit `p` for player
+    /// `p` (the first 8; the others are never told): they know it among hidden
+    /// cards until it moves. A byte: the card stays 24 bytes.
+    pub seen: u8,
 }
 
 /// One zone for one owner. Ordered: the last card is the top.
@@ -159,6 +163,7 @@ impl Obj {
         // Leaving its zone ends an attachment; a host's own move does not move
         // what is attached to it (rules decide where those cards go).
         self.host = None;
+        self.seen = 0;
         // A card that enters a player's zone becomes that player's card.
         if let Some(p) = owner {
             self.owner = p;
@@ -219,6 +224,10 @@ pub struct State {
     /// Every tag some card has had: a test for one no card ever had finds
     /// no card without looking.
     pub tags_seen: u64,
+    /// The cards ever given a host this game, in id order: `attached(card)`
+    /// looks at these, not at every card. One may have left its host since
+    /// (entering a zone ends an attachment); its `host` says so.
+    pub hosted: Vec<ObjId>,
 }
 
 impl State {
@@ -252,6 +261,7 @@ impl State {
             scanned: 0,
             quiet: Default::default(),
             tags_seen: 0,
+            hosted: Vec::new(),
         };
         st.reset(data, nplayers, seed);
         st
@@ -288,6 +298,7 @@ impl State {
             scanned,
             quiet,
             tags_seen,
+            hosted,
         } = self;
         // The layout depends on the data (a game's never changes) and the
         // players only: a game like the last keeps it.
@@ -335,6 +346,7 @@ impl State {
         events.clear();
         pending.clear();
         stack.clear();
+        hosted.clear();
         *end_turn = false;
         *repeat_phase = false;
         *shared_zones = bits(data.zones.iter().map(|z| z.shared));
@@ -430,6 +442,7 @@ impl State {
             zone: inst as u32,
             tags: data.defs[def as usize].tags,
             host: None,
+            seen: 0,
         };
         self.tags_seen |= o.tags;
         self.objs.resize(first as usize + n, o);
@@ -475,6 +488,21 @@ impl State {
             defs.get(w as usize)
                 .is_some_and(|d| d & self.made[w as usize] != 0)
         })
+    }
+
+    /// Attaches card `c` to `host`, or detaches it (none).
+    pub fn set_host(&mut self, c: ObjId, host: Option<ObjId>) {
+        self.objs[c as usize].host = host;
+        if host.is_some()
+            && let Err(i) = self.hosted.binary_search(&c)
+        {
+            self.hosted.insert(i, c);
+        }
+    }
+
+    /// The cards attached to `h`, in id order.
+    pub fn attached(&self, h: ObjId) -> impl Iterator<Item = ObjId> + '_ {
+        (self.hosted.iter().copied()).filter(move |&c| self.objs[c as usize].host == Some(h))
     }
 
     /// Moves a card to the top (or bottom) of a zone.
@@ -813,4 +841,13 @@ pub fn below(rng: &mut impl Rng, n: usize) -> usize {
 #[inline(never)]
 fn threshold(n: u64) -> u64 {
     n.wrapping_neg() % n
+}
+
+#[cfg(test)]
+mod tests {
+    /// Copied for every look-ahead and reused game: kept at three words.
+    #[test]
+    fn a_card_is_24_bytes() {
+        assert_eq!(std::mem::size_of::<super::Obj>(), 24);
+    }
 }

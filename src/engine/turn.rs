@@ -379,6 +379,23 @@ impl Game {
         // Ordered zones list their top card first; pile rows keep their order.
         if zi.piles.is_empty() {
             self.filter_cards(data, t, p, m, zi.cards.iter().rev().copied(), out);
+        } else if let native::Test::Cmp(native::Operand::Prop(pr), op, native::Operand::Counter(k)) =
+            *t
+            && self.st.mods.is_empty()
+        {
+            // A pile's top card by its pile's definition (no card's property
+            // is modified), the counter read once.
+            let y = self.st.counter(p, k);
+            for &(def, ref pile) in &zi.piles {
+                if let Some(&c) = pile.last()
+                    && op.holds(data.defs[def as usize].props[pr as usize], y)
+                {
+                    out.push(Choice {
+                        value: Value::Card(c),
+                        mv: Some(m),
+                    });
+                }
+            }
         } else {
             let tops = zi.piles.iter().filter_map(|(_, pile)| pile.last().copied());
             self.filter_cards(data, t, p, m, tops, out);

@@ -66,7 +66,7 @@ builtins! {
     Reveal = "reveal", 1..=1, "cards",
         "Shows the card or cards to every player (a transcript line); returns them as a list.";
     Look = "look", 1..=1, "cards",
-        "Shows the card or cards to the player running the code only; returns them as a list.";
+        "Shows the card or cards to the player running the code only; returns them as a list. Until a card moves, that player knows it: asked to choose among cards it may not see, it reads this one's name.";
     Emit = "emit", 1..=5, "event, card?, player?, amount?, target?",
         "Raises a rules-declared event: first `would <event>` (abilities may prevent it or change `event.amount`), then the event. `event.player` defaults to the player running the code. Returns whether it happened, or with an amount the amount that happened (0 if prevented).";
     Prevent = "prevent", 0..=0, "",
@@ -107,6 +107,10 @@ builtins! {
         "A rules-declared game option: the list of card ids given for it (`--set name=a,b` on the command line, `options:` in a scenario), or none if not given.";
     Defs = "defs", 1..=1, "tag",
         "Every card id (card definition) of the game with that tag.";
+    HasTag = "has_tag", 2..=2, "card, name",
+        "Whether the card (or card id) has the tag named by the string `name`: a tag chosen at run time, such as a verb's parameter or an item of a list of tag names (`x is tag` when the code names the tag itself). False for none; an unknown tag name is an error.";
+    Listed = "listed", 1..=1, "card",
+        "The card ids the card's (or card id's) `list:` names, each as many times as it is listed (a ready-made deck: `for c in listed(d) { create(c, deck) }`); empty for none.";
     RandomPick = "random_pick", 2..=2, "list, n",
         "n different items of the list (fewer if it is shorter), drawn with the game's seeded random number generator.";
     Random = "random", 2..=2, "lo, hi",

@@ -76,7 +76,9 @@ impl Agent for Random {
         let k = req.min + below(rng, req.max - req.min + 1);
         // One pick (most requests): the draw the pool below would make.
         if k == 1 {
-            return Ok(Picks::from_elem(below(rng, n), 1));
+            let mut one = Picks::new();
+            one.push(below(rng, n));
+            return Ok(one);
         }
         let mut pool: Picks = (0..n).collect();
         let mut out: Picks = (0..k)
