@@ -268,7 +268,7 @@ fn card_played(dir: &Path, id: &str, code: &str) -> PathBuf {
     let body: String = code.lines().map(|l| format!("    {l}\n")).collect();
     std::fs::write(
         dir.join(format!("cards/shrine/{id}.yaml")),
-        format!("id: {id}\ntags: [action]\neffects:\n  play: |\n{body}"),
+        format!("id: {id}\nname: {id}\ntags: [action]\neffects:\n  play: |\n{body}"),
     )
     .expect("card");
     let file = dir.join(format!("{id}.yaml"));
@@ -314,6 +314,11 @@ fn tiers_fail_the_same_way() {
         "draw_for(me, 2)\ngain(5)",
         "reveal_top(none)\nlook_top(hand)",
         "coins += 1\nactions += 1\ndraw(1)\ncoins += top(hand)",
+        // A counted `while` loop of the top card, run as `repeat`.
+        "let i = 0\nwhile i < 200000 { move(top(deck), hand, \"draw\")\ni += 1 }",
+        "let n = \"x\"\nlet i = 0\nwhile i < n { move(top(deck), hand, \"draw\")\ni += 1 }",
+        "let n = 5\nlet i = 0\nwhile i < n { if count(deck) < 1 { move_together(discard, deck); shuffle(deck) }\nmove(top(deck), hand, \"draw\")\ni += 1 }\nrepeat \"x\" { coins += i }",
+        "let i = 0\nwhile i < 3 { if count(deck) == 0 { return none }\nmove(top(deck), hand, \"draw\")\ni += 1 }\ncoins += i + \"a\"",
     ];
     let dir = tempfile::tempdir().expect("temp dir");
     for (i, code) in cases.iter().enumerate() {
@@ -332,8 +337,102 @@ fn tiers_fail_the_same_way() {
                     ),
                     r.game.log,
                 ),
-                Err(e) => (format!("{:?}", e.errors), Vec::new()),
+                // A case that does not load would test nothing.
+                Err(e) => panic!("{what}: does not load: {:?}", e.errors),
             }
         });
     }
+}
+
+/// Copies folder `from` into `to`, files and folders.
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("data dir");
+    for e in std::fs::read_dir(from).expect("read").flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            copy_dir(&p, &to.join(e.file_name()));
+        } else {
+            std::fs::copy(&p, to.join(e.file_name())).expect("copy");
+        }
+    }
+}
+
+/// The shipped data in `dir` with rules/shrine.yaml rewritten by a
+/// spelling of `benches/spellings/` (each `--- old` text, found once,
+/// replaced by the `+++ new` text after it), as `benches/spellings.sh` does.
+fn spelled(dir: &Path, edits: &str) {
+    copy_dir(&root().join("rules"), &dir.join("rules"));
+    copy_dir(&root().join("cards"), &dir.join("cards"));
+    let file = dir.join("rules/shrine.yaml");
+    let mut text = std::fs::read_to_string(&file).expect("rules");
+    let mut pairs: Vec<[String; 2]> = Vec::new();
+    let mut side = 0;
+    for line in edits.split_inclusive('\n') {
+        if line.starts_with("--- ") {
+            pairs.push(Default::default());
+            side = 0;
+        } else if line.starts_with("+++ ") {
+            side = 1;
+        } else if let Some(p) = pairs.last_mut() {
+            p[side].push_str(line);
+        }
+    }
+    assert!(!pairs.is_empty(), "a spelling with no edit");
+    for [old, new] in pairs {
+        assert_eq!(
+            text.matches(&old).count(),
+            1,
+            "not in the rules once:\n{old}"
+        );
+        text = text.replace(&old, &new);
+    }
+    std::fs::write(&file, text).expect("rules");
+}
+
+/// The equivalent spellings the speed tier recognises by meaning
+/// (`benches/spellings/`) play the same games on both tiers, and the same
+/// games as the shipped spelling.
+#[test]
+fn spellings_play_the_same_games() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let shipped = Arc::new(load::load_game(root(), "shrine").expect("shrine"));
+    let mut n = 0;
+    for f in std::fs::read_dir(root().join("benches/spellings"))
+        .expect("spellings")
+        .flatten()
+    {
+        let p = f.path();
+        if p.extension().is_none_or(|x| x != "txt") {
+            continue;
+        }
+        n += 1;
+        let name = p.file_stem().unwrap().to_string_lossy().to_string();
+        let data_dir = dir.path().join(&name);
+        spelled(&data_dir, &std::fs::read_to_string(&p).expect("spelling"));
+        let data = Arc::new(
+            load::load_game(&data_dir, "shrine").unwrap_or_else(|e| panic!("{name}: {e:?}")),
+        );
+        for kind in ["random", "bigmoney"] {
+            let agents = vec![agent::parse(kind, &data).expect("agent"); 2];
+            seeds_agree(
+                &format!("shrine ({name})"),
+                kind,
+                &data,
+                agents.clone(),
+                seeds(),
+            );
+            // The shipped spelling plays the same games (the steps aside:
+            // a spelling may take more or fewer).
+            let mine = vec![agent::parse(kind, &shipped).expect("agent"); 2];
+            for seed in 0..seeds() {
+                let a = play(&data, &agents, seed, false, true).0;
+                let b = play(&shipped, &mine, seed, false, true).0;
+                assert!(
+                    a.log == b.log && a.decisions == b.decisions,
+                    "{name} {kind} seed {seed}: not the shipped game"
+                );
+            }
+        }
+    }
+    assert!(n >= 4, "the spellings are missing");
 }

@@ -59,6 +59,17 @@ impl CmpOp {
         })
     }
 
+    /// The comparison with its operands swapped: `x < y` is `y > x`.
+    pub fn flip(self) -> CmpOp {
+        match self {
+            CmpOp::Lt => CmpOp::Gt,
+            CmpOp::Le => CmpOp::Ge,
+            CmpOp::Gt => CmpOp::Lt,
+            CmpOp::Ge => CmpOp::Le,
+            op => op,
+        }
+    }
+
     #[inline]
     pub fn holds(self, x: i64, y: i64) -> bool {
         match self {
@@ -174,9 +185,25 @@ fn test_expr(e: &Expr, it: Option<u16>, moves: &[String]) -> Option<Test> {
                 negate: *op == BinOp::Ne,
             }
         }
-        Expr::Bin(op, a, b, _) => Test::Cmp(operand(a, it)?, CmpOp::of(*op)?, operand(b, it)?),
+        Expr::Bin(op, a, b, _) => cmp(operand(a, it)?, CmpOp::of(*op)?, operand(b, it)?),
         _ => return None,
     })
+}
+
+/// A comparison in one order whichever way it is written (`8 <= coins` is
+/// `coins >= 8`): a card's property first, then counters and globals, a
+/// constant last. Reading an operand has no effect, so the order is free.
+fn cmp(a: Operand, op: CmpOp, b: Operand) -> Test {
+    let rank = |o: &Operand| match o {
+        Operand::Prop(_) => 0,
+        Operand::Counter(_) | Operand::Global(_) => 1,
+        Operand::Int(_) => 2,
+    };
+    if rank(&a) > rank(&b) {
+        Test::Cmp(b, op.flip(), a)
+    } else {
+        Test::Cmp(a, op, b)
+    }
 }
 
 fn operand(e: &Expr, it: Option<u16>) -> Option<Operand> {

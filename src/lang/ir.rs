@@ -233,7 +233,7 @@ impl Code {
 }
 
 impl Stmt {
-    fn reads_slot(&self, slot: u16) -> bool {
+    pub fn reads_slot(&self, slot: u16) -> bool {
         let block = |b: &[Stmt]| b.iter().any(|s| s.reads_slot(slot));
         match self {
             Stmt::Expr(e) | Stmt::Let(_, e) | Stmt::Return(Some(e)) => e.reads_slot(slot),
@@ -352,7 +352,7 @@ impl Code {
 }
 
 impl Stmt {
-    fn binds_slot(&self, slot: u16) -> bool {
+    pub fn binds_slot(&self, slot: u16) -> bool {
         let block = |b: &[Stmt]| b.iter().any(|s| s.binds_slot(slot));
         match self {
             Stmt::Expr(e) | Stmt::Return(Some(e)) => e.binds_slot(slot),

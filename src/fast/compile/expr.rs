@@ -52,10 +52,10 @@ impl Compiler<'_> {
             Expr::Bin(op, a, b, span) if let Some(cmp) = CmpOp::of(*op) => {
                 let (op, span) = (*op, *span);
                 // `empty_piles(zone) >= n`: counted and compared in one step.
-                if let (Expr::Call(Builtin::EmptyPiles, args, at), Expr::Int(y)) = (&**a, &**b)
+                if let Some((Expr::Call(Builtin::EmptyPiles, args, at), cmp, y)) = vs_const(e)
                     && let [z] = args.as_slice()
                 {
-                    let (z, at, y) = (self.zone_op(z), *at, *y);
+                    let (z, at) = (self.zone_op(z), *at);
                     return Box::new(move |g, f| {
                         let z = z.zone(g, f, at)?;
                         Ok(cmp.holds(g.empty_piles(z), y))
@@ -355,10 +355,10 @@ impl Compiler<'_> {
         };
         // `pile_count(zone, it) < n`.
         let rest = match body {
-            Expr::Bin(op, a, b, _) if let Some(op) = CmpOp::of(*op) => match (&**a, &**b) {
-                (Expr::Call(Builtin::PileCount, args, at), Expr::Int(k)) => match args.as_slice() {
+            e if let Some((x, op, k)) = vs_const(e) => match x {
+                Expr::Call(Builtin::PileCount, args, at) => match args.as_slice() {
                     [Expr::Zone(z, None), Expr::Local(s)] if *s == slot => {
-                        Some((*z, self.shared(*z), op, *k, *at))
+                        Some((*z, self.shared(*z), op, k, *at))
                     }
                     _ => None,
                 },
@@ -423,13 +423,10 @@ impl Compiler<'_> {
     /// is the one the two scans would leave (the `pile_count` call's once a
     /// pile passed the tag test).
     pub(super) fn pile_or(&self, a: &Expr, b: &Expr) -> Option<CondFn> {
-        let Expr::Bin(op, x, n, _) = a else {
+        let (Expr::Call(Builtin::EmptyPiles, args, at_empty), cmp, n) = vs_const(a)? else {
             return None;
         };
-        let (Expr::Call(Builtin::EmptyPiles, args, at_empty), Expr::Int(n)) = (&**x, &**n) else {
-            return None;
-        };
-        let (cmp, n, at_empty) = (CmpOp::of(*op)?, *n, *at_empty);
+        let at_empty = *at_empty;
         let ([Expr::Zone(z, None)], Expr::Any(list, slot, body)) = (args.as_slice(), b) else {
             return None;
         };
@@ -443,16 +440,13 @@ impl Compiler<'_> {
             return None;
         };
         let (s, mask) = tag_any(t)?;
-        let Expr::Bin(op, c, k, _) = &**rest else {
-            return None;
-        };
-        let (Expr::Call(Builtin::PileCount, ca, at), Expr::Int(k)) = (&**c, &**k) else {
+        let (Expr::Call(Builtin::PileCount, ca, at), op, k) = vs_const(rest)? else {
             return None;
         };
         let [Expr::Zone(w, None), Expr::Local(it)] = ca.as_slice() else {
             return None;
         };
-        let (op, k, at, at_piles) = (CmpOp::of(*op)?, *k, *at, *at_piles);
+        let (at, at_piles) = (*at, *at_piles);
         if z != y || y != w || *it != *slot || s != *slot {
             return None;
         }

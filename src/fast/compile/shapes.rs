@@ -76,6 +76,20 @@ pub(super) fn sum_prop(zones: Box<[ZoneOp]>, pr: u16, generic: ValFn) -> ValFn {
     })
 }
 
+/// `x <op> k` of a constant `k` written either way round (`k <= x` is
+/// `x >= k`): reading a constant has no effect, so the order is free.
+pub(super) fn vs_const(e: &Expr) -> Option<(&Expr, CmpOp, i64)> {
+    let Expr::Bin(op, a, b, _) = e else {
+        return None;
+    };
+    let op = CmpOp::of(*op)?;
+    match (&**a, &**b) {
+        (x, Expr::Int(k)) => Some((x, op, *k)),
+        (Expr::Int(k), x) => Some((x, op.flip(), *k)),
+        _ => None,
+    }
+}
+
 /// What `any(piles(..), ...)` asks of a pile past its tag test.
 pub(super) enum PileTest {
     /// `pile_count(zone, it) <op> k`: the zone (named; shared?) and the

@@ -14,10 +14,70 @@ impl Compiler<'_> {
 
     pub(super) fn leaves(&self, stmts: &[Stmt]) -> Vec<Leaf> {
         let mut out = Vec::with_capacity(stmts.len());
-        for s in stmts {
-            self.leaf(s, &mut out);
+        let mut i = 0;
+        while i < stmts.len() {
+            if let Some(l) = self.counted(&stmts[i..]) {
+                out.push(l);
+                i += 2;
+                continue;
+            }
+            self.leaf(&stmts[i], &mut out);
+            i += 1;
         }
         out
+    }
+
+    /// `let i = 0; while i < n { <top-card loop body>; i += 1 }`, where the
+    /// body neither reads `i` nor writes `n`, does what `repeat n { .. }`
+    /// does for a count of `0..=MAX_LOOP`: it runs as the [`TopLoop`] with
+    /// the increment's span left after each iteration, `i` set to the count
+    /// at the end. Any other count (too large, not a number) runs the two
+    /// statements as compiled.
+    fn counted(&self, stmts: &[Stmt]) -> Option<Leaf> {
+        let [Stmt::Let(i, Expr::Int(0)), Stmt::While(cond, body), ..] = stmts else {
+            return None;
+        };
+        let Expr::Bin(BinOp::Lt, x, n, _) = cond else {
+            return None;
+        };
+        let [
+            inner @ ..,
+            Stmt::Assign(Place::Local(j), AssignOp::Add, Expr::Int(1), end),
+        ] = body.as_slice()
+        else {
+            return None;
+        };
+        let n = match (&**x, &**n) {
+            (Expr::Local(x), Expr::Int(k)) if x == i => Ok(*k),
+            (Expr::Local(x), Expr::Local(s)) if x == i && s != i && !writes(inner, *s) => {
+                Err(self.slot(*s))
+            }
+            _ => return None,
+        };
+        if j != i || writes(inner, *i) || inner.iter().any(|s| s.reads_slot(*i)) {
+            return None;
+        }
+        let mut each = self.top_loop(inner)?;
+        each.end = Some(*end);
+        // The two statements as compiled, one at a time (not recognised again).
+        let mut plain = Vec::with_capacity(2);
+        stmts[..2].iter().for_each(|s| self.leaf(s, &mut plain));
+        let (i, generic) = (self.slot(*i), block_of(plain));
+        Some(Leaf::Code(Box::new(move |g, f| {
+            let n = match n {
+                Ok(k) => k,
+                Err(s) => match f.slots[s] {
+                    Value::Int(k) => k,
+                    _ => return generic(g, f),
+                },
+            };
+            if n > MAX_LOOP as i64 {
+                return generic(g, f);
+            }
+            each.run(g, f, n)?;
+            f.slots[i] = Value::Int(n.max(0));
+            Ok(())
+        })))
     }
 
     /// A statement as leaves of its block.
@@ -420,12 +480,18 @@ impl Compiler<'_> {
         })
     }
 
-    /// `a <op> b` of two numbers found in place.
+    /// `a <op> b` of two numbers found in place, a constant on the right
+    /// however it is written (`0 == count(a)` is `count(a) == 0`: reading a
+    /// constant has no effect, so the order of reading is free).
     pub(super) fn num_cmp(&self, e: &Expr) -> Option<(Num, CmpOp, Num)> {
         let Expr::Bin(op, a, b, _) = e else {
             return None;
         };
-        Some((self.int(a)?, CmpOp::of(*op)?, self.int(b)?))
+        let (a, op, b) = (self.int(a)?, CmpOp::of(*op)?, self.int(b)?);
+        Some(match (a, b) {
+            (a @ Num::Const(_), b) if !matches!(b, Num::Const(_)) => (b, op.flip(), a),
+            (a, b) => (a, op, b),
+        })
     }
 
     /// A loop body that is `move(x, zone, cause)` of the loop's card `x`
@@ -496,6 +562,7 @@ impl Compiler<'_> {
             swap,
             mv: self.stmt(mv),
             body: self.block(body),
+            end: None,
         })
     }
 
@@ -527,4 +594,9 @@ impl Compiler<'_> {
             shuffle: *shuffle,
         })
     }
+}
+
+/// Whether any of `stmts` writes local `slot`.
+fn writes(stmts: &[Stmt], slot: u16) -> bool {
+    stmts.iter().any(|s| s.binds_slot(slot))
 }

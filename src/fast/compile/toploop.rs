@@ -24,6 +24,9 @@ pub(super) struct TopLoop {
     /// The move, and the whole body, as compiled.
     pub(super) mv: StmtFn,
     pub(super) body: StmtFn,
+    /// The span each iteration leaves when it is not the move's: a counted
+    /// `while` loop's increment.
+    pub(super) end: Option<Span>,
 }
 
 /// [`TopLoop::swap`]: the zone refilled from, its test (as in
@@ -53,33 +56,39 @@ impl TopLoop {
             {
                 g.budget.spend(k as u64);
                 g.st.move_tops(src, dst, k);
-                f.span = self.span;
+                f.span = self.end.unwrap_or(self.span);
                 i += k as i64;
                 continue;
             }
             i += 1;
             g.tick(f.span)?;
-            let Some((src, dst)) = at.filter(|_| g.viewer.is_none()) else {
-                at = None;
-                (self.body)(g, f)?;
-                continue;
-            };
-            if let Some((op, k, span, refill)) = &self.test {
-                f.span = *span;
-                let zi = &g.st.zones[src];
-                let size = zi.cards.len() + zi.piles.iter().map(|(_, p)| p.len()).sum::<usize>();
-                if op.holds(size as i64, *k) && !self.swap(g, f, src) {
+            'one: {
+                let Some((src, dst)) = at.filter(|_| g.viewer.is_none()) else {
                     at = None;
-                    refill(g, f)?;
-                    (self.mv)(g, f)?;
-                    continue;
+                    (self.body)(g, f)?;
+                    break 'one;
+                };
+                if let Some((op, k, span, refill)) = &self.test {
+                    f.span = *span;
+                    let zi = &g.st.zones[src];
+                    let size =
+                        zi.cards.len() + zi.piles.iter().map(|(_, p)| p.len()).sum::<usize>();
+                    if op.holds(size as i64, *k) && !self.swap(g, f, src) {
+                        at = None;
+                        refill(g, f)?;
+                        (self.mv)(g, f)?;
+                        break 'one;
+                    }
                 }
+                if g.quiet_move(self.cause) && g.st.move_top(src, dst).is_some() {
+                    f.span = self.span;
+                    break 'one;
+                }
+                (self.mv)(g, f)?;
             }
-            if g.quiet_move(self.cause) && g.st.move_top(src, dst).is_some() {
-                f.span = self.span;
-                continue;
+            if let Some(end) = self.end {
+                f.span = end;
             }
-            (self.mv)(g, f)?;
         }
         Ok(())
     }
