@@ -1,5 +1,5 @@
-//! The leak checker: over seeds of every shipped game and every player count,
-//! each player's transcript (`--view N`) must not depend on any card that player
+//! The leak checker: over seeds of every shipped game, every player count and
+//! every agent kind (random and each data bot), each player's transcript (`--view N`) must not depend on any card that player
 //! may not see. Each log entry tells which cards it names and where each was
 //! (zone and whether on top, or shown to everyone or to one player); the
 //! checker decides from the zones' declared visibility, read from the rules,
