@@ -1,8 +1,8 @@
 //! The leak checker: over seeds of every shipped game, every player count and
-//! every agent kind (random and each data bot), each player's transcript (`--view N`) must not depend on any card that player
-//! may not see. Each log entry tells which cards it names and where each was
-//! (zone and whether on top, or shown to everyone or to one player); the
-//! checker decides from the zones' declared visibility, read from the rules,
+//! every agent kind (random and each data bot), each player's transcript
+//! (`--view N`) must not depend on any card that player may not see. Each log
+//! entry tells which cards it names and where each was (zone and whether on
+//! top, or shown to everyone or to one player); the checker decides from the zones' declared visibility, read from the rules,
 //! which of those the viewer may see, gives every other one a different
 //! identity and renders the transcript again: a line that changes has leaked.
 //! That holds whatever wording the renderer chooses. `FUDA_LEAK_SEEDS=N` plays
