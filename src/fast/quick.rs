@@ -365,7 +365,7 @@ impl Game {
             return None;
         }
         let (lo, hi) = super::native::range(fast.op, self.st.counter(p, fast.counter))?;
-        let prop = |d: crate::value::DefId| fast.prop.get(d as usize).copied().unwrap_or(i64::MIN);
+        let prop = &fast.prop[..];
         // The conditions' steps, then the options weighed.
         let mut steps = 0;
         for r in &fast.rules {
@@ -591,7 +591,7 @@ enum Quick {
 #[inline(always)]
 fn row_find(
     zi: &ZoneInst,
-    prop: impl Fn(crate::value::DefId) -> i64,
+    prop: &[i64],
     lo: i64,
     hi: i64,
     mut hit: impl FnMut(crate::value::DefId, ObjId) -> bool,
@@ -599,7 +599,7 @@ fn row_find(
     let mut n = 0;
     for &(def, ref pile) in &zi.piles {
         let Some(&c) = pile.last() else { continue };
-        let x = prop(def);
+        let x = prop.get(def as usize).copied().unwrap_or(i64::MIN);
         if x < lo || x > hi {
             continue;
         }
