@@ -71,7 +71,7 @@ impl CmpOp {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     pub fn holds(self, x: i64, y: i64) -> bool {
         match self {
             CmpOp::Lt => x < y,
@@ -277,7 +277,7 @@ pub enum FastChoose {
 }
 
 /// A comparison's range of `x` in `x <op> y`; None where it has no range.
-#[inline]
+#[inline(always)]
 pub fn range(op: CmpOp, y: i64) -> Option<(i64, i64)> {
     use CmpOp::*;
     Some(match op {

@@ -40,6 +40,7 @@ impl Game {
     /// A pick of the shape `<zone> where <test>`, filtered in place: the
     /// zone's cards in the order the interpreter lists them, with no list
     /// built (tests on cards never defer to the code).
+    #[inline(always)]
     pub(super) fn pick_native(
         &mut self,
         data: &Data,
