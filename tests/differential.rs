@@ -235,7 +235,11 @@ fn tiers_run_the_same_scenarios() {
     for file in files {
         let what = file.display().to_string();
         same(&what, |reference, logging| {
-            match run_file_with(root(), &file, Tier { reference, logging }) {
+            match run_file_with(
+                &fuda::data::source::open(Some(root())),
+                &file,
+                Tier { reference, logging },
+            ) {
                 Ok(r) => (
                     format!(
                         "{:?}\n{:?}\n{} unused\n{:?}\nerror {:?}\n{}",
@@ -326,7 +330,11 @@ fn tiers_fail_the_same_way() {
         let file = card_played(&data, &format!("failing_{i}"), code);
         let what = format!("case {i}: {code}");
         same(&what, |reference, logging| {
-            match run_file_with(&data, &file, Tier { reference, logging }) {
+            match run_file_with(
+                &fuda::data::source::open(Some(&data)),
+                &file,
+                Tier { reference, logging },
+            ) {
                 Ok(r) => (
                     format!(
                         "{:?}\n{:?}\nerror {:?}\n{}",

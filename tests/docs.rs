@@ -119,7 +119,7 @@ fn check_page(root: &Path, page: &Path) -> (usize, Vec<String>) {
                     continue;
                 }
                 let path = file(dir.join(format!("scenario_{}.yaml", b.line)));
-                match fuda::scenario::run_file(dir, &path) {
+                match fuda::scenario::run_file(&fuda::data::source::open(Some(dir)), &path) {
                     Err(e) => failures.push(format!("{at}: {}", render(e))),
                     Ok(mut r) => {
                         if let Some(e) = r.error.take() {

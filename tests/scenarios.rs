@@ -28,7 +28,14 @@ fn scenarios() {
     };
     let mut out = Vec::new();
     let paths = [root().join("tests/scenarios")];
-    let sum = snapshot::run(root(), &paths, &opts, None, &mut out).unwrap();
+    let sum = snapshot::run(
+        &fuda::data::source::open(Some(root())),
+        &paths,
+        &opts,
+        None,
+        &mut out,
+    )
+    .unwrap();
     let out = String::from_utf8_lossy(&out);
     assert!(sum.passed > 0, "no scenario matched");
     assert_eq!(sum.failed, 0, "{out}");
@@ -44,7 +51,8 @@ fn scenario(name: &str, text: &str) -> (tempfile::TempDir, PathBuf) {
 
 /// Each failure as `line:col: message`.
 fn failures(path: &Path) -> Vec<String> {
-    let run = run_file(root(), path).unwrap_or_else(|e| panic!("{:?}", e.errors));
+    let run = run_file(&fuda::data::source::open(Some(root())), path)
+        .unwrap_or_else(|e| panic!("{:?}", e.errors));
     assert_eq!(run.failures.len(), run.reports.len());
     let text = std::fs::read_to_string(path).unwrap();
     (run.reports.iter())
@@ -191,7 +199,14 @@ fn fuda_test_writes_pending_snapshots_and_updates_them() {
     let paths = [dir.path().to_path_buf()];
     let run = |opts: &Options, review: Option<&mut dyn Review>| {
         let mut out = Vec::new();
-        let s = snapshot::run(root(), &paths, opts, review, &mut out).unwrap();
+        let s = snapshot::run(
+            &fuda::data::source::open(Some(root())),
+            &paths,
+            opts,
+            review,
+            &mut out,
+        )
+        .unwrap();
         (s, String::from_utf8(out).unwrap())
     };
     let (s, out) = run(&Options::default(), None);

@@ -13,7 +13,8 @@ use std::sync::Arc;
 use serde::Deserialize;
 
 use crate::data::locate::{find_key, find_word};
-use crate::data::{Data, DataError, DataErrors, Sources, load, yamltext};
+use crate::data::source::Source;
+use crate::data::{Data, DataError, DataErrors, Sources, yamltext};
 use crate::engine::agent::{Script, Scripted};
 use crate::engine::log::Entry;
 use crate::engine::{Agent, Ended, Flow, Game, GameConfig, Outcome};
@@ -125,12 +126,12 @@ impl Default for Tier {
     }
 }
 
-pub fn run_file(dir: &Path, file: &Path) -> Result<ScenarioRun, DataErrors> {
+pub fn run_file(dir: &Source, file: &Path) -> Result<ScenarioRun, DataErrors> {
     run_file_with(dir, file, Tier::default())
 }
 
 /// [`run_file`] on a given [`Tier`].
-pub fn run_file_with(dir: &Path, file: &Path, tier: Tier) -> Result<ScenarioRun, DataErrors> {
+pub fn run_file_with(dir: &Source, file: &Path, tier: Tier) -> Result<ScenarioRun, DataErrors> {
     let mut sources = Sources::default();
     let mut errors = Vec::new();
     if let Some(why) = crate::data::confine::refuse_given(file) {
@@ -167,7 +168,7 @@ pub fn run_file_with(dir: &Path, file: &Path, tier: Tier) -> Result<ScenarioRun,
             errors: vec![sources.error(fid, off as u32, off as u32 + 1, msg, help)],
         }
     })?;
-    let data = Arc::new(load::load_game(dir, &raw.game)?);
+    let data = Arc::new(dir.load(&raw.game)?);
     run_with(data, raw, &sources, fid, tier)
 }
 
