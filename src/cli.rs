@@ -492,6 +492,7 @@ fn check(dir: &Source, game: Option<&str>) -> ExitCode {
             }
             Err(e) => {
                 bad = true;
+                let g = if g.is_empty() { "mod" } else { &g };
                 eprintln!("{g}: {} error(s)", e.errors.len());
                 report(e);
             }

@@ -333,7 +333,7 @@ impl Loader {
                     mf,
                     id,
                     from,
-                    format!("`replace:` names `{id}`, which is no card of {game}"),
+                    format!("the mod replaces `{id}`, which is no card of {game}"),
                     help,
                 );
             } else if !mine.iter().any(|c| &c.raw.id == id) {
@@ -341,7 +341,7 @@ impl Loader {
                     mf,
                     id,
                     from,
-                    format!("`replace:` names `{id}`, but the mod has no card `{id}`"),
+                    format!("the mod replaces `{id}`, but has no card `{id}`"),
                     Some(format!("add a card with `id: {id}` under the mod's cards/")),
                 );
             }
@@ -676,13 +676,10 @@ impl Loader {
         // 2. Scripts: rules-level Rhai files define functions callable from card text.
         let mut scripts = super::scripts::Scripts::new(&self.names);
         let of = self.owner(&[]);
-        let listed = (r
-            .scripts
-            .iter()
-            .map(|s| (false, rules_path(s), s, rf)))
-        .chain((self.mod_scripts.iter()).map(|s| (true, s.clone(), s, of)))
-        .map(|(m, rel, s, f)| (m, rel, s.clone(), f))
-        .collect::<Vec<_>>();
+        let listed = (r.scripts.iter().map(|s| (false, rules_path(s), s, rf)))
+            .chain((self.mod_scripts.iter()).map(|s| (true, s.clone(), s, of)))
+            .map(|(m, rel, s, f)| (m, rel, s.clone(), f))
+            .collect::<Vec<_>>();
         for (in_mod, rel, s, lf) in listed {
             let files = if in_mod {
                 self.modf.as_ref()

@@ -71,7 +71,10 @@ impl Source {
             Source::Embedded => "the games built into fuda".into(),
             Source::Dir(d) => format!("the folder {}", d.display()),
             Source::Mod(d) => match self.extends() {
-                Some(g) => format!("the mod {} on the built-in game {g}", d.display()),
+                Some(g) if Files::Embedded.games().contains(&g) => {
+                    format!("the mod {} on the built-in game {g}", d.display())
+                }
+                Some(g) => format!("the mod {} (mod.yaml extends {g})", d.display()),
                 None => format!("the mod {}", d.display()),
             },
         }
