@@ -383,7 +383,7 @@ fn test(
         let own = match dir {
             Source::Mod(d) => Some(d.clone()),
             Source::Dir(d) => Some(d.join("tests/scenarios")).filter(|p| p.is_dir()),
-            Source::Embedded => None,
+            Source::Embedded => Some(PathBuf::from("tests/scenarios")).filter(|p| p.is_dir()),
         };
         paths.push(own.unwrap_or_else(|| PathBuf::from(".")));
     }

@@ -38,6 +38,11 @@ const TOPICS: &[(&str, &str, Option<&str>)] = &[
         Some(include_str!("../../docs/scenarios.md")),
     ),
     (
+        "mods",
+        "mods: a folder of what a mod adds to a built-in game or changes",
+        Some(include_str!("../../docs/mods.md")),
+    ),
+    (
         "rhai",
         "Rhai scripts and how they differ from card text",
         Some(include_str!("../../docs/rhai.md")),
