@@ -63,7 +63,7 @@ pub fn collect(paths: &[PathBuf]) -> Vec<PathBuf> {
         };
         let data = data_folder(dir);
         // A mod's own files are no scenarios either.
-        let is_mod = dir.join(crate::data::manifest::FILE).is_file();
+        let is_mod = crate::data::manifest::is_mod(dir);
         for e in rd.flatten() {
             let p = e.path();
             let name = e.file_name().to_string_lossy().to_string();

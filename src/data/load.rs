@@ -19,14 +19,19 @@ use crate::lang::names::find;
 use crate::limits::MAX_CODE_BYTES;
 use crate::suggest::{did_you_mean, suggest};
 
-/// The games whose rules files are in `data/rules/` (a mod: the one it extends).
+/// The games whose rules files are in `data/rules/`.
 pub fn list_games(data_dir: &Path) -> Vec<String> {
-    super::source::open(Some(data_dir)).games()
+    Files::dir(data_dir).games()
 }
 
-/// Loads and compiles one game from a folder (or the mod the folder holds).
+/// Loads and compiles one game from a folder, or from the mod it holds
+/// ([`super::source::open`]'s rule).
 pub fn load_game(data_dir: &Path, game: &str) -> Result<Data, DataErrors> {
-    super::source::open(Some(data_dir)).load(game)
+    if manifest::is_mod(data_dir) {
+        load(Files::Embedded, game, Some(data_dir))
+    } else {
+        load(Files::dir(data_dir), game, None)
+    }
 }
 
 /// Loads and compiles one game of `base`, with the mod in `mod_dir` laid

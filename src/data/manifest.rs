@@ -1,6 +1,8 @@
 //! A mod's `mod.yaml`: which game it extends, and which of that game's cards
 //! its own cards replace (named, so a misspelt id is an error, not a new card).
 
+use std::path::Path;
+
 use serde::Deserialize;
 
 /// The file that makes a folder a mod.
@@ -9,6 +11,11 @@ pub const FILE: &str = "mod.yaml";
 pub const RULES: &str = "rules.yaml";
 /// The mod's cards: every YAML file under it.
 pub const CARDS: &str = "cards";
+
+/// Whether a folder is a mod: it holds [`FILE`].
+pub fn is_mod(dir: &Path) -> bool {
+    dir.join(FILE).is_file()
+}
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]

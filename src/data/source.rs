@@ -23,7 +23,7 @@ pub enum Source {
 pub fn open(arg: Option<&Path>) -> Source {
     match arg {
         None => Source::Embedded,
-        Some(p) if p.join(manifest::FILE).is_file() => Source::Mod(p.to_path_buf()),
+        Some(p) if manifest::is_mod(p) => Source::Mod(p.to_path_buf()),
         Some(p) => Source::Dir(p.to_path_buf()),
     }
 }
@@ -60,8 +60,9 @@ impl Source {
     /// loading reports a broken file).
     fn extends(&self) -> Option<String> {
         let dir = self.folder()?;
-        let text = super::confine::read_given(&dir.join(manifest::FILE)).ok()?;
-        let m: manifest::RawMod = serde_norway::from_str(&text).ok()?;
+        // Read as loading reads it: only inside the folder.
+        let bytes = Files::dir(dir).read(manifest::FILE).ok()?;
+        let m: manifest::RawMod = serde_norway::from_slice(&bytes).ok()?;
         Some(m.extends)
     }
 
