@@ -488,6 +488,9 @@ fn check(dir: &Source, game: Option<&str>) -> ExitCode {
                     for c in &l.changes {
                         say(format_args!("  {c}"));
                     }
+                    if l.changes.is_empty() {
+                        say(format_args!("  nothing: it changes no card and no rule"));
+                    }
                 }
             }
             Err(e) => {

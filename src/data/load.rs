@@ -218,6 +218,10 @@ impl Loader {
         }
         let of = self.read_file(true, manifest::RULES)?;
         let mut top: serde_norway::Value = self.parse_yaml(of)?;
+        if top.is_null() {
+            // An empty file (or comments only) changes nothing.
+            top = serde_norway::Value::Mapping(Default::default());
+        }
         let Some(map) = top.as_mapping_mut() else {
             let e = self.sources.error(
                 of,
@@ -263,7 +267,10 @@ impl Loader {
                 // The game's rules load alone: what breaks them is the mod's.
                 let message = e.to_string();
                 let text = self.sources.text(of);
-                let word = message.split('`').nth(1).unwrap_or("");
+                // The name (`key`) or the value ("text") the message quotes.
+                let word = (message.split('`').nth(1))
+                    .or_else(|| message.split('"').nth(1))
+                    .unwrap_or("");
                 let (a, b) = (!word.is_empty())
                     .then(|| find_word(text, word, 0))
                     .flatten()
