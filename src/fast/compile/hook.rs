@@ -72,7 +72,7 @@ fn set_const(g: &mut Game, p: PlayerId, c: u16, op: AssignOp, k: i64) {
 fn top_call(body: &[Leaf]) -> Option<(&i64, &TopLoop, Span)> {
     match body {
         [Leaf::Call { body, at, .. }] => match &**body {
-            [Leaf::Top(n, each)] => Some((n, each, *at)),
+            [Leaf::Top(n, each)] if each.calls == 0 => Some((n, each, *at)),
             _ => None,
         },
         _ => None,
