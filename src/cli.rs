@@ -143,6 +143,9 @@ enum Cmd {
     },
     /// Print the card-language reference: a topic, or the list of topics.
     Doc { topic: Option<String> },
+    /// Print the JSON Schema of a kind of data file (rules, card, scenario),
+    /// for editors (yaml-language-server).
+    Schema { kind: String },
 }
 
 pub fn main() -> ExitCode {
@@ -334,6 +337,7 @@ fn command(cli: Cli) -> ExitCode {
             run(&dir, &game, false, Some(1), None)
         }
         Cmd::Doc { topic } => doc(topic.as_deref()),
+        Cmd::Schema { kind } => schema(&kind),
     }
 }
 
@@ -374,6 +378,26 @@ fn test(
         Err(e) => {
             eprintln!("error: {e}");
             ExitCode::from(1)
+        }
+    }
+}
+
+fn schema(name: &str) -> ExitCode {
+    use crate::schema::Kind;
+    match Kind::parse(name) {
+        Some(k) => {
+            print!("{}", k.json());
+            ExitCode::SUCCESS
+        }
+        None => {
+            let names = Kind::ALL.map(Kind::name);
+            let help = did_you_mean(suggest(name, names));
+            eprintln!(
+                "error: no schema `{name}`; there are {}{}",
+                names.join(", "),
+                help.map(|h| format!("; {h}")).unwrap_or_default()
+            );
+            ExitCode::from(2)
         }
     }
 }
