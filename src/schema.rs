@@ -80,7 +80,7 @@ impl Kind {
 #[serde(untagged)]
 #[allow(dead_code)]
 enum CardFile {
-    One(RawCard),
+    One(Box<RawCard>),
     Many(Vec<RawCard>),
 }
 
