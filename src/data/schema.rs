@@ -158,7 +158,9 @@ struct RawOptionMap {
     distinct: bool,
 }
 
-/// The two forms [`RawOption`]'s visitor reads, for the schema only.
+// The two forms `RawOption`'s visitor reads, for the schema only.
+/// A game option: its description alone, or the long form with the flag and
+/// the cards it accepts.
 #[derive(JsonSchema)]
 #[serde(untagged)]
 #[allow(dead_code)]
