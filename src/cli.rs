@@ -151,6 +151,9 @@ enum Cmd {
         #[command(subcommand)]
         cmd: DataCmd,
     },
+    /// Print the JSON Schema of a kind of data file (rules, card, scenario),
+    /// for editors (yaml-language-server).
+    Schema { kind: String },
 }
 
 #[derive(Subcommand)]
@@ -367,6 +370,7 @@ fn command(cli: Cli) -> ExitCode {
         Cmd::Data {
             cmd: DataCmd::Export { dir, force },
         } => crate::data::export::export(&dir, force),
+        Cmd::Schema { kind } => schema(&kind),
     }
 }
 
@@ -408,6 +412,26 @@ fn test(
         Err(e) => {
             eprintln!("error: {e}");
             ExitCode::from(1)
+        }
+    }
+}
+
+fn schema(name: &str) -> ExitCode {
+    use crate::schema::Kind;
+    match Kind::parse(name) {
+        Some(k) => {
+            print!("{}", k.json());
+            ExitCode::SUCCESS
+        }
+        None => {
+            let names = Kind::ALL.map(Kind::name);
+            let help = did_you_mean(suggest(name, names));
+            eprintln!(
+                "error: no schema `{name}`; there are {}{}",
+                names.join(", "),
+                help.map(|h| format!("; {h}")).unwrap_or_default()
+            );
+            ExitCode::from(2)
         }
     }
 }

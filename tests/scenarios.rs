@@ -129,13 +129,13 @@ fn points_offers_and_results_fail_at_their_text_saying_what_was_found() {
     // In the order they were checked: decision 2 asked, decision 3 asked,
     // the end of buy, the end.
     let expected = [
-        "30:12: expected `coins == 0` after decision 1; found `coins` is 3",
-        "17:15: expected decision 3 (P1: buy) to offer `buy koumakan`; it offered: buy osaisen | buy honoumai | buy yasaka_kanako | pass",
-        "18:19: expected decision 3 (P1: buy) not to offer `buy honoumai`",
-        "27:10: expected `coins == 2` at the end of buy; found `coins` is 1",
-        "28:6: expected `count(hand) == 4` at the end; found `count(hand)` is 5",
-        "31:9: the scenario never came to the point at the start of cleanup of turn 2",
-        "34:1: expected a result; the game did not end: it ran out of turns after turn 1",
+        "31:12: expected `coins == 0` after decision 1; found `coins` is 3",
+        "18:15: expected decision 3 (P1: buy) to offer `buy koumakan`; it offered: buy osaisen | buy honoumai | buy yasaka_kanako | pass",
+        "19:19: expected decision 3 (P1: buy) not to offer `buy honoumai`",
+        "28:10: expected `coins == 2` at the end of buy; found `coins` is 1",
+        "29:6: expected `count(hand) == 4` at the end; found `count(hand)` is 5",
+        "32:9: the scenario never came to the point at the start of cleanup of turn 2",
+        "35:1: expected a result; the game did not end: it ran out of turns after turn 1",
     ];
     assert_eq!(f.len(), expected.len(), "{f:#?}");
     for (got, e) in f.iter().zip(expected) {
@@ -160,9 +160,9 @@ fn results_name_the_winner_the_end_and_the_turns() {
     assert_eq!(
         f,
         [
-            "23:10: expected winner P1 and P2; found P1",
-            "23:33: expected the game ended by `lost`; found `three_empty_piles`",
-            "23:39: expected 2 turn(s); found 1",
+            "24:10: expected winner P1 and P2; found P1",
+            "24:33: expected the game ended by `lost`; found `three_empty_piles`",
+            "24:39: expected 2 turn(s); found 1",
         ]
     );
 }

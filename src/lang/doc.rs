@@ -47,6 +47,11 @@ const TOPICS: &[(&str, &str, Option<&str>)] = &[
         "Rhai scripts and how they differ from card text",
         Some(include_str!("../../docs/rhai.md")),
     ),
+    (
+        "editors",
+        "JSON Schemas for editors: completion and checks as you type",
+        Some(include_str!("../../docs/editors.md")),
+    ),
 ];
 
 /// The names of the topics, for suggestions.
