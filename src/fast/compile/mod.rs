@@ -22,6 +22,7 @@ use crate::lang::builtins::Builtin;
 use crate::lang::ir::*;
 use crate::value::{Args, Cards, ObjId, PlayerId, Value, ZoneRef, bit};
 
+mod conj;
 mod expr;
 mod hook;
 mod inline;
@@ -33,8 +34,10 @@ mod shapes;
 mod stmt;
 mod straight;
 mod toploop;
+mod zonesum;
 
 pub use hook::Hook;
+use conj::*;
 use leaf::*;
 use place::*;
 use shapes::*;
@@ -178,6 +181,28 @@ fn filter_items(
         }
     }
     Ok(())
+}
+
+/// The cards of `cards` for which `test` holds, each bound in `slot` while
+/// tested, as a list: one allocation, sized for the cards still to test.
+fn filter_cards(
+    g: &mut Game,
+    f: &mut Frame,
+    cards: &[ObjId],
+    slot: usize,
+    test: &ItemTest,
+) -> Res<Value> {
+    let mut out = Vec::new();
+    for (i, &c) in cards.iter().enumerate() {
+        f.slots[slot] = Value::Card(c);
+        if test.card(g, f, c)? {
+            if out.capacity() == 0 {
+                out.reserve_exact(cards.len() - i);
+            }
+            out.push(Value::Card(c));
+        }
+    }
+    Ok(Value::list(out))
 }
 
 /// The tags of a value tested with `is` at `span`.
