@@ -512,48 +512,13 @@ impl Compiler<'_> {
         }))
     }
 
-    /// `list where cond`: a zone's cards, and a sum of zones' cards, are
-    /// filtered without building the zone's list first.
-    pub(super) fn filter(&self, list: &Expr, slot: u16, cond: &Expr) -> ValFn {
-        let test = self.item_test(slot, cond);
-        if let Some(sum) = self.zone_sum(list) {
-            let slot = self.slot(slot);
-            return Box::new(move |g, f| {
-                let mut cards = Cards::new();
-                sum.cards(g, f, &mut cards)?;
-                filter_cards(g, f, &cards, slot, &test)
-            });
-        }
-        let (list, slot) = (self.val(list), self.slot(slot));
-        Box::new(move |g, f| {
-            let list = list(g, f)?;
-            if let Value::Zone(z) = list {
-                g.check_visible(z, f.span)?;
-                let cards = g.cards_of(&list, f)?;
-                return filter_cards(g, f, &cards, slot, &test);
-            }
-            let mut out = Vec::new();
-            let items = g.items(&list, f.span)?;
-            for (i, item) in items.iter().enumerate() {
-                f.slots[slot] = item.clone();
-                if test.any(g, f)? {
-                    if out.capacity() == 0 {
-                        out.reserve_exact(items.len() - i);
-                    }
-                    out.push(item.clone());
-                }
-            }
-            Ok(Value::list(out))
-        })
-    }
-
     /// `any(list, cond)` of a sum of zones, or of `players()` or
     /// `others()`: the cards or players read in place, no list made.
     fn any_in_place(&self, list: &Expr, slot: u16, body: &Expr) -> Option<CondFn> {
         if let Some(sum) = self.zone_sum(list) {
             let (test, slot) = (self.item_test(slot, body), self.slot(slot));
             return Some(Box::new(move |g, f| {
-                let mut cards = Cards::new();
+                let mut cards = Listed::new();
                 sum.cards(g, f, &mut cards)?;
                 for c in cards {
                     f.slots[slot] = Value::Card(c);
@@ -594,6 +559,20 @@ impl Compiler<'_> {
             return c;
         }
         match (b, args) {
+            // Of a filter: its items counted, no list made.
+            (Builtin::Count | Builtin::Empty, [Expr::Where(list, slot, cond)]) => {
+                let (fl, count) = (self.filter_of(list, *slot, cond), b == Builtin::Count);
+                Box::new(move |g, f| {
+                    let mut n = 0;
+                    fl.run(g, f, |_, _| n += 1)?;
+                    f.span = span;
+                    Ok(if count {
+                        Value::Int(n)
+                    } else {
+                        Value::Bool(n == 0)
+                    })
+                })
+            }
             (Builtin::Count | Builtin::Empty, [x]) => {
                 let (x, count) = (self.val(x), b == Builtin::Count);
                 Box::new(move |g, f| {

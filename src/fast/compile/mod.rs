@@ -24,6 +24,7 @@ use crate::value::{Args, Cards, ObjId, PlayerId, Value, ZoneRef, bit};
 
 mod conj;
 mod expr;
+mod filter;
 mod hook;
 mod inline;
 mod known;
@@ -38,11 +39,13 @@ mod zonesum;
 
 pub use hook::Hook;
 use conj::*;
+use filter::*;
 use leaf::*;
 use place::*;
 use shapes::*;
 pub use straight::Straight;
 use toploop::*;
+use zonesum::*;
 
 type Native<T> = Box<dyn Fn(&mut Game, &mut Frame) -> Res<T> + Send + Sync>;
 /// Code that computes a value.
@@ -181,28 +184,6 @@ fn filter_items(
         }
     }
     Ok(())
-}
-
-/// The cards of `cards` for which `test` holds, each bound in `slot` while
-/// tested, as a list: one allocation, sized for the cards still to test.
-fn filter_cards(
-    g: &mut Game,
-    f: &mut Frame,
-    cards: &[ObjId],
-    slot: usize,
-    test: &ItemTest,
-) -> Res<Value> {
-    let mut out = Vec::new();
-    for (i, &c) in cards.iter().enumerate() {
-        f.slots[slot] = Value::Card(c);
-        if test.card(g, f, c)? {
-            if out.capacity() == 0 {
-                out.reserve_exact(cards.len() - i);
-            }
-            out.push(Value::Card(c));
-        }
-    }
-    Ok(Value::list(out))
 }
 
 /// The tags of a value tested with `is` at `span`.

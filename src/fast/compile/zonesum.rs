@@ -38,7 +38,7 @@ impl ZoneSum {
     /// zone after the code that names it runs, a hidden zone and a list too
     /// long failing at the `+` that adds them (the first zone's cards are
     /// read, and it is checked, with the second's).
-    pub(super) fn cards(&self, g: &mut Game, f: &mut Frame, out: &mut Cards) -> Res<()> {
+    pub(super) fn cards(&self, g: &mut Game, f: &mut Frame, out: &mut Listed) -> Res<()> {
         let mut first = None;
         for (i, (zone, span)) in self.0.iter().enumerate() {
             let z = match zone.get(g, f)? {
@@ -55,7 +55,7 @@ impl ZoneSum {
                 g.check_visible(z, *span)?;
                 n = g.st.listed(a);
                 if n + g.st.listed(z) <= crate::engine::MAX_LIST {
-                    push_cards(g, a, out);
+                    zone_cards(g, a, out);
                 }
             } else {
                 g.check_visible(z, *span)?;
@@ -64,19 +64,8 @@ impl ZoneSum {
                 let max = crate::engine::MAX_LIST;
                 return g.err(*span, format!("a list of more than {max} items"));
             }
-            push_cards(g, z, out);
+            zone_cards(g, z, out);
         }
         Ok(())
-    }
-}
-
-/// A zone's cards in the order its list holds them: an ordered zone's top
-/// card first, a row of piles each pile's top card.
-fn push_cards(g: &Game, z: ZoneRef, out: &mut Cards) {
-    let zi = &g.st.zones[g.st.inst(z)];
-    if zi.piles.is_empty() {
-        out.extend(zi.cards.iter().rev().copied());
-    } else {
-        out.extend(zi.piles.iter().filter_map(|(_, p)| p.last().copied()));
     }
 }
