@@ -27,6 +27,17 @@ impl Compiler<'_> {
                     let leaves = v.into_boxed_slice();
                     return Body::Hook(Box::new(Hook::new(leaves)));
                 }
+                // `...; return e` whose value is kept: the statements, then
+                // the value, with no `return` to catch.
+                if let (None, [init @ .., Stmt::Return(Some(e))]) = (&straight, stmts)
+                    && K::VALUE
+                {
+                    let (b, e) = (block_of(self.leaves(init)), self.val(e));
+                    return Body::Expr(Box::new(move |g, f| {
+                        b(g, f)?;
+                        e(g, f)
+                    }));
+                }
                 let b = block_of(v);
                 match straight {
                     Some(s) => Body::Straight(Box::new(s), b),
