@@ -30,7 +30,11 @@ impl ItemTest {
     #[inline(always)]
     pub(super) fn card(&self, g: &mut Game, f: &mut Frame, c: ObjId) -> Res<bool> {
         let tags = g.st.tags(c);
-        if !self.tags.iter().all(|&(m, negate)| (tags & m != 0) != negate) {
+        if !self
+            .tags
+            .iter()
+            .all(|&(m, negate)| (tags & m != 0) != negate)
+        {
             return Ok(false);
         }
         match &self.rest {

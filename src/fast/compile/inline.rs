@@ -56,7 +56,10 @@ impl Compiler<'_> {
         });
         let (init, last) = match at {
             Some(i) => (&stmts[..i], &stmts[i..]),
-            None => (&stmts[..stmts.len().checked_sub(1)?], &stmts[stmts.len() - 1..]),
+            None => (
+                &stmts[..stmts.len().checked_sub(1)?],
+                &stmts[stmts.len() - 1..],
+            ),
         };
         let value: ValFn = match last {
             [Stmt::If(c, a, _), rest @ ..] => {

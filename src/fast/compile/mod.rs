@@ -37,9 +37,9 @@ mod straight;
 mod toploop;
 mod zonesum;
 
-pub use hook::Hook;
 use conj::*;
 use filter::*;
+pub use hook::Hook;
 use leaf::*;
 use place::*;
 use shapes::*;
