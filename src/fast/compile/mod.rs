@@ -22,7 +22,9 @@ use crate::lang::builtins::Builtin;
 use crate::lang::ir::*;
 use crate::value::{Args, Cards, ObjId, PlayerId, Value, ZoneRef, bit};
 
+mod conj;
 mod expr;
+mod filter;
 mod hook;
 mod inline;
 mod known;
@@ -33,13 +35,17 @@ mod shapes;
 mod stmt;
 mod straight;
 mod toploop;
+mod zonesum;
 
+use conj::*;
+use filter::*;
 pub use hook::Hook;
 use leaf::*;
 use place::*;
 use shapes::*;
 pub use straight::Straight;
 use toploop::*;
+use zonesum::*;
 
 type Native<T> = Box<dyn Fn(&mut Game, &mut Frame) -> Res<T> + Send + Sync>;
 /// Code that computes a value.
