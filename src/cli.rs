@@ -8,7 +8,8 @@ use std::sync::Arc;
 use clap::error::ErrorKind;
 use clap::{CommandFactory, Parser, Subcommand};
 
-use crate::data::{Data, DataError, DataErrors, load, options};
+use crate::data::source::{self, Source};
+use crate::data::{Data, DataError, DataErrors, options};
 use crate::engine::log::Entry;
 use crate::engine::{Agent, Game, GameConfig, Outcome, agent};
 use crate::suggest::{did_you_mean, suggest};
@@ -20,7 +21,9 @@ use crate::suggest::{did_you_mean, suggest};
     about = "A declarative card-game engine: rules and cards are data"
 )]
 struct Cli {
-    /// Data directory holding rules/ and cards/ (default: the repository's).
+    /// The data: a folder holding rules/ and cards/, or a mod (a folder
+    /// holding mod.yaml, laid over a built-in game); default: the games
+    /// built into fuda.
     #[arg(long, global = true, value_name = "DIR")]
     data: Option<PathBuf>,
     #[command(subcommand)]
@@ -143,6 +146,27 @@ enum Cmd {
     },
     /// Print the card-language reference: a topic, or the list of topics.
     Doc { topic: Option<String> },
+    /// The games built into fuda, as files.
+    Data {
+        #[command(subcommand)]
+        cmd: DataCmd,
+    },
+    /// Print the JSON Schema of a kind of data file (rules, card, scenario),
+    /// for editors (yaml-language-server).
+    Schema { kind: String },
+}
+
+#[derive(Subcommand)]
+enum DataCmd {
+    /// Write the built-in games' rules/ and cards/ into DIR, to edit them
+    /// and run with `--data DIR`. DIR must be empty or new, unless --force
+    /// (which overwrites the files of the same name, and keeps the others).
+    Export {
+        dir: PathBuf,
+        /// Write into a folder that is not empty.
+        #[arg(long)]
+        force: bool,
+    },
 }
 
 pub fn main() -> ExitCode {
@@ -154,9 +178,9 @@ pub fn main() -> ExitCode {
             let _ = e.print();
             // `fuda run <game> --help`: the game's own options too.
             return match help_game(&raw).filter(|_| e.kind() == ErrorKind::DisplayHelp) {
-                Some((dir, game)) => on_big_stack(move || {
+                Some((src, game)) => on_big_stack(move || {
                     println!("\nOptions of {game}:");
-                    options(&dir, &game)
+                    options(&src, &game)
                 }),
                 None => ExitCode::from(e.exit_code().clamp(0, 255) as u8),
             };
@@ -186,7 +210,7 @@ fn on_big_stack(f: impl FnOnce() -> ExitCode + Send + 'static) -> ExitCode {
 
 /// The data folder and game of a help request for a game subcommand
 /// (`fuda [--data DIR] run <game> --help`).
-fn help_game(args: &[OsString]) -> Option<(PathBuf, String)> {
+fn help_game(args: &[OsString]) -> Option<(Source, String)> {
     let args: Vec<&str> = args.iter().skip(1).filter_map(|a| a.to_str()).collect();
     let sub = args
         .iter()
@@ -200,7 +224,7 @@ fn help_game(args: &[OsString]) -> Option<(PathBuf, String)> {
             Some(v) => v.strip_prefix('=').map(PathBuf::from),
             None => None,
         });
-    Some((data_dir(dir.as_deref()), game.to_string()))
+    Some((source::open(dir.as_deref()), game.to_string()))
 }
 
 /// Takes the game's own flags out of the arguments: the rules declare them
@@ -259,14 +283,14 @@ fn game_flags(args: Vec<OsString>) -> (Vec<OsString>, Vec<(String, Option<String
 }
 
 fn command(cli: Cli) -> ExitCode {
-    let dir = data_dir(cli.data.as_deref());
-    if !dir.is_dir() {
+    if let Some(dir) = cli.data.as_deref().filter(|d| !d.is_dir()) {
         eprintln!(
-            "error: --data {}: no such folder (it should hold rules/ and cards/)",
+            "error: --data {}: no such folder (it should hold rules/ and cards/, or mod.yaml)",
             dir.display()
         );
         return ExitCode::from(2);
     }
+    let dir = source::open(cli.data.as_deref());
     match cli.cmd {
         Cmd::Run {
             game,
@@ -320,7 +344,16 @@ fn command(cli: Cli) -> ExitCode {
             review,
             filter,
             reference,
-        } => test(&dir, paths, update, review, filter, reference),
+        } => {
+            // `fuda test MOD`: a mod's scenarios play on the mod.
+            let dir = match (&cli.data, paths.first()) {
+                (None, Some(p)) if matches!(source::open(Some(p)), Source::Mod(_)) => {
+                    source::open(Some(p))
+                }
+                _ => dir,
+            };
+            test(&dir, paths, update, review, filter, reference)
+        }
         Cmd::Sim {
             game,
             games,
@@ -334,11 +367,15 @@ fn command(cli: Cli) -> ExitCode {
             run(&dir, &game, false, Some(1), None)
         }
         Cmd::Doc { topic } => doc(topic.as_deref()),
+        Cmd::Data {
+            cmd: DataCmd::Export { dir, force },
+        } => crate::data::export::export(&dir, force),
+        Cmd::Schema { kind } => schema(&kind),
     }
 }
 
 fn test(
-    dir: &Path,
+    dir: &Source,
     mut paths: Vec<PathBuf>,
     update: bool,
     review: bool,
@@ -346,12 +383,13 @@ fn test(
     reference: bool,
 ) -> ExitCode {
     if paths.is_empty() {
-        let own = dir.join("tests/scenarios");
-        paths.push(if own.is_dir() {
-            own
-        } else {
-            PathBuf::from(".")
-        });
+        // A mod's scenarios are in its folder; a data folder's in its tests/scenarios.
+        let own = match dir {
+            Source::Mod(d) => Some(d.clone()),
+            Source::Dir(d) => Some(d.join("tests/scenarios")).filter(|p| p.is_dir()),
+            Source::Embedded => Some(PathBuf::from("tests/scenarios")).filter(|p| p.is_dir()),
+        };
+        paths.push(own.unwrap_or_else(|| PathBuf::from(".")));
     }
     let opts = crate::snapshot::Options {
         update,
@@ -374,6 +412,26 @@ fn test(
         Err(e) => {
             eprintln!("error: {e}");
             ExitCode::from(1)
+        }
+    }
+}
+
+fn schema(name: &str) -> ExitCode {
+    use crate::schema::Kind;
+    match Kind::parse(name) {
+        Some(k) => {
+            print!("{}", k.json());
+            ExitCode::SUCCESS
+        }
+        None => {
+            let names = Kind::ALL.map(Kind::name);
+            let help = did_you_mean(suggest(name, names));
+            eprintln!(
+                "error: no schema `{name}`; there are {}{}",
+                names.join(", "),
+                help.map(|h| format!("; {h}")).unwrap_or_default()
+            );
+            ExitCode::from(2)
         }
     }
 }
@@ -401,15 +459,6 @@ fn doc(topic: Option<&str>) -> ExitCode {
     }
 }
 
-/// `--data`, else the current directory if it holds rules/, else the repository.
-pub fn data_dir(arg: Option<&Path>) -> PathBuf {
-    match arg {
-        Some(p) => p.to_path_buf(),
-        None if Path::new("rules").is_dir() => PathBuf::from("."),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")),
-    }
-}
-
 /// A line to stdout. A reader that went away (`fuda check | head -1`) is no
 /// error of ours: the line is dropped, as the transcript's are.
 pub fn say(line: std::fmt::Arguments) {
@@ -430,26 +479,47 @@ pub fn report(e: DataErrors) -> ExitCode {
     ExitCode::from(1)
 }
 
-fn check(dir: &Path, game: Option<&str>) -> ExitCode {
+fn check(dir: &Source, game: Option<&str>) -> ExitCode {
+    say(format_args!("data: {}", dir.describe()));
     let games = match game {
         Some(g) => vec![g.to_string()],
-        None => load::list_games(dir),
+        None => dir.games(),
     };
-    if games.is_empty() {
-        eprintln!("error: no games in {}: no rules/<game>.yaml", dir.display());
-        return ExitCode::from(1);
-    }
+    let games = match (games.is_empty(), dir) {
+        // A mod whose mod.yaml does not load: loading says why.
+        (true, Source::Mod(_)) => vec![String::new()],
+        (true, _) => {
+            eprintln!(
+                "error: no games in {}: no rules/<game>.yaml",
+                dir.describe()
+            );
+            return ExitCode::from(1);
+        }
+        (false, _) => games,
+    };
     let mut bad = false;
     for g in games {
-        match load::load_game(dir, &g).and_then(own_flags) {
-            Ok(d) => say(format_args!(
-                "{g}: ok ({} cards, {} verbs, {} abilities)",
-                d.defs.len(),
-                d.verbs.len(),
-                d.triggers.len()
-            )),
+        match dir.load(&g).and_then(own_flags) {
+            Ok(d) => {
+                say(format_args!(
+                    "{g}: ok ({} cards, {} verbs, {} abilities)",
+                    d.defs.len(),
+                    d.verbs.len(),
+                    d.triggers.len()
+                ));
+                if let Some(l) = &d.layer {
+                    say(format_args!("mod {} on {}:", l.name, l.extends));
+                    for c in &l.changes {
+                        say(format_args!("  {c}"));
+                    }
+                    if l.changes.is_empty() {
+                        say(format_args!("  nothing: it changes no card and no rule"));
+                    }
+                }
+            }
             Err(e) => {
                 bad = true;
+                let g = if g.is_empty() { "mod" } else { &g };
                 eprintln!("{g}: {} error(s)", e.errors.len());
                 report(e);
             }
@@ -474,14 +544,18 @@ fn own_flags(data: Data) -> Result<Data, DataErrors> {
         .filter_map(|o| Some((o, o.flag.as_deref()?)))
         .filter(|(_, f)| ours.contains(f))
         .map(|(o, f)| {
-            // The rules file is the first file a game reads.
-            let rules = data.sources.text(0);
+            // The rules file that declares the flag (a mod's, or the game's).
+            let declares = |t: &str| t.contains(&format!("flag: {f}"));
+            let file = (0..data.sources.files.len() as u32)
+                .rfind(|&i| declares(data.sources.text(i)))
+                .unwrap_or(0);
+            let rules = data.sources.text(file);
             let find = |w: &str, from: usize| crate::data::locate::find_word(rules, w, from);
             let from = find("options", 0).map_or(0, |(a, _)| a);
             let from = find(&o.name, from).map_or(from, |(a, _)| a);
             let (a, b) = find(f, from).unwrap_or((from, from + 1));
             data.sources.error(
-                0,
+                file,
                 a as u32,
                 b as u32,
                 format!("option {}: --{f} is one of fuda's own flags", o.name),
@@ -502,11 +576,11 @@ fn own_flags(data: Data) -> Result<Data, DataErrors> {
 /// Loads a game and turns command-line choices into a game configuration;
 /// on failure, reports it and gives the exit code.
 pub fn prepare(
-    dir: &Path,
+    dir: &Source,
     a: &GameArgs,
     logging: bool,
 ) -> Result<(Arc<Data>, GameConfig), ExitCode> {
-    let data = Arc::new(load::load_game(dir, &a.game).map_err(report)?);
+    let data = Arc::new(dir.load(&a.game).map_err(report)?);
     let players = a.players.unwrap_or(data.players.2);
     if players < data.players.0 || players > data.players.1 {
         let (min, max) = (data.players.0, data.players.1);
@@ -641,8 +715,8 @@ fn option_sets(data: &Data, a: &GameArgs) -> Result<Vec<(String, Vec<String>)>, 
 }
 
 /// `fuda options <game>`: each option, its flag and what it accepts.
-fn options(dir: &Path, game: &str) -> ExitCode {
-    let data = match load::load_game(dir, game) {
+fn options(dir: &Source, game: &str) -> ExitCode {
+    let data = match dir.load(game) {
         Ok(d) => d,
         Err(e) => return report(e),
     };
@@ -664,7 +738,7 @@ fn options(dir: &Path, game: &str) -> ExitCode {
 }
 
 /// `fuda sim`: plays the games and prints the summary.
-fn sim(dir: &Path, a: &GameArgs, games: u64, jobs: usize, json: bool) -> ExitCode {
+fn sim(dir: &Source, a: &GameArgs, games: u64, jobs: usize, json: bool) -> ExitCode {
     let (data, cfg) = match prepare(dir, a, false) {
         Ok(x) => x,
         Err(code) => return code,
@@ -721,7 +795,7 @@ fn sim(dir: &Path, a: &GameArgs, games: u64, jobs: usize, json: bool) -> ExitCod
     }
 }
 
-fn run(dir: &Path, a: &GameArgs, json: bool, view: Option<u8>, save: Option<&Path>) -> ExitCode {
+fn run(dir: &Source, a: &GameArgs, json: bool, view: Option<u8>, save: Option<&Path>) -> ExitCode {
     let (data, cfg) = match prepare(dir, a, true) {
         Ok(x) => x,
         Err(code) => return code,
@@ -764,7 +838,7 @@ fn finish_run(game: &mut Game, json: bool, view: Option<u8>, save: Option<&Path>
 }
 
 fn replay(
-    dir: &Path,
+    dir: &Source,
     file: &Path,
     json: bool,
     view: Option<u8>,
@@ -778,7 +852,7 @@ fn replay(
             return ExitCode::from(1);
         }
     };
-    let data = match load::load_game(dir, &save.game) {
+    let data = match dir.load(&save.game) {
         Ok(d) => Arc::new(d),
         Err(e) => return report(e),
     };

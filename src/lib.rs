@@ -17,6 +17,7 @@ pub mod replay;
 pub mod report;
 pub mod sandbox;
 pub mod scenario;
+pub mod schema;
 pub mod sim;
 pub mod snapshot;
 pub mod suggest;

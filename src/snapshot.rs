@@ -8,6 +8,7 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+use crate::data::source::Source;
 use crate::scenario::{Tier, run_file_with};
 
 /// How to run.
@@ -61,16 +62,24 @@ pub fn collect(paths: &[PathBuf]) -> Vec<PathBuf> {
             return;
         };
         let data = data_folder(dir);
+        // A mod's own files are no scenarios either.
+        let is_mod = crate::data::manifest::is_mod(dir);
         for e in rd.flatten() {
             let p = e.path();
             let name = e.file_name().to_string_lossy().to_string();
             let Ok(t) = e.file_type() else { continue };
             if t.is_dir() {
-                let own = data && (name == "rules" || name == "cards");
+                let own = (data && (name == "rules" || name == "cards"))
+                    || (is_mod && name == crate::data::manifest::CARDS);
                 if !name.starts_with('.') && name != "target" && !own {
                     walk(&p, out);
                 }
-            } else if t.is_file() && name.ends_with(".yaml") {
+            } else if t.is_file()
+                && name.ends_with(".yaml")
+                && !(is_mod
+                    && [crate::data::manifest::FILE, crate::data::manifest::RULES]
+                        .contains(&name.as_str()))
+            {
                 out.push(p);
             }
         }
@@ -117,7 +126,7 @@ fn snapshot_file(scenario: &Path, body: &str) -> String {
 /// Runs the scenarios, writing what happens to `out`; the last line is
 /// the summary.
 pub fn run(
-    data: &Path,
+    data: &Source,
     paths: &[PathBuf],
     opts: &Options,
     mut review: Option<&mut dyn Review>,
@@ -141,7 +150,7 @@ pub fn run(
 }
 
 fn one<'r>(
-    data: &Path,
+    data: &Source,
     file: &Path,
     shown: &str,
     opts: &Options,

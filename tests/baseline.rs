@@ -37,7 +37,7 @@ fn fuda_games(seed: u64, games: u64) -> fuda::sim::Summary {
         &seed,
     ]);
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let (data, cfg) = match prepare(root, &a.game, false) {
+    let (data, cfg) = match prepare(&fuda::data::source::open(Some(root)), &a.game, false) {
         Ok(x) => x,
         Err(code) => panic!("prepare failed ({code:?}): see its report above"),
     };

@@ -235,7 +235,11 @@ fn tiers_run_the_same_scenarios() {
     for file in files {
         let what = file.display().to_string();
         same(&what, |reference, logging| {
-            match run_file_with(root(), &file, Tier { reference, logging }) {
+            match run_file_with(
+                &fuda::data::source::open(Some(root())),
+                &file,
+                Tier { reference, logging },
+            ) {
                 Ok(r) => (
                     format!(
                         "{:?}\n{:?}\n{} unused\n{:?}\nerror {:?}\n{}",
@@ -319,6 +323,15 @@ fn tiers_fail_the_same_way() {
         "let n = \"x\"\nlet i = 0\nwhile i < n { move(top(deck), hand, \"draw\")\ni += 1 }",
         "let n = 5\nlet i = 0\nwhile i < n { if count(deck) < 1 { move_together(discard, deck); shuffle(deck) }\nmove(top(deck), hand, \"draw\")\ni += 1 }\nrepeat \"x\" { coins += i }",
         "let i = 0\nwhile i < 3 { if count(deck) == 0 { return none }\nmove(top(deck), hand, \"draw\")\ni += 1 }\ncoins += i + \"a\"",
+        // Filters and searches of sums of zones, attached cards, players,
+        // read in place; conjunctions with leading tag tests; tail returns.
+        "coins += count((hand + deck + discard) where it is resource and it is not action and it.cost <= 3)\ncoins += count((hand + deck(5)) where it is resource)",
+        "if any(hand + discard, it is resource and it.cost > 100) { coins += 1 }\ncoins += count((hand + discard + 5) where it is resource)",
+        "coins += count(attached(me) where it is resource) + count(attached(top(hand)) where it.cost > 0)\ncoins += count(hand where it.cost + hand)",
+        "coins += count([1, 2] where it is resource)",
+        "if empty(hand where it is resource and it.cost > 100) { coins += 1 }\ncoins += count([top(hand), 3] where it is action and it.cost >= 0)",
+        "if any(others(), it.coins > 5) { coins += 1 }\ncoins += any(players(), it.coins + hand)",
+        "if count(hand) > 100 { return 1 }\ncoins += 1\nif coins + hand { return 2 }\nreturn 3",
     ];
     let dir = tempfile::tempdir().expect("temp dir");
     for (i, code) in cases.iter().enumerate() {
@@ -326,7 +339,11 @@ fn tiers_fail_the_same_way() {
         let file = card_played(&data, &format!("failing_{i}"), code);
         let what = format!("case {i}: {code}");
         same(&what, |reference, logging| {
-            match run_file_with(&data, &file, Tier { reference, logging }) {
+            match run_file_with(
+                &fuda::data::source::open(Some(&data)),
+                &file,
+                Tier { reference, logging },
+            ) {
                 Ok(r) => (
                     format!(
                         "{:?}\n{:?}\nerror {:?}\n{}",

@@ -5,9 +5,11 @@
 //! - ```` ```yaml card GAME ```` — a card file (one card or a list), added to
 //!   GAME's cards; the game must still load.
 //! - ```` ```yaml rules GAME ```` — a whole rules file `rules/GAME.yaml`; it must load.
+//! - ```` ```yaml mod PATH ```` — a file of a mod (`mod.yaml`, `rules.yaml`,
+//!   `cards/x.yaml`); the mod must load.
 //! - ```` ```yaml scenario ```` — a scenario file; it runs with the cards and
-//!   rules of the blocks above it in the same page, and its `expect:` (required)
-//!   must hold.
+//!   rules of the blocks above it in the same page (on the mod, if the page
+//!   has one above it), and its `expect:` (required) must hold.
 //! - ```` ```sh ```` and ```` ```text ```` are shown, not run; any other block is an error,
 //!   so no example escapes the test.
 //!
@@ -83,6 +85,18 @@ fn check_page(root: &Path, page: &Path) -> (usize, Vec<String>) {
     let mut ran = 0;
     // A rules example loads with the card examples that follow it.
     let mut unloaded: Option<(String, String)> = None;
+    // A mod's files, written under `mod/`: where the first one is, until loaded.
+    let modded = dir.join("mod");
+    let mut mod_unloaded: Option<String> = None;
+    let mut has_mod = false;
+    let load_mod = |at: &str, failures: &mut Vec<String>| {
+        let src = fuda::data::source::open(Some(&modded));
+        for game in src.games() {
+            if let Err(e) = src.load(&game) {
+                failures.push(format!("{at}: {}", render(e)));
+            }
+        }
+    };
     let load = |game: &str, at: &str, failures: &mut Vec<String>| {
         if let Err(e) = fuda::data::load::load_game(dir, game) {
             failures.push(format!("{at}: {}", render(e)));
@@ -109,8 +123,18 @@ fn check_page(root: &Path, page: &Path) -> (usize, Vec<String>) {
                 unloaded = Some((game.to_string(), at));
                 continue;
             }
+            ["yaml", "mod", path] => {
+                ran += 1;
+                file(modded.join(path));
+                has_mod = true;
+                mod_unloaded.get_or_insert(at);
+                continue;
+            }
             ["yaml", "scenario"] => {
                 ran += 1;
+                if let Some(at) = mod_unloaded.take() {
+                    load_mod(&at, &mut failures);
+                }
                 if let Some((game, at)) = unloaded.take() {
                     load(&game, &at, &mut failures);
                 }
@@ -119,7 +143,8 @@ fn check_page(root: &Path, page: &Path) -> (usize, Vec<String>) {
                     continue;
                 }
                 let path = file(dir.join(format!("scenario_{}.yaml", b.line)));
-                match fuda::scenario::run_file(dir, &path) {
+                let data = if has_mod { modded.as_path() } else { dir };
+                match fuda::scenario::run_file(&fuda::data::source::open(Some(data)), &path) {
                     Err(e) => failures.push(format!("{at}: {}", render(e))),
                     Ok(mut r) => {
                         if let Some(e) = r.error.take() {
@@ -139,7 +164,7 @@ fn check_page(root: &Path, page: &Path) -> (usize, Vec<String>) {
             other => {
                 failures.push(format!(
                     "{at}: a block marked {other:?} is not run: use `yaml card GAME`, \
-                     `yaml rules GAME`, `yaml scenario`, `sh` or `text`"
+                     `yaml rules GAME`, `yaml mod PATH`, `yaml scenario`, `sh` or `text`"
                 ));
                 continue;
             }
@@ -152,6 +177,9 @@ fn check_page(root: &Path, page: &Path) -> (usize, Vec<String>) {
     }
     if let Some((game, at)) = unloaded {
         load(&game, &at, &mut failures);
+    }
+    if let Some(at) = mod_unloaded {
+        load_mod(&at, &mut failures);
     }
     (ran, failures)
 }

@@ -28,7 +28,14 @@ fn scenarios() {
     };
     let mut out = Vec::new();
     let paths = [root().join("tests/scenarios")];
-    let sum = snapshot::run(root(), &paths, &opts, None, &mut out).unwrap();
+    let sum = snapshot::run(
+        &fuda::data::source::open(Some(root())),
+        &paths,
+        &opts,
+        None,
+        &mut out,
+    )
+    .unwrap();
     let out = String::from_utf8_lossy(&out);
     assert!(sum.passed > 0, "no scenario matched");
     assert_eq!(sum.failed, 0, "{out}");
@@ -44,7 +51,8 @@ fn scenario(name: &str, text: &str) -> (tempfile::TempDir, PathBuf) {
 
 /// Each failure as `line:col: message`.
 fn failures(path: &Path) -> Vec<String> {
-    let run = run_file(root(), path).unwrap_or_else(|e| panic!("{:?}", e.errors));
+    let run = run_file(&fuda::data::source::open(Some(root())), path)
+        .unwrap_or_else(|e| panic!("{:?}", e.errors));
     assert_eq!(run.failures.len(), run.reports.len());
     let text = std::fs::read_to_string(path).unwrap();
     (run.reports.iter())
@@ -121,13 +129,13 @@ fn points_offers_and_results_fail_at_their_text_saying_what_was_found() {
     // In the order they were checked: decision 2 asked, decision 3 asked,
     // the end of buy, the end.
     let expected = [
-        "30:12: expected `coins == 0` after decision 1; found `coins` is 3",
-        "17:15: expected decision 3 (P1: buy) to offer `buy koumakan`; it offered: buy osaisen | buy honoumai | buy yasaka_kanako | pass",
-        "18:19: expected decision 3 (P1: buy) not to offer `buy honoumai`",
-        "27:10: expected `coins == 2` at the end of buy; found `coins` is 1",
-        "28:6: expected `count(hand) == 4` at the end; found `count(hand)` is 5",
-        "31:9: the scenario never came to the point at the start of cleanup of turn 2",
-        "34:1: expected a result; the game did not end: it ran out of turns after turn 1",
+        "31:12: expected `coins == 0` after decision 1; found `coins` is 3",
+        "18:15: expected decision 3 (P1: buy) to offer `buy koumakan`; it offered: buy osaisen | buy honoumai | buy yasaka_kanako | pass",
+        "19:19: expected decision 3 (P1: buy) not to offer `buy honoumai`",
+        "28:10: expected `coins == 2` at the end of buy; found `coins` is 1",
+        "29:6: expected `count(hand) == 4` at the end; found `count(hand)` is 5",
+        "32:9: the scenario never came to the point at the start of cleanup of turn 2",
+        "35:1: expected a result; the game did not end: it ran out of turns after turn 1",
     ];
     assert_eq!(f.len(), expected.len(), "{f:#?}");
     for (got, e) in f.iter().zip(expected) {
@@ -152,9 +160,9 @@ fn results_name_the_winner_the_end_and_the_turns() {
     assert_eq!(
         f,
         [
-            "23:10: expected winner P1 and P2; found P1",
-            "23:33: expected the game ended by `lost`; found `three_empty_piles`",
-            "23:39: expected 2 turn(s); found 1",
+            "24:10: expected winner P1 and P2; found P1",
+            "24:33: expected the game ended by `lost`; found `three_empty_piles`",
+            "24:39: expected 2 turn(s); found 1",
         ]
     );
 }
@@ -191,7 +199,14 @@ fn fuda_test_writes_pending_snapshots_and_updates_them() {
     let paths = [dir.path().to_path_buf()];
     let run = |opts: &Options, review: Option<&mut dyn Review>| {
         let mut out = Vec::new();
-        let s = snapshot::run(root(), &paths, opts, review, &mut out).unwrap();
+        let s = snapshot::run(
+            &fuda::data::source::open(Some(root())),
+            &paths,
+            opts,
+            review,
+            &mut out,
+        )
+        .unwrap();
         (s, String::from_utf8(out).unwrap())
     };
     let (s, out) = run(&Options::default(), None);

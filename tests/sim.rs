@@ -20,7 +20,7 @@ fn root() -> &'static Path {
 
 fn summary(args: &[&str], games: u64, jobs: usize) -> fuda::sim::Summary {
     let a = Args::parse_from(std::iter::once("sim").chain(args.iter().copied()));
-    let (data, cfg) = match prepare(root(), &a.game, false) {
+    let (data, cfg) = match prepare(&fuda::data::source::open(Some(root())), &a.game, false) {
         Ok(x) => x,
         Err(code) => panic!("{args:?}: prepare failed ({code:?}): see its report above"),
     };

@@ -5,22 +5,29 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+use schemars::JsonSchema;
 use serde::Deserialize;
 
 use crate::value::DefId;
 
-#[derive(Debug, Deserialize)]
+/// A board: the properties every square has, and the squares in track order.
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawBoard {
     /// Every square's properties and their start values (`~` for none).
     #[serde(default)]
     pub props: BTreeMap<String, Option<i64>>,
+    /// The squares, in track order (numbered from 0); the track loops from
+    /// the last back to the first.
     pub squares: Vec<RawSquare>,
 }
 
-#[derive(Debug, Deserialize)]
+/// A square of the board.
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawSquare {
+    /// Any word: `square_kind(s)` returns it, `squares("<kind>")` lists the
+    /// squares of a kind.
     pub kind: String,
     /// Shown in the transcript (default: the card's name, else the kind).
     #[serde(default)]
@@ -28,7 +35,8 @@ pub struct RawSquare {
     /// A card id the square stands for (read with `square_card`).
     #[serde(default)]
     pub card: Option<String>,
-    /// The part of the board the square belongs to (`board_sections`).
+    /// The part of the board the square belongs to (default 1):
+    /// `board_sections([1, 2])` keeps only those sections on the track.
     #[serde(default = "one")]
     pub section: i64,
     /// Start values differing from the board's.

@@ -12,6 +12,8 @@ use crate::limits::MAX_FILE_BYTES;
 /// The data folder, resolved.
 #[derive(Default)]
 pub struct Root {
+    /// The folder as given (files are named from it in messages).
+    given: PathBuf,
     dir: PathBuf,
     /// Folders already listed (a symlink may lead back to a parent).
     seen: HashSet<PathBuf>,
@@ -53,9 +55,15 @@ pub fn plain_name(name: &str) -> bool {
 impl Root {
     pub fn new(dir: &Path) -> Root {
         Root {
+            given: dir.to_path_buf(),
             dir: dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf()),
             seen: HashSet::new(),
         }
+    }
+
+    /// The folder, as it was given.
+    pub fn given(&self) -> &Path {
+        &self.given
     }
 
     /// Why `path` may not be read, if it may not: it leads outside the data

@@ -6,6 +6,7 @@
 
 use std::collections::BTreeMap;
 
+use schemars::JsonSchema;
 use serde::Deserialize;
 
 use super::locate::find_word;
@@ -15,16 +16,18 @@ use crate::suggest::{did_you_mean, suggest};
 use crate::value::{DefId, bit};
 
 /// `construction:` as written in the rules.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawConstruction {
-    /// The tag of the cards whose `list:` is checked.
+    /// The tag of the cards whose `list:` is checked (a tag of the rules).
     pub lists: String,
     /// Exactly this many cards (or `min` / `max`).
     #[serde(default)]
     pub size: Option<u32>,
+    /// At least this many cards (when there is no `size`).
     #[serde(default)]
     pub min: Option<u32>,
+    /// At most this many cards (when there is no `size`).
     #[serde(default)]
     pub max: Option<u32>,
     /// Copy limits; a card counts under the first whose `tag` it has.
@@ -32,13 +35,18 @@ pub struct RawConstruction {
     pub limits: Vec<RawLimit>,
 }
 
-#[derive(Debug, Deserialize)]
+/// A copy limit: how many cards sharing a key a list may hold.
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawLimit {
+    /// The tag of the cards it is for (none: every card).
     #[serde(default)]
     pub tag: Option<String>,
-    /// The card fields making the key: `name`, `subtitle`, `id`.
+    /// The card fields making the key: `name`, `subtitle`, `id` (two
+    /// printings with one name and subtitle share a limit).
+    #[schemars(extend("items" = {"enum": ["name", "subtitle", "id"]}))]
     pub by: Vec<String>,
+    /// The most copies of one key.
     pub max: u32,
 }
 

@@ -2,14 +2,16 @@
 //! Every problem found is collected, so `fuda check` reports them all at once.
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use serde::de::DeserializeOwned;
 
+use super::files::Files;
+use super::manifest::{self, RawMod};
 use super::options::OptionDecl;
 use super::schema::*;
 use super::*;
-use crate::data::confine::{Root, plain_name};
+use crate::data::confine::plain_name;
 use crate::data::locate::{code_origin, find_key, find_word};
 use crate::lang::compile::{CompileError, Context, compile_code, compile_expr};
 use crate::lang::ir::{Code, Expr, Stmt};
@@ -19,30 +21,38 @@ use crate::suggest::{did_you_mean, suggest};
 
 /// The games whose rules files are in `data/rules/`.
 pub fn list_games(data_dir: &Path) -> Vec<String> {
-    let mut games: Vec<String> = std::fs::read_dir(data_dir.join("rules"))
-        .into_iter()
-        .flatten()
-        .flatten()
-        .filter_map(|e| {
-            let p = e.path();
-            (p.extension()? == "yaml").then(|| p.file_stem()?.to_str().map(str::to_string))?
-        })
-        .collect();
-    games.sort();
-    games
+    Files::dir(data_dir).games()
 }
 
-/// Loads and compiles one game.
+/// Loads and compiles one game from a folder, or from the mod it holds
+/// ([`super::source::open`]'s rule).
 pub fn load_game(data_dir: &Path, game: &str) -> Result<Data, DataErrors> {
-    let mut l = Loader {
-        root: Root::new(data_dir),
-        ..Loader::default()
+    if manifest::is_mod(data_dir) {
+        load(Files::Embedded, game, Some(data_dir))
+    } else {
+        load(Files::dir(data_dir), game, None)
+    }
+}
+
+/// Loads and compiles one game of `base`, with the mod in `mod_dir` laid
+/// over it if one is given.
+pub(crate) fn load(base: Files, game: &str, mod_dir: Option<&Path>) -> Result<Data, DataErrors> {
+    let mut l = Loader::new(base);
+    let game = match mod_dir {
+        Some(dir) => match l.open_mod(dir, game) {
+            Some(g) => g,
+            None => return Err(DataErrors { errors: l.errs }),
+        },
+        None => game.to_string(),
     };
-    if !plain_name(game) {
+    let within = match &l.base {
+        Files::Embedded => "the built-in games".to_string(),
+        Files::Dir(root) => root.given().display().to_string(),
+    };
+    if !plain_name(&game) {
         let help = Some(format!(
-            "a game is named by its file rules/<game>.yaml; games in {}: {}",
-            data_dir.display(),
-            list_games(data_dir).join(", ")
+            "a game is named by its file rules/<game>.yaml; games in {within}: {}",
+            l.base.games().join(", ")
         ));
         l.errs.push(DataError::plain(
             format!("unknown game `{game}`: a game's name is not a path"),
@@ -50,30 +60,23 @@ pub fn load_game(data_dir: &Path, game: &str) -> Result<Data, DataErrors> {
         ));
         return Err(DataErrors { errors: l.errs });
     }
-    let rules_path = data_dir.join("rules").join(format!("{game}.yaml"));
-    let Some((rules_file, rules)) = l.read_yaml::<RawRules>(&rules_path) else {
-        if !rules_path.exists() {
-            let games = list_games(data_dir);
-            let help =
-                did_you_mean(suggest(game, games.iter().map(|s| s.as_str()))).or_else(|| {
-                    Some(format!(
-                        "games in {}: {}",
-                        data_dir.display(),
-                        games.join(", ")
-                    ))
-                });
+    let rules_rel = format!("rules/{game}.yaml");
+    let Some((rules_file, rules)) = l.read_rules(&rules_rel) else {
+        if !l.base.exists(&rules_rel) {
+            let games = l.base.games();
+            let help = did_you_mean(suggest(&game, games.iter().map(|s| s.as_str())))
+                .or_else(|| Some(format!("games in {within}: {}", games.join(", "))));
             l.errs.push(DataError::plain(
-                format!("unknown game `{game}`: no {}", rules_path.display()),
+                format!("unknown game `{game}`: no {}", l.base.name(&rules_rel)),
                 help,
             ));
         }
         return Err(DataErrors { errors: l.errs });
     };
-    let card_dir = data_dir
-        .join("cards")
-        .join(rules.cards.as_deref().unwrap_or(game));
-    let cards = match &rules.cards {
-        Some(name) if !plain_name(name) || !l.root.inside(&card_dir) => {
+    let folder = rules.cards.as_deref().unwrap_or(&game);
+    let card_dir = format!("cards/{folder}");
+    let mut cards = match &rules.cards {
+        Some(name) if !plain_name(name) || !l.base.inside(&card_dir) => {
             let at = find_key(l.sources.text(rules_file), "cards", name, 0).unwrap_or(0);
             l.err_at(
                 rules_file,
@@ -84,9 +87,13 @@ pub fn load_game(data_dir: &Path, game: &str) -> Result<Data, DataErrors> {
             );
             Vec::new()
         }
-        _ => l.read_cards(&card_dir),
+        _ => l.read_cards(false, &card_dir),
     };
-    let data = l.build(data_dir, rules_file, rules, cards);
+    if l.modf.is_some() {
+        let mine = l.read_cards(true, manifest::CARDS);
+        l.lay_cards(&mut cards, mine, &game);
+    }
+    let data = l.build(rules_file, rules, cards);
     if let Some(d) = &data {
         l.errs.extend(counts::check(d));
         l.errs.extend(construction::check(d));
@@ -97,9 +104,21 @@ pub fn load_game(data_dir: &Path, game: &str) -> Result<Data, DataErrors> {
     }
 }
 
-#[derive(Default)]
 struct Loader {
-    root: Root,
+    /// The game's files.
+    base: Files,
+    /// A mod's files, laid over the game's.
+    modf: Option<Files>,
+    /// The mod's `mod.yaml`, and where it was read.
+    manifest: Option<(u32, RawMod)>,
+    /// The mod's rules file and what it holds, to tell what it gives.
+    overlay: Option<(u32, serde_norway::Value)>,
+    /// The scripts the mod's rules add (read from the mod's folder).
+    mod_scripts: Vec<String>,
+    /// What the mod adds and changes, for `fuda check`.
+    report: Vec<String>,
+    /// The game's rules file.
+    rf: u32,
     sources: Sources,
     errs: Vec<DataError>,
     names: Names,
@@ -114,18 +133,255 @@ struct CardSrc {
 }
 
 impl Loader {
-    fn read_file(&mut self, path: &Path) -> Option<u32> {
-        if let Some(why) = self.root.refuse(path) {
-            self.errs.push(DataError::plain(why, None));
-            return None;
+    fn new(base: Files) -> Loader {
+        Loader {
+            base,
+            modf: None,
+            manifest: None,
+            overlay: None,
+            mod_scripts: Vec::new(),
+            report: Vec::new(),
+            rf: 0,
+            sources: Sources::default(),
+            errs: Vec::new(),
+            names: Names::default(),
+            scripts: None,
         }
-        yamltext::read(&mut self.sources, path, &mut self.errs)
     }
 
-    fn read_yaml<T: DeserializeOwned>(&mut self, path: &Path) -> Option<(u32, T)> {
-        let file = self.read_file(path)?;
+    /// Reads a file of the game (`in_mod`: of the mod) into the sources.
+    fn read_file(&mut self, in_mod: bool, rel: &str) -> Option<u32> {
+        let files = if in_mod {
+            self.modf.as_ref()?
+        } else {
+            &self.base
+        };
+        let name = files.name(rel);
+        match files.read(rel) {
+            Ok(bytes) => yamltext::add(&mut self.sources, name, bytes, &mut self.errs),
+            Err(why) => {
+                self.errs.push(DataError::plain(why, None));
+                None
+            }
+        }
+    }
+
+    fn read_yaml<T: DeserializeOwned>(&mut self, in_mod: bool, rel: &str) -> Option<(u32, T)> {
+        let file = self.read_file(in_mod, rel)?;
         let v = self.parse_yaml(file)?;
         Some((file, v))
+    }
+
+    /// Reads `mod.yaml`: the game it extends must be a built-in one, the
+    /// one asked for. Returns the game.
+    fn open_mod(&mut self, dir: &Path, game: &str) -> Option<String> {
+        self.modf = Some(Files::dir(dir));
+        let (file, m) = self.read_yaml::<RawMod>(true, manifest::FILE)?;
+        let games = self.base.games();
+        if !plain_name(&m.extends) || !games.contains(&m.extends) {
+            let at = find_key(self.sources.text(file), "extends", &m.extends, 0).unwrap_or(0);
+            let help = did_you_mean(suggest(&m.extends, games.iter().map(|s| s.as_str())))
+                .or_else(|| Some(format!("the built-in games: {}", games.join(", "))));
+            self.err_at(
+                file,
+                &m.extends,
+                at,
+                format!("the mod extends an unknown game `{}`", m.extends),
+                help,
+            );
+            return None;
+        }
+        if game != m.extends {
+            self.errs.push(DataError::plain(
+                format!(
+                    "unknown game `{game}`: the mod {} extends {}",
+                    dir.display(),
+                    m.extends
+                ),
+                Some(format!("`--data {}` plays {}", dir.display(), m.extends)),
+            ));
+            return None;
+        }
+        let game = m.extends.clone();
+        self.manifest = Some((file, m));
+        Some(game)
+    }
+
+    /// The game's rules, with the mod's `rules.yaml` laid over them
+    /// ([`overlay`]) if it has one.
+    fn read_rules(&mut self, rel: &str) -> Option<(u32, RawRules)> {
+        let (rf, rules) = self.read_yaml::<RawRules>(false, rel)?;
+        self.rf = rf;
+        let has_rules = (self.modf.as_ref()).is_some_and(|m| m.exists(manifest::RULES));
+        if !has_rules {
+            return Some((rf, rules));
+        }
+        let of = self.read_file(true, manifest::RULES)?;
+        let mut top: serde_norway::Value = self.parse_yaml(of)?;
+        if top.is_null() {
+            // An empty file (or comments only) changes nothing.
+            top = serde_norway::Value::Mapping(Default::default());
+        }
+        let Some(map) = top.as_mapping_mut() else {
+            let e = self.sources.error(
+                of,
+                0,
+                1,
+                "a mod's rules.yaml is a mapping of the rules' keys to what it changes",
+                Some("e.g. `counters: {actions: {start: 2}}`".into()),
+            );
+            self.errs.push(e);
+            return None;
+        };
+        for key in ["name", "cards"] {
+            if map.contains_key(key) {
+                let at = self.sources.text(of).find(&format!("{key}:")).unwrap_or(0);
+                let help = "the mod's name goes in mod.yaml, its cards under its cards/ folder";
+                let e = self.sources.error(
+                    of,
+                    at as u32,
+                    (at + key.len()) as u32,
+                    format!("a mod's rules cannot change `{key}`"),
+                    Some(help.into()),
+                );
+                self.errs.push(e);
+            }
+        }
+        if let Some(s) = map.remove("scripts") {
+            match serde_norway::from_value::<Vec<String>>(s) {
+                Ok(list) => self.mod_scripts = list,
+                Err(e) => {
+                    let at = self.sources.text(of).find("scripts:").unwrap_or(0) as u32;
+                    let e = self.sources.error(of, at, at + 7, e.to_string(), None);
+                    self.errs.push(e);
+                }
+            }
+        }
+        let mut base: serde_norway::Value = serde_norway::from_str(self.sources.text(rf)).ok()?;
+        self.report.extend(super::overlay::changes(&base, &top));
+        super::overlay::merge(&mut base, top.clone());
+        self.overlay = Some((of, top));
+        match serde_norway::from_value::<RawRules>(base) {
+            Ok(r) => Some((rf, r)),
+            Err(e) => {
+                // The game's rules load alone: what breaks them is the mod's.
+                let message = e.to_string();
+                let text = self.sources.text(of);
+                // The name (`key`) or the value ("text") the message quotes.
+                let word = (message.split('`').nth(1))
+                    .or_else(|| message.split('"').nth(1))
+                    .unwrap_or("");
+                let (a, b) = (!word.is_empty())
+                    .then(|| find_word(text, word, 0))
+                    .flatten()
+                    .unwrap_or((0, 1));
+                let mut help =
+                    "the mod's rules are laid over the game's; see docs/mods.md".to_string();
+                if let Some(rest) = message.strip_prefix("unknown field `") {
+                    let expected = rest.split("expected ").nth(1).unwrap_or("");
+                    let known: Vec<&str> = expected.split('`').skip(1).step_by(2).collect();
+                    help = did_you_mean(suggest(word, known.iter().copied()))
+                        .unwrap_or_else(|| format!("known keys: {}", known.join(", ")));
+                }
+                let e = self
+                    .sources
+                    .error(of, a as u32, b as u32, message, Some(help));
+                self.errs.push(e);
+                None
+            }
+        }
+    }
+
+    /// The rules file that gives `path` (keys, and names in named lists):
+    /// the mod's if its rules do, else the game's.
+    fn owner(&self, path: &[&str]) -> u32 {
+        match &self.overlay {
+            Some((f, v)) if super::overlay::has(v, path) => *f,
+            _ => self.rf,
+        }
+    }
+
+    /// The mod, as `fuda check` reports it: what it adds and changes, its
+    /// cards first.
+    fn layer(&mut self) -> Option<super::overlay::Layer> {
+        let (_, m) = self.manifest.as_ref()?;
+        let (mut lines, rules): (Vec<String>, Vec<String>) = (std::mem::take(&mut self.report))
+            .into_iter()
+            .partition(|l| l.contains(" card "));
+        lines.extend(rules);
+        let dir = match &self.modf {
+            Some(Files::Dir(root)) => root.given().display().to_string(),
+            _ => String::new(),
+        };
+        Some(super::overlay::Layer {
+            name: m.name.clone().unwrap_or_else(|| dir.clone()),
+            dir,
+            extends: m.extends.clone(),
+            description: m.description.clone(),
+            changes: lines,
+        })
+    }
+
+    /// A source's text, shared (kept while errors are added).
+    fn text_of(&self, file: u32) -> std::sync::Arc<String> {
+        (self.sources.files.get(file as usize))
+            .map(|(_, t)| t.clone())
+            .unwrap_or_default()
+    }
+
+    /// Lays the mod's cards over the game's: a card whose id `replace:`
+    /// names takes its place; any other is added. A card of the game's id
+    /// not named there, or a `replace:` id no card has, is an error.
+    fn lay_cards(&mut self, cards: &mut Vec<CardSrc>, mine: Vec<CardSrc>, game: &str) {
+        let Some((mf, replace)) = (self.manifest.as_ref()).map(|(f, m)| (*f, m.replace.clone()))
+        else {
+            return;
+        };
+        let from = find_word(self.sources.text(mf), "replace", 0).map_or(0, |w| w.0);
+        for id in &replace {
+            if !cards.iter().any(|c| &c.raw.id == id) {
+                let help = did_you_mean(suggest(id, cards.iter().map(|c| c.raw.id.as_str())));
+                self.err_at(
+                    mf,
+                    id,
+                    from,
+                    format!("the mod replaces `{id}`, which is no card of {game}"),
+                    help,
+                );
+            } else if !mine.iter().any(|c| &c.raw.id == id) {
+                self.err_at(
+                    mf,
+                    id,
+                    from,
+                    format!("the mod replaces `{id}`, but has no card `{id}`"),
+                    Some(format!("add a card with `id: {id}` under the mod's cards/")),
+                );
+            }
+        }
+        for c in mine {
+            match cards.iter().position(|b| b.raw.id == c.raw.id) {
+                Some(i) if replace.contains(&c.raw.id) => {
+                    self.report.push(format!("replaces card {}", c.raw.id));
+                    cards[i] = c;
+                }
+                Some(_) => {
+                    let id = c.raw.id.clone();
+                    self.err_at(
+                        c.file,
+                        &id,
+                        c.at,
+                        format!("card `{id}` is already one of {game}'s cards"),
+                        Some(format!(
+                            "to replace it, name it in mod.yaml: `replace: [{id}]`; else choose another id"
+                        )),
+                    );
+                }
+                None => {
+                    self.report.push(format!("adds card {}", c.raw.id));
+                    cards.push(c);
+                }
+            }
+        }
     }
 
     fn parse_yaml<T: DeserializeOwned>(&mut self, file: u32) -> Option<T> {
@@ -182,40 +438,17 @@ impl Loader {
             .error(file, off as u32, end.max(off) as u32, message, help)
     }
 
-    /// The card files under `dir`: every entry named *.yaml (reading refuses
-    /// what is not a regular file), and those of the folders inside, each
-    /// listed once (a symlink may lead back to a parent).
-    fn collect_yaml(&mut self, dir: &Path, out: &mut Vec<PathBuf>) {
-        if !self.root.inside(dir) {
-            self.errs.push(DataError::plain(
-                format!("{} leads outside the data folder", dir.display()),
-                Some("card folders are read only from the data folder".into()),
-            ));
-            return;
-        }
-        if !self.root.first_visit(dir) {
-            return;
-        }
-        let Ok(rd) = std::fs::read_dir(dir) else {
-            return;
+    /// The cards of the YAML files under the folder `rel` (of the game's
+    /// files, or `in_mod` the mod's).
+    fn read_cards(&mut self, in_mod: bool, rel: &str) -> Vec<CardSrc> {
+        let files = match (in_mod, self.modf.as_mut()) {
+            (false, _) => self.base.yaml_under(rel, &mut self.errs),
+            (true, Some(m)) => m.yaml_under(rel, &mut self.errs),
+            (true, None) => Vec::new(),
         };
-        for e in rd.flatten() {
-            let p = e.path();
-            if p.extension().is_some_and(|x| x == "yaml" || x == "yml") {
-                out.push(p);
-            } else if p.is_dir() {
-                self.collect_yaml(&p, out);
-            }
-        }
-    }
-
-    fn read_cards(&mut self, dir: &Path) -> Vec<CardSrc> {
-        let mut files = Vec::new();
-        self.collect_yaml(dir, &mut files);
-        files.sort();
         let mut out = Vec::new();
         for path in files {
-            let Some(file) = self.read_file(&path) else {
+            let Some(file) = self.read_file(in_mod, &path) else {
                 continue;
             };
             let text = self.sources.text(file);
@@ -368,13 +601,7 @@ impl Loader {
         }
     }
 
-    fn build(
-        &mut self,
-        data_dir: &Path,
-        rf: u32,
-        r: RawRules,
-        cards: Vec<CardSrc>,
-    ) -> Option<Data> {
+    fn build(&mut self, rf: u32, r: RawRules, cards: Vec<CardSrc>) -> Option<Data> {
         // 1. Name tables.
         let n = &mut self.names;
         n.tags = r.tags.clone();
@@ -404,6 +631,7 @@ impl Loader {
         // Tags and zones are bits of a u64 (a card's tags, a test's zones):
         // the 65th is refused where it is declared.
         if let Some(extra) = r.tags.get(64) {
+            let rf = self.owner(&["tags"]);
             let from = find_word(self.sources.text(rf), "tags", 0).map_or(0, |(a, _)| a);
             let ntags = r.tags.len();
             self.err_at(
@@ -417,7 +645,7 @@ impl Loader {
         if r.zones.len() > 64 {
             let nzones = r.zones.len();
             self.err_at(
-                rf,
+                self.owner(&["zones"]),
                 "zones",
                 0,
                 format!("{nzones} zones declared; at most 64 are supported"),
@@ -459,20 +687,29 @@ impl Loader {
 
         // 2. Scripts: rules-level Rhai files define functions callable from card text.
         let mut scripts = super::scripts::Scripts::new(&self.names);
-        for s in &r.scripts {
-            let path = data_dir.join("rules").join(s);
-            if let Some(why) = self.root.refuse(&path) {
-                let at = self.sources.text(rf).find("scripts").unwrap_or(0);
-                self.err_at(
-                    rf,
-                    s,
-                    at,
-                    why,
-                    Some("scripts are read only from the data folder".into()),
-                );
+        let of = self.owner(&[]);
+        let listed = (r.scripts.iter().map(|s| (false, rules_path(s), s, rf)))
+            .chain((self.mod_scripts.iter()).map(|s| (true, s.clone(), s, of)))
+            .map(|(m, rel, s, f)| (m, rel, s.clone(), f))
+            .collect::<Vec<_>>();
+        for (in_mod, rel, s, lf) in listed {
+            let files = if in_mod {
+                self.modf.as_ref()
+            } else {
+                Some(&self.base)
+            };
+            let Some(files) = files else { continue };
+            if let Err(why) = files.read(&rel) {
+                let at = self.sources.text(lf).find("scripts").unwrap_or(0);
+                let help = if in_mod {
+                    "a mod's scripts are read only from its folder"
+                } else {
+                    "scripts are read only from the data folder"
+                };
+                self.err_at(lf, &s, at, why, Some(help.into()));
                 continue;
             }
-            let Some(file) = self.read_file(&path) else {
+            let Some(file) = self.read_file(in_mod, &rel) else {
                 continue;
             };
             let text = self.sources.text(file).to_string();
@@ -491,8 +728,14 @@ impl Loader {
         let with_it = Context {
             params: vec!["it".into()],
         };
-        let rtext = self.sources.text(rf).to_string();
-        let at = |key: &str| rtext.find(&format!("\n{key}:")).unwrap_or(0);
+        // Each part of the rules is located in the file that gives it.
+        let at = |l: &Loader, key: &str| {
+            let f = l.owner(&[key]);
+            (
+                f,
+                (l.sources.text(f)).find(&format!("\n{key}:")).unwrap_or(0),
+            )
+        };
 
         let zones = r
             .zones
@@ -502,10 +745,12 @@ impl Loader {
                     "shared" => true,
                     "player" => false,
                     other => {
+                        let (f, from) = at(self, "zones");
+                        let zf = self.owner(&["zones", name]);
                         self.err_at(
-                            rf,
+                            zf,
                             other,
-                            at("zones"),
+                            if f == zf { from } else { 0 },
                             format!("zone `per` must be `player` or `shared`, not `{other}`"),
                             None,
                         );
@@ -532,6 +777,8 @@ impl Loader {
             .verbs
             .iter()
             .map(|(name, v)| {
+                let rf = self.owner(&["verbs", name]);
+                let rtext = self.text_of(rf);
                 let from = find_key(&rtext, name, "", 0)
                     .unwrap_or_else(|| rtext.find(&format!(" {name}:")).unwrap_or(0));
                 self.code(
@@ -551,7 +798,8 @@ impl Loader {
             .moves
             .iter()
             .map(|(name, m)| {
-                let from = rtext.find(&format!(" {name}:")).unwrap_or(0);
+                let rf = self.owner(&["moves", name]);
+                let from = self.text_of(rf).find(&format!(" {name}:")).unwrap_or(0);
                 let pick = m.pick.as_ref().map(|p| self.code(rf, from, p, &none, true));
                 let cond = m.cond.as_ref().map(|c| self.code(rf, from, c, &none, true));
                 MoveDecl {
@@ -568,7 +816,8 @@ impl Loader {
             .windows
             .iter()
             .map(|(name, w)| {
-                let from = rtext.find(&format!(" {name}:")).unwrap_or(0);
+                let rf = self.owner(&["windows", name]);
+                let from = self.text_of(rf).find(&format!(" {name}:")).unwrap_or(0);
                 let moves = w
                     .moves
                     .iter()
@@ -603,14 +852,17 @@ impl Loader {
             })
             .collect();
 
-        let setup = self.code(rf, at("setup"), &r.setup, &none, false);
-        let turn_at = at("turn");
+        let (sf, setup_at) = at(self, "setup");
+        let setup = self.code(sf, setup_at, &r.setup, &none, false);
+        let (tf, turn_at) = at(self, "turn");
         let phases = r
             .turn
             .phases
             .iter()
             .map(|p| {
-                let from = find_key(&rtext, "name", &p.name, turn_at).unwrap_or(turn_at);
+                let rf = self.owner(&["turn", "phases", &p.name]);
+                let turn_at = if rf == tf { turn_at } else { 0 };
+                let from = find_key(&self.text_of(rf), "name", &p.name, turn_at).unwrap_or(turn_at);
                 let body = self.code(rf, from, &p.body, &none, false);
                 PhaseDecl {
                     name: p.name.clone(),
@@ -625,51 +877,54 @@ impl Loader {
             })
             .collect();
         let turn = TurnDecl {
-            start: r
-                .turn
-                .start
-                .as_ref()
-                .map(|c| self.code(rf, turn_at, c, &none, false)),
+            start: r.turn.start.as_ref().map(|c| {
+                let f = self.owner(&["turn", "start"]);
+                let from = if f == tf { turn_at } else { 0 };
+                self.code(f, from, c, &none, false)
+            }),
             phases,
-            end: r
-                .turn
-                .end
-                .as_ref()
-                .map(|c| self.code(rf, turn_at, c, &none, false)),
-            next: r
-                .turn
-                .next
-                .as_ref()
-                .map(|c| self.code(rf, turn_at, c, &none, true)),
+            end: r.turn.end.as_ref().map(|c| {
+                let f = self.owner(&["turn", "end"]);
+                let from = if f == tf { turn_at } else { 0 };
+                self.code(f, from, c, &none, false)
+            }),
+            next: r.turn.next.as_ref().map(|c| {
+                let f = self.owner(&["turn", "next"]);
+                let from = if f == tf { turn_at } else { 0 };
+                self.code(f, from, c, &none, true)
+            }),
             start_event: TurnEvent::new(find(&self.names.events, "turn_start").unwrap_or(0)),
             end_event: TurnEvent::new(find(&self.names.events, "turn_end").unwrap_or(0)),
         };
+        let (ef, end_at) = at(self, "end");
         let end_always = match r.end.check.as_str() {
             "always" => true,
             "turn_end" => false,
             other => {
                 self.err_at(
-                    rf,
+                    ef,
                     other,
-                    at("end"),
+                    end_at,
                     format!("`end.check` must be `turn_end` or `always`, not `{other}`"),
                     None,
                 );
                 false
             }
         };
-        let (end_if, end_rules) = self.end_rules(rf, at("end"), &r.end, &none);
-        let score = self.code(rf, at("score"), &r.score, &none, true);
-        let tiebreak = r
-            .tiebreak
-            .as_ref()
-            .map(|t| self.code(rf, at("tiebreak"), t, &none, true));
+        let (end_if, end_rules) = self.end_rules(ef, end_at, &r.end, &none);
+        let (scf, score_at) = at(self, "score");
+        let score = self.code(scf, score_at, &r.score, &none, true);
+        let tiebreak = r.tiebreak.as_ref().map(|t| {
+            let (f, from) = at(self, "tiebreak");
+            self.code(f, from, t, &none, true)
+        });
 
         let mut triggers = Vec::new();
-        let trig_at = at("triggers");
+        let (rf_t, trig_at) = at(self, "triggers");
+        let rtext = self.text_of(rf_t);
         for t in &r.triggers {
             let from = find_key(&rtext, "on", &t.on, trig_at).unwrap_or(trig_at);
-            if let Some(t) = self.trigger(rf, from, t, None) {
+            if let Some(t) = self.trigger(rf_t, from, t, None) {
                 triggers.push(t);
             }
         }
@@ -678,7 +933,8 @@ impl Loader {
             .bots
             .iter()
             .map(|(name, rules)| {
-                let from = rtext.find(&format!(" {name}:")).unwrap_or(0);
+                let rf = self.owner(&["bots", name]);
+                let from = self.text_of(rf).find(&format!(" {name}:")).unwrap_or(0);
                 let rules = rules
                     .iter()
                     .map(|b| {
@@ -703,8 +959,8 @@ impl Loader {
             && !["random", "first"].contains(&a.as_str())
             && !bots.iter().any(|(n, _)| n == a)
         {
-            let from = at("default_agent");
-            let (s, e) = find_word(&rtext, a, from).unwrap_or((from, from + 1));
+            let (rf, from) = at(self, "default_agent");
+            let (s, e) = find_word(&self.text_of(rf), a, from).unwrap_or((from, from + 1));
             let known = ["random", "first"]
                 .into_iter()
                 .chain(bots.iter().map(|(n, _)| n.as_str()));
@@ -828,9 +1084,10 @@ impl Loader {
                 visible: c.visible,
             })
             .collect();
-        let option_decls = self.options(rf, &r.options);
-        let board = self.board(rf, r.board.as_ref(), &defs);
+        let option_decls = self.options(&r.options);
+        let board = self.board(self.owner(&["board"]), r.board.as_ref(), &defs);
         let construction = r.construction.as_ref().map(|c| {
+            let rf = self.owner(&["construction"]);
             let (c, found) =
                 super::construction::resolve(c, &self.names.tags, self.sources.text(rf));
             for (a, b, m, h) in found {
@@ -842,7 +1099,7 @@ impl Loader {
         let scripts = self.scripts.take()?;
         if r.players.min == 0 || r.players.min > r.players.max {
             self.err_at(
-                rf,
+                self.owner(&["players"]),
                 "players",
                 0,
                 "`players` needs 1 <= min <= max".into(),
@@ -850,6 +1107,7 @@ impl Loader {
             );
         }
         let mut data = Data {
+            layer: self.layer(),
             game: r.name.clone(),
             title: r.title.clone().unwrap_or_else(|| r.name.clone()),
             names: std::mem::take(&mut self.names),
@@ -892,10 +1150,11 @@ impl Loader {
     }
 
     /// The rules' options, their tags and cards resolved (located errors).
-    fn options(&mut self, rf: u32, raw: &BTreeMap<String, RawOption>) -> Vec<OptionDecl> {
-        let from = find_word(self.sources.text(rf), "options", 0).map_or(0, |(a, _)| a);
+    fn options(&mut self, raw: &BTreeMap<String, RawOption>) -> Vec<OptionDecl> {
         let mut decls = Vec::new();
         for (name, o) in raw {
+            let rf = self.owner(&["options", name]);
+            let from = find_word(self.sources.text(rf), "options", 0).map_or(0, |(a, _)| a);
             let at = find_word(self.sources.text(rf), name, from).map_or(from, |(a, _)| a);
             let tag = o.tag.as_ref().and_then(|t| {
                 let id = find(&self.names.tags, t);
@@ -1171,4 +1430,10 @@ pub fn line_col(text: &str, off: usize) -> (usize, usize) {
     let line = before.matches('\n').count() + 1;
     let col = before.rfind('\n').map(|i| off - i).unwrap_or(off + 1);
     (line, col)
+}
+
+/// A script's path as the rules name it: under `rules/`, unless it is
+/// absolute (then as given, and a folder refuses it as outside).
+fn rules_path(s: &str) -> String {
+    Path::new("rules").join(s).to_string_lossy().into_owned()
 }

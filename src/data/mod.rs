@@ -5,11 +5,16 @@ pub mod confine;
 pub mod construction;
 pub mod counts;
 pub mod diag;
+pub mod export;
+pub mod files;
 pub mod load;
 pub mod locate;
+pub mod manifest;
 pub mod options;
+pub mod overlay;
 pub mod schema;
 pub mod scripts;
+pub mod source;
 pub mod yaml;
 pub mod yamltext;
 
@@ -63,6 +68,8 @@ pub struct Data {
     pub construction: Option<construction::Construction>,
     /// How many pieces of code [`Data::number_codes`] numbered.
     pub code_count: u32,
+    /// The mod laid over the game, if one is.
+    pub layer: Option<overlay::Layer>,
 }
 
 pub struct CounterDecl {

@@ -18,7 +18,16 @@ pub fn read(sources: &mut Sources, path: &Path, errs: &mut Vec<DataError>) -> Op
             return None;
         }
     };
-    let name = path.display().to_string();
+    add(sources, path.display().to_string(), bytes, errs)
+}
+
+/// Adds a file's bytes to `sources` under `name` (as [`read`] does).
+pub fn add(
+    sources: &mut Sources,
+    name: String,
+    bytes: Vec<u8>,
+    errs: &mut Vec<DataError>,
+) -> Option<u32> {
     match decode(bytes) {
         Ok(text) => Some(sources.add(name, text)),
         Err((text, at)) => {

@@ -8,11 +8,11 @@ use super::native::{Choose, FastChoose, Pick, Test};
 use super::tables::{BotFast, MoveFast, Tables, WindowFast};
 use crate::data::{Data, MoveDecl};
 use crate::engine::decide::{Act, MAX_DEPTH};
-use crate::engine::exec::{Frame, Slots};
+use crate::engine::exec::{Charge, Enter};
 use crate::engine::log::Entry;
 use crate::engine::request::Choice;
 use crate::engine::state::ZoneInst;
-use crate::engine::{Flow, Game, Res};
+use crate::engine::{Game, Res};
 use crate::lang::ir::{Code, Span};
 use crate::value::{ObjId, PlayerId, Value};
 
@@ -100,30 +100,22 @@ impl Game {
         it: Value,
     ) -> Res<()> {
         let code = &data.moves[m as usize].body;
-        let mut buf = Slots::new();
-        let mut f = Frame {
+        let e = Enter {
             data,
             this: None,
             me: p,
-            slots: buf.get(n),
             span: code.span,
             move_name: Some(m),
         };
-        self.budget.descend(1);
-        if has_it {
-            f.slots[0] = it;
-        }
-        let saved = self.current_card;
-        let r = self.run_body(Some(native), code, &mut f);
-        self.current_card = saved;
-        self.leave();
-        buf.empty(n);
-        match r {
-            Ok(_) => Ok(()),
-            // A `return` in the body ends it.
-            Err(e) if matches!(*e, Flow::Return(_)) => Ok(()),
-            Err(e) => Err(e),
-        }
+        let bind = |s: &mut [Value]| {
+            if has_it {
+                s[0] = it;
+            }
+        };
+        // A `return` in the body ends it.
+        self.framed(Charge::Levels(1), e, n, bind, |g, f| {
+            g.run_body(Some(native), code, f).map(drop)
+        })
     }
 
     /// Rounds of [`Game::quick_rounds`] whose bot takes every card

@@ -38,9 +38,19 @@ const TOPICS: &[(&str, &str, Option<&str>)] = &[
         Some(include_str!("../../docs/scenarios.md")),
     ),
     (
+        "mods",
+        "mods: a folder of what a mod adds to a built-in game or changes",
+        Some(include_str!("../../docs/mods.md")),
+    ),
+    (
         "rhai",
         "Rhai scripts and how they differ from card text",
         Some(include_str!("../../docs/rhai.md")),
+    ),
+    (
+        "editors",
+        "JSON Schemas for editors: completion and checks as you type",
+        Some(include_str!("../../docs/editors.md")),
     ),
 ];
 

@@ -5,15 +5,18 @@
 pub mod expect;
 mod place;
 mod read;
+mod shapes;
 
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::Arc;
 
+use schemars::JsonSchema;
 use serde::Deserialize;
 
 use crate::data::locate::{find_key, find_word};
-use crate::data::{Data, DataError, DataErrors, Sources, load, yamltext};
+use crate::data::source::Source;
+use crate::data::{Data, DataError, DataErrors, Sources, yamltext};
 use crate::engine::agent::{Script, Scripted};
 use crate::engine::log::Entry;
 use crate::engine::{Agent, Ended, Flow, Game, GameConfig, Outcome};
@@ -24,34 +27,45 @@ use crate::value::PlayerId;
 use expect::{Asked, Failure, Phases, Shared, Tester, When};
 use place::place;
 
-#[derive(Debug, Deserialize)]
+/// A scenario: a position, the answers to every decision, and what must
+/// hold, where. `fuda test` runs it and compares its transcript with the
+/// `.snap` file beside it.
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawScenario {
+    /// The game: `rules/<game>.yaml` of the data folder.
     pub game: String,
+    /// What the scenario shows, for people.
     #[serde(default)]
     pub description: Option<String>,
+    /// How many players (default 2).
     #[serde(default = "two")]
     pub players: u8,
+    /// The game's random seed (default 1).
     #[serde(default = "one")]
     pub seed: u64,
     /// Rules options by name, each a list of card ids: `name: [a, b]`.
     #[serde(default)]
     pub options: BTreeMap<String, Vec<String>>,
-    /// Run the rules' setup before placing cards (default: start empty).
+    /// `true`: run the rules' setup, then place the cards of `zones:` on top
+    /// of it (default: start from empty zones).
     #[serde(default)]
     pub setup: bool,
     /// Cards to place: a shared zone by name, or `p1:` … with that player's zones.
     /// Lists are top card first; a pile zone takes `id: count`. An entry may add
     /// tags and attach to another entry of the list: `spell+activated`, `charm^1`.
     #[serde(default)]
+    #[schemars(with = "shapes::Zones")]
     pub zones: BTreeMap<String, serde_norway::Value>,
-    /// Counters to set: `p1: {actions: 1}`; globals under `game:`.
+    /// Counters to set: `p1: {actions: 1}` (counter names of the rules);
+    /// globals under `game:`.
     #[serde(default)]
     pub counters: BTreeMap<String, BTreeMap<String, i64>>,
     /// Whose turn it is (default: the setup's choice with `setup: true`, else 1).
     #[serde(default)]
     pub active: Option<u8>,
-    /// Phase to start the active player's turn at (default: the turn's start).
+    /// A phase name of the rules to start the active player's turn at
+    /// (default: the turn's start).
     #[serde(default)]
     pub phase: Option<String>,
     /// How many turns to play (default 1).
@@ -60,12 +74,15 @@ pub struct RawScenario {
     /// Answers, in order, for every decision (option labels or card ids),
     /// each a text or `{answer, offered, not_offered}`.
     #[serde(default)]
+    #[schemars(with = "Option<Vec<shapes::Decision>>")]
     pub decisions: serde_norway::Value,
     /// Conditions in card-text syntax (`me` is P1): a text holds at the
     /// end; `{at | after, turn, that}` at a point.
     #[serde(default)]
+    #[schemars(with = "Option<Vec<shapes::Expectation>>")]
     pub expect: serde_norway::Value,
-    /// Code run as P1 once the cards and counters are placed (a board position).
+    /// Card text run as P1 once the cards and counters are placed: a position
+    /// the other keys cannot say (a board's squares and pieces).
     #[serde(default)]
     pub before: Option<String>,
     /// Die results, in order, for the game's rolls before its RNG takes over.
@@ -73,13 +90,16 @@ pub struct RawScenario {
     pub dice: Vec<i64>,
     /// The game's result: `{winner, ended, turns}`.
     #[serde(default)]
+    #[schemars(with = "Option<shapes::Outcome>")]
     pub result: Option<serde_norway::Value>,
     /// `waiting`: the scenario means to stop at a decision it has no answer
     /// for (otherwise that is a failure).
     #[serde(default)]
+    #[schemars(extend("enum" = ["waiting", null]))]
     pub stops: Option<String>,
     /// `allowed`: scripted answers may be left over (otherwise a failure).
     #[serde(default)]
+    #[schemars(extend("enum" = ["allowed", null]))]
     pub unused: Option<String>,
 }
 
@@ -125,12 +145,12 @@ impl Default for Tier {
     }
 }
 
-pub fn run_file(dir: &Path, file: &Path) -> Result<ScenarioRun, DataErrors> {
+pub fn run_file(dir: &Source, file: &Path) -> Result<ScenarioRun, DataErrors> {
     run_file_with(dir, file, Tier::default())
 }
 
 /// [`run_file`] on a given [`Tier`].
-pub fn run_file_with(dir: &Path, file: &Path, tier: Tier) -> Result<ScenarioRun, DataErrors> {
+pub fn run_file_with(dir: &Source, file: &Path, tier: Tier) -> Result<ScenarioRun, DataErrors> {
     let mut sources = Sources::default();
     let mut errors = Vec::new();
     if let Some(why) = crate::data::confine::refuse_given(file) {
@@ -167,7 +187,7 @@ pub fn run_file_with(dir: &Path, file: &Path, tier: Tier) -> Result<ScenarioRun,
             errors: vec![sources.error(fid, off as u32, off as u32 + 1, msg, help)],
         }
     })?;
-    let data = Arc::new(load::load_game(dir, &raw.game)?);
+    let data = Arc::new(dir.load(&raw.game)?);
     run_with(data, raw, &sources, fid, tier)
 }
 

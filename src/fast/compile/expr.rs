@@ -38,9 +38,10 @@ impl Compiler<'_> {
                 let x = self.cond(x);
                 Box::new(move |g, f| Ok(!x(g, f)?))
             }
-            Expr::And(a, b) => {
-                let (a, b) = (self.cond(a), self.cond(b));
-                Box::new(move |g, f| Ok(a(g, f)? && b(g, f)?))
+            Expr::And(..) => {
+                let mut parts = Vec::new();
+                conjuncts(e, &mut parts);
+                self.all(&parts)
             }
             Expr::Or(a, b) => {
                 if let Some(c) = self.pile_or(a, b) {
@@ -80,6 +81,9 @@ impl Compiler<'_> {
                     && let [zone] = a.as_slice()
                 {
                     return self.any_pile(zone, *span, *slot, body);
+                }
+                if let Some(c) = self.any_in_place(list, *slot, body) {
+                    return c;
                 }
                 let (list, slot, body) = (self.val(list), self.slot(*slot), self.cond(body));
                 Box::new(move |g, f| {
@@ -508,40 +512,43 @@ impl Compiler<'_> {
         }))
     }
 
-    /// `list where cond`: a zone's cards are filtered without building the
-    /// zone's list first.
-    pub(super) fn filter(&self, list: &Expr, slot: u16, cond: &Expr) -> ValFn {
-        let (list, slot, cond) = (self.val(list), self.slot(slot), self.cond(cond));
-        Box::new(move |g, f| {
-            let list = list(g, f)?;
-            let mut out = Vec::new();
-            if let Value::Zone(z) = list {
-                g.check_visible(z, f.span)?;
-                let cards = g.cards_of(&list, f)?;
-                for (i, &c) in cards.iter().enumerate() {
+    /// `any(list, cond)` of a sum of zones, or of `players()` or
+    /// `others()`: the cards or players read in place, no list made.
+    fn any_in_place(&self, list: &Expr, slot: u16, body: &Expr) -> Option<CondFn> {
+        if let Some(sum) = self.zone_sum(list) {
+            let (test, slot) = (self.item_test(slot, body), self.slot(slot));
+            return Some(Box::new(move |g, f| {
+                let mut cards = Listed::new();
+                sum.cards(g, f, &mut cards)?;
+                for c in cards {
                     f.slots[slot] = Value::Card(c);
-                    if cond(g, f)? {
-                        // One allocation, sized for the cards still to test.
-                        if out.capacity() == 0 {
-                            out.reserve_exact(cards.len() - i);
-                        }
-                        out.push(Value::Card(c));
+                    if test.card(g, f, c)? {
+                        return Ok(true);
                     }
                 }
-            } else {
-                let items = g.items(&list, f.span)?;
-                for (i, item) in items.iter().enumerate() {
-                    f.slots[slot] = item.clone();
-                    if cond(g, f)? {
-                        if out.capacity() == 0 {
-                            out.reserve_exact(items.len() - i);
-                        }
-                        out.push(item.clone());
-                    }
+                Ok(false)
+            }));
+        }
+        let Expr::Call(b @ (Builtin::Players | Builtin::Others), args, span) = list else {
+            return None;
+        };
+        if !args.is_empty() {
+            return None;
+        }
+        let (all, span) = (*b == Builtin::Players, *span);
+        let (body, slot) = (self.cond(body), self.slot(slot));
+        Some(Box::new(move |g, f| {
+            f.span = span;
+            let from = if all { g.st.active } else { f.me };
+            let ps: smallvec::SmallVec<[PlayerId; 8]> = g.turn_order_iter(from, all).collect();
+            for p in ps {
+                f.slots[slot] = Value::Player(p);
+                if body(g, f)? {
+                    return Ok(true);
                 }
             }
-            Ok(Value::list(out))
-        })
+            Ok(false)
+        }))
     }
 
     /// A kernel operation. The ones every turn runs many times (count, top,
@@ -552,6 +559,20 @@ impl Compiler<'_> {
             return c;
         }
         match (b, args) {
+            // Of a filter: its items counted, no list made.
+            (Builtin::Count | Builtin::Empty, [Expr::Where(list, slot, cond)]) => {
+                let (fl, count) = (self.filter_of(list, *slot, cond), b == Builtin::Count);
+                Box::new(move |g, f| {
+                    let mut n = 0;
+                    fl.run(g, f, |_, _| n += 1)?;
+                    f.span = span;
+                    Ok(if count {
+                        Value::Int(n)
+                    } else {
+                        Value::Bool(n == 0)
+                    })
+                })
+            }
             (Builtin::Count | Builtin::Empty, [x]) => {
                 let (x, count) = (self.val(x), b == Builtin::Count);
                 Box::new(move |g, f| {

@@ -27,6 +27,12 @@ impl Compiler<'_> {
                     let leaves = v.into_boxed_slice();
                     return Body::Hook(Box::new(Hook::new(leaves)));
                 }
+                if straight.is_none()
+                    && K::VALUE
+                    && let Some(e) = self.tail(stmts)
+                {
+                    return Body::Expr(e);
+                }
                 let b = block_of(v);
                 match straight {
                     Some(s) => Body::Straight(Box::new(s), b),
@@ -34,6 +40,42 @@ impl Compiler<'_> {
                 }
             }
         }
+    }
+
+    /// Statements ending in `return e` whose value is kept, as the value
+    /// they return: the statements, then `e`; an `if c { return x }` on the
+    /// way is `x` if `c` holds, else the rest. No `return` to catch.
+    fn tail(&self, stmts: &[Stmt]) -> Option<ValFn> {
+        let ret = |a: &[Stmt]| match a {
+            [Stmt::Return(Some(x))] => Some(self.val(x)),
+            _ => None,
+        };
+        let at = stmts.iter().position(|s| match s {
+            Stmt::If(_, a, b) => b.is_empty() && matches!(a.as_slice(), [Stmt::Return(Some(_))]),
+            _ => false,
+        });
+        let (init, last) = match at {
+            Some(i) => (&stmts[..i], &stmts[i..]),
+            None => (
+                &stmts[..stmts.len().checked_sub(1)?],
+                &stmts[stmts.len() - 1..],
+            ),
+        };
+        let value: ValFn = match last {
+            [Stmt::If(c, a, _), rest @ ..] => {
+                let (c, x, rest) = (self.cond(c), ret(a)?, self.tail(rest)?);
+                Box::new(move |g, f| if c(g, f)? { x(g, f) } else { rest(g, f) })
+            }
+            last => ret(last)?,
+        };
+        if init.is_empty() {
+            return Some(value);
+        }
+        let init = block_of(self.leaves(init));
+        Some(Box::new(move |g, f| {
+            init(g, f)?;
+            value(g, f)
+        }))
     }
 
     /// A verb call compiled into its caller: the verb's slots follow the

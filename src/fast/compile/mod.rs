@@ -14,7 +14,7 @@
 use std::cell::Cell;
 
 use crate::data::Data;
-use crate::engine::exec::{Frame, MAX_LOOP};
+use crate::engine::exec::{Charge, Frame, MAX_LOOP, Returns};
 use crate::engine::state::Event;
 use crate::engine::{Flow, Game, Res};
 use crate::fast::native::CmpOp;
@@ -22,7 +22,9 @@ use crate::lang::builtins::Builtin;
 use crate::lang::ir::*;
 use crate::value::{Args, Cards, ObjId, PlayerId, Value, ZoneRef, bit};
 
+mod conj;
 mod expr;
+mod filter;
 mod hook;
 mod inline;
 mod known;
@@ -33,13 +35,17 @@ mod shapes;
 mod stmt;
 mod straight;
 mod toploop;
+mod zonesum;
 
+use conj::*;
+use filter::*;
 pub use hook::Hook;
 use leaf::*;
 use place::*;
 use shapes::*;
 pub use straight::Straight;
 use toploop::*;
+use zonesum::*;
 
 type Native<T> = Box<dyn Fn(&mut Game, &mut Frame) -> Res<T> + Send + Sync>;
 /// Code that computes a value.
@@ -221,7 +227,7 @@ enum Arg {
 /// What a call's value becomes: the value itself, or nothing for a call
 /// in statement position (no value to build and drop).
 trait Keep: 'static {
-    type Out: 'static;
+    type Out: Returns + 'static;
     /// Whether the value is kept.
     const VALUE: bool;
     fn keep(v: Value) -> Self::Out;

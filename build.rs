@@ -1,0 +1,46 @@
+//! Embeds the shipped games (`rules/` and `cards/`) in the binary, so an
+//! installed `fuda` needs no source tree: a table of every file's path and
+//! bytes, read by `src/data/files.rs`.
+
+use std::path::{Path, PathBuf};
+
+fn walk(root: &Path, dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in rd.flatten() {
+        let p = e.path();
+        let hidden = e.file_name().to_string_lossy().starts_with('.');
+        if hidden {
+            continue;
+        }
+        if p.is_dir() {
+            walk(root, &p, out);
+        } else if p.is_file() {
+            out.push(p.strip_prefix(root).unwrap_or(&p).to_path_buf());
+        }
+    }
+}
+
+fn main() {
+    let root = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets it"));
+    let mut files = Vec::new();
+    for top in ["rules", "cards"] {
+        println!("cargo:rerun-if-changed={top}");
+        walk(&root, &root.join(top), &mut files);
+    }
+    files.sort();
+    let mut table = String::from("&[\n");
+    for f in &files {
+        let name: Vec<String> = f
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+            .collect();
+        let name = name.join("/");
+        let abs = root.join(f);
+        table.push_str(&format!("    ({name:?}, include_bytes!({abs:?})),\n"));
+    }
+    table.push(']');
+    let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets it"));
+    std::fs::write(out.join("embedded.rs"), table).expect("OUT_DIR is writable");
+}

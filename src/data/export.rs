@@ -1,0 +1,40 @@
+//! `fuda data export DIR`: the built-in games written out as files, to edit
+//! and run with `--data DIR`.
+
+use std::io::Write;
+use std::path::Path;
+use std::process::ExitCode;
+
+use super::files::EMBEDDED;
+
+/// Writes every built-in file under `dir`. A folder that is not empty is
+/// refused unless `force` (an export must not mix into other work silently).
+pub fn export(dir: &Path, force: bool) -> ExitCode {
+    let busy = std::fs::read_dir(dir).is_ok_and(|mut rd| rd.next().is_some());
+    if busy && !force {
+        eprintln!(
+            "error: {} is not empty; export into a new or empty folder, or add --force to overwrite its files",
+            dir.display()
+        );
+        return ExitCode::from(2);
+    }
+    for (rel, bytes) in EMBEDDED {
+        let path = dir.join(rel);
+        let written = (path.parent())
+            .map_or(Ok(()), std::fs::create_dir_all)
+            .and_then(|()| std::fs::write(&path, bytes));
+        if let Err(e) = written {
+            eprintln!("error: cannot write {}: {e}", path.display());
+            return ExitCode::from(1);
+        }
+    }
+    // A reader that went away is no error of ours.
+    let _ = writeln!(
+        std::io::stdout(),
+        "wrote {} files of the built-in games to {}; run them with --data {}",
+        EMBEDDED.len(),
+        dir.display(),
+        dir.display()
+    );
+    ExitCode::SUCCESS
+}

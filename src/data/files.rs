@@ -1,0 +1,152 @@
+//! Where a game's files are read from: the shipped games, embedded in the
+//! binary by `build.rs` (an installed `fuda` needs no source tree), or a
+//! folder, read only inside it ([`Root`]). Paths are relative, `/`-separated
+//! (`rules/x.yaml`, `cards/x/y.yaml`).
+
+use std::path::{Path, PathBuf};
+
+use super::confine::Root;
+use super::diag::DataError;
+
+/// Every shipped file (`rules/…`, `cards/…`) with its bytes.
+pub static EMBEDDED: &[(&str, &[u8])] = include!(concat!(env!("OUT_DIR"), "/embedded.rs"));
+
+pub enum Files {
+    Embedded,
+    Dir(Root),
+}
+
+impl Files {
+    pub fn dir(dir: &Path) -> Files {
+        Files::Dir(Root::new(dir))
+    }
+
+    /// How a file is named in messages: its path (relative, if embedded).
+    pub fn name(&self, rel: &str) -> String {
+        match self {
+            Files::Embedded => rel.to_string(),
+            Files::Dir(root) => root.given().join(rel).display().to_string(),
+        }
+    }
+
+    /// A file's bytes, or why it cannot be read (it leads outside the
+    /// folder, is no regular file, is too big, does not exist).
+    pub fn read(&self, rel: &str) -> Result<Vec<u8>, String> {
+        match self {
+            Files::Embedded => embedded(rel)
+                .map(<[u8]>::to_vec)
+                .ok_or_else(|| format!("cannot read {rel}: no such file among the shipped games")),
+            Files::Dir(root) => {
+                let path = root.given().join(rel);
+                if let Some(why) = root.refuse(&path) {
+                    return Err(why);
+                }
+                std::fs::read(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))
+            }
+        }
+    }
+
+    pub fn exists(&self, rel: &str) -> bool {
+        match self {
+            Files::Embedded => embedded(rel).is_some(),
+            Files::Dir(root) => root.given().join(rel).exists(),
+        }
+    }
+
+    /// The games: the stems of `rules/*.yaml`, sorted.
+    pub fn games(&self) -> Vec<String> {
+        let mut games: Vec<String> = match self {
+            Files::Embedded => (EMBEDDED.iter())
+                .filter_map(|(p, _)| p.strip_prefix("rules/")?.strip_suffix(".yaml"))
+                .filter(|g| !g.contains('/'))
+                .map(str::to_string)
+                .collect(),
+            Files::Dir(root) => std::fs::read_dir(root.given().join("rules"))
+                .into_iter()
+                .flatten()
+                .flatten()
+                .filter_map(|e| {
+                    let p = e.path();
+                    (p.extension()? == "yaml")
+                        .then(|| p.file_stem()?.to_str().map(str::to_string))?
+                })
+                .collect(),
+        };
+        games.sort();
+        games
+    }
+
+    /// Whether the folder `rel` resolves inside the data (always, embedded).
+    pub fn inside(&self, rel: &str) -> bool {
+        match self {
+            Files::Embedded => true,
+            Files::Dir(root) => root.inside(&root.given().join(rel)),
+        }
+    }
+
+    /// The YAML files under the folder `rel` (`*.yaml`, `*.yml`), sorted;
+    /// in a folder, each sub-folder listed once (a symlink may lead back to
+    /// a parent) and none outside the data folder.
+    pub fn yaml_under(&mut self, rel: &str, errs: &mut Vec<DataError>) -> Vec<String> {
+        let yaml = |p: &str| p.ends_with(".yaml") || p.ends_with(".yml");
+        let mut out: Vec<String> = match self {
+            Files::Embedded => {
+                let prefix = format!("{}/", rel.trim_end_matches('/'));
+                (EMBEDDED.iter())
+                    .map(|(p, _)| *p)
+                    .filter(|p| p.starts_with(&prefix) && yaml(p))
+                    .map(str::to_string)
+                    .collect()
+            }
+            Files::Dir(root) => {
+                let mut found = Vec::new();
+                let top = root.given().join(rel);
+                walk(root, &top, &mut found, errs);
+                let base = root.given().to_path_buf();
+                (found.into_iter())
+                    .filter_map(|p| {
+                        let r = p.strip_prefix(&base).ok()?;
+                        let parts: Vec<String> = (r.components())
+                            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                            .collect();
+                        Some(parts.join("/"))
+                    })
+                    .filter(|p| yaml(p))
+                    .collect()
+            }
+        };
+        // By path components, as the folder's paths sort (`a/x` before `a-b`).
+        out.sort_by(|a, b| a.split('/').cmp(b.split('/')));
+        out
+    }
+}
+
+fn embedded(rel: &str) -> Option<&'static [u8]> {
+    (EMBEDDED.iter()).find_map(|(p, b)| (*p == rel).then_some(*b))
+}
+
+/// Entries of `dir` named *.yaml (reading refuses what is not a regular
+/// file), and those of the folders inside.
+fn walk(root: &mut Root, dir: &Path, out: &mut Vec<PathBuf>, errs: &mut Vec<DataError>) {
+    if !root.inside(dir) {
+        errs.push(DataError::plain(
+            format!("{} leads outside the data folder", dir.display()),
+            Some("card folders are read only from the data folder".into()),
+        ));
+        return;
+    }
+    if !root.first_visit(dir) {
+        return;
+    }
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in rd.flatten() {
+        let p = e.path();
+        if p.extension().is_some_and(|x| x == "yaml" || x == "yml") {
+            out.push(p);
+        } else if p.is_dir() {
+            walk(root, &p, out, errs);
+        }
+    }
+}

@@ -1,0 +1,83 @@
+//! Where a command's data comes from: the games shipped in the binary, a
+//! folder holding `rules/` and `cards/`, or a mod (a folder holding
+//! `mod.yaml`) laid over a shipped game. [`open`] is the one way in.
+
+use std::path::{Path, PathBuf};
+
+use super::files::Files;
+use super::manifest;
+use super::{Data, DataErrors};
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Source {
+    /// The shipped games, embedded in the binary.
+    Embedded,
+    /// A folder holding `rules/<game>.yaml` and `cards/<game>/`.
+    Dir(PathBuf),
+    /// A folder holding `mod.yaml`, laid over a shipped game.
+    Mod(PathBuf),
+}
+
+/// The data `--data` names: a mod if the folder holds `mod.yaml`, else the
+/// folder; with no `--data`, the shipped games.
+pub fn open(arg: Option<&Path>) -> Source {
+    match arg {
+        None => Source::Embedded,
+        Some(p) if manifest::is_mod(p) => Source::Mod(p.to_path_buf()),
+        Some(p) => Source::Dir(p.to_path_buf()),
+    }
+}
+
+impl Source {
+    /// Loads and compiles one game.
+    pub fn load(&self, game: &str) -> Result<Data, DataErrors> {
+        match self {
+            Source::Embedded => super::load::load(Files::Embedded, game, None),
+            Source::Dir(d) => super::load::load(Files::dir(d), game, None),
+            Source::Mod(d) => super::load::load(Files::Embedded, game, Some(d)),
+        }
+    }
+
+    /// The games it holds (a mod: the one it extends, if its `mod.yaml`
+    /// says so; else none, and loading says why).
+    pub fn games(&self) -> Vec<String> {
+        match self {
+            Source::Embedded => Files::Embedded.games(),
+            Source::Dir(d) => Files::dir(d).games(),
+            Source::Mod(_) => self.extends().into_iter().collect(),
+        }
+    }
+
+    /// The folder, if the data is one.
+    pub fn folder(&self) -> Option<&Path> {
+        match self {
+            Source::Embedded => None,
+            Source::Dir(d) | Source::Mod(d) => Some(d),
+        }
+    }
+
+    /// The game a mod extends, as its `mod.yaml` names it (read plainly:
+    /// loading reports a broken file).
+    fn extends(&self) -> Option<String> {
+        let dir = self.folder()?;
+        // Read as loading reads it: only inside the folder.
+        let bytes = Files::dir(dir).read(manifest::FILE).ok()?;
+        let m: manifest::RawMod = serde_norway::from_slice(&bytes).ok()?;
+        Some(m.extends)
+    }
+
+    /// The data in use, in words: `fuda check` prints it first.
+    pub fn describe(&self) -> String {
+        match self {
+            Source::Embedded => "the games built into fuda".into(),
+            Source::Dir(d) => format!("the folder {}", d.display()),
+            Source::Mod(d) => match self.extends() {
+                Some(g) if Files::Embedded.games().contains(&g) => {
+                    format!("the mod {} on the built-in game {g}", d.display())
+                }
+                Some(g) => format!("the mod {} (mod.yaml extends {g})", d.display()),
+                None => format!("the mod {}", d.display()),
+            },
+        }
+    }
+}

@@ -1,0 +1,92 @@
+//! Conjunctions as one loop over their parts (`a and b and c` is one
+//! closure call and one per part, not one per `and`), and the test of a
+//! filter's item whose leading tag tests read a card's tags in place.
+
+use super::*;
+
+/// The parts of `a and b and ...`, in order.
+pub(super) fn conjuncts<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
+    match e {
+        Expr::And(a, b) => {
+            conjuncts(a, out);
+            conjuncts(b, out);
+        }
+        e => out.push(e),
+    }
+}
+
+/// The test of a `where` or `any` item bound in a slot: for a card, its
+/// leading tag tests (`it is a and it is not b and ...`) read its tags, no
+/// closure run, then the other parts in order; for any other value, the
+/// whole condition as compiled.
+pub(super) struct ItemTest {
+    tags: Box<[(u64, bool)]>,
+    rest: Option<CondFn>,
+    whole: CondFn,
+}
+
+impl ItemTest {
+    /// Whether card `c`, bound in the item's slot, passes.
+    #[inline(always)]
+    pub(super) fn card(&self, g: &mut Game, f: &mut Frame, c: ObjId) -> Res<bool> {
+        let tags = g.st.tags(c);
+        if !self
+            .tags
+            .iter()
+            .all(|&(m, negate)| (tags & m != 0) != negate)
+        {
+            return Ok(false);
+        }
+        match &self.rest {
+            Some(rest) => rest(g, f),
+            None => Ok(true),
+        }
+    }
+
+    /// Whether the value bound in the item's slot passes.
+    #[inline(always)]
+    pub(super) fn any(&self, g: &mut Game, f: &mut Frame) -> Res<bool> {
+        (self.whole)(g, f)
+    }
+}
+
+impl Compiler<'_> {
+    /// `a and b and ...` as one loop.
+    pub(super) fn all(&self, parts: &[&Expr]) -> CondFn {
+        match parts {
+            [] => Box::new(|_, _| Ok(true)),
+            [a] => self.cond(a),
+            [a, b] => {
+                let (a, b) = (self.cond(a), self.cond(b));
+                Box::new(move |g, f| Ok(a(g, f)? && b(g, f)?))
+            }
+            _ => {
+                let parts: Box<[CondFn]> = parts.iter().map(|p| self.cond(p)).collect();
+                Box::new(move |g, f| {
+                    for p in parts.iter() {
+                        if !p(g, f)? {
+                            return Ok(false);
+                        }
+                    }
+                    Ok(true)
+                })
+            }
+        }
+    }
+
+    /// The test of an item bound in `slot`.
+    pub(super) fn item_test(&self, slot: u16, cond: &Expr) -> ItemTest {
+        let mut parts = Vec::new();
+        conjuncts(cond, &mut parts);
+        let lead = parts
+            .iter()
+            .map_while(|p| tag_test(p, slot))
+            .collect::<Box<[_]>>();
+        let rest = &parts[lead.len()..];
+        ItemTest {
+            rest: (!rest.is_empty()).then(|| self.all(rest)),
+            tags: lead,
+            whole: self.all(&parts),
+        }
+    }
+}

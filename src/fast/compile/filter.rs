@@ -1,0 +1,121 @@
+//! `list where cond`: the items that pass, listed, or only counted where
+//! the list is only counted (`count(x where ..)`, `empty(x where ..)`). A
+//! zone's cards, a sum of zones' and a card's attached cards are read in
+//! place onto the stack, no list made first.
+
+use super::*;
+
+/// Cards read onto the stack: a hand or a field, mostly, with no
+/// allocation.
+pub(super) type Listed = smallvec::SmallVec<[ObjId; 32]>;
+
+/// A compiled `list where cond`.
+pub(super) struct Filter {
+    src: Source,
+    slot: usize,
+    test: ItemTest,
+}
+
+/// Where a filter's items come from.
+enum Source {
+    /// `zone + zone + ...`.
+    Sum(ZoneSum),
+    /// `attached(card)`, with the call's span.
+    Attached(ValFn, Span),
+    /// Any other list, or a zone.
+    Code(ValFn),
+}
+
+impl Compiler<'_> {
+    pub(super) fn filter_of(&self, list: &Expr, slot: u16, cond: &Expr) -> Filter {
+        let src = match list {
+            Expr::Call(Builtin::Attached, a, span) if let [x] = a.as_slice() => {
+                Source::Attached(self.val(x), *span)
+            }
+            _ => match self.zone_sum(list) {
+                Some(sum) => Source::Sum(sum),
+                None => Source::Code(self.val(list)),
+            },
+        };
+        Filter {
+            src,
+            test: self.item_test(slot, cond),
+            slot: self.slot(slot),
+        }
+    }
+
+    /// `list where cond` as a list.
+    pub(super) fn filter(&self, list: &Expr, slot: u16, cond: &Expr) -> ValFn {
+        let fl = self.filter_of(list, slot, cond);
+        Box::new(move |g, f| {
+            let mut out = Vec::new();
+            fl.run(g, f, |v, left| {
+                // One allocation, sized for the items still to test.
+                if out.capacity() == 0 {
+                    out.reserve_exact(left);
+                }
+                out.push(v.clone());
+            })?;
+            Ok(Value::list(out))
+        })
+    }
+}
+
+impl Filter {
+    /// Runs the filter as `where` does: `hit` sees each item that passes,
+    /// with the number of items it and those after it make.
+    #[inline(always)]
+    pub(super) fn run(
+        &self,
+        g: &mut Game,
+        f: &mut Frame,
+        mut hit: impl FnMut(&Value, usize),
+    ) -> Res<()> {
+        let mut cards = Listed::new();
+        match &self.src {
+            Source::Sum(sum) => sum.cards(g, f, &mut cards)?,
+            Source::Attached(x, span) => {
+                // As the call: its operand, then its span; no card, no cards.
+                let v = x(g, f)?;
+                f.span = *span;
+                if let Value::Card(h) = v {
+                    cards.extend(g.st.attached(h));
+                }
+            }
+            Source::Code(list) => match list(g, f)? {
+                Value::Zone(z) => {
+                    g.check_visible(z, f.span)?;
+                    zone_cards(g, z, &mut cards);
+                }
+                list => {
+                    let items = g.items(&list, f.span)?;
+                    for (i, item) in items.iter().enumerate() {
+                        f.slots[self.slot] = item.clone();
+                        if self.test.any(g, f)? {
+                            hit(item, items.len() - i);
+                        }
+                    }
+                    return Ok(());
+                }
+            },
+        }
+        for (i, &c) in cards.iter().enumerate() {
+            f.slots[self.slot] = Value::Card(c);
+            if self.test.card(g, f, c)? {
+                hit(&Value::Card(c), cards.len() - i);
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A zone's cards in the order its list holds them: an ordered zone's top
+/// card first, a row of piles each pile's top card.
+pub(super) fn zone_cards(g: &Game, z: ZoneRef, out: &mut Listed) {
+    let zi = &g.st.zones[g.st.inst(z)];
+    if zi.piles.is_empty() {
+        out.extend(zi.cards.iter().rev().copied());
+    } else {
+        out.extend(zi.piles.iter().filter_map(|(_, p)| p.last().copied()));
+    }
+}

@@ -1,0 +1,71 @@
+//! Sums of zones (`field + leader + boundary`) filtered or searched in
+//! place: the cards `+` would list, taken onto the stack, with no list
+//! made and joined.
+
+use super::*;
+
+/// The zones of a left-nested `a + b + ...` of zone expressions, each with
+/// the span of the `+` that adds it (the first two share the first `+`'s).
+pub(super) struct ZoneSum(Box<[(ZoneOp, Span)]>);
+
+impl Compiler<'_> {
+    /// The zones of `e` if it is a sum of two or more zone expressions,
+    /// nested to the left as `a + b + c` parses.
+    pub(super) fn zone_sum(&self, e: &Expr) -> Option<ZoneSum> {
+        let mut leaves = Vec::new();
+        self.sum_leaves(e, &mut leaves)?;
+        (leaves.len() >= 2).then(|| ZoneSum(leaves.into_boxed_slice()))
+    }
+
+    fn sum_leaves(&self, e: &Expr, out: &mut Vec<(ZoneOp, Span)>) -> Option<()> {
+        let Expr::Bin(BinOp::Add, a, b, span) = e else {
+            return None;
+        };
+        let (Expr::Zone(..), span) = (&**b, *span) else {
+            return None;
+        };
+        match &**a {
+            Expr::Zone(..) => out.push((self.zone_op(a), span)),
+            a => self.sum_leaves(a, out)?,
+        }
+        out.push((self.zone_op(b), span));
+        Some(())
+    }
+}
+
+impl ZoneSum {
+    /// The cards the sum lists, in its order, read as `+` reads them: each
+    /// zone after the code that names it runs, a hidden zone and a list too
+    /// long failing at the `+` that adds them (the first zone's cards are
+    /// read, and it is checked, with the second's).
+    pub(super) fn cards(&self, g: &mut Game, f: &mut Frame, out: &mut Listed) -> Res<()> {
+        let mut first = None;
+        for (i, (zone, span)) in self.0.iter().enumerate() {
+            let z = match zone.get(g, f)? {
+                Value::Zone(z) => z,
+                other => return g.err(*span, format!("expected a list, found {}", other.kind())),
+            };
+            if i == 0 {
+                first = Some(z);
+                continue;
+            }
+            let mut n = out.len();
+            if let Some(a) = first.take() {
+                g.check_visible(a, *span)?;
+                g.check_visible(z, *span)?;
+                n = g.st.listed(a);
+                if n + g.st.listed(z) <= crate::engine::MAX_LIST {
+                    zone_cards(g, a, out);
+                }
+            } else {
+                g.check_visible(z, *span)?;
+            }
+            if n + g.st.listed(z) > crate::engine::MAX_LIST {
+                let max = crate::engine::MAX_LIST;
+                return g.err(*span, format!("a list of more than {max} items"));
+            }
+            zone_cards(g, z, out);
+        }
+        Ok(())
+    }
+}

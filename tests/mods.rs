@@ -1,0 +1,166 @@
+//! Mods as overlays and the built-in games, through the binary: what
+//! `fuda check` reports of a mod, a mod's scenarios under `fuda test`, the
+//! binary run from another folder, `fuda data export`.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Runs fuda in `cwd`, with no variable of cargo's to lean on.
+fn fuda_in(cwd: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_fuda"))
+        .args(args)
+        .current_dir(cwd)
+        .env_remove("CARGO_MANIFEST_DIR")
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("run fuda")
+}
+
+fn out(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn err(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap().flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            copy_tree(&p, &to.join(e.file_name()));
+        } else {
+            std::fs::copy(&p, to.join(e.file_name())).unwrap();
+        }
+    }
+}
+
+fn festival() -> PathBuf {
+    root().join("tests/mods/festival")
+}
+
+#[test]
+fn check_reports_what_a_mod_adds_and_replaces() {
+    let dir = festival();
+    let o = fuda_in(root(), &["check", "--data", dir.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", err(&o));
+    let text = out(&o);
+    assert!(
+        text.starts_with(&format!(
+            "data: the mod {} on the built-in game shrine\n",
+            dir.display()
+        )),
+        "{text}"
+    );
+    let report: Vec<&str> = text
+        .lines()
+        .skip_while(|l| !l.starts_with("mod festival on shrine:"))
+        .skip(1)
+        .collect();
+    assert_eq!(
+        report,
+        [
+            "  replaces card omiki",
+            "  adds card village_festival",
+            "  adds verbs.celebrate",
+            "  changes turn.phases.cleanup.do",
+            "  changes max_turns: 400 → 300",
+        ],
+        "{text}"
+    );
+}
+
+#[test]
+fn a_mods_scenarios_play_on_the_mod_and_fail_without_its_change() {
+    let o = fuda_in(root(), &["test", "tests/mods/festival"]);
+    assert!(o.status.success(), "{}{}", out(&o), err(&o));
+    assert!(out(&o).ends_with("1 passed, 0 failed\n"), "{}", out(&o));
+
+    // The same scenario on the mod with 御神酒 at its old cost fails: the
+    // scenario tests the mod's card, not the game's.
+    let tmp = tempfile::tempdir().unwrap();
+    let copy = tmp.path().join("festival");
+    copy_tree(&festival(), &copy);
+    let card = copy.join("cards/omiki.yaml");
+    let text = std::fs::read_to_string(&card).unwrap();
+    std::fs::write(&card, text.replace("cost: 5", "cost: 6")).unwrap();
+    let o = fuda_in(tmp.path(), &["test", "--data", "festival"]);
+    assert_eq!(o.status.code(), Some(1), "{}", out(&o));
+    assert!(out(&o).contains("0 passed, 1 failed"), "{}", out(&o));
+}
+
+#[test]
+fn the_built_in_games_run_from_any_folder() {
+    let tmp = tempfile::tempdir().unwrap();
+    let o = fuda_in(tmp.path(), &["run", "shrine", "--seed", "1"]);
+    assert!(o.status.success(), "{}", err(&o));
+    assert!(out(&o).contains("result — winner"), "{}", out(&o));
+    let o = fuda_in(tmp.path(), &["check"]);
+    assert!(o.status.success(), "{}", err(&o));
+    assert!(
+        out(&o).starts_with("data: the games built into fuda\n"),
+        "{}",
+        out(&o)
+    );
+    for game in ["hyakki", "landgrab", "shrine", "t3", "utage"] {
+        assert!(out(&o).contains(&format!("{game}: ok")), "{}", out(&o));
+    }
+}
+
+/// Every file under `dir`, relative, sorted.
+fn files(dir: &Path, under: &Path, out: &mut Vec<PathBuf>) {
+    for e in std::fs::read_dir(under).unwrap().flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            files(dir, &p, out);
+        } else {
+            out.push(p.strip_prefix(dir).unwrap().to_path_buf());
+        }
+    }
+    out.sort();
+}
+
+#[test]
+fn data_export_writes_the_built_in_games_and_refuses_a_folder_in_use() {
+    let tmp = tempfile::tempdir().unwrap();
+    let o = fuda_in(tmp.path(), &["data", "export", "games"]);
+    assert!(o.status.success(), "{}", err(&o));
+    let games = tmp.path().join("games");
+    // The export is the repository's rules/ and cards/, byte for byte.
+    for top in ["rules", "cards"] {
+        let (mut mine, mut theirs) = (Vec::new(), Vec::new());
+        files(&games, &games.join(top), &mut mine);
+        files(root(), &root().join(top), &mut theirs);
+        assert_eq!(mine, theirs);
+        for f in &mine {
+            let a = std::fs::read(games.join(f)).unwrap();
+            let b = std::fs::read(root().join(f)).unwrap();
+            assert!(a == b, "{} differs", f.display());
+        }
+    }
+    let o = fuda_in(tmp.path(), &["check", "shrine", "--data", "games"]);
+    assert!(o.status.success(), "{}", err(&o));
+    assert!(
+        out(&o).starts_with("data: the folder games\n"),
+        "{}",
+        out(&o)
+    );
+
+    let o = fuda_in(tmp.path(), &["data", "export", "games"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(err(&o).contains("is not empty"), "{}", err(&o));
+    assert!(err(&o).contains("--force"), "{}", err(&o));
+    let rules = games.join("rules/shrine.yaml");
+    std::fs::write(&rules, "edited").unwrap();
+    let o = fuda_in(tmp.path(), &["data", "export", "games", "--force"]);
+    assert!(o.status.success(), "{}", err(&o));
+    assert_eq!(
+        std::fs::read(&rules).unwrap(),
+        std::fs::read(root().join("rules/shrine.yaml")).unwrap()
+    );
+}
