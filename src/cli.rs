@@ -73,6 +73,9 @@ enum Cmd {
         /// Save the game (seed, options, decisions) to this file.
         #[arg(long, value_name = "FILE")]
         save: Option<PathBuf>,
+        /// Play again whenever a file of the data folder changes.
+        #[arg(long)]
+        watch: bool,
     },
     /// Replay a saved game; `--upto N` stops after N decisions (undo).
     Replay {
@@ -117,6 +120,9 @@ enum Cmd {
         /// Run on the reference tier: no path that exists only for speed.
         #[arg(long)]
         reference: bool,
+        /// Run again whenever a file of the data folder or the paths changes.
+        #[arg(long, conflicts_with = "review")]
+        watch: bool,
     },
     /// Play many games and report win rates and speed.
     #[command(after_help = GAME_FLAGS)]
@@ -143,6 +149,21 @@ enum Cmd {
     },
     /// Print the card-language reference: a topic, or the list of topics.
     Doc { topic: Option<String> },
+    /// Write a new file to start from.
+    New {
+        #[command(subcommand)]
+        what: New,
+    },
+    /// Show a card as the loader compiled it: its text, effects and
+    /// abilities, and the scenarios that name it.
+    Explain { game: String, card: String },
+}
+
+#[derive(Subcommand)]
+enum New {
+    /// `cards/<game>/<id>.yaml` in the data folder, and a scenario that runs
+    /// it, `tests/scenarios/<game>/cards/<id>.yaml`.
+    Card { game: String, id: String },
 }
 
 pub fn main() -> ExitCode {
@@ -273,7 +294,15 @@ fn command(cli: Cli) -> ExitCode {
             json,
             view,
             save,
+            watch: false,
         } => run(&dir, &game, json, view, save.as_deref()),
+        Cmd::Run {
+            game,
+            json,
+            view,
+            save,
+            watch: true,
+        } => watching(&dir, &[], || run(&dir, &game, json, view, save.as_deref())),
         Cmd::Replay {
             file,
             json,
@@ -320,7 +349,25 @@ fn command(cli: Cli) -> ExitCode {
             review,
             filter,
             reference,
+            watch: false,
         } => test(&dir, paths, update, review, filter, reference),
+        Cmd::Test {
+            paths,
+            update,
+            filter,
+            reference,
+            watch: true,
+            ..
+        } => watching(&dir, &paths, || {
+            test(
+                &dir,
+                paths.clone(),
+                update,
+                false,
+                filter.clone(),
+                reference,
+            )
+        }),
         Cmd::Sim {
             game,
             games,
@@ -334,6 +381,77 @@ fn command(cli: Cli) -> ExitCode {
             run(&dir, &game, false, Some(1), None)
         }
         Cmd::Doc { topic } => doc(topic.as_deref()),
+        Cmd::New {
+            what: New::Card { game, id },
+        } => new_card(&dir, &game, &id),
+        Cmd::Explain { game, card } => explain(&dir, &game, &card),
+    }
+}
+
+/// `--watch`: runs, then runs again after each change to a data or
+/// scenario file until interrupted. A run's own errors (a card that does
+/// not load) are printed by it and wait for the next save; what changed and
+/// how long the run took go to stderr, so `--json` output stays clean.
+fn watching(dir: &Path, paths: &[PathBuf], mut once: impl FnMut() -> ExitCode) -> ExitCode {
+    let w = match crate::watch::Watch::new(&crate::watch::roots(dir, paths)) {
+        Ok(w) => w,
+        Err(e) => {
+            eprintln!("error: cannot watch {}: {e}", dir.display());
+            return ExitCode::from(1);
+        }
+    };
+    let mut runs = 1;
+    once();
+    eprintln!(
+        "-- run 1 done; watching {} for changes (Ctrl-C stops)",
+        dir.display()
+    );
+    while let Some(changed) = w.next() {
+        runs += 1;
+        let names: Vec<String> = changed.iter().map(|p| p.display().to_string()).collect();
+        eprintln!("-- run {runs}: {} changed", names.join(", "));
+        let start = std::time::Instant::now();
+        once();
+        eprintln!(
+            "-- run {runs} done in {} ms; watching for changes",
+            start.elapsed().as_millis()
+        );
+    }
+    ExitCode::SUCCESS
+}
+
+/// `fuda new card <game> <id>`.
+fn new_card(dir: &Path, game: &str, id: &str) -> ExitCode {
+    match crate::scaffold::new_card(dir, game, id) {
+        Ok(w) => {
+            say(format_args!("wrote {}", w.card.display()));
+            say(format_args!("wrote {}", w.scenario.display()));
+            say(format_args!(
+                "next: edit the card, then `fuda test {} --update` writes its snapshot \
+                 (`--watch` runs it on every save)",
+                w.scenario.display()
+            ));
+            ExitCode::SUCCESS
+        }
+        Err(crate::scaffold::Refused::Usage(e)) => usage(e),
+        Err(crate::scaffold::Refused::Data(e)) => report(e),
+    }
+}
+
+/// `fuda explain <game> <card>`.
+fn explain(dir: &Path, game: &str, card: &str) -> ExitCode {
+    let data = match load::load_game(dir, game) {
+        Ok(d) => d,
+        Err(e) => return report(e),
+    };
+    let roots = crate::explain::scenario_roots(dir);
+    let found = crate::explain::scenarios_naming(&roots, game, card);
+    match crate::explain::explain(&data, card, &found) {
+        Ok(text) => {
+            let _ = std::io::Write::write_all(&mut std::io::stdout().lock(), text.as_bytes());
+            ExitCode::SUCCESS
+        }
+        Err(e) => report(DataErrors { errors: vec![e] }),
     }
 }
 

@@ -9,6 +9,7 @@
 pub mod cli;
 pub mod data;
 pub mod engine;
+pub mod explain;
 pub mod fast;
 pub mod human;
 pub mod lang;
@@ -16,8 +17,10 @@ pub mod limits;
 pub mod replay;
 pub mod report;
 pub mod sandbox;
+pub mod scaffold;
 pub mod scenario;
 pub mod sim;
 pub mod snapshot;
 pub mod suggest;
 pub mod value;
+pub mod watch;
