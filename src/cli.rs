@@ -358,7 +358,7 @@ fn command(cli: Cli) -> ExitCode {
             reference,
             watch: true,
             ..
-        } => watching(&dir, &paths, || {
+        } => watching(&dir, &test_paths(&dir, paths.clone()), || {
             test(
                 &dir,
                 paths.clone(),
@@ -433,8 +433,11 @@ fn new_card(dir: &Path, game: &str, id: &str) -> ExitCode {
             ));
             ExitCode::SUCCESS
         }
-        Err(crate::scaffold::Refused::Usage(e)) => usage(e),
-        Err(crate::scaffold::Refused::Data(e)) => report(e),
+        Err(r) if r.usage => {
+            report(r.errors);
+            ExitCode::from(2)
+        }
+        Err(r) => report(r.errors),
     }
 }
 
@@ -451,18 +454,13 @@ fn explain(dir: &Path, game: &str, card: &str) -> ExitCode {
             let _ = std::io::Write::write_all(&mut std::io::stdout().lock(), text.as_bytes());
             ExitCode::SUCCESS
         }
-        Err(e) => report(DataErrors { errors: vec![e] }),
+        Err(e) => report(e),
     }
 }
 
-fn test(
-    dir: &Path,
-    mut paths: Vec<PathBuf>,
-    update: bool,
-    review: bool,
-    filter: Option<String>,
-    reference: bool,
-) -> ExitCode {
+/// The scenario paths `fuda test` runs: those given, else the data
+/// folder's `tests/scenarios`, else the current folder.
+fn test_paths(dir: &Path, mut paths: Vec<PathBuf>) -> Vec<PathBuf> {
     if paths.is_empty() {
         let own = dir.join("tests/scenarios");
         paths.push(if own.is_dir() {
@@ -471,6 +469,18 @@ fn test(
             PathBuf::from(".")
         });
     }
+    paths
+}
+
+fn test(
+    dir: &Path,
+    paths: Vec<PathBuf>,
+    update: bool,
+    review: bool,
+    filter: Option<String>,
+    reference: bool,
+) -> ExitCode {
+    let paths = test_paths(dir, paths);
     let opts = crate::snapshot::Options {
         update,
         filter,

@@ -8,20 +8,18 @@ use std::collections::BTreeSet;
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
 
-use crate::data::{Data, DataError, Trigger};
+use crate::data::{Data, DataError, DataErrors, Trigger};
 use crate::lang::ir::{Code, Expr, Place, Span, Stmt};
 use crate::suggest::{did_you_mean, suggest};
 
 /// The explanation of card `id`, or an error naming the nearest id.
-pub fn explain(data: &Data, id: &str, scenarios: &[PathBuf]) -> Result<String, DataError> {
+pub fn explain(data: &Data, id: &str, scenarios: &[PathBuf]) -> Result<String, DataErrors> {
     let Some(d) = data.names.def_index.get(id).copied() else {
         let ids = data.defs.iter().map(|d| d.id.as_str());
         let help = did_you_mean(suggest(id, ids))
             .or_else(|| Some(format!("`fuda check {}` counts its cards", data.game)));
-        return Err(DataError::plain(
-            format!("{} has no card `{id}`", data.game),
-            help,
-        ));
+        let e = DataError::plain(format!("{} has no card `{id}`", data.game), help);
+        return Err(DataErrors { errors: vec![e] });
     };
     let def = &data.defs[d as usize];
     let mut s = String::new();
@@ -191,8 +189,12 @@ fn dedent(t: &str) -> String {
     out
 }
 
+/// Code on one line; a YAML quoted string's escaped line ends (`\`) go.
 fn one_line(t: &str) -> String {
-    t.split_whitespace().collect::<Vec<_>>().join(" ")
+    t.replace("\\\n", " ")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// The names code calls: the rules' verbs, kernel operations, scripts.

@@ -10,12 +10,24 @@ use crate::data::schema::Visibility;
 use crate::data::{Data, DataError, DataErrors, load};
 use crate::lang::ir::{Expr, Stmt};
 
-/// Why nothing was written.
-pub enum Refused {
-    /// A bad id: the command line's fault.
-    Usage(DataError),
-    /// The game does not load, or the files exist.
-    Data(DataErrors),
+/// Why nothing was written: a bad id (`usage`, the command line's fault),
+/// a game that does not load, files that exist.
+pub struct Refused {
+    pub usage: bool,
+    pub errors: DataErrors,
+}
+
+impl Refused {
+    fn data(errors: DataErrors) -> Refused {
+        Refused {
+            usage: false,
+            errors,
+        }
+    }
+
+    fn one(e: DataError) -> Refused {
+        Refused::data(DataErrors { errors: vec![e] })
+    }
 }
 
 /// The files written.
@@ -29,40 +41,41 @@ pub struct Written {
 /// exists.
 pub fn new_card(dir: &Path, game: &str, id: &str) -> Result<Written, Refused> {
     if let Some(why) = bad_id(id) {
-        return Err(Refused::Usage(DataError::plain(
+        let e = DataError::plain(
             format!("`{id}` cannot be a card id: {why}"),
             Some("an id is a plain name of ASCII letters, digits and `_` (`my_card`)".into()),
-        )));
+        );
+        return Err(Refused {
+            usage: true,
+            ..Refused::one(e)
+        });
     }
-    let data = load::load_game(dir, game).map_err(Refused::Data)?;
+    let data = load::load_game(dir, game).map_err(Refused::data)?;
     if let Some(def) = data.defs.iter().find(|d| d.id == id) {
         let text = data.sources.text(def.file);
         let at = (crate::data::locate::find_word(text, id, 0)).unwrap_or((0, 0));
-        return Err(Refused::Data(DataErrors {
-            errors: vec![data.sources.error(
-                def.file,
-                at.0 as u32,
-                at.1 as u32,
-                format!("{game} already has a card `{id}`"),
-                Some(format!(
-                    "edit it there, or choose another id; `fuda explain {game} {id}` shows it"
-                )),
-            )],
-        }));
+        return Err(Refused::one(data.sources.error(
+            def.file,
+            at.0 as u32,
+            at.1 as u32,
+            format!("{game} already has a card `{id}`"),
+            Some(format!(
+                "edit it there, or choose another id; `fuda explain {game} {id}` shows it"
+            )),
+        )));
     }
     let written = Written {
         card: dir.join("cards").join(game).join(format!("{id}.yaml")),
         scenario: (dir.join("tests/scenarios").join(game).join("cards")).join(format!("{id}.yaml")),
     };
-    for p in [&written.card, &written.scenario] {
-        if p.exists() {
-            return Err(Refused::Data(DataErrors {
-                errors: vec![DataError::plain(
-                    format!("{} exists; fuda new does not overwrite", p.display()),
-                    Some("remove it, or choose another id".into()),
-                )],
-            }));
-        }
+    if let Some(p) = [&written.card, &written.scenario]
+        .into_iter()
+        .find(|p| p.exists())
+    {
+        return Err(Refused::one(DataError::plain(
+            format!("{} exists; fuda new does not overwrite", p.display()),
+            Some("remove it, or choose another id".into()),
+        )));
     }
     write(&written.card, &card_text(&data, id))?;
     // The scenario is made against the game with the card in it; a card
@@ -71,7 +84,7 @@ pub fn new_card(dir: &Path, game: &str, id: &str) -> Result<Written, Refused> {
         Ok(d) => std::sync::Arc::new(d),
         Err(e) => {
             let _ = std::fs::remove_file(&written.card);
-            return Err(Refused::Data(e));
+            return Err(Refused::data(e));
         }
     };
     write(&written.scenario, &scenario_text(&data, id))?;
@@ -82,12 +95,10 @@ fn write(path: &Path, text: &str) -> Result<(), Refused> {
     (path.parent().map_or(Ok(()), std::fs::create_dir_all))
         .and_then(|_| std::fs::write(path, text))
         .map_err(|e| {
-            Refused::Data(DataErrors {
-                errors: vec![DataError::plain(
-                    format!("cannot write {}: {e}", path.display()),
-                    None,
-                )],
-            })
+            Refused::one(DataError::plain(
+                format!("cannot write {}: {e}", path.display()),
+                None,
+            ))
         })
 }
 
@@ -139,7 +150,7 @@ fn word(s: &str) -> String {
 }
 
 fn card_text(data: &Data, id: &str) -> String {
-    // Cards that are lists (decks) are no model for a card.
+    // Cards that are ready-made lists are no model for a card.
     let cards: Vec<_> = data.defs.iter().filter(|d| d.list.is_empty()).collect();
     let tags = commonest(cards.iter().map(|d| d.tags)).map_or(0, |(t, _)| t);
     let like: Vec<_> = cards.iter().filter(|d| d.tags == tags).collect();
@@ -161,10 +172,10 @@ fn card_text(data: &Data, id: &str) -> String {
         let set = like
             .iter()
             .filter_map(|d| d.props.get(i).copied().filter(|&v| v != default));
-        if let Some((v, n)) = commonest(set.clone()) {
-            if most(set.count()) {
-                props.insert(i, (name, v, n));
-            }
+        if let Some((v, n)) = commonest(set.clone())
+            && most(set.count())
+        {
+            props.insert(i, (name, v, n));
         }
     }
     if !props.is_empty() {
@@ -181,20 +192,19 @@ fn card_text(data: &Data, id: &str) -> String {
             .filter(|(_, c)| c.is_some())
             .map(|(i, _)| i)
     }));
-    if let Some((e, _)) = effect.filter(|(_, n)| most(*n)) {
-        if let Some(name) = data.names.effects.get(e) {
-            s += &format!(
-                "effects:\n  {}: |\n    # card text: the game's verbs (rules/{}.yaml) and `fuda doc operations`\n",
-                word(name),
-                data.game
-            );
-        }
+    let effect = effect.filter(|(_, n)| most(*n));
+    if let Some(name) = effect.and_then(|(e, _)| data.names.effects.get(e)) {
+        s += &format!(
+            "effects:\n  {}: |\n    # card text: the game's verbs (rules/{}.yaml) and `fuda doc operations`\n",
+            word(name),
+            data.game
+        );
     }
     s
 }
 
 /// A scenario: the game as its setup leaves it, the card added to the
-/// player's hand (see [`hand`]), checked there as the first decision is
+/// zone the player plays from (see [`play_zone`]), checked there as the first decision is
 /// asked, stopping at that decision. Each part is kept only if the scenario
 /// still passes with it (a game that asks nothing before it ends does not
 /// stop waiting; one whose turn starts by discarding moves the card): the
@@ -205,7 +215,7 @@ fn scenario_text(data: &std::sync::Arc<Data>, id: &str) -> String {
          game: {}\nsetup: true         # the rules' setup first, then the cards below\n",
         data.game
     );
-    let Some(zone) = hand(data) else {
+    let Some(zone) = play_zone(data) else {
         return s + "decisions: []\n";
     };
     let z = word(&data.zones[zone].name);
@@ -232,7 +242,7 @@ fn scenario_text(data: &std::sync::Arc<Data>, id: &str) -> String {
 /// Where a player holds cards to play: of the zones only their owner sees,
 /// the one the rules' moves pick from most; else the first of those, else
 /// the first zone of a player.
-fn hand(data: &Data) -> Option<usize> {
+fn play_zone(data: &Data) -> Option<usize> {
     fn zones(e: &Expr, out: &mut Vec<u16>) {
         if let Expr::Zone(z, _) = e {
             out.push(*z);
