@@ -1,8 +1,8 @@
-//! The leak checker: over seeds of every shipped game and every player count,
-//! each player's transcript (`--view N`) must not depend on any card that player
-//! may not see. Each log entry tells which cards it names and where each was
-//! (zone and whether on top, or shown to everyone or to one player); the
-//! checker decides from the zones' declared visibility, read from the rules,
+//! The leak checker: over seeds of every shipped game, every player count and
+//! every agent kind (random and each data bot), each player's transcript
+//! (`--view N`) must not depend on any card that player may not see. Each log
+//! entry tells which cards it names and where each was (zone and whether on
+//! top, or shown to everyone or to one player); the checker decides from the zones' declared visibility, read from the rules,
 //! which of those the viewer may see, gives every other one a different
 //! identity and renders the transcript again: a line that changes has leaked.
 //! That holds whatever wording the renderer chooses. `FUDA_LEAK_SEEDS=N` plays
@@ -126,12 +126,17 @@ fn no_view_shows_a_card_its_player_may_not_see() {
         let data = Arc::new(load::load_game(root(), &game).expect("shipped data loads"));
         let (min, max, _) = data.players;
         for players in min..=max {
-            for seed in 0..seeds() {
-                let log = play(&data, players, seed, "random");
-                for v in 0..players {
-                    lines += log.len();
-                    if let Some(l) = leak(&data, &log, v) {
-                        leaks.push(format!("{game} {players}p seed {seed}: {l}"));
+            // Bots reach positions random agents rarely do (long games, full zones).
+            let kinds = std::iter::once("random".to_string())
+                .chain(data.bots.iter().map(|(n, _)| n.clone()));
+            for kind in kinds {
+                for seed in 0..seeds() {
+                    let log = play(&data, players, seed, &kind);
+                    for v in 0..players {
+                        lines += log.len();
+                        if let Some(l) = leak(&data, &log, v) {
+                            leaks.push(format!("{game} {players}p {kind} seed {seed}: {l}"));
+                        }
                     }
                 }
             }
