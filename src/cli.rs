@@ -408,7 +408,7 @@ fn watching(dir: &Path, paths: &[PathBuf], mut once: impl FnMut() -> ExitCode) -
     );
     while let Some(changed) = w.next() {
         runs += 1;
-        let names: Vec<String> = changed.iter().map(|p| p.display().to_string()).collect();
+        let names: Vec<String> = changed.iter().map(|p| shown(p)).collect();
         eprintln!("-- run {runs}: {} changed", names.join(", "));
         let start = std::time::Instant::now();
         once();
@@ -418,6 +418,17 @@ fn watching(dir: &Path, paths: &[PathBuf], mut once: impl FnMut() -> ExitCode) -
         );
     }
     ExitCode::SUCCESS
+}
+
+/// A changed file as the user named it: from the current folder, without
+/// `./` steps.
+fn shown(path: &Path) -> String {
+    let cwd = std::env::current_dir().unwrap_or_default();
+    let p = path.strip_prefix(&cwd).unwrap_or(path);
+    let p: PathBuf = (p.components())
+        .filter(|c| *c != std::path::Component::CurDir)
+        .collect();
+    p.display().to_string()
 }
 
 /// `fuda new card <game> <id>`.

@@ -212,7 +212,7 @@ fn card_text(data: &Data, id: &str) -> String {
 fn scenario_text(data: &std::sync::Arc<Data>, id: &str) -> String {
     let mut s = format!(
         "description: {id} — a first scenario (`fuda doc scenarios` lists the keys)\n\
-         game: {}\nsetup: true         # the rules' setup first, then the cards below\n",
+         game: {}\nsetup: true         # the rules' setup first; a zone below replaces what it dealt\n",
         data.game
     );
     let Some(zone) = play_zone(data) else {
