@@ -401,7 +401,10 @@ fn watching(dir: &Path, paths: &[PathBuf], mut once: impl FnMut() -> ExitCode) -
         }
     };
     let mut runs = 1;
-    once();
+    // Bad usage (exit 2) is the command line's: no save can fix it.
+    if once() == ExitCode::from(2) {
+        return ExitCode::from(2);
+    }
     eprintln!(
         "-- run 1 done; watching {} for changes (Ctrl-C stops)",
         dir.display()

@@ -210,3 +210,20 @@ fn run_plays_again_when_a_card_changes() {
     // Every stdout line is still JSON.
     assert!(w.out.iter().all(|l| l.starts_with('{')), "{:?}", w.out);
 }
+
+#[test]
+fn bad_usage_ends_the_watch_at_once() {
+    let mut w = Watching::start(&["run", "shrine", "--agents", "nobody", "--watch"]);
+    let end = Instant::now() + GUARD;
+    let status = loop {
+        if let Some(s) = w.child.try_wait().unwrap() {
+            break s;
+        }
+        assert!(Instant::now() < end, "still watching after bad usage");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert_eq!(status.code(), Some(2));
+    w.until("the error", |w| {
+        w.err.iter().any(|l| l.contains("unknown agent"))
+    });
+}
