@@ -41,10 +41,19 @@ impl Game {
         if found.is_empty() {
             return Ok(ev);
         }
-        self.st.events.push(ev);
-        let r = self.handle_found(data, found);
-        let ev = self.st.events.pop().expect("event pushed above");
+        let (r, ev) = self.with_event(ev, |g| g.handle_found(data, found));
         r.map(|_| ev)
+    }
+
+    /// Runs `body` with `ev` the event its code sees (`event`, the newest
+    /// of the stack), the one way an event is entered; it is left whatever
+    /// `body` returns, and given back as the abilities left it.
+    #[inline]
+    fn with_event<R>(&mut self, ev: Event, body: impl FnOnce(&mut Game) -> R) -> (R, Event) {
+        self.st.events.push(ev);
+        let r = body(self);
+        let ev = self.st.events.pop().expect("event pushed above");
+        (r, ev)
     }
 
     /// Handles events that happen together (cards moved at once): their
@@ -57,18 +66,15 @@ impl Game {
             if found.is_empty() {
                 continue;
             }
-            self.st.events.push(ev.clone());
-            let r = self.sort_found(data, found, &mut due);
-            self.st.events.pop();
-            r?;
+            self.with_event(ev.clone(), |g| g.sort_found(data, found, &mut due))
+                .0?;
             event_of.resize(due.len(), i);
         }
         self.resolve_due(&due, |g, k| {
-            g.st.events.push(evs[event_of[k]].clone());
             let (t, this, me) = due[k];
-            let r = g.resolve_trigger(data, t, this, me, true);
-            g.st.events.pop();
-            r
+            let ev = evs[event_of[k]].clone();
+            g.with_event(ev, |g| g.resolve_trigger(data, t, this, me, true))
+                .0
         })
     }
 
@@ -356,10 +362,11 @@ impl Game {
             let due: Vec<Due> = batch.iter().map(|p| (p.trigger, p.this, p.me)).collect();
             self.resolve_in_order(&due, |g, i| {
                 let p = &batch[i];
-                g.st.events.push(p.event.clone());
-                let r = g.resolve_trigger(data, p.trigger, p.this, p.me, false);
-                g.st.events.pop();
-                r
+                let ev = p.event.clone();
+                g.with_event(ev, |g| {
+                    g.resolve_trigger(data, p.trigger, p.this, p.me, false)
+                })
+                .0
             })?;
         }
         Ok(())

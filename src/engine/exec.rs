@@ -11,7 +11,7 @@ use crate::lang::ir::*;
 use crate::value::{ObjId, PlayerId, Value, ZoneRef};
 
 pub use super::frame::Frame;
-pub(crate) use super::frame::{Slots, returned};
+pub(crate) use super::frame::{Charge, Enter, Returns};
 pub(crate) use crate::limits::MAX_LOOP;
 
 /// `code` as the tier compiled it and the frame slots it needs; with no
@@ -70,6 +70,7 @@ impl Game {
 
     /// [`Game::exec_code_with`] for a caller that holds the game data: the
     /// kernel's own paths, which must not touch the shared reference count.
+    /// Arguments past the code's own slots are dropped.
     pub(crate) fn exec_in(
         &mut self,
         data: &Data,
@@ -79,57 +80,21 @@ impl Game {
         args: impl IntoIterator<Item = Value>,
         move_name: Option<u16>,
     ) -> Res<Value> {
-        self.enter(code.span)?;
         let (native, n) = compiled(self.tier(), data, code);
-        if n == 0 {
-            // No slots (so no arguments kept): no frame storage to set up.
-            drop(args);
-            let mut f = Frame {
-                data,
-                this,
-                me,
-                slots: &mut [],
-                span: code.span,
-                move_name,
-            };
-            return self.run_entered(native, code, &mut f);
-        }
-        let mut buf = Slots::new();
-        let slots = buf.get(n);
-        // Arguments past the code's own slots are dropped.
-        for (s, a) in slots[..code.slots as usize].iter_mut().zip(args) {
-            *s = a;
-        }
-        let mut f = Frame {
+        let e = Enter {
             data,
             this,
             me,
-            slots,
             span: code.span,
             move_name,
         };
-        let r = self.run_entered(native, code, &mut f);
-        buf.empty(n);
-        r
-    }
-
-    /// Runs compiled code in its frame, entered by the caller: the frame's
-    /// card is the current card meanwhile, and the depth is left again.
-    #[inline(always)]
-    fn run_entered(
-        &mut self,
-        native: Option<&dyn Compiled>,
-        code: &Code,
-        f: &mut Frame,
-    ) -> Res<Value> {
-        let saved = self.current_card;
-        if let Some(c) = f.this {
-            self.current_card = Some(self.st.objs[c as usize].def);
-        }
-        let r = self.run_body(native, code, f);
-        self.current_card = saved;
-        self.leave();
-        returned(r)
+        let own = code.slots as usize;
+        let bind = |s: &mut [Value]| {
+            for (s, a) in s[..own].iter_mut().zip(args) {
+                *s = a;
+            }
+        };
+        self.framed(Charge::Step, e, n, bind, |g, f| g.run_body(native, code, f))
     }
 
     /// [`Game::exec_in`] of a window move's body, `it` its one argument:
@@ -144,27 +109,21 @@ impl Game {
         it: Value,
         m: u16,
     ) -> Res<Value> {
-        self.enter(code.span)?;
         let (native, n) = compiled(self.tier(), data, code);
-        let mut buf = Slots::new();
-        let slots = buf.get(n);
-        if let Some(s) = slots[..code.slots as usize].first_mut() {
-            *s = it;
-        }
-        let mut f = Frame {
+        let e = Enter {
             data,
             this: None,
             me,
-            slots,
             span: code.span,
             move_name: Some(m),
         };
-        let saved = self.current_card;
-        let r = self.run_body(native, code, &mut f);
-        self.current_card = saved;
-        self.leave();
-        buf.empty(n);
-        returned(r)
+        let has_it = code.slots > 0;
+        let bind = |s: &mut [Value]| {
+            if has_it {
+                s[0] = it;
+            }
+        };
+        self.framed(Charge::Step, e, n, bind, |g, f| g.run_body(native, code, f))
     }
 
     /// Runs code in its frame on the game's tier: walked by the reference

@@ -1,45 +1,39 @@
 //! A frame: the variables of one running piece of code, where they are
-//! kept, and how a body's `return` becomes its value.
+//! kept, and the one way code enters and leaves one: [`Game::framed`] for a
+//! frame of its own (code called, a window's move, the rules' own code, a
+//! script calling back), [`Game::inlined`] for a verb a tier inlined into
+//! its caller's frame. Both charge the budget's step and depth here and
+//! unwind here, so nesting limits, the card errors name and what a `return`
+//! or an error does at a frame's edge cannot differ between paths.
 
 use std::mem::ManuallyDrop;
 
-use super::{Flow, Res};
+use super::{Flow, Game, Res};
 use crate::data::Data;
-use crate::lang::ir::Span;
+use crate::lang::ir::{Code, Span};
 use crate::value::{ObjId, PlayerId, Value};
 
-/// A frame's slots, on the native stack when there are few (most code), else
-/// on the heap: no vector to take from a pool and give back. Only the first
-/// `n` of the stack's are used, and [`Slots::empty`] empties them (no glue
-/// dropping all four).
-pub(crate) struct Slots {
+/// A frame's slots when there are few (most code), on the native stack: no
+/// vector to take from a pool and give back. Only the first `n` are used,
+/// and [`Slots::empty`] empties them (no glue dropping all four).
+struct Slots {
     stack: ManuallyDrop<[Value; 4]>,
-    heap: Vec<Value>,
 }
 
 impl Slots {
+    /// The most slots kept on the native stack.
+    const MAX: usize = 4;
+
     #[inline(always)]
-    pub(crate) fn new() -> Slots {
+    fn new() -> Slots {
         Slots {
             stack: Default::default(),
-            heap: Vec::new(),
-        }
-    }
-
-    /// `n` empty slots.
-    #[inline(always)]
-    pub(crate) fn get(&mut self, n: usize) -> &mut [Value] {
-        if n <= 4 {
-            &mut self.stack[..n]
-        } else {
-            self.heap.resize(n, Value::None);
-            &mut self.heap
         }
     }
 
     /// Drops what the first `n` slots hold.
     #[inline(always)]
-    pub(crate) fn empty(&mut self, n: usize) {
+    fn empty(&mut self, n: usize) {
         for s in self.stack.iter_mut().take(n) {
             *s = Value::None;
         }
@@ -57,14 +51,211 @@ pub struct Frame<'a> {
     pub move_name: Option<u16>,
 }
 
-/// A body's result, with a `return` taken as its value.
-#[inline(always)]
-pub(crate) fn returned(r: Res<Value>) -> Res<Value> {
-    match r {
-        Err(e) => match *e {
-            Flow::Return(v) => Ok(v),
-            e => Err(Box::new(e)),
-        },
-        r => r,
+/// What [`Game::framed`] binds: the data, the card and player the code
+/// runs for, the span it starts at, the window move it is the body of.
+#[derive(Clone, Copy)]
+pub(crate) struct Enter<'d> {
+    pub data: &'d Data,
+    pub this: Option<ObjId>,
+    pub me: PlayerId,
+    pub span: Span,
+    pub move_name: Option<u16>,
+}
+
+impl<'d> Enter<'d> {
+    /// The rules' own code for player `p`: no card, no move.
+    #[inline(always)]
+    pub(crate) fn rules(data: &'d Data, code: &Code, p: PlayerId) -> Enter<'d> {
+        Enter {
+            data,
+            this: None,
+            me: p,
+            span: code.span,
+            move_name: None,
+        }
+    }
+
+    #[inline(always)]
+    fn frame<'a>(&self, slots: &'a mut [Value]) -> Frame<'a>
+    where
+        'd: 'a,
+    {
+        Frame {
+            data: self.data,
+            this: self.this,
+            me: self.me,
+            slots,
+            span: self.span,
+            move_name: self.move_name,
+        }
+    }
+}
+
+/// How entering a frame is paid for out of the turn's budget.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Charge {
+    /// A step and a level deeper, both checked ([`Game::enter`]): code run.
+    Step,
+    /// `n` levels deeper only: the caller counted the steps and knows the
+    /// depth fits (a quick window's move, its round counted; a verb called
+    /// by a verb, both run in place).
+    Levels(u32),
+    /// Nothing: the frame of code already running, made again (for a script
+    /// calling back into the kernel, with the slots a hook makes only when
+    /// it needs them). Its card is already the current one, and a `return`
+    /// is left to the frame it is within.
+    Within,
+}
+
+/// What a frame's body gives back, a `return` in it taken as its value.
+pub(crate) trait Returns: Sized {
+    fn of(v: Value) -> Self;
+}
+
+impl Returns for Value {
+    #[inline(always)]
+    fn of(v: Value) -> Value {
+        v
+    }
+}
+
+impl Returns for bool {
+    #[inline(always)]
+    fn of(v: Value) -> bool {
+        v.truthy()
+    }
+}
+
+impl Returns for () {
+    #[inline(always)]
+    fn of(_: Value) {}
+}
+
+impl Game {
+    /// Runs `body` in a frame of `n` slots (`bind` sets them first; the
+    /// rest are empty): the one way into a frame, so what entering and
+    /// leaving one means has one home. Entering charges the budget
+    /// ([`Charge`]: a step and a level, checked, before anything else is
+    /// touched) and makes `this`'s card the current one (errors name it);
+    /// leaving, whether the body ends, returns or fails, gives the level
+    /// back, restores the current card and empties the slots, and a `return`
+    /// stops here as the body's value while every other [`Flow`] (an error,
+    /// the end of a turn) goes on unwinding to the caller.
+    #[inline(always)]
+    pub(crate) fn framed<R: Returns>(
+        &mut self,
+        charge: Charge,
+        e: Enter,
+        n: usize,
+        bind: impl FnOnce(&mut [Value]),
+        body: impl FnOnce(&mut Game, &mut Frame) -> Res<R>,
+    ) -> Res<R> {
+        self.pay(charge, e.span)?;
+        // Code with no card leaves the current one (frames in it restore
+        // theirs).
+        let saved = self.current_card;
+        if let Some(c) = e.this.filter(|_| charge != Charge::Within) {
+            self.current_card = Some(self.st.objs[c as usize].def);
+        }
+        // One call of `body` (inlined here), its slots on the native stack
+        // when few, else in the spare vector.
+        let mut stack = Slots::new();
+        let mut heap = match n > Slots::MAX {
+            true => self.spare(n),
+            false => Vec::new(),
+        };
+        let slots = match n > Slots::MAX {
+            true => &mut heap[..],
+            false => &mut stack.stack[..n],
+        };
+        if n > 0 {
+            bind(slots);
+        }
+        let r = body(self, &mut e.frame(slots));
+        if n > Slots::MAX {
+            heap.clear();
+            self.spare_slots = heap;
+        } else {
+            stack.empty(n);
+        }
+        if charge == Charge::Within {
+            return r;
+        }
+        if e.this.is_some() {
+            self.current_card = saved;
+        }
+        self.repay(charge);
+        match r {
+            Err(e) => match *e {
+                Flow::Return(v) => Ok(R::of(v)),
+                e => Err(Box::new(e)),
+            },
+            Ok(v) => Ok(v),
+        }
+    }
+
+    /// Runs `body`, a verb the tier inlined into the code running in `f`
+    /// (its locals among that frame's slots), as [`Game::framed`] runs one
+    /// in a frame of its own: entered (`charge`) at the verb's span `at`
+    /// with no move name, left at the call's `span`, a `return` taken as
+    /// its value, any other [`Flow`] located at the call.
+    #[inline(always)]
+    pub(crate) fn inlined<R: Returns>(
+        &mut self,
+        f: &mut Frame,
+        charge: Charge,
+        at: Span,
+        span: Span,
+        body: impl FnOnce(&mut Game, &mut Frame) -> Res<R>,
+    ) -> Res<R> {
+        // A failed step or depth check is an error that no code reads the
+        // span of.
+        self.pay(charge, at)?;
+        f.span = at;
+        let move_name = f.move_name.take();
+        let r = body(self, f);
+        f.move_name = move_name;
+        f.span = span;
+        self.repay(charge);
+        match r {
+            Err(e) => match *e {
+                Flow::Return(v) => Ok(R::of(v)),
+                e => Err(super::at_call(Box::new(e), span)),
+            },
+            Ok(v) => Ok(v),
+        }
+    }
+
+    /// Enters the levels `charge` says, at `span`.
+    #[inline(always)]
+    fn pay(&mut self, charge: Charge, span: Span) -> Res<()> {
+        match charge {
+            Charge::Step => self.enter(span),
+            Charge::Levels(n) => {
+                self.budget.descend(n);
+                Ok(())
+            }
+            Charge::Within => Ok(()),
+        }
+    }
+
+    /// Leaves the levels [`Game::pay`] entered.
+    #[inline(always)]
+    fn repay(&mut self, charge: Charge) {
+        match charge {
+            Charge::Step => self.leave(),
+            Charge::Levels(n) => self.budget.ascend(n),
+            Charge::Within => {}
+        }
+    }
+
+    /// [`Game::framed`]'s `n` slots when there are more than the native
+    /// stack keeps: a vector kept from frame to frame (one nested in another
+    /// makes its own).
+    #[inline(never)]
+    fn spare(&mut self, n: usize) -> Vec<Value> {
+        let mut slots = std::mem::take(&mut self.spare_slots);
+        slots.resize(n, Value::None);
+        slots
     }
 }

@@ -174,8 +174,8 @@ pub struct Game {
     /// The last list a move or `create` returned, kept to be refilled once
     /// nothing else holds it (such results are mostly dropped at once).
     pub(crate) spare_list: Option<Arc<Vec<Value>>>,
-    /// The slots of rules code with more than a frame's stack holds (the
-    /// setup), kept from game to game.
+    /// The slots of code with more than a frame's stack holds (the setup),
+    /// kept from frame to frame and game to game ([`Game::framed`]).
     spare_slots: Vec<Value>,
     /// Told of every phase's start and end, if set.
     pub watch: Option<Box<dyn Watch>>,
@@ -473,54 +473,22 @@ impl Game {
 
     /// [`Game::exec_in`] of the rules' own code for player `p` (setup, turn
     /// and phase code, the end check, the score): no card, arguments or move
-    /// name to set up, save and restore.
+    /// name; the tier may run it its own way ([`tier::Tier::hook`]).
     #[inline(always)]
     pub(crate) fn exec_hook(&mut self, data: &Data, code: &Code, p: PlayerId) -> Res<Value> {
-        self.enter(code.span)?;
-        let r = match self.tier() {
+        match self.tier() {
             Some(t) => t.hook(self, data, code, p),
-            None => self.run_framed(data, None, code, code.slots as usize, p),
-        };
-        self.leave();
-        exec::returned(r)
-    }
-
-    /// The body of [`Game::exec_hook`] in a frame of `n` slots.
-    #[inline(never)]
-    pub(crate) fn run_framed(
-        &mut self,
-        data: &Data,
-        native: Option<&dyn tier::Compiled>,
-        code: &Code,
-        n: usize,
-        p: PlayerId,
-    ) -> Res<Value> {
-        let span = code.span;
-        let mut f = exec::Frame {
-            data,
-            this: None,
-            me: p,
-            slots: &mut [],
-            span,
-            move_name: None,
-        };
-        // Code with no slots sets up no slots.
-        if n == 0 {
-            self.run_body(native, code, &mut f)
-        } else if n > 4 {
-            let mut slots = std::mem::take(&mut self.spare_slots);
-            slots.resize(n, Value::None);
-            f.slots = &mut slots;
-            let r = self.run_body(native, code, &mut f);
-            slots.clear();
-            self.spare_slots = slots;
-            r
-        } else {
-            let mut buf = exec::Slots::new();
-            f.slots = buf.get(n);
-            let r = self.run_body(native, code, &mut f);
-            buf.empty(n);
-            r
+            None => {
+                let e = exec::Enter::rules(data, code, p);
+                let n = code.slots as usize;
+                self.framed(
+                    exec::Charge::Step,
+                    e,
+                    n,
+                    |_| {},
+                    |g, f| g.run_body(None, code, f),
+                )
+            }
         }
     }
 

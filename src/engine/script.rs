@@ -9,7 +9,7 @@ use std::cell::{Cell, RefCell};
 
 use rhai::{Array, Dynamic, Engine, EvalAltResult, ImmutableString, Position, Scope};
 
-use super::exec::Frame;
+use super::exec::{Charge, Enter, Frame};
 use super::{Flow, Game, Res};
 use crate::data::Data;
 use crate::data::scripts::Scripts;
@@ -143,15 +143,14 @@ fn bridge(
     let (this, me, span) = CONTEXT.get();
     let r = with_game(|g| {
         let data = g.data.clone();
-        let mut f = Frame {
+        let e = Enter {
             data: &data,
             this,
             me,
-            slots: &mut [],
             span,
             move_name: None,
         };
-        op(g, &mut f)
+        g.framed(Charge::Within, e, 0, |_| {}, op)
     });
     match r {
         Some(Ok(v)) => Ok(to_dynamic(v)),

@@ -23,10 +23,10 @@ pub trait Tier: Send + Sync {
     fn code<'t>(&'t self, data: &Data, code: &Code) -> Option<(&'t dyn Compiled, usize)>;
 
     /// Rules code (setup, turn and phase code, the score) for player `p`,
-    /// entered by the caller ([`Game::exec_hook`]).
+    /// as [`Game::exec_hook`] runs it (in [`Game::framed`]).
     fn hook(&self, g: &mut Game, data: &Data, code: &Code, p: PlayerId) -> Res<Value>;
 
-    /// The rules' end check ([`Game::end_check`]).
+    /// The rules' end check, as [`Game::end_check`] runs it.
     fn end_check(&self, g: &mut Game, data: &Data) -> Res<bool>;
 
     /// The rounds of a window of one player whose seat is a data bot and

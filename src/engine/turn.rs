@@ -108,10 +108,20 @@ impl Game {
         let Some(windows) = phase.windows.as_ref().filter(|_| !self.reference) else {
             return self.exec_hook(data, &phase.body, p).map(drop);
         };
-        self.enter(phase.body.span)?;
-        let r = windows.iter().try_for_each(|&w| self.window_in(data, w));
-        self.leave();
-        super::exec::returned(r.map(|()| Value::None)).map(drop)
+        let e = super::frame::Enter {
+            data,
+            this: None,
+            me: p,
+            span: phase.body.span,
+            move_name: None,
+        };
+        self.framed(
+            super::frame::Charge::Step,
+            e,
+            0,
+            |_| {},
+            |g, _| windows.iter().try_for_each(|&w| g.window_in(data, w)),
+        )
     }
 
     /// A timing point of player `p`: its abilities resolve, then queued ones.

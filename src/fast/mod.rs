@@ -18,7 +18,7 @@ use std::sync::{Arc, OnceLock};
 
 use crate::data::Data;
 use crate::engine::decide::Plan;
-use crate::engine::exec::{self, Frame};
+use crate::engine::exec::{Charge, Enter};
 use crate::engine::tier::{Compiled, Tier};
 use crate::engine::{Game, Res};
 use crate::lang::ir::Code;
@@ -88,35 +88,32 @@ impl Tier for Fast {
     }
 
     fn hook(&self, g: &mut Game, data: &Data, code: &Code, p: PlayerId) -> Res<Value> {
-        match self.get(data, code) {
-            Some((Body::Hook(h), n)) => h.exec(g, data, p, *n, code.span).map(|()| Value::None),
-            Some((b, n)) => g.run_framed(data, Some(b), code, *n, p),
-            None => g.run_framed(data, None, code, code.slots as usize, p),
+        let (b, n) = match self.get(data, code) {
+            Some((b, n)) => (Some(b), *n),
+            None => (None, code.slots as usize),
+        };
+        let e = Enter::rules(data, code, p);
+        match b {
+            // A hook runs as one fixed sequence, its slots made if needed.
+            Some(Body::Hook(h)) => g.framed(
+                Charge::Step,
+                e,
+                0,
+                |_| {},
+                |g, f| h.exec(g, f, n).map(|()| Value::None),
+            ),
+            Some(b) => g.framed(Charge::Step, e, n, |_| {}, |g, f| b.run(g, f)),
+            None => g.framed(Charge::Step, e, n, |_| {}, |g, f| g.run_body(None, code, f)),
         }
     }
 
     fn end_check(&self, g: &mut Game, data: &Data) -> Res<bool> {
         let code = &data.end_if;
-        // Conditions with more than a slot (rare) run as any code.
-        let Some((Body::Cond(c), n @ 0..=1)) = self.get(data, code).map(|(b, n)| (b, *n)) else {
+        let Some((Body::Cond(c), n)) = self.get(data, code) else {
             return Ok(g.exec_hook(data, code, g.st.active)?.truthy());
         };
-        g.enter(code.span)?;
-        let mut slot = [Value::None];
-        let mut f = Frame {
-            data,
-            this: None,
-            me: g.st.active,
-            slots: &mut slot[..n],
-            span: code.span,
-            move_name: None,
-        };
-        let r = c(g, &mut f);
-        g.leave();
-        match r {
-            Ok(b) => Ok(b),
-            Err(e) => Ok(exec::returned(Err(e))?.truthy()),
-        }
+        let e = Enter::rules(data, code, g.st.active);
+        g.framed(Charge::Step, e, *n, |_| {}, |g, f| c(g, f))
     }
 
     fn quick_rounds(&self, g: &mut Game, data: &Data, pl: &mut Plan) -> Res<()> {

@@ -7,8 +7,8 @@ use super::compile::{Body, Straight};
 use crate::data::Data;
 use crate::data::native::Test;
 use crate::engine::decide::{Act, Plan};
-use crate::engine::exec::{Frame, Slots};
-use crate::engine::{Flow, Game, Res};
+use crate::engine::exec::{Charge, Enter};
+use crate::engine::{Game, Res};
 use crate::value::{PlayerId, Value};
 
 impl Game {
@@ -95,30 +95,22 @@ impl Game {
         it: Value,
     ) -> Res<()> {
         let code = &data.moves[m as usize].body;
-        let mut buf = Slots::new();
-        let mut f = Frame {
+        let e = Enter {
             data,
             this: None,
             me: p,
-            slots: buf.get(n),
             span: code.span,
             move_name: Some(m),
         };
-        self.budget.descend(1);
-        if has_it {
-            f.slots[0] = it;
-        }
-        let saved = self.current_card;
-        let r = self.run_body(Some(native), code, &mut f);
-        self.current_card = saved;
-        self.leave();
-        buf.empty(n);
-        match r {
-            Ok(_) => Ok(()),
-            // A `return` in the body ends it.
-            Err(e) if matches!(*e, Flow::Return(_)) => Ok(()),
-            Err(e) => Err(e),
-        }
+        let bind = |s: &mut [Value]| {
+            if has_it {
+                s[0] = it;
+            }
+        };
+        // A `return` in the body ends it.
+        self.framed(Charge::Levels(1), e, n, bind, |g, f| {
+            g.run_body(Some(native), code, f).map(drop)
+        })
     }
 
     /// Rounds of [`Game::quick_rounds`] whose bot takes every card

@@ -1,15 +1,15 @@
 //! The rules' own code run once or twice a turn (a clean-up phase, the
 //! turn's end) as one fixed sequence: counters set to constants, verb calls
 //! that move a whole zone, a `for .. where` that moves a zone whole, a call
-//! of a call of a top-card loop. Run by [`Hook::exec`] with no frame, no
+//! of a call of a top-card loop. Run by [`Hook::exec`] with no slots, no
 //! closure and no leaf dispatch while nothing sees it; the first leaf that
 //! cannot run in place (and a top-card loop from the iteration that cannot)
-//! runs as compiled, in a frame made then. Steps, depth and spans are as
+//! runs as compiled, with the slots made then. Steps, depth and spans are as
 //! the compiled leaves leave them.
 
 use super::{Leaf, Num, TopLoop, ZoneAt, first_hold, run};
 use crate::data::Data;
-use crate::engine::exec::{self, Frame, MAX_LOOP};
+use crate::engine::exec::{Charge, Enter, Frame, MAX_LOOP};
 use crate::engine::ops::event_mask;
 use crate::engine::{Flow, Game, MAX_DEPTH, Res};
 use crate::lang::ir::{AssignOp, Span};
@@ -72,7 +72,7 @@ fn set_const(g: &mut Game, p: PlayerId, c: u16, op: AssignOp, k: i64) {
 fn top_call(body: &[Leaf]) -> Option<(&i64, &TopLoop, Span)> {
     match body {
         [Leaf::Call { body, at, .. }] => match &**body {
-            [Leaf::Top(n, each)] => Some((n, each, *at)),
+            [Leaf::Top(n, each)] if each.calls == 0 => Some((n, each, *at)),
             _ => None,
         },
         _ => None,
@@ -172,10 +172,12 @@ impl Hook {
             && g.quiet_events(&self.events, self.mask)
     }
 
-    /// Runs the block for player `p` in code with `n` frame slots,
-    /// starting at `span`; a `return` is left to the caller to catch.
-    pub fn exec(&self, g: &mut Game, data: &Data, p: PlayerId, n: usize, span: Span) -> Res<()> {
-        // Counters only (a turn's end): no check, no frame.
+    /// Runs the block in code with `n` frame slots, entered in a frame with
+    /// none (`f`: its player, its span): the slots are made only if a leaf
+    /// runs as compiled. A `return` is left to the caller to catch.
+    pub fn exec(&self, g: &mut Game, f: &Frame, n: usize) -> Res<()> {
+        let (data, p, span) = (f.data, f.me, f.span);
+        // Counters only (a turn's end): no check, no slots.
         if self.counters {
             for s in &self.steps {
                 if let Step::Counter(c, op, k, _) = *s {
@@ -278,8 +280,9 @@ impl Hook {
     }
 }
 
-/// Runs `body` in a frame of `n` slots for player `p` at `span`, the
-/// locals a moved zone left set.
+/// Runs `body` with the hook's `n` slots for player `p` at `span`, the
+/// locals a moved zone left set: the frame the hook entered, made again
+/// with its slots ([`Charge::Within`]).
 #[inline(never)]
 fn frame(
     g: &mut Game,
@@ -290,23 +293,20 @@ fn frame(
     last: Option<(usize, usize, ObjId)>,
     body: impl FnOnce(&mut Game, &mut Frame) -> Res<()>,
 ) -> Res<()> {
-    let mut buf = exec::Slots::new();
-    let slots = buf.get(n);
-    if let Some((it, x, c)) = last {
-        slots[it] = Value::Card(c);
-        slots[x] = Value::Card(c);
-    }
-    let mut f = Frame {
+    let e = Enter {
         data,
         this: None,
         me: p,
-        slots,
         span,
         move_name: None,
     };
-    let r = body(g, &mut f);
-    buf.empty(n);
-    r
+    let bind = |slots: &mut [Value]| {
+        if let Some((it, x, c)) = last {
+            slots[it] = Value::Card(c);
+            slots[x] = Value::Card(c);
+        }
+    };
+    g.framed(Charge::Within, e, n, bind, body)
 }
 
 impl TopLoop {

@@ -15,22 +15,7 @@ pub(super) fn call_body<K: Keep>(
     span: Span,
     at: Span,
 ) -> Res<K::Out> {
-    // A failed step or depth check is an error that no code reads the
-    // span of.
-    g.enter(at)?;
-    f.span = at;
-    let move_name = f.move_name.take();
-    let r = match body(g, f) {
-        Ok(v) => Ok(K::keep(v)),
-        Err(e) => match *e {
-            Flow::Return(v) => Ok(K::keep(v)),
-            e => Err(crate::engine::at_call(Box::new(e), span)),
-        },
-    };
-    f.move_name = move_name;
-    f.span = span;
-    g.leave();
-    r
+    g.inlined(f, Charge::Step, at, span, |g, f| body(g, f).map(K::keep))
 }
 
 /// A statement of a block, the usual ones run in place by [`run`]: a block
@@ -249,17 +234,7 @@ pub(super) fn call(body: &[Leaf], g: &mut Game, f: &mut Frame, span: Span, at: S
             if g.budget.room(2) && g.budget.depth() + 2 <= crate::engine::MAX_DEPTH =>
         {
             g.budget.spend(2);
-            g.budget.descend(2);
-            f.span = *at2;
-            let move_name = f.move_name.take();
-            let r = one(body, g, f);
-            f.move_name = move_name;
-            f.span = span;
-            g.budget.ascend(2);
-            match r {
-                Err(e) if !matches!(*e, Flow::Return(_)) => Err(crate::engine::at_call(e, span)),
-                _ => Ok(()),
-            }
+            g.inlined(f, Charge::Levels(2), *at2, span, |g, f| one(body, g, f))
         }
         body => {
             call_body::<KeepNothing>(g, f, |g, f| one(body, g, f).map(|()| Value::None), span, at)

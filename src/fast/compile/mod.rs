@@ -15,7 +15,7 @@ use std::cell::Cell;
 
 use crate::data::Data;
 use crate::data::native::CmpOp;
-use crate::engine::exec::{Frame, MAX_LOOP};
+use crate::engine::exec::{Charge, Frame, MAX_LOOP, Returns};
 use crate::engine::state::Event;
 use crate::engine::{Flow, Game, Res};
 use crate::lang::builtins::Builtin;
@@ -212,7 +212,7 @@ enum Arg {
 /// What a call's value becomes: the value itself, or nothing for a call
 /// in statement position (no value to build and drop).
 trait Keep: 'static {
-    type Out: 'static;
+    type Out: Returns + 'static;
     /// Whether the value is kept.
     const VALUE: bool;
     fn keep(v: Value) -> Self::Out;

@@ -519,11 +519,16 @@ impl Compiler<'_> {
     }
 
     /// A loop body `if count(a) <op> k { refill }; move(top(a), b, cause)`
-    /// (the test optional) with both zones found in place.
+    /// (the test optional), or the move after statements that do nothing
+    /// while `a` has a card ([`Compiler::idle_while_full`]), with both zones
+    /// found in place.
     pub(super) fn top_loop(&self, body: &[Stmt]) -> Option<TopLoop> {
-        let (test, mv) = match body {
-            [mv] => (None, mv),
-            [Stmt::If(c, then, els), mv] if els.is_empty() => (Some((c, then)), mv),
+        let (test, mv, pre) = match body {
+            [mv] => (None, mv, &[][..]),
+            [Stmt::If(c, then, els), mv] if els.is_empty() && self.num_cmp(c).is_some() => {
+                (Some((c, then)), mv, &[][..])
+            }
+            [pre @ .., mv] => (None, mv, pre),
             _ => return None,
         };
         let Stmt::Expr(Expr::Call(Builtin::Move | Builtin::MoveAll, args, span)) = mv else {
@@ -539,6 +544,7 @@ impl Compiler<'_> {
         };
         let [a] = a.as_slice() else { return None };
         let (from, to) = (self.zone_at(a)?, self.zone_at(to)?);
+        let calls = self.idle_while_full(pre, from)?;
         let test = match test {
             None => None,
             Some((c, then)) => {
@@ -563,7 +569,59 @@ impl Compiler<'_> {
             mv: self.stmt(mv),
             body: self.block(body),
             end: None,
+            calls,
         })
+    }
+
+    /// Statements that do nothing while zone `a` has a card but take
+    /// steps: each `if <a is empty> { .. }` (no step) or a call of a verb
+    /// with no arguments and no locals whose body is one such `if` (a step
+    /// and a level: a refill however it is named): how many such calls;
+    /// None if any statement is of another kind.
+    fn idle_while_full(&self, pre: &[Stmt], a: ZoneAt) -> Option<u32> {
+        let idle =
+            |s: &Stmt| matches!(s, Stmt::If(c, _, els) if els.is_empty() && self.empty_test(c, a));
+        let mut calls = 0;
+        for s in pre {
+            match s {
+                s if idle(s) => {}
+                Stmt::Expr(Expr::Verb(v, args, _)) if args.is_empty() => {
+                    let code = &self.data.verbs[*v as usize];
+                    match code.stmts.as_slice() {
+                        [s] if code.slots == 0 && idle(s) => calls += 1,
+                        _ => return None,
+                    }
+                }
+                _ => return None,
+            }
+        }
+        Some(calls)
+    }
+
+    /// Whether test `c` is false while zone `a` has a card, reading nothing
+    /// that can fail: `count(a) == 0` however it is written (`count(a) < 1`,
+    /// `0 == count(a)`), alone or `and` a comparison of counts.
+    fn empty_test(&self, c: &Expr, a: ZoneAt) -> bool {
+        let sure = |n: &Num| match n {
+            Num::Const(_) => true,
+            Num::Count(z, _) => !matches!(z, ZoneAt::Slot(..)),
+            _ => false,
+        };
+        match c {
+            Expr::And(x, y) => {
+                let plain =
+                    |e: &Expr| matches!(self.num_cmp(e), Some((x, _, y)) if sure(&x) && sure(&y));
+                self.empty_test(x, a) && plain(y) || plain(x) && self.empty_test(y, a)
+            }
+            c => match self.num_cmp(c) {
+                Some((Num::Count(z, _), op, Num::Const(k))) if z == a => match op {
+                    CmpOp::Eq | CmpOp::Le => k <= 0,
+                    CmpOp::Lt => k <= 1,
+                    _ => false,
+                },
+                _ => false,
+            },
+        }
     }
 
     /// A refill `if count(b) <op> k { .. }; move_together(b, a, cause);

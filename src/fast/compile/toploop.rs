@@ -3,7 +3,8 @@
 
 use super::*;
 
-/// `repeat n { if count(a) <op> k { refill }; move(top(a), b, cause) }`:
+/// `repeat n { if count(a) <op> k { refill }; move(top(a), b, cause) }`, or
+/// with a refill called before the move ([`TopLoop::calls`]):
 /// the zones are found once (again after the refill, which may change
 /// anything) and a quiet move of the top card is a pop and a push; with a
 /// bot deciding, an owner that is not a player or a loud move, the
@@ -27,6 +28,11 @@ pub(super) struct TopLoop {
     /// The span each iteration leaves when it is not the move's: a counted
     /// `while` loop's increment.
     pub(super) end: Option<Span>,
+    /// Verb calls before the move that do nothing while `from` has a card
+    /// (a refill of an empty zone, however it is named): a step and a level
+    /// each, an iteration. An iteration that finds `from` empty runs as
+    /// compiled.
+    pub(super) calls: u32,
 }
 
 /// [`TopLoop::swap`]: the zone refilled from, its test (as in
@@ -54,7 +60,7 @@ impl TopLoop {
             if let Some((src, dst)) = at
                 && let Some(k) = self.quiet_run(g, src, n - i)
             {
-                g.budget.spend(k as u64);
+                g.budget.spend(k as u64 * (1 + self.calls as u64));
                 g.st.move_tops(src, dst, k);
                 f.span = self.end.unwrap_or(self.span);
                 i += k as i64;
@@ -63,7 +69,7 @@ impl TopLoop {
             i += 1;
             g.tick(f.span)?;
             'one: {
-                let Some((src, dst)) = at.filter(|_| g.viewer.is_none()) else {
+                let Some((src, dst)) = at.filter(|_| g.viewer.is_none() && self.calls == 0) else {
                     at = None;
                     (self.body)(g, f)?;
                     break 'one;
@@ -122,12 +128,17 @@ impl TopLoop {
         if g.viewer.is_some() || !g.quiet_move(self.cause) || !g.st.zones[src].piles.is_empty() {
             return None;
         }
+        // The calls' depth checks pass (each enters one level).
+        if self.calls > 0 && g.budget.depth() >= crate::engine::MAX_DEPTH {
+            return None;
+        }
         let size = g.st.zones[src].cards.len() as i64;
         let mut k = left.min(size);
         if let Some((op, k0, ..)) = &self.test {
             k = k.min(first_hold(*op, *k0, size));
         }
-        (k > 0 && g.budget.room(k as u64)).then_some(k as usize)
+        let steps = k as u64 * (1 + self.calls as u64);
+        (k > 0 && g.budget.room(steps)).then_some(k as usize)
     }
 }
 
