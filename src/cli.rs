@@ -76,6 +76,9 @@ enum Cmd {
         /// Save the game (seed, options, decisions) to this file.
         #[arg(long, value_name = "FILE")]
         save: Option<PathBuf>,
+        /// Play again whenever a file of the data folder changes.
+        #[arg(long)]
+        watch: bool,
     },
     /// Replay a saved game; `--upto N` stops after N decisions (undo).
     Replay {
@@ -120,6 +123,9 @@ enum Cmd {
         /// Run on the reference tier: no path that exists only for speed.
         #[arg(long)]
         reference: bool,
+        /// Run again whenever a file of the data folder or the paths changes.
+        #[arg(long, conflicts_with = "review")]
+        watch: bool,
     },
     /// Play many games and report win rates and speed.
     #[command(after_help = GAME_FLAGS)]
@@ -154,6 +160,14 @@ enum Cmd {
     /// Print the JSON Schema of a kind of data file (rules, card, scenario),
     /// for editors (yaml-language-server).
     Schema { kind: String },
+    /// Write a new file to start from.
+    New {
+        #[command(subcommand)]
+        what: New,
+    },
+    /// Show a card as the loader compiled it: its text, effects and
+    /// abilities, and the scenarios that name it.
+    Explain { game: String, card: String },
 }
 
 #[derive(Subcommand)]
@@ -167,6 +181,13 @@ enum DataCmd {
         #[arg(long)]
         force: bool,
     },
+}
+
+#[derive(Subcommand)]
+enum New {
+    /// `cards/<game>/<id>.yaml` in the data folder, and a scenario that runs
+    /// it, `tests/scenarios/<game>/cards/<id>.yaml`.
+    Card { game: String, id: String },
 }
 
 pub fn main() -> ExitCode {
@@ -297,7 +318,15 @@ fn command(cli: Cli) -> ExitCode {
             json,
             view,
             save,
+            watch: false,
         } => run(&dir, &game, json, view, save.as_deref()),
+        Cmd::Run {
+            game,
+            json,
+            view,
+            save,
+            watch: true,
+        } => watching(&dir, &[], || run(&dir, &game, json, view, save.as_deref())),
         Cmd::Replay {
             file,
             json,
@@ -344,6 +373,7 @@ fn command(cli: Cli) -> ExitCode {
             review,
             filter,
             reference,
+            watch,
         } => {
             // `fuda test MOD`: a mod's scenarios play on the mod.
             let dir = match (&cli.data, paths.first()) {
@@ -352,7 +382,19 @@ fn command(cli: Cli) -> ExitCode {
                 }
                 _ => dir,
             };
-            test(&dir, paths, update, review, filter, reference)
+            if !watch {
+                return test(&dir, paths, update, review, filter, reference);
+            }
+            watching(&dir, &test_paths(&dir, paths.clone()), || {
+                test(
+                    &dir,
+                    paths.clone(),
+                    update,
+                    false,
+                    filter.clone(),
+                    reference,
+                )
+            })
         }
         Cmd::Sim {
             game,
@@ -371,17 +413,115 @@ fn command(cli: Cli) -> ExitCode {
             cmd: DataCmd::Export { dir, force },
         } => crate::data::export::export(&dir, force),
         Cmd::Schema { kind } => schema(&kind),
+        Cmd::New {
+            what: New::Card { game, id },
+        } => new_card(&dir, &game, &id),
+        Cmd::Explain { game, card } => explain(&dir, &game, &card),
     }
 }
 
-fn test(
-    dir: &Source,
-    mut paths: Vec<PathBuf>,
-    update: bool,
-    review: bool,
-    filter: Option<String>,
-    reference: bool,
-) -> ExitCode {
+/// `--watch`: runs, then runs again after each change to a data or
+/// scenario file until interrupted. A run's own errors (a card that does
+/// not load) are printed by it and wait for the next save; what changed and
+/// how long the run took go to stderr, so `--json` output stays clean.
+fn watching(dir: &Source, paths: &[PathBuf], mut once: impl FnMut() -> ExitCode) -> ExitCode {
+    let roots = crate::watch::roots(dir.folder(), paths);
+    if roots.is_empty() {
+        eprintln!(
+            "error: --watch needs files to watch: the built-in games do not change; \
+             give a data folder or a mod with --data DIR (`fuda data export DIR` writes them out)"
+        );
+        return ExitCode::from(2);
+    }
+    let w = match crate::watch::Watch::new(&roots) {
+        Ok(w) => w,
+        Err(e) => {
+            eprintln!("error: cannot watch {}: {e}", dir.describe());
+            return ExitCode::from(1);
+        }
+    };
+    let mut runs = 1;
+    // Bad usage (exit 2) is the command line's: no save can fix it.
+    if once() == ExitCode::from(2) {
+        return ExitCode::from(2);
+    }
+    eprintln!(
+        "-- run 1 done; watching {} for changes (Ctrl-C stops)",
+        dir.describe()
+    );
+    while let Some(changed) = w.next() {
+        runs += 1;
+        let names: Vec<String> = changed.iter().map(|p| shown(p)).collect();
+        eprintln!("-- run {runs}: {} changed", names.join(", "));
+        let start = std::time::Instant::now();
+        once();
+        eprintln!(
+            "-- run {runs} done in {} ms; watching for changes",
+            start.elapsed().as_millis()
+        );
+    }
+    ExitCode::SUCCESS
+}
+
+/// A changed file as the user named it: from the current folder, without
+/// `./` steps.
+fn shown(path: &Path) -> String {
+    let cwd = std::env::current_dir().unwrap_or_default();
+    let p = path.strip_prefix(&cwd).unwrap_or(path);
+    let p: PathBuf = (p.components())
+        .filter(|c| *c != std::path::Component::CurDir)
+        .collect();
+    p.display().to_string()
+}
+
+/// `fuda new card <game> <id>`.
+fn new_card(dir: &Source, game: &str, id: &str) -> ExitCode {
+    let Some(folder) = dir.folder() else {
+        eprintln!(
+            "error: fuda new writes into a data folder, and the built-in games are not one: \
+             `fuda data export DIR` writes them out, then `fuda --data DIR new card {game} {id}`"
+        );
+        return ExitCode::from(2);
+    };
+    match crate::scaffold::new_card(folder, game, id) {
+        Ok(w) => {
+            say(format_args!("wrote {}", w.card.display()));
+            say(format_args!("wrote {}", w.scenario.display()));
+            say(format_args!(
+                "next: edit the card, then `fuda test {} --update` writes its snapshot \
+                 (`--watch` runs it on every save)",
+                w.scenario.display()
+            ));
+            ExitCode::SUCCESS
+        }
+        Err(r) if r.usage => {
+            report(r.errors);
+            ExitCode::from(2)
+        }
+        Err(r) => report(r.errors),
+    }
+}
+
+/// `fuda explain <game> <card>`.
+fn explain(dir: &Source, game: &str, card: &str) -> ExitCode {
+    let data = match dir.load(game) {
+        Ok(d) => d,
+        Err(e) => return report(e),
+    };
+    let roots = crate::explain::scenario_roots(dir.folder().unwrap_or(Path::new(".")));
+    let found = crate::explain::scenarios_naming(&roots, game, card);
+    match crate::explain::explain(&data, card, &found) {
+        Ok(text) => {
+            let _ = std::io::Write::write_all(&mut std::io::stdout().lock(), text.as_bytes());
+            ExitCode::SUCCESS
+        }
+        Err(e) => report(e),
+    }
+}
+
+/// The scenario paths `fuda test` runs: those given, else the data
+/// folder's `tests/scenarios`, else the current folder.
+fn test_paths(dir: &Source, mut paths: Vec<PathBuf>) -> Vec<PathBuf> {
     if paths.is_empty() {
         // A mod's scenarios are in its folder; a data folder's in its tests/scenarios.
         let own = match dir {
@@ -391,6 +531,18 @@ fn test(
         };
         paths.push(own.unwrap_or_else(|| PathBuf::from(".")));
     }
+    paths
+}
+
+fn test(
+    dir: &Source,
+    paths: Vec<PathBuf>,
+    update: bool,
+    review: bool,
+    filter: Option<String>,
+    reference: bool,
+) -> ExitCode {
+    let paths = test_paths(dir, paths);
     let opts = crate::snapshot::Options {
         update,
         filter,

@@ -469,3 +469,146 @@ fn default_seats_play_the_rules_default_agent_and_the_result_says_what_ended_the
         "{err}"
     );
 }
+
+/// A copy of every game's rules and cards in a scratch directory.
+fn full_copy(name: &str) -> PathBuf {
+    fn copy(from: &Path, to: &Path) {
+        std::fs::create_dir_all(to).unwrap();
+        for e in std::fs::read_dir(from).unwrap().flatten() {
+            let (f, t) = (e.path(), to.join(e.file_name()));
+            if f.is_dir() {
+                copy(&f, &t);
+            } else {
+                std::fs::copy(&f, &t).unwrap();
+            }
+        }
+    }
+    let dir = std::env::temp_dir().join(format!("fuda-test-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for sub in ["rules", "cards"] {
+        copy(&root.join(sub), &dir.join(sub));
+    }
+    dir
+}
+
+#[test]
+fn new_card_writes_a_card_and_a_scenario_that_pass_check_and_test_in_every_game() {
+    let dir = full_copy("new_card");
+    let d = dir.to_str().unwrap();
+    for game in ["shrine", "utage", "hyakki", "landgrab", "t3"] {
+        let id = format!("first_{game}");
+        let o = fuda(&["--data", d, "new", "card", game, &id]);
+        let (out, err) = text(&o);
+        assert_eq!(o.status.code(), Some(0), "{game}: {err}");
+        let card = dir.join(format!("cards/{game}/{id}.yaml"));
+        let scenario = dir.join(format!("tests/scenarios/{game}/cards/{id}.yaml"));
+        assert!(out.contains(&format!("wrote {}", card.display())), "{out}");
+        let card_text = std::fs::read_to_string(&card).unwrap();
+        assert!(card_text.contains(&format!("id: {id}\n")), "{card_text}");
+        let scenario_text = std::fs::read_to_string(&scenario).unwrap();
+        assert!(scenario_text.contains(&format!("@{id}")), "{scenario_text}");
+        // Not overwritten: the same command is refused, the file unchanged.
+        std::fs::write(&card, format!("{card_text}# mine\n")).unwrap();
+        let o = fuda(&["--data", d, "new", "card", game, &id]);
+        assert_eq!(o.status.code(), Some(1), "{game}");
+        assert!(text(&o).1.contains("already has a card"), "{}", text(&o).1);
+        assert!(
+            std::fs::read_to_string(&card)
+                .unwrap()
+                .ends_with("# mine\n")
+        );
+    }
+    let o = fuda(&["--data", d, "check"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o).1);
+    // No snapshot yet: fails, then passes once written.
+    let o = fuda(&["--data", d, "test"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        text(&o).0.ends_with("0 passed, 5 failed\n"),
+        "{}",
+        text(&o).0
+    );
+    let o = fuda(&["--data", d, "test", "--update"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o).0);
+    let o = fuda(&["--data", d, "test"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o).0);
+    assert!(
+        text(&o).0.ends_with("5 passed, 0 failed\n"),
+        "{}",
+        text(&o).0
+    );
+    // The scenario sees the card where the rules' moves take cards from.
+    let snap = std::fs::read_to_string(dir.join("tests/scenarios/shrine/cards/first_shrine.snap"));
+    assert!(snap.unwrap().contains("P1's hand: first_shrine"));
+}
+
+#[test]
+fn new_card_refuses_a_bad_id_a_misspelt_game_and_an_existing_file() {
+    let dir = data_copy("new_refused");
+    let d = dir.to_str().unwrap();
+    for bad in ["2nd", "a/b", "..", "if", "カード"] {
+        let o = fuda(&["--data", d, "new", "card", "shrine", bad]);
+        assert_eq!(o.status.code(), Some(2), "{bad}");
+        assert!(text(&o).1.contains("cannot be a card id"), "{}", text(&o).1);
+    }
+    let o = fuda(&["--data", d, "new", "card", "shrin", "x"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        text(&o).1.contains("did you mean `shrine`?"),
+        "{}",
+        text(&o).1
+    );
+    let scenario = dir.join("tests/scenarios/shrine/cards/x.yaml");
+    std::fs::create_dir_all(scenario.parent().unwrap()).unwrap();
+    std::fs::write(&scenario, "mine").unwrap();
+    let o = fuda(&["--data", d, "new", "card", "shrine", "x"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(text(&o).1.contains("does not overwrite"), "{}", text(&o).1);
+    assert_eq!(std::fs::read_to_string(&scenario).unwrap(), "mine");
+    assert!(!dir.join("cards/shrine/x.yaml").exists(), "nothing written");
+}
+
+#[test]
+fn explain_shows_a_cards_abilities_as_compiled_and_the_scenarios_naming_it() {
+    let o = fuda(&["explain", "utage", "sekinin_tenka"]);
+    let (out, err) = text(&o);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    for want in [
+        "責任転嫁 (sekinin_tenka), a utage card",
+        "cards/utage/named1/sekinin_tenka.yaml:3:5",
+        "tags:  support, on_leader",
+        "props: cost 2",
+        "on:       would damage: before it happens",
+        "zone:     while this card is in leader",
+        "if:       event.player == me and event.amount >= 1",
+        "optional: its player is asked \"discard it",
+        "timing:   now",
+        "    prevent()\n",
+        "verbs of the rules:  opponent",
+        "kernel operations:   lose, move, prevent",
+        "tests/scenarios/utage/named1/sekinin_tenka.yaml",
+        "tests/scenarios/utage/chart/battle_damage_would.yaml",
+    ] {
+        assert!(out.contains(want), "{want:?} in:\n{out}");
+    }
+    assert!(!out.contains("Some("), "no Debug output:\n{out}");
+    // A self ability, and a scenario only by its card's name in it.
+    let (out, _) = text(&fuda(&["explain", "shrine", "chirei_shaden"]));
+    assert!(
+        out.contains("self:     only an event of this card itself"),
+        "{out}"
+    );
+    assert!(
+        out.contains("tests/scenarios/shrine/rules/on_trash_order.yaml"),
+        "{out}"
+    );
+    assert!(!out.contains("utage"), "only the game's scenarios:\n{out}");
+    let o = fuda(&["explain", "shrine", "alice_margatrod"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        text(&o).1.contains("did you mean `alice_margatroid`?"),
+        "{}",
+        text(&o).1
+    );
+}
