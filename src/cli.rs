@@ -157,7 +157,7 @@ enum Cmd {
         #[command(subcommand)]
         cmd: DataCmd,
     },
-    /// Print the JSON Schema of a kind of data file (rules, card, scenario),
+    /// Print the JSON Schema of a kind of data file (rules, card, scenario, mod),
     /// for editors (yaml-language-server).
     Schema { kind: String },
     /// Write a new file to start from.

@@ -3,7 +3,7 @@
 //! here: the commonest set of tags, the properties most cards of that set
 //! give (with their commonest value) and the effect most of them have.
 
-use crate::schema::Kind;
+use crate::schema::{Kind, line_for};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -65,9 +65,12 @@ pub fn new_card(dir: &Path, game: &str, id: &str) -> Result<Written, Refused> {
             )),
         )));
     }
+    // Paths relative to the data folder, which the schema lines count from.
+    let card_rel = Path::new("cards").join(game).join(format!("{id}.yaml"));
+    let scenario_rel = (Path::new("tests/scenarios").join(game)).join(format!("cards/{id}.yaml"));
     let written = Written {
-        card: dir.join("cards").join(game).join(format!("{id}.yaml")),
-        scenario: (dir.join("tests/scenarios").join(game).join("cards")).join(format!("{id}.yaml")),
+        card: dir.join(&card_rel),
+        scenario: dir.join(&scenario_rel),
     };
     if let Some(p) = [&written.card, &written.scenario]
         .into_iter()
@@ -78,9 +81,11 @@ pub fn new_card(dir: &Path, game: &str, id: &str) -> Result<Written, Refused> {
             Some("remove it, or choose another id".into()),
         )));
     }
-    let schema = |kind, rel: PathBuf| crate::schema::line_for(kind, &rel);
-    let card_rel = Path::new("cards").join(game).join(format!("{id}.yaml"));
-    let card = format!("{}\n{}", schema(Kind::Card, card_rel), card_text(&data, id));
+    let card = format!(
+        "{}\n{}",
+        line_for(Kind::Card, &card_rel),
+        card_text(&data, id)
+    );
     write(&written.card, &card)?;
     // The scenario is made against the game with the card in it; a card
     // the game then refuses is taken back.
@@ -91,12 +96,9 @@ pub fn new_card(dir: &Path, game: &str, id: &str) -> Result<Written, Refused> {
             return Err(Refused::data(e));
         }
     };
-    let scenario_rel = Path::new("tests/scenarios")
-        .join(game)
-        .join(format!("cards/{id}.yaml"));
     let scenario = format!(
         "{}\n{}",
-        schema(Kind::Scenario, scenario_rel),
+        line_for(Kind::Scenario, &scenario_rel),
         scenario_text(&data, id)
     );
     write(&written.scenario, &scenario)?;

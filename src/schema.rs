@@ -9,6 +9,7 @@ use std::path::{Component, Path};
 use schemars::JsonSchema;
 use schemars::generate::SchemaSettings;
 
+use crate::data::manifest::RawMod;
 use crate::data::schema::{RawCard, RawRules};
 use crate::scenario::RawScenario;
 
@@ -21,13 +22,16 @@ pub enum Kind {
     Card,
     /// A scenario file (`tests/scenarios/…`).
     Scenario,
+    /// A mod's `mod.yaml`. (Its `rules.yaml` has no schema: it is merged as
+    /// raw YAML before it is read as rules, so any key may be `null`.)
+    Mod,
 }
 
 /// Where the schemas are kept, from the data folder.
 pub const DIR: &str = "docs/schema";
 
 impl Kind {
-    pub const ALL: [Kind; 3] = [Kind::Rules, Kind::Card, Kind::Scenario];
+    pub const ALL: [Kind; 4] = [Kind::Rules, Kind::Card, Kind::Scenario, Kind::Mod];
 
     /// The name `fuda schema` takes, and the file's stem under [`DIR`].
     pub fn name(self) -> &'static str {
@@ -35,6 +39,7 @@ impl Kind {
             Kind::Rules => "rules",
             Kind::Card => "card",
             Kind::Scenario => "scenario",
+            Kind::Mod => "mod",
         }
     }
 
@@ -43,7 +48,8 @@ impl Kind {
     }
 
     /// The kind of a file by where it lies in a data folder (`rules/`,
-    /// `cards/`, `tests/scenarios/`); `path` is relative to that folder.
+    /// `cards/`, `tests/scenarios/`), or a mod's `mod.yaml`; `path` is
+    /// relative to that folder.
     pub fn of(path: &Path) -> Option<Kind> {
         if path.extension().is_none_or(|e| e != "yaml" && e != "yml") {
             return None;
@@ -53,6 +59,12 @@ impl Kind {
             (Some(Some("rules")), Some(_)) if path.components().count() == 2 => Some(Kind::Rules),
             (Some(Some("cards")), Some(_)) => Some(Kind::Card),
             (Some(Some("tests")), Some(Some("scenarios"))) => Some(Kind::Scenario),
+            _ if path
+                .file_name()
+                .is_some_and(|n| n == crate::data::manifest::FILE) =>
+            {
+                Some(Kind::Mod)
+            }
             _ => None,
         }
     }
@@ -67,6 +79,7 @@ impl Kind {
                 g.into_root_schema_for::<RawScenario>(),
                 "fuda scenario file",
             ),
+            Kind::Mod => (g.into_root_schema_for::<RawMod>(), "fuda mod file"),
         };
         schema.insert("title".into(), title.into());
         let mut out = serde_json::to_string_pretty(&schema).unwrap_or_default();

@@ -2,8 +2,11 @@
 //! `passes`/`stops` events and dice, on a minimal game written here — a
 //! 6-square loop, two pieces, one die.
 
+mod common;
+use common::fuda;
+
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
 const RULES: &str = r#"
 name: hop
@@ -76,15 +79,6 @@ fn game(rules: &str) -> tempfile::TempDir {
     write(dir.path(), "rules/hop.yaml", rules);
     write(dir.path(), "cards/hop/cards.yaml", CARDS);
     dir
-}
-
-fn fuda(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_fuda"))
-        .args(args)
-        .args(["--data", "."])
-        .current_dir(dir)
-        .output()
-        .unwrap()
 }
 
 fn text(out: &Output) -> String {

@@ -5,8 +5,10 @@
 //! and by name for the rest. `fuda check` reports a bad list at its entry;
 //! `listed(card)` builds the deck at setup.
 
-use std::path::Path;
-use std::process::{Command, Output};
+mod common;
+use common::fuda;
+
+use std::process::Output;
 
 const RULES: &str = r#"
 name: lists
@@ -54,15 +56,6 @@ fn dir_with(cards: &str) -> tempfile::TempDir {
         std::fs::write(p, text).unwrap();
     }
     dir
-}
-
-fn fuda(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_fuda"))
-        .args(args)
-        .args(["--data", "."])
-        .current_dir(dir)
-        .output()
-        .unwrap()
 }
 
 fn all_text(o: &Output) -> String {

@@ -3,9 +3,11 @@
 //! rest to the next player, until nothing is passed. Played by scripted,
 //! random and replay agents, and watched by an agent that looks at its view.
 
+mod common;
+use common::fuda;
+
 use std::collections::HashMap;
-use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 use std::sync::{Arc, Mutex};
 
 use fuda::data::load;
@@ -87,15 +89,6 @@ fn data_with(rules: &str, cards: &str) -> tempfile::TempDir {
         std::fs::write(p, text).unwrap();
     }
     dir
-}
-
-fn fuda(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_fuda"))
-        .args(args)
-        .args(["--data", "."])
-        .current_dir(dir)
-        .output()
-        .unwrap()
 }
 
 fn stdout(o: &Output) -> String {

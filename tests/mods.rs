@@ -164,3 +164,82 @@ fn data_export_writes_the_built_in_games_and_refuses_a_folder_in_use() {
         std::fs::read(root().join("rules/shrine.yaml")).unwrap()
     );
 }
+
+/// The card author's trial (issue 15), as two mods: three shrine cards with a
+/// rule change, and a utage card with a "when targeted" ability.
+fn trial(game: &str) -> PathBuf {
+    root().join(format!("tests/mods/trial_{game}"))
+}
+
+#[test]
+fn the_trial_mods_load_and_match_their_snapshots() {
+    let shrine = trial("shrine");
+    let o = fuda_in(root(), &["check", "--data", shrine.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", err(&o));
+    let text = out(&o);
+    let report: Vec<&str> = text
+        .lines()
+        .skip_while(|l| !l.starts_with("mod trial_shrine on shrine:"))
+        .skip(1)
+        .collect();
+    assert_eq!(
+        report,
+        [
+            "  adds card trial_lab",
+            "  adds card trial_militia",
+            "  adds card trial_remodel",
+            "  changes counters.actions.start: 1 → 2",
+            "  changes turn.end",
+        ],
+        "{text}"
+    );
+    for (game, n) in [("shrine", 4), ("utage", 1)] {
+        let o = fuda_in(root(), &["test", trial(game).to_str().unwrap()]);
+        assert!(o.status.success(), "{}{}", out(&o), err(&o));
+        assert!(
+            out(&o).ends_with(&format!("{n} passed, 0 failed\n")),
+            "{}",
+            out(&o)
+        );
+    }
+    // The "when targeted" ability is the card's, as explain shows it.
+    let utage = trial("utage");
+    let o = fuda_in(
+        root(),
+        &[
+            "--data",
+            utage.to_str().unwrap(),
+            "explain",
+            "utage",
+            "trial_decoy",
+        ],
+    );
+    assert!(
+        out(&o).contains("if:       any(event.target, it == this)"),
+        "{}",
+        out(&o)
+    );
+}
+
+#[test]
+fn the_trial_mods_scenarios_fail_when_a_card_or_the_rule_changes() {
+    let tmp = tempfile::tempdir().unwrap();
+    for (game, file, from, to) in [
+        ("shrine", "cards/trial_lab.yaml", "draw(2)", "draw(1)"),
+        ("shrine", "rules.yaml", "actions = 2", "actions = 1"),
+        ("utage", "cards/trial_decoy.yaml", "+= 1", "+= 2"),
+    ] {
+        let copy = tmp
+            .path()
+            .join(format!("{game}-{}", file.replace('/', "-")));
+        copy_tree(&trial(game), &copy);
+        let path = copy.join(file);
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(text.contains(from), "{file} has no `{from}`");
+        std::fs::write(&path, text.replacen(from, to, 1)).unwrap();
+        let o = fuda_in(tmp.path(), &["test", copy.to_str().unwrap()]);
+        assert_eq!(o.status.code(), Some(1), "{file}: {}", out(&o));
+        assert!(out(&o).contains(" failed\n"), "{}", out(&o));
+        assert!(!out(&o).contains(" 0 failed"), "{file}: {}", out(&o));
+    }
+}

@@ -40,25 +40,29 @@ fn kept_schemas_are_current() {
     }
 }
 
-/// Every data file under the shipped folders, relative to the root.
+/// Every data file under the shipped folders, and every mod's `mod.yaml`
+/// under `tests/mods`, relative to the root.
 fn shipped() -> Vec<PathBuf> {
-    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>, keep: &dyn Fn(&Path) -> bool) {
         let Ok(rd) = std::fs::read_dir(dir) else {
             return;
         };
         for e in rd.flatten() {
             let p = e.path();
             if p.is_dir() {
-                walk(&p, out);
-            } else if p.extension().is_some_and(|x| x == "yaml" || x == "yml") {
+                walk(&p, out, keep);
+            } else if keep(&p) {
                 out.push(p.strip_prefix(root()).unwrap().to_path_buf());
             }
         }
     }
+    let yaml = |p: &Path| p.extension().is_some_and(|x| x == "yaml" || x == "yml");
     let mut out = Vec::new();
     for dir in ["rules", "cards", "tests/scenarios"] {
-        walk(&root().join(dir), &mut out);
+        walk(&root().join(dir), &mut out, &yaml);
     }
+    let manifest = |p: &Path| p.file_name().is_some_and(|n| n == "mod.yaml");
+    walk(&root().join("tests/mods"), &mut out, &manifest);
     out.sort();
     out
 }
@@ -98,6 +102,13 @@ fn line_points_at_the_schema_from_the_file() {
         Kind::of(Path::new("tests/scenarios/shrine/a/b.yaml")),
         Some(Kind::Scenario)
     );
+    assert_eq!(Kind::of(Path::new("mod.yaml")), Some(Kind::Mod));
+    assert_eq!(
+        Kind::of(Path::new("tests/mods/x/mod.yaml")),
+        Some(Kind::Mod)
+    );
+    // A mod's rules are raw YAML laid over the game's: no schema.
+    assert_eq!(Kind::of(Path::new("rules.yaml")), None);
 }
 
 /// The kept schemas, compiled by the validator.
@@ -161,7 +172,9 @@ fn docs_examples_are_valid_against_their_schemas() {
             match (open.take(), fence) {
                 (None, Some(info)) => {
                     let words: Vec<&str> = info.split_whitespace().collect();
+                    // `yaml mod FILE`: a file of a mod, of FILE's kind.
                     let kind = match words[..] {
+                        ["yaml", "mod", file] => Kind::of(Path::new(file)),
                         ["yaml", k, ..] => Kind::parse(k),
                         _ => None,
                     };
@@ -217,6 +230,15 @@ fn a_wrong_file_is_invalid() {
     v.check(Kind::Rules, &rules).unwrap();
     let wrong = rules.replacen("\nzones:", "\nzone:", 1);
     assert!(v.check(Kind::Rules, &wrong).is_err());
+    v.check(Kind::Mod, "extends: shrine\nreplace: [omiki]\n")
+        .unwrap();
+    for wrong in [
+        "name: x\n",
+        "extends: shrine\nreplaces: [omiki]\n",
+        "extends: shrine\nreplace: omiki\n",
+    ] {
+        assert!(v.check(Kind::Mod, wrong).is_err(), "{wrong}");
+    }
 }
 
 /// An editor shows each key's description on hover: none may lack one.

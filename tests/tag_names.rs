@@ -3,8 +3,8 @@
 //! printed tags and tags given by `mark` alike, on both tiers; an unknown name
 //! is an error with a suggestion, at the call.
 
-use std::path::Path;
-use std::process::{Command, Output};
+mod common;
+use common::fuda;
 
 const RULES: &str = r#"
 name: tagged
@@ -59,15 +59,6 @@ fn data_with(rules: &str) -> tempfile::TempDir {
         std::fs::write(p, text).unwrap();
     }
     dir
-}
-
-fn fuda(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_fuda"))
-        .args(args)
-        .args(["--data", "."])
-        .current_dir(dir)
-        .output()
-        .unwrap()
 }
 
 #[test]

@@ -3,6 +3,7 @@
 
 use std::path::Path;
 
+use schemars::JsonSchema;
 use serde::Deserialize;
 
 /// The file that makes a folder a mod.
@@ -17,10 +18,12 @@ pub fn is_mod(dir: &Path) -> bool {
     dir.join(FILE).is_file()
 }
 
-#[derive(Debug, Deserialize)]
+/// A mod's `mod.yaml`.
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawMod {
-    /// The shipped game the mod extends (`fuda data export` lists them).
+    /// The built-in game the mod is laid over (`fuda check` lists them). A
+    /// mod extends a game built into fuda, never another folder.
     pub extends: String,
     /// The mod's name, shown by `fuda check` (default: its folder's).
     #[serde(default)]
@@ -29,6 +32,9 @@ pub struct RawMod {
     #[serde(default)]
     pub description: Option<String>,
     /// Ids of the game's cards that the mod's cards of the same id replace.
+    /// A mod's card with a game card's id is an error unless named here, and
+    /// an id here that the game has no card of is an error: a misspelt id
+    /// never silently becomes a new card.
     #[serde(default)]
     pub replace: Vec<String>,
 }
