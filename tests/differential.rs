@@ -332,6 +332,14 @@ fn tiers_fail_the_same_way() {
         "if empty(hand where it is resource and it.cost > 100) { coins += 1 }\ncoins += count([top(hand), 3] where it is action and it.cost >= 0)",
         "if any(others(), it.coins > 5) { coins += 1 }\ncoins += any(players(), it.coins + hand)",
         "if count(hand) > 100 { return 1 }\ncoins += 1\nif coins + hand { return 2 }\nreturn 3",
+        // A local's field compared in order with a number read in place;
+        // `==` of values; `any` of one zone read in place.
+        "for p in players() { if p.coins >= 0 and p.actions < 5 { coins += 1 } }\nfor x in hand { if x.cost <= coins { coins += 1 } }\nfor x in hand { if x.name < count(deck(5)) { coins += 1 } }",
+        "for x in hand { if x.name < 3 { coins += 1 } }",
+        "for x in [1, none] { if x.cost < actions { coins += 1 } }",
+        "if top(hand) == @osaisen and hand != none and top(hand) != top(deck) { coins += 1 }\ncoins += (me == 3) + \"a\"",
+        "if any(hand, it is resource and it.cost > 100) { coins += 1 }\nif any(discard, it.cost >= 0) { coins += 1 }\ncoins += any(hand, it.cost + hand)",
+        "if any(deck(5), it is resource) { coins += 1 }",
     ];
     let dir = tempfile::tempdir().expect("temp dir");
     for (i, code) in cases.iter().enumerate() {

@@ -12,6 +12,7 @@
 //! no tier (`--reference`) runs none of this.
 
 mod compile;
+mod filtered;
 pub(crate) mod native;
 mod pick;
 mod quick;
@@ -36,6 +37,8 @@ use tables::Tables;
 /// declarations.
 pub struct Fast {
     codes: Box<[OnceLock<(Body, usize)>]>,
+    /// Each move's pick that is one filter, by move ([`filtered`]).
+    filters: Box<[OnceLock<Option<(compile::Filter, usize)>>]>,
     tables: Tables,
 }
 
@@ -48,6 +51,7 @@ impl Fast {
     pub fn new(data: &Data) -> Fast {
         Fast {
             codes: (0..data.code_count).map(|_| OnceLock::new()).collect(),
+            filters: (data.moves.iter()).map(|_| OnceLock::new()).collect(),
             tables: Tables::new(data),
         }
     }
@@ -218,7 +222,10 @@ impl Tier for Fast {
         for &m in &data.windows[w as usize].moves {
             let mf = &self.tables.moves[m as usize];
             if mf.cond_test.is_none() && mf.pick.is_none() {
-                g.move_options(data, m, p, out)?;
+                match self.filter(data, m) {
+                    Some((fl, n)) => g.filtered_options(data, fl, *n, m, p, out)?,
+                    None => g.move_options(data, m, p, out)?,
+                }
             } else {
                 g.fast_move_options(data, mf, m, p, out)?;
             }
@@ -229,6 +236,9 @@ impl Tier for Fast {
     fn compile_all(&self, data: &Data) {
         for code in data.codes() {
             self.code(data, code);
+        }
+        for m in 0..data.moves.len() {
+            self.filter(data, m as u16);
         }
     }
 }

@@ -65,13 +65,21 @@ impl Compiler<'_> {
                 if let Some((a, cmp, b)) = self.num_cmp(e) {
                     return Box::new(move |g, f| Ok(cmp.holds(a.get(g, f)?, b.get(g, f)?)));
                 }
+                if let Some(c) = self.field_cmp(op, a, b, span) {
+                    return c;
+                }
                 let (a, b) = (self.val(a), self.val(b));
+                let eq = matches!(op, BinOp::Eq | BinOp::Ne);
                 Box::new(move |g, f| {
                     let x = a(g, f)?;
                     let y = b(g, f)?;
                     if let (Value::Int(x), Value::Int(y)) = (&x, &y) {
                         let (x, y) = (*x, *y);
                         return Ok(cmp.holds(x, y));
+                    }
+                    // `==` and `!=` are the values' equality, as `binop` makes it.
+                    if eq {
+                        return Ok(g.equal(&x, &y) == (op == BinOp::Eq));
                     }
                     Ok(g.binop(op, x, y, span)?.truthy())
                 })
@@ -512,9 +520,72 @@ impl Compiler<'_> {
         }))
     }
 
-    /// `any(list, cond)` of a sum of zones, or of `players()` or
+    /// `x.field < n` (any order test) of a local's card property or
+    /// player counter against a number found in place: the field read
+    /// from the slot, no value made. As `binop` orders it: the field read,
+    /// then the number, then the field converted (a field that is not a
+    /// number converts, or fails, only after the number is read).
+    fn field_cmp(&self, op: BinOp, a: &Expr, b: &Expr, span: Span) -> Option<CondFn> {
+        if matches!(op, BinOp::Eq | BinOp::Ne) {
+            return None;
+        }
+        let (Expr::Field(x, field), cmp) = (a, CmpOp::of(op)?) else {
+            return None;
+        };
+        let (Expr::Local(s), field) = (&**x, *field) else {
+            return None;
+        };
+        let (s, y) = (self.slot(*s), self.int(b)?);
+        Some(Box::new(move |g, f| {
+            let x = match (&f.slots[s], field.counter, field.prop) {
+                (Value::Player(p), Some(c), _) => Ok(g.st.counter(*p, c)),
+                (Value::Card(c), _, Some(pr)) => Ok(g.st.prop(f.data, *c, pr)),
+                (v, ..) => match g.field(v, &field, f)? {
+                    Value::Int(i) => Ok(i),
+                    v => Err(v),
+                },
+            };
+            let y = y.get(g, f)?;
+            let x = match x {
+                Ok(x) => x,
+                Err(v) => g.int(&v, span)?,
+            };
+            Ok(cmp.holds(x, y))
+        }))
+    }
+
+    /// `any(list, cond)` of a zone or a sum of zones, or of `players()` or
     /// `others()`: the cards or players read in place, no list made.
     fn any_in_place(&self, list: &Expr, slot: u16, body: &Expr) -> Option<CondFn> {
+        if let Expr::Zone(..) = list {
+            let (zone, test, slot) = (self.val(list), self.item_test(slot, body), self.slot(slot));
+            return Some(Box::new(move |g, f| {
+                // As `items` reads a zone: checked at the current span,
+                // its cards in the order it lists them.
+                let z = match zone(g, f)? {
+                    Value::Zone(z) => z,
+                    other => {
+                        for item in g.items(&other, f.span)?.iter() {
+                            f.slots[slot] = item.clone();
+                            if test.any(g, f)? {
+                                return Ok(true);
+                            }
+                        }
+                        return Ok(false);
+                    }
+                };
+                g.check_visible(z, f.span)?;
+                let mut cards = Listed::new();
+                zone_cards(g, z, &mut cards);
+                for c in cards {
+                    f.slots[slot] = Value::Card(c);
+                    if test.card(g, f, c)? {
+                        return Ok(true);
+                    }
+                }
+                Ok(false)
+            }));
+        }
         if let Some(sum) = self.zone_sum(list) {
             let (test, slot) = (self.item_test(slot, body), self.slot(slot));
             return Some(Box::new(move |g, f| {
@@ -540,8 +611,7 @@ impl Compiler<'_> {
         Some(Box::new(move |g, f| {
             f.span = span;
             let from = if all { g.st.active } else { f.me };
-            let ps: smallvec::SmallVec<[PlayerId; 8]> = g.turn_order_iter(from, all).collect();
-            for p in ps {
+            for p in players_from(g, from, all) {
                 f.slots[slot] = Value::Player(p);
                 if body(g, f)? {
                     return Ok(true);
@@ -641,4 +711,20 @@ impl Compiler<'_> {
             }
         }
     }
+}
+
+/// The players `turn_order_iter(from, all)` lists, taken before any code
+/// runs (the code may change who is still in the game): pushed one by one,
+/// no iterator adapters to size a list for.
+#[inline(always)]
+fn players_from(g: &Game, from: PlayerId, all: bool) -> smallvec::SmallVec<[PlayerId; 8]> {
+    let n = g.st.nplayers as usize;
+    let mut ps = smallvec::SmallVec::new();
+    for i in 0..n {
+        let p = ((from as usize + i) % n) as PlayerId;
+        if (all || p != from) && !g.st.lost[p as usize] {
+            ps.push(p);
+        }
+    }
+    ps
 }

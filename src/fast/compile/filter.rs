@@ -10,7 +10,7 @@ use super::*;
 pub(super) type Listed = smallvec::SmallVec<[ObjId; 32]>;
 
 /// A compiled `list where cond`.
-pub(super) struct Filter {
+pub(in crate::fast) struct Filter {
     src: Source,
     slot: usize,
     test: ItemTest,
@@ -65,7 +65,7 @@ impl Filter {
     /// Runs the filter as `where` does: `hit` sees each item that passes,
     /// with the number of items it and those after it make.
     #[inline(always)]
-    pub(super) fn run(
+    pub(in crate::fast) fn run(
         &self,
         g: &mut Game,
         f: &mut Frame,

@@ -38,6 +38,7 @@ mod toploop;
 mod zonesum;
 
 use conj::*;
+pub(in crate::fast) use filter::Filter;
 use filter::*;
 pub use hook::Hook;
 use leaf::*;
@@ -113,6 +114,27 @@ pub(super) fn compile(data: &Data, code: &Code) -> (Body, usize) {
     };
     let f = c.body::<KeepValue>(&code.stmts);
     (f, need.get() as usize)
+}
+
+/// A move's pick that is one `list where cond`, as its filter and the
+/// frame slots it needs, compiled as [`compile`] compiles the pick: the
+/// tier lists its items straight into a window's options, with no list
+/// made, shared and dropped. None for any other pick.
+pub(in crate::fast) fn filter_pick(data: &Data, code: &Code) -> Option<(Filter, usize)> {
+    let [Stmt::Return(Some(Expr::Where(list, slot, cond)))] = code.stmts.as_slice() else {
+        return None;
+    };
+    let need = Cell::new(code.slots);
+    let c = Compiler {
+        data,
+        base: 0,
+        size: code.slots,
+        need: &need,
+        chain: Vec::new(),
+        remap: Vec::new(),
+    };
+    let fl = c.filter_of(list, *slot, cond);
+    Some((fl, need.get() as usize))
 }
 
 /// Verbs inlined one inside another at most this deep (a verb calling

@@ -1,0 +1,72 @@
+//! A move's pick that is one `list where cond` (most picks): its items
+//! listed straight into the window's options. Run as a pick runs (its
+//! condition first, then a frame of its own at the pick's span, a step
+//! charged), minus the list `where` would make, share and drop.
+
+use super::Fast;
+use super::compile::{self, Filter};
+use crate::data::Data;
+use crate::engine::exec::{Charge, Enter};
+use crate::engine::request::Choice;
+use crate::engine::{Game, Res};
+use crate::value::PlayerId;
+
+impl Fast {
+    /// Move `m`'s pick as a filter and its frame size, compiled the first
+    /// time; None for a move whose pick is not one filter.
+    #[inline]
+    pub(super) fn filter(&self, data: &Data, m: u16) -> Option<&(Filter, usize)> {
+        let c = self.filters.get(m as usize)?;
+        c.get_or_init(|| {
+            let pick = data.moves[m as usize].pick.as_ref()?;
+            compile::filter_pick(data, pick)
+        })
+        .as_ref()
+    }
+}
+
+impl Game {
+    /// The options of move `m`, whose pick is the filter `fl` (frame size
+    /// `n`), as [`Game::move_options`] lists them.
+    pub(super) fn filtered_options(
+        &mut self,
+        data: &Data,
+        fl: &Filter,
+        n: usize,
+        m: u16,
+        p: PlayerId,
+        out: &mut Vec<Choice>,
+    ) -> Res<()> {
+        let mv = &data.moves[m as usize];
+        if let Some(cond) = &mv.cond
+            && !(self.exec_in(data, cond, None, p, [], Some(m))?.truthy())
+        {
+            return Ok(());
+        }
+        let Some(pick) = &mv.pick else {
+            return Ok(());
+        };
+        let e = Enter {
+            data,
+            this: None,
+            me: p,
+            span: pick.span,
+            move_name: Some(m),
+        };
+        let r = self.framed(
+            Charge::Step,
+            e,
+            n,
+            |_| {},
+            |g, f| {
+                fl.run(g, f, |v, _| {
+                    out.push(Choice {
+                        value: v.clone(),
+                        mv: Some(m),
+                    })
+                })
+            },
+        );
+        r
+    }
+}
