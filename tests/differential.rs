@@ -340,6 +340,9 @@ fn tiers_fail_the_same_way() {
         "if top(hand) == @osaisen and hand != none and top(hand) != top(deck) { coins += 1 }\ncoins += (me == 3) + \"a\"",
         "if any(hand, it is resource and it.cost > 100) { coins += 1 }\nif any(discard, it.cost >= 0) { coins += 1 }\ncoins += any(hand, it.cost + hand)",
         "if any(deck(5), it is resource) { coins += 1 }",
+        // `first` and `next_player` with no argument list made.
+        "coins += first(hand).cost + first([2, 3])\nif next_player(me) == me { coins += 1 }\ncoins += first(5)",
+        "coins += first(none) + next_player(\"x\")",
     ];
     let dir = tempfile::tempdir().expect("temp dir");
     for (i, code) in cases.iter().enumerate() {

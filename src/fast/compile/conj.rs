@@ -26,9 +26,11 @@ pub(super) struct ItemTest {
 }
 
 impl ItemTest {
-    /// Whether card `c`, bound in the item's slot, passes.
+    /// Whether card `c` passes, bound in the item's `slot` once its
+    /// leading tag tests pass: they read its tags, not the slot, and no
+    /// code reads the slot of a card they turn away.
     #[inline(always)]
-    pub(super) fn card(&self, g: &mut Game, f: &mut Frame, c: ObjId) -> Res<bool> {
+    pub(super) fn card(&self, g: &mut Game, f: &mut Frame, slot: usize, c: ObjId) -> Res<bool> {
         let tags = g.st.tags(c);
         if !self
             .tags
@@ -37,6 +39,7 @@ impl ItemTest {
         {
             return Ok(false);
         }
+        f.slots[slot] = Value::Card(c);
         match &self.rest {
             Some(rest) => rest(g, f),
             None => Ok(true),

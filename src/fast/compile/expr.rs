@@ -578,8 +578,7 @@ impl Compiler<'_> {
                 let mut cards = Listed::new();
                 zone_cards(g, z, &mut cards);
                 for c in cards {
-                    f.slots[slot] = Value::Card(c);
-                    if test.card(g, f, c)? {
+                    if test.card(g, f, slot, c)? {
                         return Ok(true);
                     }
                 }
@@ -592,8 +591,7 @@ impl Compiler<'_> {
                 let mut cards = Listed::new();
                 sum.cards(g, f, &mut cards)?;
                 for c in cards {
-                    f.slots[slot] = Value::Card(c);
-                    if test.card(g, f, c)? {
+                    if test.card(g, f, slot, c)? {
                         return Ok(true);
                     }
                 }

@@ -100,8 +100,7 @@ impl Filter {
             },
         }
         for (i, &c) in cards.iter().enumerate() {
-            f.slots[self.slot] = Value::Card(c);
-            if self.test.card(g, f, c)? {
+            if self.test.card(g, f, self.slot, c)? {
                 hit(&Value::Card(c), cards.len() - i);
             }
         }
@@ -114,7 +113,10 @@ impl Filter {
 pub(super) fn zone_cards(g: &Game, z: ZoneRef, out: &mut Listed) {
     let zi = &g.st.zones[g.st.inst(z)];
     if zi.piles.is_empty() {
-        out.extend(zi.cards.iter().rev().copied());
+        // Copied as one slice, then turned top card first: no push per card.
+        let from = out.len();
+        out.extend_from_slice(&zi.cards);
+        out[from..].reverse();
     } else {
         out.extend(zi.piles.iter().filter_map(|(_, p)| p.last().copied()));
     }

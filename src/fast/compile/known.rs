@@ -70,6 +70,31 @@ impl Compiler<'_> {
                     g.call(b, a, f)
                 })
             }
+            // The builtins of most calls that need no frame of their own:
+            // as the kernel runs them, with no argument list made.
+            (Builtin::NextPlayer, [p]) => {
+                let p: Option<ValFn> = (!matches!(p, Expr::Me)).then(|| self.val(p));
+                Box::new(move |g, f| {
+                    let v = match &p {
+                        Some(p) => p(g, f)?,
+                        None => Value::Player(f.me),
+                    };
+                    f.span = span;
+                    let p = g.player(&v, span)?;
+                    Ok(Value::Player(g.next_alive(p)))
+                })
+            }
+            (Builtin::First, [x]) => {
+                let x = self.val(x);
+                Box::new(move |g, f| {
+                    let v = x(g, f)?;
+                    f.span = span;
+                    Ok(match v {
+                        Value::None => Value::None,
+                        v => (g.items(&v, span)?.first().cloned()).unwrap_or(Value::None),
+                    })
+                })
+            }
             _ => return None,
         })
     }
