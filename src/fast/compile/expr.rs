@@ -577,7 +577,7 @@ impl Compiler<'_> {
                 g.check_visible(z, f.span)?;
                 let mut cards = Listed::new();
                 zone_cards(g, z, &mut cards);
-                for c in cards {
+                for &c in cards.as_slice() {
                     if test.card(g, f, slot, c)? {
                         return Ok(true);
                     }
@@ -590,7 +590,7 @@ impl Compiler<'_> {
             return Some(Box::new(move |g, f| {
                 let mut cards = Listed::new();
                 sum.cards(g, f, &mut cards)?;
-                for c in cards {
+                for &c in cards.as_slice() {
                     if test.card(g, f, slot, c)? {
                         return Ok(true);
                     }

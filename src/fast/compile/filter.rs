@@ -5,9 +5,6 @@
 
 use super::*;
 
-/// Cards read onto the stack: a hand or a field, mostly, with no
-/// allocation.
-pub(super) type Listed = smallvec::SmallVec<[ObjId; 32]>;
 
 /// A compiled `list where cond`.
 pub(in crate::fast) struct Filter {
@@ -79,7 +76,9 @@ impl Filter {
                 let v = x(g, f)?;
                 f.span = *span;
                 if let Value::Card(h) = v {
-                    cards.extend(g.st.attached(h));
+                    for c in g.st.attached(h) {
+                        cards.push(c);
+                    }
                 }
             }
             Source::Code(list) => match list(g, f)? {
@@ -99,6 +98,7 @@ impl Filter {
                 }
             },
         }
+        let cards = cards.as_slice();
         for (i, &c) in cards.iter().enumerate() {
             if self.test.card(g, f, self.slot, c)? {
                 hit(&Value::Card(c), cards.len() - i);
@@ -113,11 +113,10 @@ impl Filter {
 pub(super) fn zone_cards(g: &Game, z: ZoneRef, out: &mut Listed) {
     let zi = &g.st.zones[g.st.inst(z)];
     if zi.piles.is_empty() {
-        // Copied as one slice, then turned top card first: no push per card.
-        let from = out.len();
-        out.extend_from_slice(&zi.cards);
-        out[from..].reverse();
+        out.extend_rev(&zi.cards);
     } else {
-        out.extend(zi.piles.iter().filter_map(|(_, p)| p.last().copied()));
+        for c in zi.piles.iter().filter_map(|(_, p)| p.last().copied()) {
+            out.push(c);
+        }
     }
 }
