@@ -411,7 +411,17 @@ fn command(cli: Cli) -> ExitCode {
         Cmd::Doc { topic } => doc(topic.as_deref()),
         Cmd::Data {
             cmd: DataCmd::Export { dir, force },
-        } => crate::data::export::export(&dir, force),
+        } => {
+            let schemas: Vec<_> = (crate::schema::Kind::ALL.iter())
+                .map(|k| {
+                    (
+                        format!("{}/{}.json", crate::schema::DIR, k.name()),
+                        k.json(),
+                    )
+                })
+                .collect();
+            crate::data::export::export(&dir, force, &schemas)
+        }
         Cmd::Schema { kind } => schema(&kind),
         Cmd::New {
             what: New::Card { game, id },

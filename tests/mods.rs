@@ -143,6 +143,14 @@ fn data_export_writes_the_built_in_games_and_refuses_a_folder_in_use() {
             assert!(a == b, "{} differs", f.display());
         }
     }
+    // The schemas the files' first lines point at come along, as shipped.
+    for kind in ["rules", "card", "scenario", "mod"] {
+        let f = format!("docs/schema/{kind}.json");
+        assert!(
+            std::fs::read(games.join(&f)).ok() == std::fs::read(root().join(&f)).ok(),
+            "{f} missing or not the shipped one"
+        );
+    }
     let o = fuda_in(tmp.path(), &["check", "shrine", "--data", "games"]);
     assert!(o.status.success(), "{}", err(&o));
     assert!(
