@@ -80,6 +80,16 @@ fn a_mods_scenarios_play_on_the_mod_and_fail_without_its_change() {
     let o = fuda_in(root(), &["test", "tests/mods/festival"]);
     assert!(o.status.success(), "{}{}", out(&o), err(&o));
     assert!(out(&o).ends_with("1 passed, 0 failed\n"), "{}", out(&o));
+    // One scenario file inside the mod plays on the mod too, from any folder.
+    let file = festival().join("scenarios/festival.yaml");
+    let o = fuda_in(&festival().join("cards"), &["test", file.to_str().unwrap()]);
+    assert!(out(&o).ends_with("1 passed, 0 failed\n"), "{}", out(&o));
+    let o = fuda_in(
+        root(),
+        &["scenario", "tests/mods/festival/scenarios/festival.yaml"],
+    );
+    assert!(o.status.success(), "{}", err(&o));
+    assert!(out(&o).contains("village_festival"), "{}", out(&o));
 
     // The same scenario on the mod with 御神酒 at its old cost fails: the
     // scenario tests the mod's card, not the game's.
