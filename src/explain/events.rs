@@ -124,13 +124,11 @@ pub fn events(data: &Data) -> String {
         for would in [true, false] {
             let waiting = waiting(data, id as u16, would);
             let when = if would { "would" } else { "after" };
-            let text = match (would && kernel.is_some(), waiting.is_empty()) {
-                (true, true) => "never raised".to_string(),
-                (true, false) => format!(
-                    "never raised, so these never trigger: {}",
-                    join(&waiting, "")
-                ),
-                (false, _) => join(&waiting, "no ability"),
+            // The loader refuses a `would` ability on an event the kernel raises.
+            let text = if would && kernel.is_some() {
+                "never raised".to_string()
+            } else {
+                join(&waiting, "no ability")
             };
             let _ = writeln!(s, "  {when:<10} {text}");
         }
