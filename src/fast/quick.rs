@@ -606,4 +606,3 @@ fn row_find(
     }
     Err(n)
 }
-
