@@ -168,6 +168,10 @@ enum Cmd {
     /// Show a card as the loader compiled it: its text, effects and
     /// abilities, and the scenarios that name it.
     Explain { game: String, card: String },
+    /// List a game's events: where the rules and cards raise each, the
+    /// fields (`event.card`, `event.target`…) those places fill, and the
+    /// abilities that wait for it.
+    Events { game: String },
 }
 
 #[derive(Subcommand)]
@@ -439,6 +443,14 @@ fn command(cli: Cli) -> ExitCode {
             what: New::Card { game, id },
         } => new_card(&dir, &game, &id),
         Cmd::Explain { game, card } => explain(&dir, &game, &card),
+        Cmd::Events { game } => match dir.load(&game) {
+            Ok(d) => {
+                let text = crate::explain::events::events(&d);
+                let _ = std::io::Write::write_all(&mut std::io::stdout().lock(), text.as_bytes());
+                ExitCode::SUCCESS
+            }
+            Err(e) => report(e),
+        },
     }
 }
 
