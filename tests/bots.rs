@@ -7,7 +7,6 @@ use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;
 
-use fuda::data::native::Choose;
 use fuda::data::{Data, load};
 use fuda::engine::{Agent, Game, GameConfig, agent};
 
@@ -51,14 +50,17 @@ fn same_games(dir: &Path, game: &str, agents: &[&str], games: u64) {
 #[test]
 fn shipped_bots_decide_natively() {
     let d = load::load_game(root(), "shrine").unwrap_or_else(|e| panic!("{:?}", e.errors));
+    let fast = fuda::fast::Fast::new(&d);
     let b = d.bot("bigmoney").expect("bigmoney");
-    for r in &d.bots[b].1 {
-        assert!(!matches!(r.choose_native, Choose::General), "{:?}", r.when);
-        assert_eq!(r.cond.is_some(), r.cond_test.is_some(), "{:?}", r.when);
+    for (i, r) in d.bots[b].1.iter().enumerate() {
+        let (cond, choose) = fast.rule_recognised(b, i);
+        assert!(choose, "{:?}", r.when);
+        assert_eq!(r.cond.is_some(), cond, "{:?}", r.when);
     }
-    for m in &d.moves {
-        assert_eq!(m.cond.is_some(), m.cond_test.is_some(), "{}", m.name);
-        assert_eq!(m.pick.is_some(), m.pick_native.is_some(), "{}", m.name);
+    for (i, m) in d.moves.iter().enumerate() {
+        let (cond, pick) = fast.move_recognised(i);
+        assert_eq!(m.cond.is_some(), cond, "{}", m.name);
+        assert_eq!(m.pick.is_some(), pick, "{}", m.name);
     }
 }
 

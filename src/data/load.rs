@@ -808,15 +808,9 @@ impl Loader {
                 let from = self.text_of(rf).find(&format!(" {name}:")).unwrap_or(0);
                 let pick = m.pick.as_ref().map(|p| self.code(rf, from, p, &none, true));
                 let cond = m.cond.as_ref().map(|c| self.code(rf, from, c, &none, true));
-                let cond_test = cond
-                    .as_ref()
-                    .and_then(|c| native::test(c, None, &move_names));
                 MoveDecl {
                     name: name.clone(),
                     label: m.label.clone(),
-                    cond_cmp: native::plain_cmp(cond_test.as_ref()),
-                    cond_test,
-                    pick_native: pick.as_ref().and_then(|p| native::pick(p, &move_names)),
                     pick,
                     cond,
                     body: self.code(rf, from, &m.body, &with_it, false),
@@ -860,7 +854,6 @@ impl Loader {
                     all_players,
                     moves,
                     bots: Vec::new(),
-                    quick: None,
                 }
             })
             .collect();
@@ -879,7 +872,6 @@ impl Loader {
                 let body = self.code(rf, from, &p.body, &none, false);
                 PhaseDecl {
                     name: p.name.clone(),
-                    windows: body.only_windows(),
                     body,
                     start_event: TurnEvent::new(
                         find(&self.names.events, &format!("{}_start", p.name)).unwrap_or(0),
@@ -957,17 +949,11 @@ impl Loader {
                             .cond
                             .as_ref()
                             .map(|c| self.code(rf, from, c, &with_it, true));
-                        let cond_test = cond
-                            .as_ref()
-                            .and_then(|c| native::test(c, Some(0), &move_names));
                         let reads_it = cond.as_ref().is_some_and(|c| c.reads_slot(0));
                         BotRule {
                             when: b.when.clone(),
-                            cond_cmp: native::plain_cmp(cond_test.as_ref()).filter(|_| !reads_it),
-                            choose_native: native::choose(&choose, &move_names),
                             choose,
                             cond_reads_it: reads_it,
-                            cond_test,
                             cond,
                         }
                     })
@@ -995,10 +981,6 @@ impl Loader {
         }
         // Which rules of each bot may decide in each window.
         for w in &mut windows {
-            w.quick = match w.moves[..] {
-                [m] if moves[m as usize].pick_native.is_some() => Some(m),
-                _ => None,
-            };
             w.bots = bots
                 .iter()
                 .map(|(_, rules)| {
@@ -1008,21 +990,7 @@ impl Loader {
                         .filter(|(_, r)| r.when.as_deref().is_none_or(|k| k == w.name))
                         .filter_map(|(i, _)| u32::try_from(i).ok())
                         .collect();
-                    let takes = (|| {
-                        let np = moves[w.quick? as usize].pick_native.as_ref()?;
-                        let rule = rules.get(*list.first()? as usize)?;
-                        match &rule.choose_native {
-                            native::Choose::Test(t) if rule.cond.is_none() && *t == np.test => {
-                                Some(rule.choose.span)
-                            }
-                            _ => None,
-                        }
-                    })();
-                    WindowBot {
-                        rules: list,
-                        takes,
-                        fast: None,
-                    }
+                    WindowBot { rules: list }
                 })
                 .collect();
         }
@@ -1103,13 +1071,6 @@ impl Loader {
                 effects,
                 file,
             });
-        }
-
-        for w in &mut windows {
-            let Some(m) = w.quick else { continue };
-            for ((_, rules), wb) in bots.iter().zip(&mut w.bots) {
-                wb.fast = native::fast_rules(rules, &wb.rules, &moves[m as usize], &defs);
-            }
         }
 
         let index = build_index(&triggers, self.names.events.len());

@@ -10,7 +10,6 @@ pub mod files;
 pub mod load;
 pub mod locate;
 pub mod manifest;
-pub mod native;
 pub mod options;
 pub mod overlay;
 pub mod schema;
@@ -95,9 +94,6 @@ pub struct WindowDecl {
     pub moves: Vec<u16>,
     /// By bot: what it decides in this window with, found at load.
     pub bots: Vec<WindowBot>,
-    /// The window's one move, when its pick is native: a data bot may
-    /// decide before the options are listed.
-    pub quick: Option<u16>,
 }
 
 /// One bot in one window.
@@ -105,12 +101,6 @@ pub struct WindowBot {
     /// The rules that may decide here (no `when`, or this window's name), in
     /// order.
     pub rules: Vec<u32>,
-    /// In a quick window: when the first rule listed has no condition and
-    /// chooses by the pick's own test (it takes every card the pick lists),
-    /// its `choose`'s span.
-    pub takes: Option<crate::lang::ir::Span>,
-    /// In a quick window: the rules, when all have a shape resolved at load.
-    pub fast: Option<native::FastRules>,
 }
 
 pub struct MoveDecl {
@@ -119,11 +109,6 @@ pub struct MoveDecl {
     pub pick: Option<Code>,
     pub cond: Option<Code>,
     pub body: Code,
-    /// `cond` and `pick` recognised as native tests ([`native`]), if they are.
-    pub cond_test: Option<native::Test>,
-    pub pick_native: Option<native::Pick>,
-    /// `cond`, when it compares two numbers of the player's: decided in place.
-    pub cond_cmp: Option<(native::Operand, native::CmpOp, native::Operand)>,
 }
 
 /// An event the turn raises, with its bit in the quiet set
@@ -146,9 +131,6 @@ impl TurnEvent {
 pub struct PhaseDecl {
     pub name: String,
     pub body: Code,
-    /// The windows the body only opens (`window(...)` calls alone): opened
-    /// with no frame.
-    pub windows: Option<Box<[u16]>>,
     pub start_event: TurnEvent,
     pub end_event: TurnEvent,
 }
@@ -234,12 +216,6 @@ pub struct BotRule {
     /// Whether `cond` looks at the option (`it`): if not, it is checked once
     /// per decision.
     pub cond_reads_it: bool,
-    /// `cond` and `choose` recognised as native decisions ([`native`]).
-    pub cond_test: Option<native::Test>,
-    pub choose_native: native::Choose,
-    /// `cond`, when it compares two numbers of the player's (no property,
-    /// nothing of the option): decided in place.
-    pub cond_cmp: Option<(native::Operand, native::CmpOp, native::Operand)>,
 }
 
 /// Every piece of code a [`Data`] holds, by shared or unique reference

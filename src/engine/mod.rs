@@ -148,9 +148,9 @@ pub struct Game {
     /// Tiers the game ran on before [`Game::renew`] gave it another: kept
     /// until the game is dropped (see [`Game::tier`]).
     retired: Vec<Arc<dyn tier::Tier>>,
-    /// No tier: every path that exists only for speed declines (recognised
-    /// shapes, quick windows, native bot tests and picks, moves in place),
-    /// so the game runs as the language defines it.
+    /// No tier: the kernel's one shortcut of its own, a quiet move made in
+    /// place (`Game::quiet_move`, which compiled code also asks), declines
+    /// too, so the game runs as the language defines it.
     pub reference: bool,
     /// Set when the transcript reached [`MAX_LOG_ENTRIES`]: where it was (the
     /// game stops with this error at the end of the turn).

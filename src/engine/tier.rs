@@ -3,8 +3,9 @@
 //! tier (`--reference`) runs everything as the reference evaluator and the
 //! general paths define it; a tier may only do the same, faster.
 
-use super::decide::Plan;
+use super::decide::Act;
 use super::frame::Frame;
+use super::request::{Choice, Picks, Request};
 use super::{Game, Res};
 use crate::data::Data;
 use crate::lang::ir::Code;
@@ -29,9 +30,50 @@ pub trait Tier: Send + Sync {
     /// The rules' end check, as [`Game::end_check`] runs it.
     fn end_check(&self, g: &mut Game, data: &Data) -> Res<bool>;
 
-    /// The rounds of a window of one player whose seat is a data bot and
-    /// whose one move has a recognised pick ([`Plan`]).
-    fn quick_rounds(&self, g: &mut Game, data: &Data, pl: &mut Plan) -> Res<()>;
+    /// Window `w` opened ([`Game::window_in`]): its rounds run this tier's
+    /// way (one player's, a data bot deciding before any move is listed);
+    /// None: the kernel lists the moves every round.
+    fn window(&self, g: &mut Game, data: &Data, w: u16) -> Option<Res<()>>;
+
+    /// A round of window `w` in which player `p`, seated as data bot `b`,
+    /// acts, decided before the moves are listed (`options` is the round's
+    /// list, empty, to fill if the tier must list after all); None: the
+    /// kernel lists the moves and asks [`Game::decide_window`].
+    fn bot_round(
+        &self,
+        g: &mut Game,
+        data: &Data,
+        w: u16,
+        p: PlayerId,
+        b: usize,
+        options: &mut Vec<Choice>,
+    ) -> Option<Res<Act>>;
+
+    /// What data bot `b`'s rules `list` pick of a window's listed options
+    /// ([`Game::bot_window`]).
+    fn bot_window(
+        &self,
+        g: &mut Game,
+        data: &Data,
+        b: usize,
+        list: &[u32],
+        p: PlayerId,
+        options: &[Choice],
+    ) -> Res<Option<usize>>;
+
+    /// What data bot `b`'s rules pick of a request ([`Game::bot_rules`]).
+    fn bot_rules(&self, g: &mut Game, b: usize, req: &Request) -> Res<Picks>;
+
+    /// The options of window `w`'s moves for player `p`, added to `out`
+    /// ([`Game::legal_moves`]: each move's condition, then its pick).
+    fn legal_moves(
+        &self,
+        g: &mut Game,
+        data: &Data,
+        w: u16,
+        p: PlayerId,
+        out: &mut Vec<Choice>,
+    ) -> Res<()>;
 
     /// Compiles every piece of code now, before threads share the tier.
     fn compile_all(&self, data: &Data);

@@ -1,13 +1,12 @@
 //! Turns, phases and priority windows, as the rules declare them.
 
-use super::decide::{Act, Plan};
+use super::decide::Act;
 use super::log::Entry;
 use super::request::Choice;
-use super::state::{Event, Until, ZoneInst};
+use super::state::{Event, Until};
 use super::{Flow, Game, Res};
-use crate::data::{Data, PhaseDecl, TurnEvent, native};
-use crate::lang::ir::Code;
-use crate::value::{ObjId, PlayerId, Value, ZoneRef};
+use crate::data::{Data, TurnEvent};
+use crate::value::{PlayerId, Value};
 
 impl Game {
     /// One turn of the active player, optionally starting at a phase.
@@ -75,7 +74,7 @@ impl Game {
                 })?;
             }
             self.raise(data, phase.start_event, p)?;
-            self.run_phase(data, phase, p)?;
+            self.exec_hook(data, &phase.body, p)?;
             self.raise(data, phase.end_event, p)?;
             if !self.st.mods.is_empty() {
                 self.st
@@ -98,30 +97,6 @@ impl Game {
             }
         }
         Ok(())
-    }
-
-    /// A phase's code. A body of `window(...)` calls only opens its windows
-    /// with the step and depth of running it, and no frame: the windows
-    /// read nothing of one.
-    #[inline(always)]
-    fn run_phase(&mut self, data: &Data, phase: &PhaseDecl, p: PlayerId) -> Res<()> {
-        let Some(windows) = phase.windows.as_ref().filter(|_| !self.reference) else {
-            return self.exec_hook(data, &phase.body, p).map(drop);
-        };
-        let e = super::frame::Enter {
-            data,
-            this: None,
-            me: p,
-            span: phase.body.span,
-            move_name: None,
-        };
-        self.framed(
-            super::frame::Charge::Step,
-            e,
-            0,
-            |_| {},
-            |g, _| windows.iter().try_for_each(|&w| g.window_in(data, w)),
-        )
     }
 
     /// A timing point of player `p`: its abilities resolve, then queued ones.
@@ -171,29 +146,29 @@ impl Game {
         self.window_in(&data, w)
     }
 
-    /// [`Game::window`] for a caller that holds the game data (in line: a
-    /// quick window is opened by one call, its rounds').
+    /// [`Game::window`] for a caller that holds the game data: the tier may
+    /// run the window its own way.
     #[inline(always)]
     pub(crate) fn window_in(&mut self, data: &Data, w: u16) -> Res<()> {
-        let decl = &data.windows[w as usize];
+        self.window_by(data, w, |g| g.tier().and_then(|t| t.window(g, data, w)))
+    }
+
+    /// Window `w` opened, its rounds run by `rounds` if it runs them, else
+    /// listed (a tier that opens windows itself passes its own `rounds`).
+    #[inline(always)]
+    pub(crate) fn window_by(
+        &mut self,
+        data: &Data,
+        w: u16,
+        rounds: impl FnOnce(&mut Game) -> Option<Res<()>>,
+    ) -> Res<()> {
         self.push_with(|| Entry::Window {
             window: w,
             open: true,
         });
-        // One player's window, a data bot's seat, one move with a native
-        // pick: the bot may decide before the move's options are listed.
-        if !decl.all_players
-            && let Some(tier) = self.tier()
-            && let Some(m) = decl.quick
-            && self.budget.depth() < super::decide::MAX_DEPTH
-            && let p = self.st.active
-            && let Some(b) = self.data_bot(p)
-            && let Some(wb) = decl.bots.get(b)
-        {
-            let mut plan = Game::bot_plan(data, m, p, b, wb);
-            tier.quick_rounds(self, data, &mut plan)?;
-        } else {
-            self.window_listed(data, w)?;
+        match rounds(self) {
+            Some(r) => r?,
+            None => self.window_listed(data, w)?,
         }
         self.push_with(|| Entry::Window {
             window: w,
@@ -223,26 +198,17 @@ impl Game {
         } else {
             1
         };
-        // One move with a native pick: a data bot may decide before it is
-        // listed (see `bot_round`; one player's window: `quick_rounds`).
-        let quick = (decl.quick)
-            .filter(|_| self.budget.depth() < super::decide::MAX_DEPTH && !self.reference);
-        let mut plan: Option<Plan> = None;
+        let tier = self.tier();
         loop {
             self.tick(Default::default())?;
             options.clear();
+            // A data bot may decide before the moves are listed.
             let act = match self.data_bot(cur) {
                 Some(b)
-                    if let Some(m) = quick
-                        && let Some(wb) = decl.bots.get(b) =>
+                    if let Some(t) = tier
+                        && let Some(act) = t.bot_round(self, data, w, cur, b, options) =>
                 {
-                    if !plan.as_ref().is_some_and(|pl| pl.p == cur && pl.b == b) {
-                        plan = Some(Game::bot_plan(data, m, cur, b, wb));
-                    }
-                    let Some(pl) = &mut plan else {
-                        unreachable!("planned above")
-                    };
-                    self.bot_round(data, pl, options)?
+                    act?
                 }
                 _ => {
                     self.legal_moves_into(data, w, cur, options)?;
@@ -323,275 +289,56 @@ impl Game {
         p: PlayerId,
         out: &mut Vec<Choice>,
     ) -> Res<()> {
+        if let Some(t) = self.tier() {
+            return t.legal_moves(self, data, w, p, out);
+        }
         for &m in &data.windows[w as usize].moves {
-            let mv = &data.moves[m as usize];
-            if let Some(cond) = &mv.cond
-                && !self.holds(data, cond, mv.cond_test.as_ref(), p, &Value::None, Some(m))?
-            {
-                continue;
-            }
-            match &mv.pick {
-                None => out.push(Choice {
-                    value: Value::None,
-                    mv: Some(m),
-                }),
-                Some(pick) => {
-                    if let Some(np) = &mv.pick_native
-                        && self.budget.depth() < super::decide::MAX_DEPTH
-                        && !self.reference
-                    {
-                        self.pick_native(data, np, pick, p, m, out)?;
-                        continue;
-                    }
-                    let v = self.exec_in(data, pick, None, p, [], Some(m))?;
-                    for item in self.items(&v, pick.span)?.iter() {
-                        out.push(Choice {
-                            value: item.clone(),
-                            mv: Some(m),
-                        });
-                    }
-                }
-            }
+            self.move_options(data, m, p, out)?;
         }
         Ok(())
     }
 
-    /// A pick of the shape `<zone> where <test>`, filtered in place: the
-    /// zone's cards in the order the interpreter lists them, with no list
-    /// built (tests on cards never defer to the code).
-    fn pick_native(
+    /// The options of move `m` for player `p`, if it may be made: its
+    /// condition and its pick run.
+    pub(crate) fn move_options(
         &mut self,
         data: &Data,
-        np: &native::Pick,
-        pick: &Code,
-        p: PlayerId,
         m: u16,
+        p: PlayerId,
         out: &mut Vec<Choice>,
     ) -> Res<()> {
-        let inst = self.pick_zone(np, pick, p)?;
-        self.pick_cards(data, &np.test, p, m, inst, out);
-        Ok(())
-    }
-
-    /// The zone instance a native pick reads, after what running the pick
-    /// would do first: count a step, check the zone may be seen.
-    #[inline(always)]
-    pub(crate) fn pick_zone(&mut self, np: &native::Pick, pick: &Code, p: PlayerId) -> Res<usize> {
-        self.tick(pick.span)?;
-        let z = ZoneRef {
-            zone: np.zone,
-            owner: if self.st.shared(np.zone) { 0 } else { p },
-        };
-        self.check_visible(z, pick.span)?;
-        Ok(self.st.inst(z))
-    }
-
-    /// The options of a native pick reading zone instance `inst`.
-    #[inline(always)]
-    pub(crate) fn pick_cards(
-        &self,
-        data: &Data,
-        t: &native::Test,
-        p: PlayerId,
-        m: u16,
-        inst: usize,
-        out: &mut Vec<Choice>,
-    ) {
-        let zi = &self.st.zones[inst];
-        // Ordered zones list their top card first; pile rows keep their order.
-        if zi.piles.is_empty() {
-            self.filter_cards(data, t, p, m, zi.cards.iter().rev().copied(), out);
-        } else if let native::Test::Cmp(native::Operand::Prop(pr), op, native::Operand::Counter(k)) =
-            *t
-            && self.st.mods.is_empty()
+        let mv = &data.moves[m as usize];
+        if let Some(cond) = &mv.cond
+            && !(self.exec_in(data, cond, None, p, [], Some(m))?.truthy())
         {
-            // A pile's top card by its pile's definition (no card's property
-            // is modified), the counter read once.
-            let y = self.st.counter(p, k);
-            for &(def, ref pile) in &zi.piles {
-                if let Some(&c) = pile.last()
-                    && op.holds(data.defs[def as usize].props[pr as usize], y)
-                {
-                    out.push(Choice {
-                        value: Value::Card(c),
-                        mv: Some(m),
-                    });
-                }
-            }
-        } else {
-            let tops = zi.piles.iter().filter_map(|(_, pile)| pile.last().copied());
-            self.filter_cards(data, t, p, m, tops, out);
+            return Ok(());
         }
+        self.pick_options(data, m, p, out)
     }
 
-    /// The first option of a native pick reading zone instance `inst`; the
-    /// commonest test, a tag over an ordered zone, gets a loop of its own,
-    /// inlined where a window looks for its first option every round.
-    #[inline(always)]
-    pub(crate) fn pick_first(
-        &self,
+    /// The options of move `m`'s pick (its condition held): one with no pick.
+    pub(crate) fn pick_options(
+        &mut self,
         data: &Data,
-        t: &native::Test,
-        p: PlayerId,
         m: u16,
-        inst: usize,
-    ) -> Option<ObjId> {
-        let zi = &self.st.zones[inst];
-        match *t {
-            native::Test::Is { tag, negate } if zi.piles.is_empty() => {
-                let bit = crate::value::bit(tag);
-                if !negate && self.st.tags_seen & bit == 0 {
-                    return None;
-                }
-                zi.cards
-                    .iter()
-                    .rev()
-                    .copied()
-                    .find(|&c| (self.st.tags(c) & bit != 0) != negate)
-            }
-            _ => self.pick_first_rest(data, t, p, m, zi),
-        }
-    }
-
-    /// [`Game::pick_first`] for the other tests. A card's property against
-    /// the player's counter over a row of piles reads each pile's
-    /// definition (no card's property is modified) and the counter once.
-    #[inline(never)]
-    fn pick_first_rest(
-        &self,
-        data: &Data,
-        t: &native::Test,
         p: PlayerId,
-        m: u16,
-        zi: &ZoneInst,
-    ) -> Option<ObjId> {
-        use native::{Operand, Test};
-        match *t {
-            Test::Cmp(Operand::Prop(pr), op, Operand::Counter(k))
-                if !zi.piles.is_empty() && self.st.mods.is_empty() =>
-            {
-                let y = self.st.counter(p, k);
-                zi.piles.iter().find_map(|&(def, ref pile)| {
-                    let &c = pile.last()?;
-                    op.holds(data.defs[def as usize].props[pr as usize], y)
-                        .then_some(c)
-                })
-            }
-            _ => first_in(zi, |c| self.card_test(data, t, p, c, Some(m))),
-        }
-    }
-
-    /// The first option of a native pick reading zone instance `inst` that
-    /// also passes `t`: its index among the options and its card; else
-    /// `Err` with the number of options.
-    pub(crate) fn pick_find(
-        &self,
-        data: &Data,
-        pt: &native::Test,
-        t: Option<&native::Test>,
-        p: PlayerId,
-        m: u16,
-        inst: usize,
-    ) -> Result<(usize, ObjId), usize> {
-        use native::{Operand, Test};
-        let mut n = 0;
-        // A card's property against the player's counter: the counter is
-        // read once.
-        let y = match *pt {
-            Test::Cmp(_, _, Operand::Counter(k)) => self.st.counter(p, k),
-            _ => 0,
-        };
-        let zi = &self.st.zones[inst];
-        // A row of piles: a pile's top card is tested by its pile's
-        // definition where the test reads nothing else of the card.
-        if !zi.piles.is_empty() && self.st.mods.is_empty() {
-            for &(def, ref pile) in &zi.piles {
-                let Some(&c) = pile.last() else { continue };
-                let d = &data.defs[def as usize];
-                let listed = match *pt {
-                    Test::Cmp(Operand::Prop(pr), op, Operand::Counter(_)) => {
-                        op.holds(d.props[pr as usize], y)
-                    }
-                    _ => self.card_test(data, pt, p, c, Some(m)),
-                };
-                if !listed {
-                    continue;
-                }
-                let hit = match t {
-                    None => false,
-                    Some(&Test::DefEq { def: e, negate }) => (def == e) != negate,
-                    Some(t) => self.card_test(data, t, p, c, Some(m)),
-                };
-                if hit {
-                    return Ok((n, c));
-                }
-                n += 1;
-            }
-            return Err(n);
-        }
-        let found = first_in(zi, |c| {
-            let listed = match *pt {
-                Test::Cmp(Operand::Prop(pr), op, Operand::Counter(_)) => {
-                    op.holds(self.st.prop(data, c, pr), y)
-                }
-                _ => self.card_test(data, pt, p, c, Some(m)),
-            };
-            if !listed {
-                return false;
-            }
-            if t.is_some_and(|t| self.card_test(data, t, p, c, Some(m))) {
-                return true;
-            }
-            n += 1;
-            false
-        });
-        found.map(|c| (n, c)).ok_or(n)
-    }
-
-    /// The cards that pass a test, as options of move `m`; the commonest
-    /// tests get a loop of their own.
-    #[inline(always)]
-    fn filter_cards(
-        &self,
-        data: &Data,
-        t: &native::Test,
-        p: PlayerId,
-        m: u16,
-        cards: impl Iterator<Item = ObjId>,
         out: &mut Vec<Choice>,
-    ) {
-        use native::{Operand, Test};
-        let choice = |c| Choice {
-            value: Value::Card(c),
-            mv: Some(m),
+    ) -> Res<()> {
+        let Some(pick) = &data.moves[m as usize].pick else {
+            out.push(Choice {
+                value: Value::None,
+                mv: Some(m),
+            });
+            return Ok(());
         };
-        match *t {
-            Test::Is { tag, negate } => {
-                let bit = crate::value::bit(tag);
-                for c in cards {
-                    if (self.st.tags(c) & bit != 0) != negate {
-                        out.push(choice(c));
-                    }
-                }
-            }
-            // A card's property against the player's counter: the counter is
-            // read once.
-            Test::Cmp(Operand::Prop(pr), op, Operand::Counter(k)) => {
-                let y = self.st.counter(p, k);
-                for c in cards {
-                    if op.holds(self.st.prop(data, c, pr), y) {
-                        out.push(choice(c));
-                    }
-                }
-            }
-            _ => {
-                for c in cards {
-                    if self.card_test(data, t, p, c, Some(m)) {
-                        out.push(choice(c));
-                    }
-                }
-            }
+        let v = self.exec_in(data, pick, None, p, [], Some(m))?;
+        for item in self.items(&v, pick.span)?.iter() {
+            out.push(Choice {
+                value: item.clone(),
+                mv: Some(m),
+            });
         }
+        Ok(())
     }
 
     /// The end check of rules that check it after every action.
@@ -609,19 +356,5 @@ impl Game {
             return Err(Flow::EndGame.into());
         }
         Ok(())
-    }
-}
-
-/// The first card of a zone, in the order the interpreter lists them (top
-/// card first; pile rows in their order), that passes a test.
-#[inline(always)]
-fn first_in(zi: &ZoneInst, mut hit: impl FnMut(ObjId) -> bool) -> Option<ObjId> {
-    if zi.piles.is_empty() {
-        zi.cards.iter().rev().copied().find(|&c| hit(c))
-    } else {
-        zi.piles
-            .iter()
-            .filter_map(|(_, pile)| pile.last().copied())
-            .find(|&c| hit(c))
     }
 }

@@ -12,23 +12,31 @@
 //! no tier (`--reference`) runs none of this.
 
 mod compile;
+pub(crate) mod native;
+mod pick;
 mod quick;
+mod tables;
+mod test;
 
 use std::sync::{Arc, OnceLock};
 
 use crate::data::Data;
-use crate::engine::decide::Plan;
+use crate::engine::decide::{Act, MAX_DEPTH};
 use crate::engine::exec::{Charge, Enter};
+use crate::engine::request::{Choice, Picks, Request};
 use crate::engine::tier::{Compiled, Tier};
 use crate::engine::{Game, Res};
 use crate::lang::ir::Code;
 use crate::value::{PlayerId, Value};
 use compile::Body;
+use tables::Tables;
 
 /// The speed tier of one game's data: each piece of code's compiled form,
-/// made on its first run, by [`Code::id`].
+/// made on its first run, by [`Code::id`], and what it recognised in the
+/// declarations.
 pub struct Fast {
     codes: Box<[OnceLock<(Body, usize)>]>,
+    tables: Tables,
 }
 
 /// The speed tier for games of `data` (shared by all of them).
@@ -40,7 +48,24 @@ impl Fast {
     pub fn new(data: &Data) -> Fast {
         Fast {
             codes: (0..data.code_count).map(|_| OnceLock::new()).collect(),
+            tables: Tables::new(data),
         }
+    }
+
+    /// Whether the tier decides move `m`'s condition and its pick natively.
+    pub fn move_recognised(&self, m: usize) -> (bool, bool) {
+        let mf = &self.tables.moves[m];
+        (mf.cond_test.is_some(), mf.pick.is_some())
+    }
+
+    /// Whether the tier decides rule `r` of bot `b`'s condition and its
+    /// `choose` natively.
+    pub fn rule_recognised(&self, b: usize, r: usize) -> (bool, bool) {
+        let rf = &self.tables.rules[b][r];
+        (
+            rf.cond_test.is_some(),
+            !matches!(rf.choose, native::Choose::General),
+        )
     }
 
     /// Whether `code` is compiled yet.
@@ -69,6 +94,31 @@ impl Fast {
             Some((b, n)) => (b, *n),
             None => unreachable!("the loader numbers every move's body"),
         }
+    }
+}
+
+impl Fast {
+    /// Code that only opens windows (a phase's) reads nothing of a frame:
+    /// they are opened here, with no call through the door each.
+    #[inline(never)]
+    fn windows(&self, g: &mut Game, data: &Data, ws: &[u16]) -> Res<Value> {
+        (ws.iter())
+            .try_for_each(|&w| g.window_by(data, w, |g| self.quick_window(g, data, w)))
+            .map(|()| Value::None)
+    }
+
+    /// One player's window, a data bot's seat, one move with a native
+    /// pick: the bot decides before the move's options are listed.
+    #[inline(always)]
+    fn quick_window(&self, g: &mut Game, data: &Data, w: u16) -> Option<Res<()>> {
+        let wf = self.tables.windows.get(w as usize)?;
+        wf.quick?;
+        if wf.all_players || g.budget.depth() >= MAX_DEPTH {
+            return None;
+        }
+        let p = g.st.active;
+        let mut plan = Game::bot_plan(data, &self.tables, wf, p, g.data_bot(p)?)?;
+        Some(g.quick_rounds(self, data, &mut plan))
     }
 }
 
@@ -102,6 +152,10 @@ impl Tier for Fast {
                 |_| {},
                 |g, f| h.exec(g, f, n).map(|()| Value::None),
             ),
+            // A phase's windows read nothing of a frame.
+            Some(Body::Windows(ws)) => {
+                g.framed(Charge::Step, e, 0, |_| {}, |g, _| self.windows(g, data, ws))
+            }
             Some(b) => g.framed(Charge::Step, e, n, |_| {}, |g, f| b.run(g, f)),
             None => g.framed(Charge::Step, e, n, |_| {}, |g, f| g.run_body(None, code, f)),
         }
@@ -116,8 +170,60 @@ impl Tier for Fast {
         g.framed(Charge::Step, e, *n, |_| {}, |g, f| c(g, f))
     }
 
-    fn quick_rounds(&self, g: &mut Game, data: &Data, pl: &mut Plan) -> Res<()> {
-        g.quick_rounds(self, data, pl)
+    fn window(&self, g: &mut Game, data: &Data, w: u16) -> Option<Res<()>> {
+        self.quick_window(g, data, w)
+    }
+
+    fn bot_round(
+        &self,
+        g: &mut Game,
+        data: &Data,
+        w: u16,
+        p: PlayerId,
+        b: usize,
+        options: &mut Vec<Choice>,
+    ) -> Option<Res<Act>> {
+        if g.budget.depth() >= MAX_DEPTH {
+            return None;
+        }
+        let wf = self.tables.windows.get(w as usize)?;
+        let mut plan = Game::bot_plan(data, &self.tables, wf, p, b)?;
+        Some(g.bot_round(data, &mut plan, options))
+    }
+
+    fn bot_window(
+        &self,
+        g: &mut Game,
+        data: &Data,
+        b: usize,
+        list: &[u32],
+        p: PlayerId,
+        options: &[Choice],
+    ) -> Res<Option<usize>> {
+        g.bot_window(&self.tables, data, b, list, p, options)
+    }
+
+    fn bot_rules(&self, g: &mut Game, b: usize, req: &Request) -> Res<Picks> {
+        g.bot_rules(&self.tables, b, req)
+    }
+
+    fn legal_moves(
+        &self,
+        g: &mut Game,
+        data: &Data,
+        w: u16,
+        p: PlayerId,
+        out: &mut Vec<Choice>,
+    ) -> Res<()> {
+        for &m in &data.windows[w as usize].moves {
+            let mf = &self.tables.moves[m as usize];
+            if mf.cond_test.is_none() && mf.pick.is_none() {
+                g.move_options(data, m, p, out)?;
+            } else {
+                g.fast_move_options(data, mf, m, p, out)?;
+            }
+        }
+        Ok(())
     }
 
     fn compile_all(&self, data: &Data) {

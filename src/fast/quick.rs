@@ -4,12 +4,17 @@
 
 use super::Fast;
 use super::compile::{Body, Straight};
-use crate::data::Data;
-use crate::data::native::Test;
-use crate::engine::decide::{Act, Plan};
+use super::native::{Choose, FastChoose, Pick, Test};
+use super::tables::{BotFast, MoveFast, Tables, WindowFast};
+use crate::data::{Data, MoveDecl};
+use crate::engine::decide::{Act, MAX_DEPTH};
 use crate::engine::exec::{Charge, Enter};
+use crate::engine::log::Entry;
+use crate::engine::request::Choice;
+use crate::engine::state::{State, ZoneInst};
 use crate::engine::{Game, Res};
-use crate::value::{PlayerId, Value};
+use crate::lang::ir::{Code, Span};
+use crate::value::{ObjId, PlayerId, Value};
 
 impl Game {
     /// A window of one player whose seat is a data bot and whose one move
@@ -29,7 +34,7 @@ impl Game {
             _ => None,
         };
         loop {
-            let it = match pl.wb.takes {
+            let it = match pl.bf.takes {
                 Some(span) => match match straight {
                     Some(s) if self.take_run(data, pl, s)? => None,
                     _ => self.take_round(data, pl, span)?,
@@ -51,13 +56,19 @@ impl Game {
                             None => self.round_rules(data, pl, inst)?,
                         },
                     };
-                    match act {
+                    // Every arm takes what it holds: no drop of `act` left.
+                    let nothing = match act {
                         Act::Move(_, it) => {
                             self.tick(code.span)?;
-                            it
+                            Ok(it)
                         }
-                        act => {
-                            if self.quick_pass(data, p, matches!(act, Act::Nothing))? {
+                        Act::Nothing => Err(true),
+                        Act::Pass => Err(false),
+                    };
+                    match nothing {
+                        Ok(it) => it,
+                        Err(nothing) => {
+                            if self.quick_pass(data, p, nothing)? {
                                 continue;
                             }
                             return Ok(());
@@ -122,7 +133,7 @@ impl Game {
     /// cannot run so (false); true after a round finding no card.
     fn take_run(&mut self, data: &Data, pl: &mut Plan, s: &Straight) -> Res<bool> {
         let (p, mv, np) = (pl.p, pl.mv, pl.np);
-        if (mv.cond.is_some() && mv.cond_cmp.is_none())
+        if (mv.cond.is_some() && pl.mf.cond_cmp.is_none())
             || data.end_always
             || !s.still(self, 1)
             || s.moves_into(np.zone)
@@ -139,7 +150,7 @@ impl Game {
             }
             // The round's step, the condition's, the pick's.
             let mut k = 2;
-            if let Some((a, op, b)) = mv.cond_cmp {
+            if let Some((a, op, b)) = pl.mf.cond_cmp {
                 if !op.holds(self.plain(a, p), self.plain(b, p)) {
                     return Ok(false);
                 }
@@ -193,4 +204,405 @@ impl Game {
             }
         }
     }
+
+    /// What the rounds of one bot in one quick window share: found once
+    /// (the window is never opened too deep for the bot to take in place).
+    /// None where the window is not quick or the bot has no rules there.
+    #[inline(always)]
+    pub(super) fn bot_plan<'d>(
+        data: &'d Data,
+        tables: &'d Tables,
+        wf: &'d WindowFast,
+        p: PlayerId,
+        b: usize,
+    ) -> Option<Plan<'d>> {
+        let m = wf.quick?;
+        let bf = wf.bots.get(b)?;
+        let mv = &data.moves[m as usize];
+        let mf = &tables.moves[m as usize];
+        let (Some(pick), Some(np)) = (&mv.pick, &mf.pick) else {
+            return None;
+        };
+        Some(Plan {
+            p,
+            b,
+            m,
+            mv,
+            mf,
+            pick,
+            np,
+            list: &bf.list,
+            bf,
+            tables,
+            inst: None,
+        })
+    }
+
+    /// A round of a window whose one move, `m`, has a native pick, decided by a
+    /// data bot with the window's rules listed. A rule that applies and
+    /// chooses by a native test finds its card without a list; otherwise
+    /// every option is listed before any rule weighs one (a rule's condition
+    /// running code first).
+    pub(super) fn bot_round(
+        &mut self,
+        data: &Data,
+        pl: &mut Plan,
+        options: &mut Vec<Choice>,
+    ) -> Res<Act> {
+        let Some((first, inst)) = self.round_first(data, pl)? else {
+            return Ok(Act::Nothing);
+        };
+        // The first rule takes the first card, counting the step its
+        // `choose` would.
+        if let Some(span) = pl.bf.takes {
+            self.tick(span)?;
+            self.record_one(pl.p, 0);
+            return Ok(Act::Move(pl.m, Value::Card(first)));
+        }
+        self.bot_pick(data, pl, first, inst, options)
+    }
+
+    /// [`Game::bot_round`] once the move's pick lists `first`: what the
+    /// bot's rules pick.
+    #[inline(never)]
+    pub(super) fn bot_pick(
+        &mut self,
+        data: &Data,
+        pl: &Plan,
+        first: ObjId,
+        inst: usize,
+        options: &mut Vec<Choice>,
+    ) -> Res<Act> {
+        let (m, p) = (pl.m, pl.p);
+        let saved = self.viewer.replace(p);
+        let r = self.bot_quick(data, pl, inst, options);
+        self.viewer = saved;
+        // No rule picked: the first option (the decision wants one).
+        let (i, act) = match r? {
+            Quick::Listed(i) => {
+                let i = i.unwrap_or(0);
+                (i, Act::of(options, i))
+            }
+            Quick::Card(i, c) => (i, Act::Move(m, Value::Card(c))),
+            Quick::Pass(n) => (n, Act::Pass),
+            Quick::Nothing => (0, Act::Move(m, Value::Card(first))),
+        };
+        self.record_one(p, i);
+        Ok(act)
+    }
+
+    /// How a round of a quick window starts: the move's condition, the
+    /// pick's step, its first card and the zone instance it reads; None if
+    /// the move cannot be made.
+    #[inline(always)]
+    pub(super) fn round_first(
+        &mut self,
+        data: &Data,
+        pl: &mut Plan,
+    ) -> Res<Option<(ObjId, usize)>> {
+        let Some(inst) = self.round_start(data, pl)? else {
+            return Ok(None);
+        };
+        Ok(self
+            .pick_first(data, &pl.np.test, pl.p, pl.m, inst)
+            .map(|c| (c, inst)))
+    }
+
+    /// [`Game::round_first`] up to the zone instance the pick reads.
+    #[inline(always)]
+    pub(super) fn round_start(&mut self, data: &Data, pl: &mut Plan) -> Res<Option<usize>> {
+        let (m, p, mv, mf, np) = (pl.m, pl.p, pl.mv, pl.mf, pl.np);
+        if let Some(cond) = &mv.cond {
+            let holds = match mf.cond_cmp {
+                // A quick window is never too deep: decided in place.
+                Some((a, op, b)) => {
+                    self.tick(cond.span)?;
+                    op.holds(self.plain(a, p), self.plain(b, p))
+                }
+                None => self.holds(data, cond, mf.cond_test.as_ref(), p, &Value::None, Some(m))?,
+            };
+            if !holds {
+                return Ok(None);
+            }
+        }
+        // The zone and whether it may be seen do not change between rounds:
+        // later rounds only count the pick's step.
+        let inst = match pl.inst {
+            Some(inst) => {
+                self.tick(pl.pick.span)?;
+                inst
+            }
+            None => *pl.inst.insert(self.pick_zone(np, pl.pick, p)?),
+        };
+        Ok(Some(inst))
+    }
+
+    /// A round of [`Game::quick_rounds`] as its bot's rules decide it once
+    /// the pick's zone is read.
+    pub(super) fn round_rules(&mut self, data: &Data, pl: &Plan, inst: usize) -> Res<Act> {
+        let Some(first) = self.pick_first(data, &pl.np.test, pl.p, pl.m, inst) else {
+            return Ok(Act::Nothing);
+        };
+        let mut options = std::mem::take(&mut self.spare_options);
+        let r = self.bot_pick(data, pl, first, inst, &mut options);
+        options.clear();
+        self.spare_options = options;
+        r
+    }
+
+    /// A round decided by rules resolved at load ([`super::native::FastRules`]): each
+    /// condition read in place, the card chosen found in one scan of the
+    /// pick's row of piles, the steps and the decision counted at once.
+    /// None, with nothing done, where a rule finds no card or a step could
+    /// fail: [`Game::bot_pick`] then decides as ever.
+    #[inline(always)]
+    pub(super) fn fast_round(&mut self, pl: &Plan, inst: usize) -> Option<Act> {
+        let (fast, p) = (pl.bf.fast.as_ref()?, pl.p);
+        let zi = &self.st.zones[inst];
+        if zi.piles.is_empty() || !self.st.mods.is_empty() || self.budget.depth() >= MAX_DEPTH {
+            return None;
+        }
+        let (lo, hi) = super::native::range(fast.op, self.st.counter(p, fast.counter))?;
+        let prop = &fast.prop[..];
+        // The conditions' steps, then the options weighed.
+        let mut steps = 0;
+        for r in &fast.rules {
+            if let Some((k, a, b)) = r.cond {
+                steps += 1;
+                let x = self.st.counter(p, k);
+                if x < a || x > b {
+                    continue;
+                }
+            }
+            let (i, act) = match (r.choose, row_find(&self.st, zi, prop, lo, hi, r.choose)) {
+                (FastChoose::Pass, Err(n)) if n > 0 => (n, Act::Pass),
+                (FastChoose::Pass, _) | (_, Err(_)) => return None,
+                (_, Ok((i, c))) => (i, Act::Move(pl.m, Value::Card(c))),
+            };
+            steps += i as u64 + 1;
+            if !self.budget.room(steps) {
+                return None;
+            }
+            self.budget.spend(steps);
+            self.record_one(p, i);
+            return Some(act);
+        }
+        None
+    }
+
+    /// A round of a quick window whose bot takes every card its move's pick
+    /// lists (`Plan::takes`): the card taken, its decision recorded and the
+    /// steps up to the move's counted (the round's, the condition's, the
+    /// pick's, the `choose`'s, the move's), or None. Away from the step
+    /// limit, a condition decided in place and a zone read before: the
+    /// steps are counted at once.
+    #[inline(always)]
+    pub(super) fn take_round(
+        &mut self,
+        data: &Data,
+        pl: &mut Plan,
+        span: Span,
+    ) -> Res<Option<ObjId>> {
+        let (m, p, mv, np) = (pl.m, pl.p, pl.mv, pl.np);
+        if let Some(inst) = pl.inst
+            && self.budget.room(5)
+            && (mv.cond.is_none() || pl.mf.cond_cmp.is_some())
+        {
+            // The round's step, the condition's, the pick's.
+            let mut k = 2;
+            if let Some((a, op, b)) = pl.mf.cond_cmp {
+                if !op.holds(self.plain(a, p), self.plain(b, p)) {
+                    self.budget.spend(2);
+                    return Ok(None);
+                }
+                k = 3;
+            }
+            let Some(c) = self.pick_first(data, &np.test, p, m, inst) else {
+                self.budget.spend(k);
+                return Ok(None);
+            };
+            self.budget.spend(k + 2);
+            self.record_one(p, 0);
+            return Ok(Some(c));
+        }
+        self.tick(Default::default())?;
+        let Some((c, _)) = self.round_first(data, pl)? else {
+            return Ok(None);
+        };
+        // The first rule takes the first card, counting the step its
+        // `choose` would.
+        self.tick(span)?;
+        self.record_one(p, 0);
+        self.tick(mv.body.span)?;
+        Ok(Some(c))
+    }
+
+    /// A quick window's bot passes (`nothing`: no move was legal): true when
+    /// an effect on the stack resolved and the bot acts again.
+    #[inline(always)]
+    pub(super) fn quick_pass(&mut self, data: &Data, p: PlayerId, nothing: bool) -> Res<bool> {
+        if self.logging {
+            self.log_pass(p, nothing);
+        }
+        if self.st.stack.is_empty() {
+            return Ok(false);
+        }
+        self.resolve_stacked(data)?;
+        Ok(true)
+    }
+
+    #[cold]
+    fn log_pass(&mut self, p: PlayerId, nothing: bool) {
+        if nothing {
+            self.push(Entry::Text {
+                text: format!("{} passes (nothing to do)", crate::engine::log::pname(p)),
+            });
+        } else {
+            self.push(Entry::Pass { player: p });
+        }
+    }
+
+    /// [`Game::bot_window`] for [`Game::bot_round`]: options are listed only
+    /// when a rule weighs them in a way not known natively.
+    fn bot_quick(
+        &mut self,
+        data: &Data,
+        pl: &Plan,
+        inst: usize,
+        options: &mut Vec<Choice>,
+    ) -> Res<Quick> {
+        let (list, player, np, m, b, t) = (pl.list, pl.p, pl.np, pl.m, pl.b, pl.tables);
+        let rules = &data.bots[b].1;
+        for (k, &r) in list.iter().enumerate() {
+            let (Some(rule), Some(rf)) = (rules.get(r as usize), t.rule(b, r)) else {
+                continue;
+            };
+            if rule.cond.is_some() && rf.cond_test.is_none() {
+                self.pick_cards(data, &np.test, player, m, inst, options);
+                return Ok(Quick::Listed(self.bot_window(
+                    t,
+                    data,
+                    b,
+                    &list[k..],
+                    player,
+                    options,
+                )?));
+            }
+            // A number of the player's against another, decided in place.
+            let each = match rf.cond_cmp {
+                Some((a, op, b)) if self.budget.depth() < MAX_DEPTH => {
+                    let (x, y) = (self.plain(a, player), self.plain(b, player));
+                    self.tick(rule.cond.as_ref().map_or_else(Default::default, |c| c.span))?;
+                    if !op.holds(x, y) {
+                        continue;
+                    }
+                    None
+                }
+                _ => match self.rule_once(t, data, b, r, rule, player)? {
+                    Some(each) => each,
+                    None => continue,
+                },
+            };
+            if each.is_none() && self.budget.depth() < MAX_DEPTH {
+                // Each option weighed counts a step, as `rule_pick` would.
+                match &rf.choose {
+                    Choose::Test(t) => {
+                        if let Ok((i, c)) = self.pick_find(data, &np.test, Some(t), player, m, inst)
+                        {
+                            self.charge(rule.choose.span, (i + 1) as u64)?;
+                            return Ok(Quick::Card(i, c));
+                        }
+                    }
+                    // Text that names no option of the move: only pass may hit.
+                    Choose::Str(s) if !s.starts_with(data.moves[m as usize].label.as_str()) => {
+                        let Err(n) = self.pick_find(data, &np.test, None, player, m, inst) else {
+                            unreachable!("no test finds no card");
+                        };
+                        self.charge(rule.choose.span, (n + 1) as u64)?;
+                        if **s == *"pass" {
+                            return Ok(Quick::Pass(n));
+                        }
+                        continue;
+                    }
+                    _ => {}
+                }
+            }
+            self.pick_cards(data, &np.test, player, m, inst, options);
+            if let Some(i) = self.rule_pick(t, data, b, r, rule, each, player, options)? {
+                return Ok(Quick::Listed(Some(i)));
+            }
+            return Ok(Quick::Listed(self.bot_window(
+                t,
+                data,
+                b,
+                &list[k + 1..],
+                player,
+                options,
+            )?));
+        }
+        Ok(Quick::Nothing)
+    }
+}
+
+/// See [`Game::bot_plan`].
+pub(super) struct Plan<'d> {
+    pub(super) p: PlayerId,
+    pub(super) b: usize,
+    pub(super) m: u16,
+    pub(super) mv: &'d MoveDecl,
+    pub(super) mf: &'d MoveFast,
+    pub(super) pick: &'d Code,
+    pub(super) np: &'d Pick,
+    /// The bot's rules here, and what they come to.
+    pub(super) list: &'d [u32],
+    pub(super) bf: &'d BotFast,
+    pub(super) tables: &'d Tables,
+    /// The zone instance the pick reads, once read.
+    pub(super) inst: Option<usize>,
+}
+
+/// What a quick window round decided (see [`Game::bot_quick`]).
+enum Quick {
+    /// The options were listed: the one picked (pass after them), if any.
+    Listed(Option<usize>),
+    /// An option not listed: its index among the options, and its card.
+    Card(usize, ObjId),
+    /// Pass, after this many options (not listed).
+    Pass(usize),
+    /// No rule applied; nothing listed.
+    Nothing,
+}
+
+/// The first card of a row of piles whose pick keeps the piles whose
+/// definition's property (`prop`) is in `lo..=hi` that `choose` takes (no
+/// card for pass): its index among the cards kept and the card; else `Err`
+/// with how many are kept. (A test by value, not a closure: it stays in
+/// line.)
+#[inline(always)]
+fn row_find(
+    st: &State,
+    zi: &ZoneInst,
+    prop: &[i64],
+    lo: i64,
+    hi: i64,
+    choose: FastChoose,
+) -> Result<(usize, ObjId), usize> {
+    let mut n = 0;
+    for &(def, ref pile) in &zi.piles {
+        let Some(&c) = pile.last() else { continue };
+        let x = prop.get(def as usize).copied().unwrap_or(i64::MIN);
+        if x < lo || x > hi {
+            continue;
+        }
+        let hit = match choose {
+            FastChoose::Def { def: d, negate } => (def == d) != negate,
+            FastChoose::Tag { bit, negate } => (st.tags(c) & bit != 0) != negate,
+            FastChoose::Pass => false,
+        };
+        if hit {
+            return Ok((n, c));
+        }
+        n += 1;
+    }
+    Err(n)
 }

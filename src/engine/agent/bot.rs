@@ -4,9 +4,9 @@ use super::Agent;
 use crate::engine::request::{Picks, Request};
 use crate::engine::{Game, Res};
 
-/// The rules bot at this index of `Data::bots`. Windows whose rules are known
-/// at load are decided by the kernel's bot paths before any request is made;
-/// every other decision comes here.
+/// The rules bot at this index of `Data::bots`. Windows are decided by its
+/// rules in place (`Game::decide_window`, or the tier's quick windows)
+/// before any request is made; every other decision comes here.
 #[derive(Clone, Copy)]
 pub struct DataBot(pub usize);
 

@@ -1,7 +1,8 @@
 //! Agents: whoever answers a seat's requests. The kernel asks through the one
 //! [`Agent`] trait and never asks which agent it is, except that a data bot
-//! says so ([`Agent::data_bot`]): windows then let its rule tables decide
-//! without listing the moves (the bots' speed paths in `decide.rs`).
+//! says so ([`Agent::data_bot`]): its rules are then weighed in place (no
+//! request made), and a speed tier may decide a window without listing the
+//! moves ([`super::tier::Tier::window`]).
 
 mod bot;
 mod replay;

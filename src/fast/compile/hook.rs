@@ -175,6 +175,7 @@ impl Hook {
     /// Runs the block in code with `n` frame slots, entered in a frame with
     /// none (`f`: its player, its span): the slots are made only if a leaf
     /// runs as compiled. A `return` is left to the caller to catch.
+    #[inline(always)]
     pub fn exec(&self, g: &mut Game, f: &Frame, n: usize) -> Res<()> {
         let (data, p, span) = (f.data, f.me, f.span);
         // Counters only (a turn's end): no check, no slots.

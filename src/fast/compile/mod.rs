@@ -14,10 +14,10 @@
 use std::cell::Cell;
 
 use crate::data::Data;
-use crate::data::native::CmpOp;
 use crate::engine::exec::{Charge, Frame, MAX_LOOP, Returns};
 use crate::engine::state::Event;
 use crate::engine::{Flow, Game, Res};
+use crate::fast::native::CmpOp;
 use crate::lang::builtins::Builtin;
 use crate::lang::ir::*;
 use crate::value::{Args, Cards, ObjId, PlayerId, Value, ZoneRef, bit};
@@ -68,6 +68,9 @@ pub enum Body {
     Straight(Box<Straight>, StmtFn),
     /// A block the rules run as a [`Hook`].
     Hook(Box<Hook>),
+    /// Statements that only open windows, `window(...)` calls alone: they
+    /// are opened with no frame, which they read nothing of.
+    Windows(Box<[u16]>),
 }
 
 impl Body {
@@ -79,6 +82,9 @@ impl Body {
             Body::Cond(c) => c(g, f).map(Value::Bool),
             Body::Block(b) | Body::Straight(_, b) => b(g, f).map(|()| Value::None),
             Body::Hook(h) => run(&h.leaves, g, f).map(|()| Value::None),
+            Body::Windows(ws) => (ws.iter())
+                .try_for_each(|&w| g.window_in(f.data, w))
+                .map(|()| Value::None),
         }
     }
 }
@@ -93,6 +99,9 @@ impl crate::engine::tier::Compiled for Body {
 /// Compiles a whole piece of code: one-expression code (conditions, picks, bot
 /// rules) returns its value directly, without a statement and a `Return`.
 pub(super) fn compile(data: &Data, code: &Code) -> (Body, usize) {
+    if let Some(ws) = code.only_windows() {
+        return (Body::Windows(ws), code.slots as usize);
+    }
     let need = Cell::new(code.slots);
     let c = Compiler {
         data,

@@ -1,8 +1,9 @@
-//! The common shapes of conditions, picks and bot choices, recognised once at
-//! load time so the kernel decides them natively, with no interpreter call.
-//! Anything else keeps its compiled code; a native test that meets a value it
-//! was not made for (say `it is x` on a string) also defers to that code, so
-//! both paths always agree, errors included.
+//! The common shapes of conditions, picks and bot choices, recognised once
+//! when the tier is made ([`super::tables`]) so the tier decides them
+//! natively, with no interpreter call. Anything else keeps its compiled
+//! code; a native test that meets a value it was not made for (say `it is x`
+//! on a string) also defers to that code, so both paths always agree,
+//! errors included.
 
 use std::sync::Arc;
 
@@ -70,7 +71,7 @@ impl CmpOp {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     pub fn holds(self, x: i64, y: i64) -> bool {
         match self {
             CmpOp::Lt => x < y,
@@ -276,7 +277,7 @@ pub enum FastChoose {
 }
 
 /// A comparison's range of `x` in `x <op> y`; None where it has no range.
-#[inline]
+#[inline(always)]
 pub fn range(op: CmpOp, y: i64) -> Option<(i64, i64)> {
     use CmpOp::*;
     Some(match op {
@@ -286,56 +287,5 @@ pub fn range(op: CmpOp, y: i64) -> Option<(i64, i64)> {
         Ge => (y, i64::MAX),
         Eq => (y, y),
         Ne => return None,
-    })
-}
-
-/// The rules `list` of `rules` for move `mv` as [`FastRules`], when they
-/// and the move's pick all have that shape.
-pub fn fast_rules(
-    rules: &[super::BotRule],
-    list: &[u32],
-    mv: &super::MoveDecl,
-    defs: &[super::CardDef],
-) -> Option<FastRules> {
-    let Test::Cmp(Operand::Prop(pr), op, Operand::Counter(counter)) = mv.pick_native.as_ref()?.test
-    else {
-        return None;
-    };
-    let rules = list
-        .iter()
-        .map(|&r| {
-            let rule = rules.get(r as usize)?;
-            let cond = match (&rule.cond, rule.cond_cmp) {
-                (None, _) => None,
-                (Some(_), Some((Operand::Counter(k), op, Operand::Int(y)))) => {
-                    let (lo, hi) = range(op, y)?;
-                    Some((k, lo, hi))
-                }
-                _ => return None,
-            };
-            let choose = match rule.choose_native {
-                Choose::Test(Test::DefEq { def, negate }) => FastChoose::Def { def, negate },
-                Choose::Test(Test::Is { tag, negate }) => FastChoose::Tag {
-                    bit: crate::value::bit(tag),
-                    negate,
-                },
-                // Text starting with the move's label may name an option.
-                Choose::Str(ref s) if **s == "pass" && !s.starts_with(mv.label.as_str()) => {
-                    FastChoose::Pass
-                }
-                _ => return None,
-            };
-            Some(FastRule { cond, choose })
-        })
-        .collect::<Option<_>>()?;
-    let prop = defs
-        .iter()
-        .map(|d| d.props.get(pr as usize).copied())
-        .collect::<Option<_>>()?;
-    Some(FastRules {
-        rules,
-        counter,
-        op,
-        prop,
     })
 }

@@ -1,0 +1,288 @@
+//! Picks of the shape `<zone> where <test>` ([`super::native::Pick`]),
+//! listed or searched in place: no list of the zone made, no code run.
+
+use super::native::{Operand, Pick, Test};
+use super::tables::MoveFast;
+use crate::data::Data;
+use crate::engine::decide::MAX_DEPTH;
+use crate::engine::request::Choice;
+use crate::engine::state::ZoneInst;
+use crate::engine::{Game, Res};
+use crate::lang::ir::Code;
+use crate::value::{ObjId, PlayerId, Value, ZoneRef};
+
+impl Game {
+    /// The options of move `m` (see [`crate::engine::tier::Tier::move_options`]):
+    /// its condition and its pick decided natively where recognised.
+    #[inline(always)]
+    pub(super) fn fast_move_options(
+        &mut self,
+        data: &Data,
+        mf: &MoveFast,
+        m: u16,
+        p: PlayerId,
+        out: &mut Vec<Choice>,
+    ) -> Res<()> {
+        let mv = &data.moves[m as usize];
+        if let Some(cond) = &mv.cond
+            && !self.holds(data, cond, mf.cond_test.as_ref(), p, &Value::None, Some(m))?
+        {
+            return Ok(());
+        }
+        match (&mv.pick, &mf.pick) {
+            (Some(pick), Some(np)) if self.budget.depth() < MAX_DEPTH => {
+                self.pick_native(data, np, pick, p, m, out)
+            }
+            _ => self.pick_options(data, m, p, out),
+        }
+    }
+
+    /// A pick of the shape `<zone> where <test>`, filtered in place: the
+    /// zone's cards in the order the interpreter lists them, with no list
+    /// built (tests on cards never defer to the code).
+    #[inline(always)]
+    pub(super) fn pick_native(
+        &mut self,
+        data: &Data,
+        np: &Pick,
+        pick: &Code,
+        p: PlayerId,
+        m: u16,
+        out: &mut Vec<Choice>,
+    ) -> Res<()> {
+        let inst = self.pick_zone(np, pick, p)?;
+        self.pick_cards(data, &np.test, p, m, inst, out);
+        Ok(())
+    }
+
+    /// The zone instance a native pick reads, after what running the pick
+    /// would do first: count a step, check the zone may be seen.
+    #[inline(always)]
+    pub(super) fn pick_zone(&mut self, np: &Pick, pick: &Code, p: PlayerId) -> Res<usize> {
+        self.tick(pick.span)?;
+        let z = ZoneRef {
+            zone: np.zone,
+            owner: if self.st.shared(np.zone) { 0 } else { p },
+        };
+        self.check_visible(z, pick.span)?;
+        Ok(self.st.inst(z))
+    }
+
+    /// The options of a native pick reading zone instance `inst`.
+    #[inline(always)]
+    pub(super) fn pick_cards(
+        &self,
+        data: &Data,
+        t: &Test,
+        p: PlayerId,
+        m: u16,
+        inst: usize,
+        out: &mut Vec<Choice>,
+    ) {
+        let zi = &self.st.zones[inst];
+        // Ordered zones list their top card first; pile rows keep their order.
+        if zi.piles.is_empty() {
+            self.filter_cards(data, t, p, m, zi.cards.iter().rev().copied(), out);
+        } else if let Test::Cmp(Operand::Prop(pr), op, Operand::Counter(k)) = *t
+            && self.st.mods.is_empty()
+        {
+            // A pile's top card by its pile's definition (no card's property
+            // is modified), the counter read once.
+            let y = self.st.counter(p, k);
+            for &(def, ref pile) in &zi.piles {
+                if let Some(&c) = pile.last()
+                    && op.holds(data.defs[def as usize].props[pr as usize], y)
+                {
+                    out.push(Choice {
+                        value: Value::Card(c),
+                        mv: Some(m),
+                    });
+                }
+            }
+        } else {
+            let tops = zi.piles.iter().filter_map(|(_, pile)| pile.last().copied());
+            self.filter_cards(data, t, p, m, tops, out);
+        }
+    }
+
+    /// The first option of a native pick reading zone instance `inst`; the
+    /// commonest test, a tag over an ordered zone, gets a loop of its own,
+    /// inlined where a window looks for its first option every round.
+    #[inline(always)]
+    pub(super) fn pick_first(
+        &self,
+        data: &Data,
+        t: &Test,
+        p: PlayerId,
+        m: u16,
+        inst: usize,
+    ) -> Option<ObjId> {
+        let zi = &self.st.zones[inst];
+        match *t {
+            Test::Is { tag, negate } if zi.piles.is_empty() => {
+                let bit = crate::value::bit(tag);
+                if !negate && self.st.tags_seen & bit == 0 {
+                    return None;
+                }
+                zi.cards
+                    .iter()
+                    .rev()
+                    .copied()
+                    .find(|&c| (self.st.tags(c) & bit != 0) != negate)
+            }
+            _ => self.pick_first_rest(data, t, p, m, zi),
+        }
+    }
+
+    /// [`Game::pick_first`] for the other tests. A card's property against
+    /// the player's counter over a row of piles reads each pile's
+    /// definition (no card's property is modified) and the counter once.
+    #[inline(never)]
+    fn pick_first_rest(
+        &self,
+        data: &Data,
+        t: &Test,
+        p: PlayerId,
+        m: u16,
+        zi: &ZoneInst,
+    ) -> Option<ObjId> {
+        match *t {
+            Test::Cmp(Operand::Prop(pr), op, Operand::Counter(k))
+                if !zi.piles.is_empty() && self.st.mods.is_empty() =>
+            {
+                let y = self.st.counter(p, k);
+                zi.piles.iter().find_map(|&(def, ref pile)| {
+                    let &c = pile.last()?;
+                    op.holds(data.defs[def as usize].props[pr as usize], y)
+                        .then_some(c)
+                })
+            }
+            _ => first_in(zi, |c| self.card_test(data, t, p, c, Some(m))),
+        }
+    }
+
+    /// The first option of a native pick reading zone instance `inst` that
+    /// also passes `t`: its index among the options and its card; else
+    /// `Err` with the number of options.
+    pub(super) fn pick_find(
+        &self,
+        data: &Data,
+        pt: &Test,
+        t: Option<&Test>,
+        p: PlayerId,
+        m: u16,
+        inst: usize,
+    ) -> Result<(usize, ObjId), usize> {
+        let mut n = 0;
+        // A card's property against the player's counter: the counter is
+        // read once.
+        let y = match *pt {
+            Test::Cmp(_, _, Operand::Counter(k)) => self.st.counter(p, k),
+            _ => 0,
+        };
+        let zi = &self.st.zones[inst];
+        // A row of piles: a pile's top card is tested by its pile's
+        // definition where the test reads nothing else of the card.
+        if !zi.piles.is_empty() && self.st.mods.is_empty() {
+            for &(def, ref pile) in &zi.piles {
+                let Some(&c) = pile.last() else { continue };
+                let d = &data.defs[def as usize];
+                let listed = match *pt {
+                    Test::Cmp(Operand::Prop(pr), op, Operand::Counter(_)) => {
+                        op.holds(d.props[pr as usize], y)
+                    }
+                    _ => self.card_test(data, pt, p, c, Some(m)),
+                };
+                if !listed {
+                    continue;
+                }
+                let hit = match t {
+                    None => false,
+                    Some(&Test::DefEq { def: e, negate }) => (def == e) != negate,
+                    Some(t) => self.card_test(data, t, p, c, Some(m)),
+                };
+                if hit {
+                    return Ok((n, c));
+                }
+                n += 1;
+            }
+            return Err(n);
+        }
+        let found = first_in(zi, |c| {
+            let listed = match *pt {
+                Test::Cmp(Operand::Prop(pr), op, Operand::Counter(_)) => {
+                    op.holds(self.st.prop(data, c, pr), y)
+                }
+                _ => self.card_test(data, pt, p, c, Some(m)),
+            };
+            if !listed {
+                return false;
+            }
+            if t.is_some_and(|t| self.card_test(data, t, p, c, Some(m))) {
+                return true;
+            }
+            n += 1;
+            false
+        });
+        found.map(|c| (n, c)).ok_or(n)
+    }
+
+    /// The cards that pass a test, as options of move `m`; the commonest
+    /// tests get a loop of their own.
+    #[inline(always)]
+    fn filter_cards(
+        &self,
+        data: &Data,
+        t: &Test,
+        p: PlayerId,
+        m: u16,
+        cards: impl Iterator<Item = ObjId>,
+        out: &mut Vec<Choice>,
+    ) {
+        let choice = |c| Choice {
+            value: Value::Card(c),
+            mv: Some(m),
+        };
+        match *t {
+            Test::Is { tag, negate } => {
+                let bit = crate::value::bit(tag);
+                for c in cards {
+                    if (self.st.tags(c) & bit != 0) != negate {
+                        out.push(choice(c));
+                    }
+                }
+            }
+            // A card's property against the player's counter: the counter is
+            // read once.
+            Test::Cmp(Operand::Prop(pr), op, Operand::Counter(k)) => {
+                let y = self.st.counter(p, k);
+                for c in cards {
+                    if op.holds(self.st.prop(data, c, pr), y) {
+                        out.push(choice(c));
+                    }
+                }
+            }
+            _ => {
+                for c in cards {
+                    if self.card_test(data, t, p, c, Some(m)) {
+                        out.push(choice(c));
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The first card of a zone, in the order the interpreter lists them (top
+/// card first; pile rows in their order), that passes a test.
+#[inline(always)]
+fn first_in(zi: &ZoneInst, mut hit: impl FnMut(ObjId) -> bool) -> Option<ObjId> {
+    if zi.piles.is_empty() {
+        zi.cards.iter().rev().copied().find(|&c| hit(c))
+    } else {
+        zi.piles
+            .iter()
+            .filter_map(|(_, pile)| pile.last().copied())
+            .find(|&c| hit(c))
+    }
+}
