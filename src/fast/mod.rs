@@ -121,7 +121,7 @@ impl Fast {
             return None;
         }
         let p = g.st.active;
-        let mut plan = Game::bot_plan(data, &self.tables, wf, w, p, g.data_bot(p)?)?;
+        let mut plan = Game::bot_plan(data, &self.tables, wf, p, g.data_bot(p)?)?;
         Some(g.quick_rounds(self, data, &mut plan))
     }
 }
@@ -191,7 +191,7 @@ impl Tier for Fast {
             return None;
         }
         let wf = self.tables.windows.get(w as usize)?;
-        let mut plan = Game::bot_plan(data, &self.tables, wf, w, p, b)?;
+        let mut plan = Game::bot_plan(data, &self.tables, wf, p, b)?;
         Some(g.bot_round(data, &mut plan, options))
     }
 
