@@ -538,19 +538,13 @@ impl Compiler<'_> {
         let (s, y) = (self.slot(*s), self.int(b)?);
         Some(Box::new(move |g, f| {
             let x = match (&f.slots[s], field.counter, field.prop) {
-                (Value::Player(p), Some(c), _) => Ok(g.st.counter(*p, c)),
-                (Value::Card(c), _, Some(pr)) => Ok(g.st.prop(f.data, *c, pr)),
-                (v, ..) => match g.field(v, &field, f)? {
-                    Value::Int(i) => Ok(i),
-                    v => Err(v),
-                },
+                (Value::Player(p), Some(c), _) => g.st.counter(*p, c),
+                (Value::Card(c), _, Some(pr)) => g.st.prop(f.data, *c, pr),
+                _ => {
+                    return field_cmp_read(g, f, s, &field, &y, span).map(|(x, y)| cmp.holds(x, y));
+                }
             };
-            let y = y.get(g, f)?;
-            let x = match x {
-                Ok(x) => x,
-                Err(v) => g.int(&v, span)?,
-            };
-            Ok(cmp.holds(x, y))
+            Ok(cmp.holds(x, y.get(g, f)?))
         }))
     }
 
@@ -709,6 +703,24 @@ impl Compiler<'_> {
             }
         }
     }
+}
+
+/// [`Compiler::field_cmp`]'s operands of a slot holding neither a card
+/// with the property nor a player with the counter: the field read the
+/// general way, then the number, then the field converted.
+#[cold]
+#[inline(never)]
+fn field_cmp_read(
+    g: &mut Game,
+    f: &mut Frame,
+    s: usize,
+    field: &Field,
+    y: &Num,
+    span: Span,
+) -> Res<(i64, i64)> {
+    let x = g.field(&f.slots[s], field, f)?;
+    let y = y.get(g, f)?;
+    Ok((g.int(&x, span)?, y))
 }
 
 /// The players `turn_order_iter(from, all)` lists, taken before any code

@@ -5,7 +5,6 @@
 
 use super::*;
 
-
 /// A compiled `list where cond`.
 pub(in crate::fast) struct Filter {
     src: Source,
