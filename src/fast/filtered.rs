@@ -11,6 +11,10 @@ use crate::engine::request::Choice;
 use crate::engine::{Game, Res};
 use crate::value::PlayerId;
 
+/// A move's pick as one filter, and the frame slots it needs; None for a
+/// pick of any other shape (by move, in [`Fast`]).
+pub(super) type FilterPick = Option<(Filter, usize)>;
+
 impl Fast {
     /// Move `m`'s pick as a filter and its frame size, compiled the first
     /// time; None for a move whose pick is not one filter.
@@ -53,7 +57,7 @@ impl Game {
             span: pick.span,
             move_name: Some(m),
         };
-        let r = self.framed(
+        self.framed(
             Charge::Step,
             e,
             n,
@@ -66,7 +70,6 @@ impl Game {
                     })
                 })
             },
-        );
-        r
+        )
     }
 }

@@ -38,7 +38,7 @@ use tables::Tables;
 pub struct Fast {
     codes: Box<[OnceLock<(Body, usize)>]>,
     /// Each move's pick that is one filter, by move ([`filtered`]).
-    filters: Box<[OnceLock<Option<(compile::Filter, usize)>>]>,
+    filters: Box<[OnceLock<filtered::FilterPick>]>,
     tables: Tables,
 }
 
