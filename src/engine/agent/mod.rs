@@ -36,6 +36,14 @@ pub trait Agent: Send + Sync {
         None
     }
 
+    /// The option it would pick of a one-pick request of `n` options,
+    /// for an agent that reads neither the game nor the options (first,
+    /// random): a window round then builds no request, and the answer is
+    /// the one [`Agent::answer`] would give, drawn the same way.
+    fn blind(&mut self, _n: usize) -> Option<usize> {
+        None
+    }
+
     /// A copy for another game (configurations are cloned per game).
     fn boxed(&self) -> Box<dyn Agent>;
 }
@@ -53,6 +61,10 @@ pub struct First;
 impl Agent for First {
     fn answer(&mut self, _: &mut Game, req: &Request) -> Res<Picks> {
         Ok((0..req.min.max(1).min(req.max)).collect())
+    }
+
+    fn blind(&mut self, _n: usize) -> Option<usize> {
+        Some(0)
     }
 
     fn boxed(&self) -> Box<dyn Agent> {
@@ -87,6 +99,12 @@ impl Agent for Random {
             .collect();
         out.sort_unstable();
         Ok(out)
+    }
+
+    /// `answer`'s draws for one pick: the count, `1 + below(1)`, draws
+    /// nothing; the pick is `below(n)`.
+    fn blind(&mut self, n: usize) -> Option<usize> {
+        Some(below(&mut self.0, n))
     }
 
     fn seat(&mut self, seed: u64, seat: usize) {
