@@ -3,8 +3,8 @@
 //! kernel's listed rounds run them (`Game::window_rounds`), with the pick's
 //! zone read once. An agent that picks without reading
 //! ([`crate::engine::agent::Agent::blind`]: first, random) is told how many
-//! options there are and the card it picks is found: nothing is listed.
-//! Any other agent gets the listed options and its request as ever.
+//! options there are and gets the card it picks: no options list, no
+//! request. Any other agent gets the listed options and its request as ever.
 
 use super::Fast;
 use crate::data::Data;
@@ -12,6 +12,9 @@ use crate::engine::decide::Act;
 use crate::engine::request::Choice;
 use crate::engine::{Game, Res};
 use crate::value::{ObjId, PlayerId, Value};
+
+/// A pick's options' cards, inline for a hand or a row of piles.
+type Cards = smallvec::SmallVec<[ObjId; 32]>;
 
 impl Game {
     /// The rounds of window `w`, whose one move `m` has a native pick, for
@@ -50,10 +53,22 @@ impl Game {
         loop {
             self.tick(Default::default())?;
             let act = 'round: {
-                if let Some(cond) = &mv.cond
-                    && !self.holds(data, cond, mf.cond_test.as_ref(), p, &Value::None, Some(m))?
-                {
-                    break 'round Act::Nothing;
+                if let Some(cond) = &mv.cond {
+                    let holds = match mf.cond_cmp {
+                        // A number of the player's against another, in place
+                        // (a quick window is never too deep).
+                        Some((a, op, b)) => {
+                            self.tick(cond.span)?;
+                            op.holds(self.plain(a, p), self.plain(b, p))
+                        }
+                        None => {
+                            let test = mf.cond_test.as_ref();
+                            self.holds(data, cond, test, p, &Value::None, Some(m))?
+                        }
+                    };
+                    if !holds {
+                        break 'round Act::Nothing;
+                    }
                 }
                 let zone = match inst {
                     Some(i) => {
@@ -62,26 +77,30 @@ impl Game {
                     }
                     None => *inst.insert(self.pick_zone(np, pick, p)?),
                 };
-                let mut n = 0;
-                self.pick_each(data, &np.test, p, m, zone, |_| {
-                    n += 1;
+                let mut cards = Cards::new();
+                self.pick_each(data, &np.test, p, m, zone, |c| {
+                    cards.push(c);
                     false
                 });
-                if n == 0 {
+                if cards.is_empty() {
                     break 'round Act::Nothing;
                 }
                 // The agent picks among the options and pass (the last).
-                match self.agents.get_mut(p as usize).and_then(|a| a.blind(n + 1)) {
+                let n = cards.len() + 1;
+                match self.agents.get_mut(p as usize).and_then(|a| a.blind(n)) {
                     Some(i) => {
                         self.record_one(p, i);
-                        match self.nth_card(data, np, p, m, zone, i) {
-                            Some(c) => Act::Move(m, Value::Card(c)),
+                        match cards.get(i) {
+                            Some(&c) => Act::Move(m, Value::Card(c)),
                             None => Act::Pass,
                         }
                     }
                     None => {
                         options.clear();
-                        self.pick_cards(data, &np.test, p, m, zone, options);
+                        options.extend(cards.iter().map(|&c| Choice {
+                            value: Value::Card(c),
+                            mv: Some(m),
+                        }));
                         let i = self.decide_window(data, p, w, options)?;
                         Act::of(options, i)
                     }
@@ -101,27 +120,5 @@ impl Game {
                 }
             }
         }
-    }
-
-    /// The card of option `i` of a native pick (none: past the options).
-    fn nth_card(
-        &self,
-        data: &Data,
-        np: &super::native::Pick,
-        p: PlayerId,
-        m: u16,
-        inst: usize,
-        i: usize,
-    ) -> Option<ObjId> {
-        let (mut k, mut found) = (0, None);
-        self.pick_each(data, &np.test, p, m, inst, |c| {
-            if k == i {
-                found = Some(c);
-                return true;
-            }
-            k += 1;
-            false
-        });
-        found
     }
 }
