@@ -7,6 +7,7 @@
 //! request. Any other agent gets the listed options and its request as ever.
 
 use super::Fast;
+use super::compile::Body;
 use crate::data::Data;
 use crate::engine::decide::Act;
 use crate::engine::request::Choice;
@@ -114,7 +115,25 @@ impl Game {
                     return Ok(());
                 }
                 Act::Move(m, it) => {
-                    self.exec_move(data, &data.moves[m as usize].body, p, it, m)?;
+                    let code = &data.moves[m as usize].body;
+                    match (tier.body(data, code), &it) {
+                        // A straight body on `it`, run in place where nothing
+                        // sees it, as quick windows run it: the move's step,
+                        // then the body one level down.
+                        ((Body::Straight(s, _), n), &Value::Card(c))
+                            if code.slots > 0
+                                && n > 0
+                                && s.slot == 0
+                                && self.budget.room(s.calls() + 1)
+                                && s.still(self, 1) =>
+                        {
+                            self.tick(code.span)?;
+                            s.run(self, data, p, c, None, 1)?;
+                        }
+                        _ => {
+                            self.exec_move(data, code, p, it, m)?;
+                        }
+                    }
                     self.resolve_pending()?;
                     self.check_end_always(data)?;
                 }
