@@ -168,6 +168,10 @@ enum Cmd {
     /// Show a card as the loader compiled it: its text, effects and
     /// abilities, and the scenarios that name it.
     Explain { game: String, card: String },
+    /// List a game's events: where the rules and cards raise each, the
+    /// fields (`event.card`, `event.target`…) those places fill, and the
+    /// abilities that wait for it.
+    Events { game: String },
 }
 
 #[derive(Subcommand)]
@@ -303,6 +307,16 @@ fn game_flags(args: Vec<OsString>) -> (Vec<OsString>, Vec<(String, Option<String
     (out, flags)
 }
 
+/// The mod `path` lies in: the nearest folder from `path` up that holds
+/// `mod.yaml` (`fuda test MOD`, `fuda scenario MOD/x.yaml`).
+fn mod_around(path: &Path) -> Option<Source> {
+    let full = std::fs::canonicalize(path).ok()?;
+    let dir = full
+        .ancestors()
+        .find(|a| a.join(crate::data::manifest::FILE).is_file())?;
+    Some(source::open(Some(dir)))
+}
+
 fn command(cli: Cli) -> ExitCode {
     if let Some(dir) = cli.data.as_deref().filter(|d| !d.is_dir()) {
         eprintln!(
@@ -311,7 +325,16 @@ fn command(cli: Cli) -> ExitCode {
         );
         return ExitCode::from(2);
     }
-    let dir = source::open(cli.data.as_deref());
+    // With no `--data`, a scenario inside a mod plays on that mod.
+    let first = match &cli.cmd {
+        Cmd::Scenario { file, .. } => Some(file.as_path()),
+        Cmd::Test { paths, .. } => paths.first().map(PathBuf::as_path),
+        _ => None,
+    };
+    let dir = match (&cli.data, first.and_then(mod_around)) {
+        (None, Some(m)) => m,
+        _ => source::open(cli.data.as_deref()),
+    };
     match cli.cmd {
         Cmd::Run {
             game,
@@ -375,13 +398,6 @@ fn command(cli: Cli) -> ExitCode {
             reference,
             watch,
         } => {
-            // `fuda test MOD`: a mod's scenarios play on the mod.
-            let dir = match (&cli.data, paths.first()) {
-                (None, Some(p)) if matches!(source::open(Some(p)), Source::Mod(_)) => {
-                    source::open(Some(p))
-                }
-                _ => dir,
-            };
             if !watch {
                 return test(&dir, paths, update, review, filter, reference);
             }
@@ -411,12 +427,30 @@ fn command(cli: Cli) -> ExitCode {
         Cmd::Doc { topic } => doc(topic.as_deref()),
         Cmd::Data {
             cmd: DataCmd::Export { dir, force },
-        } => crate::data::export::export(&dir, force),
+        } => {
+            let schemas: Vec<_> = (crate::schema::Kind::ALL.iter())
+                .map(|k| {
+                    (
+                        format!("{}/{}.json", crate::schema::DIR, k.name()),
+                        k.json(),
+                    )
+                })
+                .collect();
+            crate::data::export::export(&dir, force, &schemas)
+        }
         Cmd::Schema { kind } => schema(&kind),
         Cmd::New {
             what: New::Card { game, id },
         } => new_card(&dir, &game, &id),
         Cmd::Explain { game, card } => explain(&dir, &game, &card),
+        Cmd::Events { game } => match dir.load(&game) {
+            Ok(d) => {
+                let text = crate::explain::events::events(&d);
+                let _ = std::io::Write::write_all(&mut std::io::stdout().lock(), text.as_bytes());
+                ExitCode::SUCCESS
+            }
+            Err(e) => report(e),
+        },
     }
 }
 

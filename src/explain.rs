@@ -4,6 +4,8 @@
 //! condition, whether it asks, when it resolves) with the verbs and kernel
 //! operations its code calls, and the scenario files that name it.
 
+pub mod events;
+
 use std::collections::BTreeSet;
 use std::fmt::Write;
 use std::path::{Path, PathBuf};

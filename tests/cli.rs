@@ -612,3 +612,53 @@ fn explain_shows_a_cards_abilities_as_compiled_and_the_scenarios_naming_it() {
         text(&o).1
     );
 }
+
+#[test]
+fn events_lists_where_each_event_is_raised_its_fields_and_who_waits() {
+    let dir = data_copy("events");
+    std::fs::write(
+        dir.join("cards/shrine/signal.yaml"),
+        r#"id: signal_fire
+name: Signal Fire
+tags: [action]
+props: {cost: 2}
+effects:
+  play: emit("attack", this, none, 2, hand)
+abilities:
+  - on: attack
+    zone: play
+    do: "coins += event.amount"
+"#,
+    )
+    .unwrap();
+    let o = fuda(&["events", "shrine", "--data", dir.to_str().unwrap()]);
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{err}");
+    let block = |name: &str| {
+        let start = out.find(&format!("\n{name}\n")).expect(name);
+        out[start + 1..].split("\n\n").next().unwrap().to_string()
+    };
+    let attack = block("attack");
+    assert!(
+        attack.contains(
+            "raised by  emit(\"attack\", card, amount, target) in card signal_fire, effect `play` ("
+        ) && attack.contains("cards/shrine/signal.yaml:6:9)"),
+        "{attack}"
+    );
+    assert!(
+        attack.contains("fields     card, player, amount, target"),
+        "{attack}"
+    );
+    assert!(attack.contains("after      signal_fire"), "{attack}");
+    let gain = block("gain");
+    assert!(gain.contains("move(…, \"gain\") in verb `gain`"), "{gain}");
+    assert!(gain.contains("fields     card, player, from, to"), "{gain}");
+    // The turn raises its events without a `would` step.
+    let start = block("turn_start");
+    assert!(
+        start.contains("raised by  the turn, as it starts"),
+        "{start}"
+    );
+    assert!(start.contains("would      never raised"), "{start}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -543,12 +543,34 @@ fn blind_picks_play_the_games_requests_do() {
                                 tier: tier.clone(),
                             },
                         );
-                        // A game may fail (first agents can loop): the same way.
+                        // A game that fails must fail the same way.
                         let o = g.play().map(|o| (o.scores, o.turns));
                         (format!("{o:?}"), g.steps(), g.decisions)
                     };
                     let what = format!("{name} {kind} seed {seed} tier {}", tier.is_some());
                     assert_eq!(play(true), play(false), "{what}");
+                }
+            }
+        }
+    }
+}
+
+/// No legal answers make a shipped game fail: whether every answer is the
+/// first option or a random one, each game ends (a winner, a shared win or
+/// the turn limit), never in an error such as an endless rules loop. (t3
+/// once let a player re-declare a battle its commit was refused for, forever.)
+#[test]
+fn no_answers_make_a_shipped_game_fail() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for name in load::list_games(root) {
+        let d = data(&name);
+        for players in [d.players.0, d.players.1] {
+            for agent in ["first", "random", "first,random"] {
+                for seed in 0..6 {
+                    let mut g = game(&d, players, seed, agent);
+                    if let Err(e) = g.play() {
+                        panic!("{name} {players}p {agent} seed {seed}: {e:?}");
+                    }
                 }
             }
         }

@@ -80,6 +80,16 @@ fn a_mods_scenarios_play_on_the_mod_and_fail_without_its_change() {
     let o = fuda_in(root(), &["test", "tests/mods/festival"]);
     assert!(o.status.success(), "{}{}", out(&o), err(&o));
     assert!(out(&o).ends_with("1 passed, 0 failed\n"), "{}", out(&o));
+    // One scenario file inside the mod plays on the mod too, from any folder.
+    let file = festival().join("scenarios/festival.yaml");
+    let o = fuda_in(&festival().join("cards"), &["test", file.to_str().unwrap()]);
+    assert!(out(&o).ends_with("1 passed, 0 failed\n"), "{}", out(&o));
+    let o = fuda_in(
+        root(),
+        &["scenario", "tests/mods/festival/scenarios/festival.yaml"],
+    );
+    assert!(o.status.success(), "{}", err(&o));
+    assert!(out(&o).contains("village_festival"), "{}", out(&o));
 
     // The same scenario on the mod with 御神酒 at its old cost fails: the
     // scenario tests the mod's card, not the game's.
@@ -142,6 +152,14 @@ fn data_export_writes_the_built_in_games_and_refuses_a_folder_in_use() {
             let b = std::fs::read(root().join(f)).unwrap();
             assert!(a == b, "{} differs", f.display());
         }
+    }
+    // The schemas the files' first lines point at come along, as shipped.
+    for kind in ["rules", "card", "scenario", "mod"] {
+        let f = format!("docs/schema/{kind}.json");
+        assert!(
+            std::fs::read(games.join(&f)).ok() == std::fs::read(root().join(&f)).ok(),
+            "{f} missing or not the shipped one"
+        );
     }
     let o = fuda_in(tmp.path(), &["check", "shrine", "--data", "games"]);
     assert!(o.status.success(), "{}", err(&o));

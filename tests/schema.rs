@@ -40,8 +40,23 @@ fn kept_schemas_are_current() {
     }
 }
 
-/// Every data file under the shipped folders, and every mod's `mod.yaml`
-/// under `tests/mods`, relative to the root.
+/// The kind of a shipped file: by [`Kind::of`], or inside an example mod
+/// (`tests/mods/<mod>/`), by the mod's layout: `cards/` holds cards, and any
+/// other YAML but `mod.yaml` and `rules.yaml` is a scenario.
+fn kind(rel: &Path) -> Option<Kind> {
+    if let Some(k) = Kind::of(rel) {
+        return Some(k);
+    }
+    let mut inside = rel.strip_prefix("tests/mods").ok()?.iter().skip(1);
+    match inside.next()?.to_str()? {
+        "cards" => Some(Kind::Card),
+        "rules.yaml" => None,
+        _ => Some(Kind::Scenario),
+    }
+}
+
+/// Every data file under the shipped folders, and every example mod's files
+/// but its `rules.yaml` (which has no schema), relative to the root.
 fn shipped() -> Vec<PathBuf> {
     fn walk(dir: &Path, out: &mut Vec<PathBuf>, keep: &dyn Fn(&Path) -> bool) {
         let Ok(rd) = std::fs::read_dir(dir) else {
@@ -61,8 +76,8 @@ fn shipped() -> Vec<PathBuf> {
     for dir in ["rules", "cards", "tests/scenarios"] {
         walk(&root().join(dir), &mut out, &yaml);
     }
-    let manifest = |p: &Path| p.file_name().is_some_and(|n| n == "mod.yaml");
-    walk(&root().join("tests/mods"), &mut out, &manifest);
+    let in_mod = |p: &Path| yaml(p) && kind(p.strip_prefix(root()).unwrap()).is_some();
+    walk(&root().join("tests/mods"), &mut out, &in_mod);
     out.sort();
     out
 }
@@ -73,7 +88,7 @@ fn every_shipped_file_names_its_schema() {
     assert!(files.len() > 300, "only {} data files found", files.len());
     let mut wrong = Vec::new();
     for rel in &files {
-        let kind = Kind::of(rel).unwrap_or_else(|| panic!("{} has no kind", rel.display()));
+        let kind = kind(rel).unwrap_or_else(|| panic!("{} has no kind", rel.display()));
         let want = line_for(kind, rel);
         let text = std::fs::read_to_string(root().join(rel)).unwrap();
         if text.lines().next() != Some(want.as_str()) {
@@ -145,7 +160,7 @@ fn every_shipped_file_is_valid_against_its_schema() {
     let v = Validator::new();
     let mut bad = Vec::new();
     for rel in shipped() {
-        let kind = Kind::of(&rel).unwrap();
+        let kind = kind(&rel).unwrap();
         let text = std::fs::read_to_string(root().join(&rel)).unwrap();
         if let Err(e) = v.check(kind, &text) {
             bad.push(format!("{}: {e}", rel.display()));

@@ -7,9 +7,11 @@ use std::process::ExitCode;
 
 use super::files::EMBEDDED;
 
-/// Writes every built-in file under `dir`. A folder that is not empty is
-/// refused unless `force` (an export must not mix into other work silently).
-pub fn export(dir: &Path, force: bool) -> ExitCode {
+/// Writes every built-in file under `dir`, and `extra` (path, text) files
+/// beside them (the editor schemas their first lines point at). A folder
+/// that is not empty is refused unless `force` (an export must not mix into
+/// other work silently).
+pub fn export(dir: &Path, force: bool, extra: &[(String, String)]) -> ExitCode {
     let busy = std::fs::read_dir(dir).is_ok_and(|mut rd| rd.next().is_some());
     if busy && !force {
         eprintln!(
@@ -18,7 +20,8 @@ pub fn export(dir: &Path, force: bool) -> ExitCode {
         );
         return ExitCode::from(2);
     }
-    for (rel, bytes) in EMBEDDED {
+    let more = extra.iter().map(|(p, t)| (p.as_str(), t.as_bytes()));
+    for (rel, bytes) in EMBEDDED.iter().copied().chain(more) {
         let path = dir.join(rel);
         let written = (path.parent())
             .map_or(Ok(()), std::fs::create_dir_all)
@@ -31,8 +34,9 @@ pub fn export(dir: &Path, force: bool) -> ExitCode {
     // A reader that went away is no error of ours.
     let _ = writeln!(
         std::io::stdout(),
-        "wrote {} files of the built-in games to {}; run them with --data {}",
+        "wrote {} files of the built-in games (and {} editor schemas) to {}; run them with --data {}",
         EMBEDDED.len(),
+        extra.len(),
         dir.display(),
         dir.display()
     );

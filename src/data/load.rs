@@ -122,6 +122,9 @@ struct Loader {
     sources: Sources,
     errs: Vec<DataError>,
     names: Names,
+    /// How many events the rules declare: the ones after them the kernel
+    /// raises itself (turn, phases, board), with no `would` step.
+    declared_events: usize,
     scripts: Option<super::scripts::Scripts>,
 }
 
@@ -145,6 +148,7 @@ impl Loader {
             sources: Sources::default(),
             errs: Vec::new(),
             names: Names::default(),
+            declared_events: 0,
             scripts: None,
         }
     }
@@ -617,6 +621,8 @@ impl Loader {
             .map(|(k, v)| (k.clone(), v.params.clone()))
             .collect();
         n.events = r.events.clone();
+        self.declared_events = r.events.len();
+        let n = &mut self.names;
         for builtin in ["turn_start", "turn_end"] {
             n.events.push(builtin.into());
         }
@@ -1305,6 +1311,16 @@ impl Loader {
             self.unknown(file, from, "event", name, &table);
             return None;
         };
+        if would && event as usize >= self.declared_events {
+            self.err_at(
+                file,
+                name,
+                from,
+                format!("`would {name}` never happens: `{name}` is raised by the turn or the board, which have no `would` step"),
+                Some(format!("write `on: {name}`: the ability then runs as it happens")),
+            );
+            return None;
+        }
         let zone = match &t.zone {
             Some(z) => match find(&self.names.zones, z) {
                 Some(id) => Some(id),

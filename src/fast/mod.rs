@@ -122,7 +122,7 @@ impl Fast {
         let Some(b) = g.data_bot(p) else {
             return Some(g.blind_rounds(self, data, w, m, p));
         };
-        let mut plan = Game::bot_plan(data, &self.tables, wf, w, p, b)?;
+        let mut plan = Game::bot_plan(data, &self.tables, wf, p, b)?;
         Some(g.quick_rounds(self, data, &mut plan))
     }
 }
@@ -192,7 +192,7 @@ impl Tier for Fast {
             return None;
         }
         let wf = self.tables.windows.get(w as usize)?;
-        let mut plan = Game::bot_plan(data, &self.tables, wf, w, p, b)?;
+        let mut plan = Game::bot_plan(data, &self.tables, wf, p, b)?;
         Some(g.bot_round(data, &mut plan, options))
     }
 

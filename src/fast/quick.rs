@@ -11,7 +11,7 @@ use crate::engine::decide::{Act, MAX_DEPTH};
 use crate::engine::exec::{Charge, Enter};
 use crate::engine::log::Entry;
 use crate::engine::request::Choice;
-use crate::engine::state::ZoneInst;
+use crate::engine::state::{State, ZoneInst};
 use crate::engine::{Game, Res};
 use crate::lang::ir::{Code, Span};
 use crate::value::{ObjId, PlayerId, Value};
@@ -56,13 +56,19 @@ impl Game {
                             None => self.round_rules(data, pl, inst)?,
                         },
                     };
-                    match act {
+                    // Every arm takes what it holds: no drop of `act` left.
+                    let nothing = match act {
                         Act::Move(_, it) => {
                             self.tick(code.span)?;
-                            it
+                            Ok(it)
                         }
-                        act => {
-                            if self.quick_pass(data, p, matches!(act, Act::Nothing))? {
+                        Act::Nothing => Err(true),
+                        Act::Pass => Err(false),
+                    };
+                    match nothing {
+                        Ok(it) => it,
+                        Err(nothing) => {
+                            if self.quick_pass(data, p, nothing)? {
                                 continue;
                             }
                             return Ok(());
@@ -207,11 +213,11 @@ impl Game {
         data: &'d Data,
         tables: &'d Tables,
         wf: &'d WindowFast,
-        w: u16,
         p: PlayerId,
         b: usize,
     ) -> Option<Plan<'d>> {
         let m = wf.quick?;
+        let bf = wf.bots.get(b)?;
         let mv = &data.moves[m as usize];
         let mf = &tables.moves[m as usize];
         let (Some(pick), Some(np)) = (&mv.pick, &mf.pick) else {
@@ -225,8 +231,8 @@ impl Game {
             mf,
             pick,
             np,
-            list: &data.windows[w as usize].bots.get(b)?.rules,
-            bf: wf.bots.get(b)?,
+            list: &bf.list,
+            bf,
             tables,
             inst: None,
         })
@@ -368,20 +374,10 @@ impl Game {
                     continue;
                 }
             }
-            let (i, act) = match r.choose {
-                FastChoose::Def { def, negate } => {
-                    let (i, c) = row_find(zi, prop, lo, hi, |d, _| (d == def) != negate).ok()?;
-                    (i, Act::Move(pl.m, Value::Card(c)))
-                }
-                FastChoose::Tag { bit, negate } => {
-                    let is = |_, c| (self.st.tags(c) & bit != 0) != negate;
-                    let (i, c) = row_find(zi, prop, lo, hi, is).ok()?;
-                    (i, Act::Move(pl.m, Value::Card(c)))
-                }
-                FastChoose::Pass => match row_find(zi, prop, lo, hi, |_, _| false) {
-                    Err(n) if n > 0 => (n, Act::Pass),
-                    _ => return None,
-                },
+            let (i, act) = match (r.choose, row_find(&self.st, zi, prop, lo, hi, r.choose)) {
+                (FastChoose::Pass, Err(n)) if n > 0 => (n, Act::Pass),
+                (FastChoose::Pass, _) | (_, Err(_)) => return None,
+                (_, Ok((i, c))) => (i, Act::Move(pl.m, Value::Card(c))),
             };
             steps += i as u64 + 1;
             if !self.budget.room(steps) {
@@ -578,15 +574,18 @@ enum Quick {
 }
 
 /// The first card of a row of piles whose pick keeps the piles whose
-/// definition's property (`prop`) is in `lo..=hi` that `hit`s: its index
-/// among the cards kept and the card; else `Err` with how many are kept.
+/// definition's property (`prop`) is in `lo..=hi` that `choose` takes (no
+/// card for pass): its index among the cards kept and the card; else `Err`
+/// with how many are kept. (A test by value, not a closure: it stays in
+/// line.)
 #[inline(always)]
 fn row_find(
+    st: &State,
     zi: &ZoneInst,
     prop: &[i64],
     lo: i64,
     hi: i64,
-    mut hit: impl FnMut(crate::value::DefId, ObjId) -> bool,
+    choose: FastChoose,
 ) -> Result<(usize, ObjId), usize> {
     let mut n = 0;
     for &(def, ref pile) in &zi.piles {
@@ -595,7 +594,12 @@ fn row_find(
         if x < lo || x > hi {
             continue;
         }
-        if hit(def, c) {
+        let hit = match choose {
+            FastChoose::Def { def: d, negate } => (def == d) != negate,
+            FastChoose::Tag { bit, negate } => (st.tags(c) & bit != 0) != negate,
+            FastChoose::Pass => false,
+        };
+        if hit {
             return Ok((n, c));
         }
         n += 1;

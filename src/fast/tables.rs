@@ -52,6 +52,9 @@ pub struct BotFast {
     pub takes: Option<Span>,
     /// The rules, when all have a shape resolved here.
     pub fast: Option<FastRules>,
+    /// Its rules listed for the window (as declared), kept here so a
+    /// window's plan is built from this one entry.
+    pub list: Box<[u32]>,
 }
 
 impl Tables {
@@ -131,6 +134,7 @@ fn bot(
     BotFast {
         takes,
         fast: fast_rules(data, m, mf, list, decl, fast),
+        list: list.into(),
     }
 }
 
