@@ -2,7 +2,9 @@
 //! [`Agent`] trait and never asks which agent it is, except that a data bot
 //! says so ([`Agent::data_bot`]): its rules are then weighed in place (no
 //! request made), and a speed tier may decide a window without listing the
-//! moves ([`super::tier::Tier::window`]).
+//! moves ([`super::tier::Tier::window`]); and an agent that reads nothing
+//! (first, random) names its pick of `n` options ([`Agent::blind`]), so a
+//! window round builds no request for it.
 
 mod bot;
 mod replay;
