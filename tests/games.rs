@@ -493,6 +493,68 @@ fn the_landgrab_bot_beats_the_random_agent() {
     }
 }
 
+/// Answers every request as its inner agent does, and never blind
+/// (`Agent::blind`): each window round asks it a request.
+#[derive(Clone)]
+struct Reading(Box<dyn Agent>);
+
+impl Agent for Reading {
+    fn answer(&mut self, g: &mut Game, req: &Request) -> Res<Picks> {
+        self.0.answer(g, req)
+    }
+
+    fn seat(&mut self, seed: u64, seat: usize) {
+        self.0.seat(seed, seat);
+    }
+
+    fn boxed(&self) -> Box<dyn Agent> {
+        Box::new(self.clone())
+    }
+}
+
+/// First and random pick a window's move blind, with no request made (and
+/// the speed tier's blind windows list nothing): the games must be those of
+/// the same agents asked every request, on both tiers.
+#[test]
+fn blind_picks_play_the_games_requests_do() {
+    for name in ["shrine", "utage", "hyakki", "landgrab", "t3"] {
+        let d = data(name);
+        for kind in ["random", "first"] {
+            for seed in 0..3 {
+                for tier in [Some(fuda::fast::tier(&d)), None] {
+                    let play = |reading: bool| {
+                        let agents = (0..2)
+                            .map(|_| {
+                                let a = agent::parse(kind, &d).unwrap();
+                                match reading {
+                                    true => Box::new(Reading(a)) as Box<dyn Agent>,
+                                    false => a,
+                                }
+                            })
+                            .collect();
+                        let mut g = Game::new(
+                            d.clone(),
+                            GameConfig {
+                                players: 2,
+                                seed,
+                                agents,
+                                options: HashMap::new(),
+                                logging: false,
+                                tier: tier.clone(),
+                            },
+                        );
+                        // A game that fails must fail the same way.
+                        let o = g.play().map(|o| (o.scores, o.turns));
+                        (format!("{o:?}"), g.steps(), g.decisions)
+                    };
+                    let what = format!("{name} {kind} seed {seed} tier {}", tier.is_some());
+                    assert_eq!(play(true), play(false), "{what}");
+                }
+            }
+        }
+    }
+}
+
 /// No legal answers make a shipped game fail: whether every answer is the
 /// first option or a random one, each game ends (a winner, a shared win or
 /// the turn limit), never in an error such as an endless rules loop. (t3

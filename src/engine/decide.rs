@@ -133,6 +133,16 @@ impl Game {
             self.record_one(player, i);
             return Ok(i);
         }
+        // An agent that picks without reading: no request to build.
+        let n = options.len() + 1;
+        if let Some(i) = self
+            .agents
+            .get_mut(player as usize)
+            .and_then(|a| a.blind(n))
+        {
+            self.record_one(player, i);
+            return Ok(i);
+        }
         options.push(PASS.clone());
         let name = &decl.name;
         let req = Request {

@@ -726,7 +726,8 @@ impl Game {
     /// the state once found.
     #[inline(always)]
     pub(crate) fn quiet_event(&self, e: u16) -> bool {
-        self.st.quiet.get() & crate::value::bit(e) != 0 || self.find_quiet(e)
+        let bit = crate::value::bit(e);
+        self.st.quiet.get() & bit != 0 || self.st.heard.get() & bit == 0 && self.find_quiet(e)
     }
 
     /// Whether every one of `events` is quiet: all at once by `mask`, their
@@ -738,15 +739,19 @@ impl Game {
             || events.iter().all(|&e| self.quiet_event(e))
     }
 
-    /// [`Game::quiet_event`] not yet known.
+    /// [`Game::quiet_event`] not yet known: learnt either way (an event past
+    /// the 64 bits is looked up each time).
     #[cold]
     #[inline(never)]
     fn find_quiet(&self, e: u16) -> bool {
         let bit = crate::value::bit(e);
         let quiet = !self.has_listeners(e, true) && !self.has_listeners(e, false);
-        if quiet {
-            self.st.quiet.set(self.st.quiet.get() | bit);
-        }
+        let known = if quiet {
+            &self.st.quiet
+        } else {
+            &self.st.heard
+        };
+        known.set(known.get() | bit);
         quiet
     }
 

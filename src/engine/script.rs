@@ -46,6 +46,16 @@ fn engine(names: &Names) -> Engine {
     engine.register_fn("!=", |a: &mut Handle, b: Handle| {
         !with_game(|g| g.equal(&a.0, &b.0)).unwrap_or(false)
     });
+    // `contains(list, card)`: the array package's would call `==` back
+    // through Rhai for each item (a definition list is dozens long); the
+    // same comparisons made here. Items that are not kernel values equal
+    // no handle, as there.
+    engine.register_fn("contains", |list: &mut Array, h: Handle| {
+        list.iter().any(|item| {
+            item.read_lock::<Handle>()
+                .is_some_and(|i| with_game(|g| g.equal(&i.0, &h.0)).unwrap_or(false))
+        })
+    });
     engine.register_fn("to_string", |a: &mut Handle| {
         with_game(|g| g.show(&a.0)).unwrap_or_default()
     });

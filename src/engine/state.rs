@@ -221,6 +221,10 @@ pub struct State {
     /// after, with the cards made so far (found once, forgotten when a card
     /// of a new definition is made).
     pub quiet: std::cell::Cell<u64>,
+    /// Bit per event (below 64): some ability may wait for it, found once
+    /// and kept all game (cards made are never unmade), so a heard event's
+    /// next move does not look for listeners again to learn it is not quiet.
+    pub heard: std::cell::Cell<u64>,
     /// Every tag some card has had: a test for one no card ever had finds
     /// no card without looking.
     pub tags_seen: u64,
@@ -262,6 +266,7 @@ impl State {
             made_words: Vec::new(),
             scanned: 0,
             quiet: Default::default(),
+            heard: Default::default(),
             tags_seen: 0,
             board: Default::default(),
             hosted: Vec::new(),
@@ -300,6 +305,7 @@ impl State {
             made_words,
             scanned,
             quiet,
+            heard,
             tags_seen,
             board,
             hosted,
@@ -361,6 +367,7 @@ impl State {
             made[w as usize] = 0;
         }
         quiet.set(0);
+        heard.set(0);
         *tags_seen = 0;
     }
 

@@ -11,6 +11,7 @@
 //! scenario and many seeds under both tiers and compares them. A game with
 //! no tier (`--reference`) runs none of this.
 
+mod blind;
 mod compile;
 pub(crate) mod native;
 mod pick;
@@ -111,17 +112,21 @@ impl Fast {
         (ws.iter()).try_for_each(|&w| g.window_by(data, w, |g| self.quick_window(g, data, w)))
     }
 
-    /// One player's window, a data bot's seat, one move with a native
-    /// pick: the bot decides before the move's options are listed.
+    /// One player's window, one move with a native pick: a data bot's seat
+    /// decides before the move's options are listed; any other seat's
+    /// rounds run blind ([`Game::blind_rounds`]).
     #[inline(always)]
     fn quick_window(&self, g: &mut Game, data: &Data, w: u16) -> Option<Res<()>> {
         let wf = self.tables.windows.get(w as usize)?;
-        wf.quick?;
+        let m = wf.quick?;
         if wf.all_players || g.budget.depth() >= MAX_DEPTH {
             return None;
         }
         let p = g.st.active;
-        let mut plan = Game::bot_plan(data, &self.tables, wf, p, g.data_bot(p)?)?;
+        let Some(b) = g.data_bot(p) else {
+            return Some(g.blind_rounds(self, data, w, m, p));
+        };
+        let mut plan = Game::bot_plan(data, &self.tables, wf, p, b)?;
         Some(g.quick_rounds(self, data, &mut plan))
     }
 }

@@ -79,10 +79,32 @@ impl Game {
         inst: usize,
         out: &mut Vec<Choice>,
     ) {
+        self.pick_each(data, t, p, m, inst, |c| {
+            out.push(Choice {
+                value: Value::Card(c),
+                mv: Some(m),
+            });
+            false
+        });
+    }
+
+    /// The cards of the options of a native pick reading zone instance
+    /// `inst`, in their order, given to `f` until it says stop (true):
+    /// whether it did.
+    #[inline(always)]
+    pub(super) fn pick_each(
+        &self,
+        data: &Data,
+        t: &Test,
+        p: PlayerId,
+        m: u16,
+        inst: usize,
+        mut f: impl FnMut(ObjId) -> bool,
+    ) -> bool {
         let zi = &self.st.zones[inst];
         // Ordered zones list their top card first; pile rows keep their order.
         if zi.piles.is_empty() {
-            self.filter_cards(data, t, p, m, zi.cards.iter().rev().copied(), out);
+            self.filter_cards(data, t, p, m, zi.cards.iter().rev().copied(), f)
         } else if let Test::Cmp(Operand::Prop(pr), op, Operand::Counter(k)) = *t
             && self.st.mods.is_empty()
         {
@@ -92,16 +114,15 @@ impl Game {
             for &(def, ref pile) in &zi.piles {
                 if let Some(&c) = pile.last()
                     && op.holds(data.defs[def as usize].props[pr as usize], y)
+                    && f(c)
                 {
-                    out.push(Choice {
-                        value: Value::Card(c),
-                        mv: Some(m),
-                    });
+                    return true;
                 }
             }
+            false
         } else {
             let tops = zi.piles.iter().filter_map(|(_, pile)| pile.last().copied());
-            self.filter_cards(data, t, p, m, tops, out);
+            self.filter_cards(data, t, p, m, tops, f)
         }
     }
 
@@ -227,8 +248,8 @@ impl Game {
         found.map(|c| (n, c)).ok_or(n)
     }
 
-    /// The cards that pass a test, as options of move `m`; the commonest
-    /// tests get a loop of their own.
+    /// The cards that pass a test, as options of move `m`, given to `f`
+    /// until it says stop; the commonest tests get a loop of their own.
     #[inline(always)]
     fn filter_cards(
         &self,
@@ -236,39 +257,21 @@ impl Game {
         t: &Test,
         p: PlayerId,
         m: u16,
-        cards: impl Iterator<Item = ObjId>,
-        out: &mut Vec<Choice>,
-    ) {
-        let choice = |c| Choice {
-            value: Value::Card(c),
-            mv: Some(m),
-        };
+        mut cards: impl Iterator<Item = ObjId>,
+        mut f: impl FnMut(ObjId) -> bool,
+    ) -> bool {
         match *t {
             Test::Is { tag, negate } => {
                 let bit = crate::value::bit(tag);
-                for c in cards {
-                    if (self.st.tags(c) & bit != 0) != negate {
-                        out.push(choice(c));
-                    }
-                }
+                cards.any(|c| (self.st.tags(c) & bit != 0) != negate && f(c))
             }
             // A card's property against the player's counter: the counter is
             // read once.
             Test::Cmp(Operand::Prop(pr), op, Operand::Counter(k)) => {
                 let y = self.st.counter(p, k);
-                for c in cards {
-                    if op.holds(self.st.prop(data, c, pr), y) {
-                        out.push(choice(c));
-                    }
-                }
+                cards.any(|c| op.holds(self.st.prop(data, c, pr), y) && f(c))
             }
-            _ => {
-                for c in cards {
-                    if self.card_test(data, t, p, c, Some(m)) {
-                        out.push(choice(c));
-                    }
-                }
-            }
+            _ => cards.any(|c| self.card_test(data, t, p, c, Some(m)) && f(c)),
         }
     }
 }

@@ -2,7 +2,9 @@
 //! [`Agent`] trait and never asks which agent it is, except that a data bot
 //! says so ([`Agent::data_bot`]): its rules are then weighed in place (no
 //! request made), and a speed tier may decide a window without listing the
-//! moves ([`super::tier::Tier::window`]).
+//! moves ([`super::tier::Tier::window`]); and an agent that reads nothing
+//! (first, random) names its pick of `n` options ([`Agent::blind`]), so a
+//! window round builds no request for it.
 
 mod bot;
 mod replay;
@@ -36,6 +38,14 @@ pub trait Agent: Send + Sync {
         None
     }
 
+    /// The option it would pick of a one-pick request of `n` options,
+    /// for an agent that reads neither the game nor the options (first,
+    /// random): a window round then builds no request, and the answer is
+    /// the one [`Agent::answer`] would give, drawn the same way.
+    fn blind(&mut self, _n: usize) -> Option<usize> {
+        None
+    }
+
     /// A copy for another game (configurations are cloned per game).
     fn boxed(&self) -> Box<dyn Agent>;
 }
@@ -53,6 +63,10 @@ pub struct First;
 impl Agent for First {
     fn answer(&mut self, _: &mut Game, req: &Request) -> Res<Picks> {
         Ok((0..req.min.max(1).min(req.max)).collect())
+    }
+
+    fn blind(&mut self, _n: usize) -> Option<usize> {
+        Some(0)
     }
 
     fn boxed(&self) -> Box<dyn Agent> {
@@ -87,6 +101,12 @@ impl Agent for Random {
             .collect();
         out.sort_unstable();
         Ok(out)
+    }
+
+    /// `answer`'s draws for one pick: the count, `1 + below(1)`, draws
+    /// nothing; the pick is `below(n)`.
+    fn blind(&mut self, n: usize) -> Option<usize> {
+        Some(below(&mut self.0, n))
     }
 
     fn seat(&mut self, seed: u64, seat: usize) {
