@@ -74,7 +74,10 @@ impl Game {
                 })?;
             }
             self.raise(data, phase.start_event, p)?;
-            self.exec_hook(data, &phase.body, p)?;
+            match self.tier().and_then(|t| t.phase(self, data, i, p)) {
+                Some(r) => r?,
+                None => drop(self.exec_hook(data, &phase.body, p)?),
+            }
             self.raise(data, phase.end_event, p)?;
             if !self.st.mods.is_empty() {
                 self.st

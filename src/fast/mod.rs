@@ -107,9 +107,13 @@ impl Fast {
     /// they are opened here, with no call through the door each.
     #[inline(never)]
     fn windows(&self, g: &mut Game, data: &Data, ws: &[u16]) -> Res<Value> {
-        (ws.iter())
-            .try_for_each(|&w| g.window_by(data, w, |g| self.quick_window(g, data, w)))
-            .map(|()| Value::None)
+        self.open(g, data, ws).map(|()| Value::None)
+    }
+
+    /// Opens windows `ws` in turn.
+    #[inline(always)]
+    fn open(&self, g: &mut Game, data: &Data, ws: &[u16]) -> Res<()> {
+        (ws.iter()).try_for_each(|&w| g.window_by(data, w, |g| self.quick_window(g, data, w)))
     }
 
     /// One player's window, one move with a native pick: a data bot's seat
@@ -168,6 +172,14 @@ impl Tier for Fast {
             Some(b) => g.framed(Charge::Step, e, n, |_| {}, |g, f| b.run(g, f)),
             None => g.framed(Charge::Step, e, n, |_| {}, |g, f| g.run_body(None, code, f)),
         }
+    }
+
+    /// A phase that only opens windows, found once in the tables: no
+    /// trip through [`Tier::hook`]'s dispatch, frame made as its arm makes it.
+    fn phase(&self, g: &mut Game, data: &Data, i: usize, p: PlayerId) -> Option<Res<()>> {
+        let ws = self.tables.phases.get(i)?.as_deref()?;
+        let e = Enter::rules(data, &data.turn.phases[i].body, p);
+        Some(g.framed(Charge::Step, e, 0, |_| {}, |g, _| self.open(g, data, ws)))
     }
 
     fn end_check(&self, g: &mut Game, data: &Data) -> Res<bool> {

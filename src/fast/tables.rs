@@ -14,6 +14,8 @@ pub struct Tables {
     pub rules: Box<[Box<[RuleFast]>]>,
     /// By window.
     pub windows: Box<[WindowFast]>,
+    /// By phase: the windows it opens, when that is all its code does.
+    pub phases: Box<[Option<Box<[u16]>>]>,
 }
 
 /// A move's `cond` and `pick` recognised as native tests, if they are.
@@ -98,6 +100,9 @@ impl Tables {
             moves,
             rules,
             windows,
+            phases: (data.turn.phases.iter())
+                .map(|ph| ph.body.only_windows())
+                .collect(),
         }
     }
 }
