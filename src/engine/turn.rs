@@ -1,11 +1,13 @@
 //! Turns, phases and priority windows, as the rules declare them.
 
 use super::decide::Act;
+use super::frame::{Charge, Enter};
 use super::log::Entry;
 use super::request::Choice;
 use super::state::{Event, Until};
 use super::{Flow, Game, Res};
 use crate::data::{Data, TurnEvent};
+use crate::lang::ir::Code;
 use crate::value::{PlayerId, Value};
 
 impl Game {
@@ -74,8 +76,8 @@ impl Game {
                 })?;
             }
             self.raise(data, phase.start_event, p)?;
-            match self.tier().and_then(|t| t.phase(self, data, i, p)) {
-                Some(r) => r?,
+            match self.tier().and_then(|t| t.phase_windows(i)) {
+                Some(ws) => self.open_windows(data, &phase.body, ws, p)?,
                 None => drop(self.exec_hook(data, &phase.body, p)?),
             }
             self.raise(data, phase.end_event, p)?;
@@ -147,6 +149,20 @@ impl Game {
     pub fn window(&mut self, w: u16) -> Res<()> {
         let data = self.data.clone();
         self.window_in(&data, w)
+    }
+
+    /// A phase's code that only opens windows `ws`, run as its hook would
+    /// run it: its step and level, no slots (the windows read none).
+    #[inline(always)]
+    fn open_windows(&mut self, data: &Data, body: &Code, ws: &[u16], p: PlayerId) -> Res<()> {
+        let e = Enter::rules(data, body, p);
+        self.framed(
+            Charge::Step,
+            e,
+            0,
+            |_| {},
+            |g, _| ws.iter().try_for_each(|&w| g.window_in(data, w)),
+        )
     }
 
     /// [`Game::window`] for a caller that holds the game data: the tier may

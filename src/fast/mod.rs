@@ -174,12 +174,9 @@ impl Tier for Fast {
         }
     }
 
-    /// A phase that only opens windows, found once in the tables: no
-    /// trip through [`Tier::hook`]'s dispatch, frame made as its arm makes it.
-    fn phase(&self, g: &mut Game, data: &Data, i: usize, p: PlayerId) -> Option<Res<()>> {
-        let ws = self.tables.phases.get(i)?.as_deref()?;
-        let e = Enter::rules(data, &data.turn.phases[i].body, p);
-        Some(g.framed(Charge::Step, e, 0, |_| {}, |g, _| self.open(g, data, ws)))
+    /// A phase that only opens windows, found once in the tables.
+    fn phase_windows(&self, i: usize) -> Option<&[u16]> {
+        self.tables.phases.get(i)?.as_deref()
     }
 
     fn end_check(&self, g: &mut Game, data: &Data) -> Res<bool> {
