@@ -27,10 +27,10 @@ pub trait Tier: Send + Sync {
     /// as [`Game::exec_hook`] runs it (in [`Game::framed`]).
     fn hook(&self, g: &mut Game, data: &Data, code: &Code, p: PlayerId) -> Res<Value>;
 
-    /// The windows phase `i` opens, when that is all its code does: the
+    /// By phase, the windows it opens when that is all its code does: the
     /// kernel opens them itself, each through [`Tier::window`]; None: it
     /// runs the phase's code as a hook.
-    fn phase_windows(&self, i: usize) -> Option<&[u16]>;
+    fn phase_windows(&self) -> &[Option<Box<[u16]>>];
 
     /// The rules' end check, as [`Game::end_check`] runs it.
     fn end_check(&self, g: &mut Game, data: &Data) -> Res<bool>;

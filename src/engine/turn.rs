@@ -58,6 +58,8 @@ impl Game {
             }
             self.raise(data, data.turn.start_event, p)?;
         }
+        // The phases the kernel opens the windows of (asked once a turn).
+        let opens = self.tier().map(|t| t.phase_windows());
         let first = start_phase.unwrap_or(0) as usize;
         let mut i = first;
         while i < data.turn.phases.len() {
@@ -76,7 +78,7 @@ impl Game {
                 })?;
             }
             self.raise(data, phase.start_event, p)?;
-            match self.tier().and_then(|t| t.phase_windows(i)) {
+            match opens.and_then(|o| o.get(i)?.as_deref()) {
                 Some(ws) => self.open_windows(data, &phase.body, ws, p)?,
                 None => drop(self.exec_hook(data, &phase.body, p)?),
             }
