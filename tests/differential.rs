@@ -343,6 +343,13 @@ fn tiers_fail_the_same_way() {
         // `first` and `next_player` with no argument list made.
         "coins += first(hand).cost + first([2, 3])\nif next_player(me) == me { coins += 1 }\ncoins += first(5)",
         "coins += first(none) + next_player(\"x\")",
+        // Log lines measured, not built, when no transcript is kept.
+        // Strings of exactly the limit, then one byte over.
+        "let a = \"xxxxxxxxxx\"\nrepeat 3 { a = a + a + a + a + a + a + a + a + a + a }\nlet b = \"\"\nrepeat 999 { b = b + \"xxxxxxxxxx\" }\nrepeat 99 { b = b + a }\nlog(b + \"xxxxx\" + 12345)\nlog(b + -123456789)\nlog(b + true + \"xxxxxx\")\nlog(b + \"x\" + @osaisen)\nlog(b + \"x\" + top(discard).name)\nlog(b + \"x\" + top(discard))\nlog(b + \"xx\" + top(discard))",
+        "let a = \"xxxxxxxxxx\"\nrepeat 3 { a = a + a + a + a + a + a + a + a + a + a }\nlet b = \"\"\nrepeat 999 { b = b + \"xxxxxxxxxx\" }\nrepeat 99 { b = b + a }\nlog(b + \"xxxxx\" + 12345)\nlog(b + -123456789)\nlog(b + true + \"xxxxxx\")\nlog(b + \"x\" + @osaisen)\nlog(b + \"x\" + top(discard).name)\nlog(b + \"x\" + top(discard))\nlog(b + -1234567890)",
+        "log(\"a\" + coins + \" \" + top(hand).name + me + [1, none] + true + deck + @honoumai + -5)\nlog(1 + 2 + \"b\" + (3 + hand))",
+        "log(top(hand).name + top(hand).cost + 1)\nlog(hand + deck)\nlog(5 + 5)\nlog(top(hand) + 1)",
+        "log(me.name + \"!\" + top(hand).id.name + none.name)\nlog(\"c\" + me.cost)",
     ];
     let dir = tempfile::tempdir().expect("temp dir");
     for (i, code) in cases.iter().enumerate() {

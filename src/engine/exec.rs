@@ -339,12 +339,18 @@ impl Game {
             }
         }
         if s.len() > super::MAX_LIST {
-            return self.err(
-                span,
-                format!("a string of more than {} bytes", super::MAX_LIST),
-            );
+            return self.text_too_long(span);
         }
         Ok(Value::Str(s))
+    }
+
+    /// The error of a `+` whose string would pass [`super::MAX_LIST`] bytes
+    /// (also raised where the string is only measured).
+    pub(crate) fn text_too_long<T>(&self, span: Span) -> Res<T> {
+        self.err(
+            span,
+            format!("a string of more than {} bytes", super::MAX_LIST),
+        )
     }
 
     /// Bots decide from what their seat may see.

@@ -3,6 +3,8 @@
 //! zone's cards, a sum of zones' and a card's attached cards are read in
 //! place onto the stack, no list made first.
 
+use std::sync::Arc;
+
 use super::*;
 
 /// A compiled `list where cond`.
@@ -44,15 +46,23 @@ impl Compiler<'_> {
     pub(super) fn filter(&self, list: &Expr, slot: u16, cond: &Expr) -> ValFn {
         let fl = self.filter_of(list, slot, cond);
         Box::new(move |g, f| {
-            let mut out = Vec::new();
+            // Filled into the game's spare list: a list dropped before the
+            // next is made (most are) is refilled with no allocation.
+            let mut list = g.spare_list();
+            let mut out = Arc::get_mut(&mut list)
+                .map(std::mem::take)
+                .unwrap_or_default();
             fl.run(g, f, |v, left| {
-                // One allocation, sized for the items still to test.
-                if out.capacity() == 0 {
-                    out.reserve_exact(left);
+                // At most one allocation, sized for the items still to test.
+                if out.is_empty() {
+                    out.reserve(left);
                 }
                 out.push(v.clone());
             })?;
-            Ok(Value::list(out))
+            if let Some(v) = Arc::get_mut(&mut list) {
+                *v = out;
+            }
+            Ok(g.keep_list(list))
         })
     }
 }

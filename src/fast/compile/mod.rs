@@ -6,7 +6,8 @@
 //! the tier's table ([`super::Fast`]), by its [`Code::id`].
 //!
 //! By job: statements (`stmt`), expressions (`expr`), verbs inlined
-//! (`inline`), moves/runs/emits (`moves`), calls known at load (`known`);
+//! (`inline`), moves/runs/emits (`moves`), calls known at load (`known`),
+//! log lines nobody keeps (`logline`);
 //! what they compile to: blocks of leaves (`leaf`), move bodies run in place
 //! (`straight`), the top-card loop (`toploop`), small shapes (`shapes`),
 //! zones and cards found in place (`place`), rules hooks (`hook`).
@@ -30,6 +31,7 @@ mod inline;
 mod known;
 mod leaf;
 mod listed;
+mod logline;
 mod moves;
 mod place;
 mod shapes;

@@ -187,6 +187,11 @@ impl Compiler<'_> {
                     return e;
                 }
             }
+            Expr::Call(Builtin::Log, args, span) => {
+                if let [x] = args.as_slice() {
+                    return self.logger(x, *span);
+                }
+            }
             _ => {}
         }
         let e = self.val(e);

@@ -1,0 +1,130 @@
+//! `log(text)` while no transcript is kept: the text's parts still run
+//! (their errors and effects stay), but a `+` that would join strings only
+//! adds up their lengths against the string limit, so no string is built
+//! to be dropped. Names read in place are measured, not copied.
+
+use super::*;
+
+/// A part of the text: a value, or a string known only by its length.
+enum Part {
+    Val(Value),
+    Len(usize),
+}
+
+type PartFn = Native<Part>;
+
+impl Compiler<'_> {
+    /// `log(x)` as a statement.
+    pub(super) fn logger(&self, x: &Expr, span: Span) -> StmtFn {
+        let (built, measured) = (self.val(x), self.measured(x));
+        Box::new(move |g, f| {
+            if g.logging {
+                let mut a = Args::new();
+                a.push(built(g, f)?);
+                f.span = span;
+                return g.call(Builtin::Log, a, f).map(drop);
+            }
+            measured(g, f)?;
+            f.span = span;
+            Ok(())
+        })
+    }
+
+    fn measured(&self, e: &Expr) -> PartFn {
+        match e {
+            Expr::Str(s) => {
+                let n = s.len();
+                Box::new(move |_, _| Ok(Part::Len(n)))
+            }
+            Expr::Bin(BinOp::Add, a, b, span) => {
+                let (a, b, span) = (self.measured(a), self.measured(b), *span);
+                Box::new(move |g, f| {
+                    let (x, y) = (a(g, f)?, b(g, f)?);
+                    match (x, y) {
+                        // `Game::binop` joins when either side is a string.
+                        (Part::Val(x), Part::Val(y))
+                            if !matches!(x, Value::Str(_)) && !matches!(y, Value::Str(_)) =>
+                        {
+                            g.binop(BinOp::Add, x, y, span).map(Part::Val)
+                        }
+                        (x, y) => {
+                            let n = shown_len(g, &x) + shown_len(g, &y);
+                            if n > crate::engine::MAX_LIST {
+                                return g.text_too_long(span);
+                            }
+                            Ok(Part::Len(n))
+                        }
+                    }
+                })
+            }
+            // `Game::field` reads a card's or id's name when it has no
+            // property of that name.
+            Expr::Field(x, field)
+                if field.special == Some(Special::Name) && field.prop.is_none() =>
+            {
+                let (x, field) = (self.val(x), *field);
+                Box::new(move |g, f| {
+                    let b = x(g, f)?;
+                    Ok(match b {
+                        Value::Card(c) => {
+                            Part::Len(g.data.def_name(g.st.objs[c as usize].def).len())
+                        }
+                        Value::Def(d) => Part::Len(g.data.def_name(d).len()),
+                        b => Part::Val(g.field(&b, &field, f)?),
+                    })
+                })
+            }
+            _ => {
+                let v = self.val(e);
+                Box::new(move |g, f| v(g, f).map(Part::Val))
+            }
+        }
+    }
+}
+
+/// The length of a part as [`Game::show`] writes it.
+fn shown_len(g: &Game, p: &Part) -> usize {
+    match p {
+        Part::Len(n) => *n,
+        Part::Val(Value::Str(s)) => s.len(),
+        Part::Val(Value::Int(i)) => int_len(*i),
+        Part::Val(Value::Card(c)) => g.data.def_name(g.st.objs[*c as usize].def).len(),
+        Part::Val(Value::Def(d)) => g.data.def_name(*d).len(),
+        Part::Val(v) => g.show(v).len(),
+    }
+}
+
+/// The digits of `i` as `{i}` writes it, with its sign.
+fn int_len(i: i64) -> usize {
+    let (mut n, mut u) = (1 + usize::from(i < 0), i.unsigned_abs());
+    while u >= 10 {
+        u /= 10;
+        n += 1;
+    }
+    n
+}
+
+#[cfg(test)]
+mod tests {
+    use super::int_len;
+
+    #[test]
+    fn int_len_counts_as_display_writes() {
+        for i in [
+            0,
+            7,
+            -7,
+            9,
+            10,
+            -10,
+            99,
+            100,
+            12345,
+            -99999,
+            i64::MAX,
+            i64::MIN,
+        ] {
+            assert_eq!(int_len(i), i.to_string().len(), "{i}");
+        }
+    }
+}
