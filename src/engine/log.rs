@@ -44,6 +44,9 @@ pub enum Entry {
         def: DefId,
         n: usize,
         to: ZoneRef,
+        /// Made by the rules' setup (before the first turn), not during play:
+        /// the line says which, so a card made mid-game does not read as setup.
+        setup: bool,
     },
     Shuffle {
         zone: ZoneRef,
@@ -259,13 +262,14 @@ impl Entry {
                 cards,
                 " + ",
             ),
-            Entry::Created { def, n, to } => {
+            Entry::Created { def, n, to, setup } => {
                 let what = if sees_contents(data, *to, viewer) {
                     format!("{n} × {}", data.def_name(*def))
                 } else {
                     count(*n)
                 };
-                format!("setup: {what} into {}", zone_label(data, *to))
+                let when = if *setup { "setup" } else { "create" };
+                format!("{when}: {what} into {}", zone_label(data, *to))
             }
             Entry::Shuffle { zone, size } => {
                 if sees_size(data, *zone, viewer) {

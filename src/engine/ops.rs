@@ -520,10 +520,12 @@ impl Game {
         }
         let first = self.st.new_objs(&self.data, d, z, n as usize);
         if n > 0 {
+            let setup = self.st.turn == 0;
             self.push_with(|| Entry::Created {
                 def: d,
                 n: n as usize,
                 to: z,
+                setup,
             });
         }
         Ok((first, n as usize))
