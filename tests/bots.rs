@@ -14,24 +14,31 @@ fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
-fn play(data: &Arc<Data>, agents: &[&str], seed: u64, reference: bool) -> String {
+fn config(data: &Arc<Data>, agents: &[&str], seed: u64, reference: bool) -> GameConfig {
     let agents: Vec<Box<dyn Agent>> = agents
         .iter()
         .map(|a| agent::parse(a, data).unwrap_or_else(|| panic!("agent {a}")))
         .collect();
-    let mut g = Game::new(
-        data.clone(),
-        GameConfig {
-            players: agents.len() as u8,
-            seed,
-            agents,
-            options: HashMap::new(),
-            logging: true,
-            tier: (!reference).then(|| fuda::fast::tier(data)),
-        },
-    );
+    GameConfig {
+        players: agents.len() as u8,
+        seed,
+        agents,
+        options: HashMap::new(),
+        logging: true,
+        tier: (!reference).then(|| fuda::fast::tier(data)),
+    }
+}
+
+fn played(g: &mut Game) -> String {
     let r = g.play();
     format!("{r:?}\n{:?}\n{:?}", g.decisions, g.log)
+}
+
+fn play(data: &Arc<Data>, agents: &[&str], seed: u64, reference: bool) -> String {
+    played(&mut Game::new(
+        data.clone(),
+        config(data, agents, seed, reference),
+    ))
 }
 
 fn same_games(dir: &Path, game: &str, agents: &[&str], games: u64) {
@@ -69,6 +76,29 @@ fn native_decisions_play_the_same_games() {
     same_games(root(), "shrine", &["bigmoney", "bigmoney"], 12);
     same_games(root(), "shrine", &["bigmoney", "random", "bigmoney"], 8);
     same_games(root(), "utage", &["utage", "utage"], 6);
+}
+
+/// A game renewed with other agents plays as a new game of them: no seat
+/// keeps the bot (or the want of one) of the agent it held before.
+#[test]
+fn renewed_seats_play_their_new_agents() {
+    let d = load::load_game(root(), "shrine").unwrap_or_else(|e| panic!("{:?}", e.errors));
+    let data = Arc::new(d);
+    let seats = [
+        ["bigmoney", "bigmoney"],
+        ["first", "bigmoney"],
+        ["bigmoney", "random"],
+    ];
+    let mut g = Game::new(data.clone(), config(&data, &seats[0], 1, false));
+    played(&mut g);
+    for (seed, agents) in (2..).zip(seats.iter().cycle().skip(1).take(4)) {
+        let cfg = config(&data, agents, seed, false);
+        g.renew(&cfg);
+        assert!(
+            played(&mut g) == play(&data, agents, seed, false),
+            "{agents:?} seed {seed}: a renewed game differs"
+        );
+    }
 }
 
 /// Bots whose tests meet values they were not made for (the pass option, a

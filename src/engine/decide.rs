@@ -32,9 +32,12 @@ impl Game {
             return self.err(Default::default(), format!("no player {}", p + 1));
         };
         let mut agent: Box<dyn Agent> = std::mem::replace(seat, Box::new(First));
+        self.seated(p, None);
         let r = agent.answer(self, &req);
         if let Some(seat) = self.agents.get_mut(p) {
+            let bot = agent.data_bot();
             *seat = agent;
+            self.seated(p, bot);
         }
         let picked = r?;
         if !req.fits(&picked) {
@@ -71,7 +74,14 @@ impl Game {
     /// The rules bot seated at `p`, if any: for the speed paths only.
     #[inline(always)]
     pub(crate) fn data_bot(&self, p: PlayerId) -> Option<usize> {
-        self.agents.get(p as usize)?.data_bot()
+        self.seat_bots.get(p as usize).copied().flatten()
+    }
+
+    /// Seat `p` now holds an agent that is bot `bot` (or no bot).
+    fn seated(&mut self, p: usize, bot: Option<usize>) {
+        if let Some(b) = self.seat_bots.get_mut(p) {
+            *b = bot;
+        }
     }
 
     #[cold]

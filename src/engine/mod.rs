@@ -137,8 +137,12 @@ pub trait Watch: Send + Sync {
 pub struct Game {
     pub data: Arc<Data>,
     pub st: State,
-    /// Who answers each seat's requests.
-    pub agents: Vec<Box<dyn Agent>>,
+    /// Who answers each seat's requests: set by the kernel only, so the
+    /// seats' bots below stay true.
+    pub(crate) agents: Vec<Box<dyn Agent>>,
+    /// Each seat's [`Agent::data_bot`], asked when the agent was seated: a
+    /// window reads it with no call through the agent.
+    seat_bots: Vec<Option<usize>>,
     pub log: Vec<Entry>,
     pub logging: bool,
     /// The speed tier the game runs on, if any ([`tier`]).
@@ -196,13 +200,14 @@ pub struct GameConfig {
 impl Game {
     pub fn new(data: Arc<Data>, cfg: GameConfig) -> Game {
         let st = State::new(&data, cfg.players, cfg.seed);
-        let mut agents = cfg.agents;
-        seat_agents(&mut agents, cfg.players, cfg.seed);
+        let (mut agents, mut seat_bots) = (cfg.agents, Vec::new());
+        seat_agents(&mut agents, &mut seat_bots, cfg.players, cfg.seed);
         let option_vals = option_vals(&data, &cfg.options);
         Game {
             data,
             st,
             agents,
+            seat_bots,
             log: Vec::new(),
             logging: cfg.logging,
             reference: cfg.tier.is_none(),
@@ -259,6 +264,7 @@ impl Game {
             data,
             st,
             agents,
+            seat_bots,
             log,
             tier: _,
             tier_ref: _,
@@ -280,7 +286,7 @@ impl Game {
         } = self;
         *watch = None;
         st.reset(data, players, seed);
-        seat_agents(agents, players, seed);
+        seat_agents(agents, seat_bots, players, seed);
         log.clear();
         // A full transcript turned logging off.
         if log_full.take().is_some() {
@@ -601,12 +607,19 @@ fn option_vals(data: &Data, options: &HashMap<String, Vec<DefId>>) -> Vec<Value>
 }
 
 /// Seats the agents: one per player (first-option agents for seats not
-/// given), random ones on their own stream.
-fn seat_agents(agents: &mut Vec<Box<dyn Agent>>, players: u8, seed: u64) {
+/// given), random ones on their own stream; each seat's bot noted.
+fn seat_agents(
+    agents: &mut Vec<Box<dyn Agent>>,
+    bots: &mut Vec<Option<usize>>,
+    players: u8,
+    seed: u64,
+) {
     agents.resize_with(players as usize, || Box::new(agent::First));
     for (i, a) in agents.iter_mut().enumerate() {
         a.seat(seed, i);
     }
+    bots.clear();
+    bots.extend(agents.iter().map(|a| a.data_bot()));
 }
 
 // Results of compiled code fit two registers (see `Value`).

@@ -76,7 +76,7 @@ impl Game {
                         self.tick(pick.span)?;
                         i
                     }
-                    None => *inst.insert(self.pick_zone(np, pick, p)?),
+                    None => *inst.insert(self.pick_zone(np, pick.span, p)?),
                 };
                 let mut cards = Cards::new();
                 self.pick_each(data, &np.test, p, m, zone, |c| {

@@ -122,13 +122,13 @@ impl Fast {
     #[inline(always)]
     fn quick_window(&self, g: &mut Game, data: &Data, w: u16) -> Option<Res<()>> {
         let wf = self.tables.windows.get(w as usize)?;
-        let m = wf.quick?;
+        let q = wf.quick.as_ref()?;
         if wf.all_players || g.budget.depth() >= MAX_DEPTH {
             return None;
         }
         let p = g.st.active;
         let Some(b) = g.data_bot(p) else {
-            return Some(g.blind_rounds(self, data, w, m, p));
+            return Some(g.blind_rounds(self, data, w, q.m, p));
         };
         let mut plan = Game::bot_plan(data, &self.tables, wf, p, b)?;
         Some(g.quick_rounds(self, data, &mut plan))

@@ -8,7 +8,7 @@ use crate::engine::decide::MAX_DEPTH;
 use crate::engine::request::Choice;
 use crate::engine::state::ZoneInst;
 use crate::engine::{Game, Res};
-use crate::lang::ir::Code;
+use crate::lang::ir::{Code, Span};
 use crate::value::{ObjId, PlayerId, Value, ZoneRef};
 
 impl Game {
@@ -50,7 +50,7 @@ impl Game {
         m: u16,
         out: &mut Vec<Choice>,
     ) -> Res<()> {
-        let inst = self.pick_zone(np, pick, p)?;
+        let inst = self.pick_zone(np, pick.span, p)?;
         self.pick_cards(data, &np.test, p, m, inst, out);
         Ok(())
     }
@@ -58,13 +58,13 @@ impl Game {
     /// The zone instance a native pick reads, after what running the pick
     /// would do first: count a step, check the zone may be seen.
     #[inline(always)]
-    pub(super) fn pick_zone(&mut self, np: &Pick, pick: &Code, p: PlayerId) -> Res<usize> {
-        self.tick(pick.span)?;
+    pub(super) fn pick_zone(&mut self, np: &Pick, pick: Span, p: PlayerId) -> Res<usize> {
+        self.tick(pick)?;
         let z = ZoneRef {
             zone: np.zone,
             owner: if self.st.shared(np.zone) { 0 } else { p },
         };
-        self.check_visible(z, pick.span)?;
+        self.check_visible(z, pick)?;
         Ok(self.st.inst(z))
     }
 

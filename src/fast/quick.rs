@@ -4,8 +4,8 @@
 
 use super::Fast;
 use super::compile::{Body, Straight};
-use super::native::{Choose, FastChoose, Pick, Test};
-use super::tables::{BotFast, MoveFast, Tables, WindowFast};
+use super::native::{Choose, FastChoose, Test};
+use super::tables::{BotFast, QuickMove, Tables, WindowFast};
 use crate::data::{Data, MoveDecl};
 use crate::engine::decide::{Act, MAX_DEPTH};
 use crate::engine::exec::{Charge, Enter};
@@ -13,7 +13,7 @@ use crate::engine::log::Entry;
 use crate::engine::request::Choice;
 use crate::engine::state::{State, ZoneInst};
 use crate::engine::{Game, Res};
-use crate::lang::ir::{Code, Span};
+use crate::lang::ir::Span;
 use crate::value::{ObjId, PlayerId, Value};
 
 impl Game {
@@ -24,7 +24,7 @@ impl Game {
     /// compiled body and frame found once.
     #[inline(always)]
     pub(super) fn quick_rounds(&mut self, tier: &Fast, data: &Data, pl: &mut Plan) -> Res<()> {
-        let (m, p, mv) = (pl.m, pl.p, pl.mv);
+        let (m, p, mv) = (pl.q.m, pl.p, pl.mv);
         let code = &mv.body;
         let (native, n) = tier.body(data, code);
         let has_it = code.slots > 0 && n > 0;
@@ -132,8 +132,9 @@ impl Game {
     /// above one taken failed the test, and stay). Stops before a round it
     /// cannot run so (false); true after a round finding no card.
     fn take_run(&mut self, data: &Data, pl: &mut Plan, s: &Straight) -> Res<bool> {
-        let (p, mv, np) = (pl.p, pl.mv, pl.np);
-        if (mv.cond.is_some() && pl.mf.cond_cmp.is_none())
+        let (p, mv, q) = (pl.p, pl.mv, pl.q);
+        let np = &q.np;
+        if (mv.cond.is_some() && q.cond_cmp.is_none())
             || data.end_always
             || !s.still(self, 1)
             || s.moves_into(np.zone)
@@ -150,7 +151,7 @@ impl Game {
             }
             // The round's step, the condition's, the pick's.
             let mut k = 2;
-            if let Some((a, op, b)) = pl.mf.cond_cmp {
+            if let Some((a, op, b)) = q.cond_cmp {
                 if !op.holds(self.plain(a, p), self.plain(b, p)) {
                     return Ok(false);
                 }
@@ -160,7 +161,7 @@ impl Game {
                 Some(inst) => (inst, k),
                 None => {
                     self.budget.spend(k - 1);
-                    (*pl.inst.insert(self.pick_zone(np, pl.pick, p)?), 0)
+                    (*pl.inst.insert(self.pick_zone(np, q.pick, p)?), 0)
                 }
             };
             let zi = &self.st.zones[inst];
@@ -177,7 +178,7 @@ impl Game {
                     })
                 }
                 _ => self
-                    .pick_first(data, &np.test, p, pl.m, inst)
+                    .pick_first(data, &np.test, p, q.m, inst)
                     .map(|c| (c, None)),
             };
             let Some((c, at)) = found else {
@@ -216,22 +217,12 @@ impl Game {
         p: PlayerId,
         b: usize,
     ) -> Option<Plan<'d>> {
-        let m = wf.quick?;
+        let q = wf.quick.as_ref()?;
         let bf = wf.bots.get(b)?;
-        let mv = &data.moves[m as usize];
-        let mf = &tables.moves[m as usize];
-        let (Some(pick), Some(np)) = (&mv.pick, &mf.pick) else {
-            return None;
-        };
         Some(Plan {
             p,
-            b,
-            m,
-            mv,
-            mf,
-            pick,
-            np,
-            list: &bf.list,
+            q,
+            mv: &data.moves[q.m as usize],
             bf,
             tables,
             inst: None,
@@ -257,7 +248,7 @@ impl Game {
         if let Some(span) = pl.bf.takes {
             self.tick(span)?;
             self.record_one(pl.p, 0);
-            return Ok(Act::Move(pl.m, Value::Card(first)));
+            return Ok(Act::Move(pl.q.m, Value::Card(first)));
         }
         self.bot_pick(data, pl, first, inst, options)
     }
@@ -273,7 +264,7 @@ impl Game {
         inst: usize,
         options: &mut Vec<Choice>,
     ) -> Res<Act> {
-        let (m, p) = (pl.m, pl.p);
+        let (m, p) = (pl.q.m, pl.p);
         let saved = self.viewer.replace(p);
         let r = self.bot_quick(data, pl, inst, options);
         self.viewer = saved;
@@ -304,22 +295,22 @@ impl Game {
             return Ok(None);
         };
         Ok(self
-            .pick_first(data, &pl.np.test, pl.p, pl.m, inst)
+            .pick_first(data, &pl.q.np.test, pl.p, pl.q.m, inst)
             .map(|c| (c, inst)))
     }
 
     /// [`Game::round_first`] up to the zone instance the pick reads.
     #[inline(always)]
     pub(super) fn round_start(&mut self, data: &Data, pl: &mut Plan) -> Res<Option<usize>> {
-        let (m, p, mv, mf, np) = (pl.m, pl.p, pl.mv, pl.mf, pl.np);
+        let (p, mv, q) = (pl.p, pl.mv, pl.q);
         if let Some(cond) = &mv.cond {
-            let holds = match mf.cond_cmp {
+            let holds = match q.cond_cmp {
                 // A quick window is never too deep: decided in place.
                 Some((a, op, b)) => {
                     self.tick(cond.span)?;
                     op.holds(self.plain(a, p), self.plain(b, p))
                 }
-                None => self.holds(data, cond, mf.cond_test.as_ref(), p, &Value::None, Some(m))?,
+                None => self.holds(data, cond, q.cond_test.as_ref(), p, &Value::None, Some(q.m))?,
             };
             if !holds {
                 return Ok(None);
@@ -329,10 +320,10 @@ impl Game {
         // later rounds only count the pick's step.
         let inst = match pl.inst {
             Some(inst) => {
-                self.tick(pl.pick.span)?;
+                self.tick(q.pick)?;
                 inst
             }
-            None => *pl.inst.insert(self.pick_zone(np, pl.pick, p)?),
+            None => *pl.inst.insert(self.pick_zone(&q.np, q.pick, p)?),
         };
         Ok(Some(inst))
     }
@@ -340,7 +331,7 @@ impl Game {
     /// A round of [`Game::quick_rounds`] as its bot's rules decide it once
     /// the pick's zone is read.
     pub(super) fn round_rules(&mut self, data: &Data, pl: &Plan, inst: usize) -> Res<Act> {
-        let Some(first) = self.pick_first(data, &pl.np.test, pl.p, pl.m, inst) else {
+        let Some(first) = self.pick_first(data, &pl.q.np.test, pl.p, pl.q.m, inst) else {
             return Ok(Act::Nothing);
         };
         let mut options = std::mem::take(&mut self.spare_options);
@@ -377,7 +368,7 @@ impl Game {
             let (i, act) = match (r.choose, row_find(&self.st, zi, prop, lo, hi, r.choose)) {
                 (FastChoose::Pass, Err(n)) if n > 0 => (n, Act::Pass),
                 (FastChoose::Pass, _) | (_, Err(_)) => return None,
-                (_, Ok((i, c))) => (i, Act::Move(pl.m, Value::Card(c))),
+                (_, Ok((i, c))) => (i, Act::Move(pl.q.m, Value::Card(c))),
             };
             steps += i as u64 + 1;
             if !self.budget.room(steps) {
@@ -403,14 +394,15 @@ impl Game {
         pl: &mut Plan,
         span: Span,
     ) -> Res<Option<ObjId>> {
-        let (m, p, mv, np) = (pl.m, pl.p, pl.mv, pl.np);
+        let (p, mv, q) = (pl.p, pl.mv, pl.q);
+        let (m, np) = (q.m, &q.np);
         if let Some(inst) = pl.inst
             && self.budget.room(5)
-            && (mv.cond.is_none() || pl.mf.cond_cmp.is_some())
+            && (mv.cond.is_none() || q.cond_cmp.is_some())
         {
             // The round's step, the condition's, the pick's.
             let mut k = 2;
-            if let Some((a, op, b)) = pl.mf.cond_cmp {
+            if let Some((a, op, b)) = q.cond_cmp {
                 if !op.holds(self.plain(a, p), self.plain(b, p)) {
                     self.budget.spend(2);
                     return Ok(None);
@@ -471,7 +463,8 @@ impl Game {
         inst: usize,
         options: &mut Vec<Choice>,
     ) -> Res<Quick> {
-        let (list, player, np, m, b, t) = (pl.list, pl.p, pl.np, pl.m, pl.b, pl.tables);
+        let (list, player, np, m, b, t) =
+            (&pl.bf.list[..], pl.p, &pl.q.np, pl.q.m, pl.bf.b, pl.tables);
         let rules = &data.bots[b].1;
         for (k, &r) in list.iter().enumerate() {
             let (Some(rule), Some(rf)) = (rules.get(r as usize), t.rule(b, r)) else {
@@ -544,17 +537,14 @@ impl Game {
     }
 }
 
-/// See [`Game::bot_plan`].
+/// See [`Game::bot_plan`]: what the tables found at load, and the one
+/// reference into the data they cannot hold.
 pub(super) struct Plan<'d> {
     pub(super) p: PlayerId,
-    pub(super) b: usize,
-    pub(super) m: u16,
+    /// The window's move, as its rounds read it.
+    pub(super) q: &'d QuickMove,
     pub(super) mv: &'d MoveDecl,
-    pub(super) mf: &'d MoveFast,
-    pub(super) pick: &'d Code,
-    pub(super) np: &'d Pick,
     /// The bot's rules here, and what they come to.
-    pub(super) list: &'d [u32],
     pub(super) bf: &'d BotFast,
     pub(super) tables: &'d Tables,
     /// The zone instance the pick reads, once read.

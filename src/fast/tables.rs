@@ -39,15 +39,29 @@ pub struct RuleFast {
 pub struct WindowFast {
     /// The window's one move, when its pick is native: a data bot may
     /// decide before the options are listed.
-    pub quick: Option<u16>,
+    pub quick: Option<QuickMove>,
     /// Whether every player acts in it (as declared).
     pub all_players: bool,
     /// By bot (in a quick window).
     pub bots: Box<[BotFast]>,
 }
 
+/// What every round of a quick window reads of its one move, copied here
+/// so a window opened finds it in one place.
+pub struct QuickMove {
+    pub m: u16,
+    /// The span of the move's `pick`.
+    pub pick: Span,
+    pub np: Pick,
+    /// The move's [`MoveFast`] `cond_test` and `cond_cmp`.
+    pub cond_test: Option<Test>,
+    pub cond_cmp: Option<(Operand, CmpOp, Operand)>,
+}
+
 /// One bot in one quick window.
 pub struct BotFast {
+    /// The bot's index.
+    pub b: usize,
     /// When the first rule listed has no condition and chooses by the
     /// pick's own test (it takes every card the pick lists), its `choose`'s
     /// span.
@@ -78,14 +92,14 @@ impl Tables {
         let windows = (data.windows.iter())
             .map(|w| {
                 let quick = match w.moves[..] {
-                    [m] if moves[m as usize].pick.is_some() => Some(m),
+                    [m] => quick_move(data, m, &moves[m as usize]),
                     _ => None,
                 };
-                let bots = match quick {
+                let bots = match &quick {
                     None => Box::default(),
-                    Some(m) => (w.bots.iter().zip(&rules).zip(&data.bots))
-                        .map(|((wb, fast), (_, decl))| {
-                            bot(data, m, &moves[m as usize], &wb.rules, decl, fast)
+                    Some(q) => (w.bots.iter().zip(&rules).zip(&data.bots).enumerate())
+                        .map(|(b, ((wb, fast), (_, decl)))| {
+                            bot(data, b, q.m, &moves[q.m as usize], &wb.rules, decl, fast)
                         })
                         .collect(),
                 };
@@ -119,9 +133,21 @@ fn rule(r: &BotRule, names: &[String]) -> RuleFast {
     }
 }
 
-/// A bot in a window whose one move, `m`, has a native pick.
+/// A window's one move `m`, when its pick is native.
+fn quick_move(data: &Data, m: u16, mf: &MoveFast) -> Option<QuickMove> {
+    Some(QuickMove {
+        m,
+        pick: data.moves[m as usize].pick.as_ref()?.span,
+        np: mf.pick.clone()?,
+        cond_test: mf.cond_test.clone(),
+        cond_cmp: mf.cond_cmp,
+    })
+}
+
+/// Bot `b` in a window whose one move, `m`, has a native pick.
 fn bot(
     data: &Data,
+    b: usize,
     m: u16,
     mf: &MoveFast,
     list: &[u32],
@@ -137,6 +163,7 @@ fn bot(
         }
     })();
     BotFast {
+        b,
         takes,
         fast: fast_rules(data, m, mf, list, decl, fast),
         list: list.into(),

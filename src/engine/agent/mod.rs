@@ -33,7 +33,8 @@ pub trait Agent: Send + Sync {
     /// same seat's next one).
     fn seat(&mut self, _seed: u64, _seat: usize) {}
 
-    /// The rules bot this agent is, by index into `Data::bots`.
+    /// The rules bot this agent is, by index into `Data::bots`: asked
+    /// when it takes its seat, and the answer kept while it sits.
     fn data_bot(&self) -> Option<usize> {
         None
     }
