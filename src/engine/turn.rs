@@ -328,13 +328,20 @@ impl Game {
         p: PlayerId,
         out: &mut Vec<Choice>,
     ) -> Res<()> {
-        let mv = &data.moves[m as usize];
-        if let Some(cond) = &mv.cond
-            && !(self.exec_in(data, cond, None, p, [], Some(m))?.truthy())
-        {
+        if !self.move_allowed(data, m, p)? {
             return Ok(());
         }
         self.pick_options(data, m, p, out)
+    }
+
+    /// Whether move `m`'s condition holds for player `p` (a move without
+    /// one may always be made).
+    #[inline(always)]
+    pub(crate) fn move_allowed(&mut self, data: &Data, m: u16, p: PlayerId) -> Res<bool> {
+        match &data.moves[m as usize].cond {
+            Some(cond) => Ok(self.exec_in(data, cond, None, p, [], Some(m))?.truthy()),
+            None => Ok(true),
+        }
     }
 
     /// The options of move `m`'s pick (its condition held): one with no pick.

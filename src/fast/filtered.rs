@@ -41,13 +41,10 @@ impl Game {
         p: PlayerId,
         out: &mut Vec<Choice>,
     ) -> Res<()> {
-        let mv = &data.moves[m as usize];
-        if let Some(cond) = &mv.cond
-            && !(self.exec_in(data, cond, None, p, [], Some(m))?.truthy())
-        {
+        if !self.move_allowed(data, m, p)? {
             return Ok(());
         }
-        let Some(pick) = &mv.pick else {
+        let Some(pick) = &data.moves[m as usize].pick else {
             return Ok(());
         };
         let e = Enter {

@@ -108,15 +108,7 @@ pub(super) fn compile(data: &Data, code: &Code) -> (Body, usize) {
         return (Body::Windows(ws), code.slots as usize);
     }
     let need = Cell::new(code.slots);
-    let c = Compiler {
-        data,
-        base: 0,
-        size: code.slots,
-        need: &need,
-        chain: Vec::new(),
-        remap: Vec::new(),
-    };
-    let f = c.body::<KeepValue>(&code.stmts);
+    let f = Compiler::whole(data, code, &need).body::<KeepValue>(&code.stmts);
     (f, need.get() as usize)
 }
 
@@ -129,16 +121,24 @@ pub(in crate::fast) fn filter_pick(data: &Data, code: &Code) -> Option<(Filter, 
         return None;
     };
     let need = Cell::new(code.slots);
-    let c = Compiler {
-        data,
-        base: 0,
-        size: code.slots,
-        need: &need,
-        chain: Vec::new(),
-        remap: Vec::new(),
-    };
-    let fl = c.filter_of(list, *slot, cond);
+    let fl = Compiler::whole(data, code, &need).filter_of(list, *slot, cond);
     Some((fl, need.get() as usize))
+}
+
+impl<'a> Compiler<'a> {
+    /// The compiler of a whole piece of code (no verb inlined yet): its
+    /// frame starts at slot 0, and `need` grows past `code`'s own slots
+    /// as inlined verbs ask for more.
+    fn whole(data: &'a Data, code: &Code, need: &'a Cell<u16>) -> Self {
+        Compiler {
+            data,
+            base: 0,
+            size: code.slots,
+            need,
+            chain: Vec::new(),
+            remap: Vec::new(),
+        }
+    }
 }
 
 /// Verbs inlined one inside another at most this deep (a verb calling
