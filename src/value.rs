@@ -44,6 +44,19 @@ pub enum Value {
 }
 
 impl Value {
+    /// Empties a slot. Most values own nothing: the drop of a string or a
+    /// list is out of line, so code that empties slots holds no drop glue.
+    #[inline(always)]
+    pub fn clear(&mut self) {
+        let v = std::mem::take(self);
+        if matches!(v, Value::Str(_) | Value::List(_)) {
+            drop_owning(v);
+        } else {
+            // Nothing to free.
+            std::mem::forget(v);
+        }
+    }
+
     /// A string value. Strings are rare at run time; holding them behind a
     /// thin pointer keeps `Value` at 16 bytes, so results come back in registers.
     pub fn text(s: impl Into<String>) -> Value {
@@ -106,3 +119,8 @@ impl Value {
 
 // Two words: a `Value`, and a `Res` of one, come back from a call in registers.
 const _: () = assert!(std::mem::size_of::<Value>() == 16);
+
+#[inline(never)]
+fn drop_owning(v: Value) {
+    drop(v);
+}

@@ -35,7 +35,7 @@ impl Slots {
     #[inline(always)]
     fn empty(&mut self, n: usize) {
         for s in self.stack.iter_mut().take(n) {
-            *s = Value::None;
+            s.clear();
         }
     }
 }
@@ -107,6 +107,24 @@ pub(crate) enum Charge {
     Within,
 }
 
+/// A frame's body stopped by `e`: a `return`'s value taken, any other
+/// [`Flow`] passed on (located at the `call` of an inlined verb). Out of
+/// line, so the frames' usual path holds no drop glue.
+#[cold]
+#[inline(never)]
+fn unwound<R: Returns>(e: Box<Flow>, call: Option<Span>) -> Res<R> {
+    if !matches!(*e, Flow::Return(_)) {
+        return Err(match call {
+            Some(call) => super::at_call(e, call),
+            None => e,
+        });
+    }
+    match *e {
+        Flow::Return(v) => Ok(R::of(v)),
+        _ => unreachable!("a return, tested above"),
+    }
+}
+
 /// What a frame's body gives back, a `return` in it taken as its value.
 pub(crate) trait Returns: Sized {
     fn of(v: Value) -> Self;
@@ -160,10 +178,11 @@ impl Game {
         // One call of `body` (inlined here), its slots on the native stack
         // when few, else in the spare vector.
         let mut stack = Slots::new();
-        let mut heap = match n > Slots::MAX {
+        // Given back by hand: no drop glue on this path.
+        let mut heap = ManuallyDrop::new(match n > Slots::MAX {
             true => self.spare(n),
             false => Vec::new(),
-        };
+        });
         let slots = match n > Slots::MAX {
             true => &mut heap[..],
             false => &mut stack.stack[..n],
@@ -173,8 +192,7 @@ impl Game {
         }
         let r = body(self, &mut e.frame(slots));
         if n > Slots::MAX {
-            heap.clear();
-            self.spare_slots = heap;
+            self.give_back(ManuallyDrop::into_inner(heap));
         } else {
             stack.empty(n);
         }
@@ -186,10 +204,7 @@ impl Game {
         }
         self.repay(charge);
         match r {
-            Err(e) => match *e {
-                Flow::Return(v) => Ok(R::of(v)),
-                e => Err(Box::new(e)),
-            },
+            Err(e) => unwound(e, None),
             Ok(v) => Ok(v),
         }
     }
@@ -218,10 +233,7 @@ impl Game {
         f.span = span;
         self.repay(charge);
         match r {
-            Err(e) => match *e {
-                Flow::Return(v) => Ok(R::of(v)),
-                e => Err(super::at_call(Box::new(e), span)),
-            },
+            Err(e) => unwound(e, Some(span)),
             Ok(v) => Ok(v),
         }
     }
@@ -257,5 +269,12 @@ impl Game {
         let mut slots = std::mem::take(&mut self.spare_slots);
         slots.resize(n, Value::None);
         slots
+    }
+
+    /// [`Game::spare`]'s vector given back, emptied.
+    #[inline(never)]
+    fn give_back(&mut self, mut slots: Vec<Value>) {
+        slots.clear();
+        self.spare_slots = slots;
     }
 }

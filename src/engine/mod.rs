@@ -362,7 +362,9 @@ impl Game {
         }
     }
 
-    #[inline(always)]
+    /// Out of line: the hot paths that may log keep only the test and the
+    /// call.
+    #[inline(never)]
     fn keep(&mut self, e: Entry) {
         if self.log.len() < MAX_LOG_ENTRIES {
             self.log.push(e);
@@ -473,7 +475,9 @@ impl Game {
     pub(crate) fn end_check(&mut self, data: &Data) -> Res<bool> {
         match self.tier() {
             Some(t) => t.end_check(self, data),
-            None => Ok(self.exec_hook(data, &data.end_if, self.st.active)?.truthy()),
+            None => Ok(self
+                .reference_hook(data, &data.end_if, self.st.active)?
+                .truthy()),
         }
     }
 
@@ -484,18 +488,23 @@ impl Game {
     pub(crate) fn exec_hook(&mut self, data: &Data, code: &Code, p: PlayerId) -> Res<Value> {
         match self.tier() {
             Some(t) => t.hook(self, data, code, p),
-            None => {
-                let e = exec::Enter::rules(data, code, p);
-                let n = code.slots as usize;
-                self.framed(
-                    exec::Charge::Step,
-                    e,
-                    n,
-                    |_| {},
-                    |g, f| g.run_body(None, code, f),
-                )
-            }
+            None => self.reference_hook(data, code, p),
         }
+    }
+
+    /// [`Game::exec_hook`] with no tier (out of line: the tier's callers
+    /// keep only the call).
+    #[inline(never)]
+    fn reference_hook(&mut self, data: &Data, code: &Code, p: PlayerId) -> Res<Value> {
+        let e = exec::Enter::rules(data, code, p);
+        let n = code.slots as usize;
+        self.framed(
+            exec::Charge::Step,
+            e,
+            n,
+            |_| {},
+            |g, f| g.run_body(None, code, f),
+        )
     }
 
     pub fn over(&self) -> bool {
@@ -572,6 +581,10 @@ impl Game {
         r
     }
 
+    /// A run-time error at `span`, naming the current card. Cold: errors
+    /// are rare, and the paths that raise them stay out of the hot code.
+    #[cold]
+    #[inline(never)]
     pub(crate) fn err<T>(&self, span: Span, message: impl Into<String>) -> Res<T> {
         let card = self
             .current_card

@@ -13,7 +13,7 @@ use crate::engine::log::Entry;
 use crate::engine::request::Choice;
 use crate::engine::state::{State, ZoneInst};
 use crate::engine::{Game, Res};
-use crate::lang::ir::Span;
+use crate::lang::ir::{Code, Span};
 use crate::value::{ObjId, PlayerId, Value};
 
 impl Game {
@@ -299,6 +299,13 @@ impl Game {
             .map(|c| (c, inst)))
     }
 
+    /// A quick window's move condition that is not a plain comparison
+    /// (out of line: the rounds' loop keeps only the call).
+    #[inline(never)]
+    fn cond_rest(&mut self, data: &Data, cond: &Code, q: &QuickMove, p: PlayerId) -> Res<bool> {
+        self.holds(data, cond, q.cond_test.as_ref(), p, &Value::None, Some(q.m))
+    }
+
     /// [`Game::round_first`] up to the zone instance the pick reads.
     #[inline(always)]
     pub(super) fn round_start(&mut self, data: &Data, pl: &mut Plan) -> Res<Option<usize>> {
@@ -310,7 +317,7 @@ impl Game {
                     self.tick(cond.span)?;
                     op.holds(self.plain(a, p), self.plain(b, p))
                 }
-                None => self.holds(data, cond, q.cond_test.as_ref(), p, &Value::None, Some(q.m))?,
+                None => self.cond_rest(data, cond, q, p)?,
             };
             if !holds {
                 return Ok(None);
