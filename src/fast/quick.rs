@@ -22,7 +22,7 @@ impl Game {
     /// listed (unless a rule weighs them in a way not known natively), the
     /// steps of a round that cannot fail counted at once, and the move's
     /// compiled body and frame found once.
-    #[inline(always)]
+    #[inline(never)]
     pub(super) fn quick_rounds(&mut self, tier: &Fast, data: &Data, pl: &mut Plan) -> Res<()> {
         let (m, p, mv) = (pl.q.m, pl.p, pl.mv);
         let code = &mv.body;
