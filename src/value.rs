@@ -120,6 +120,7 @@ impl Value {
 // Two words: a `Value`, and a `Res` of one, come back from a call in registers.
 const _: () = assert!(std::mem::size_of::<Value>() == 16);
 
+/// The drop of a value that owns memory, out of line ([`Value::clear`]).
 #[inline(never)]
 fn drop_owning(v: Value) {
     drop(v);
