@@ -4,6 +4,8 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+use tempfile::TempDir;
+
 fn fuda(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_fuda"))
         .args(args)
@@ -19,10 +21,11 @@ fn text(o: &Output) -> (String, String) {
     )
 }
 
-/// A fresh copy of the shrine rules and basic cards in a scratch directory.
-fn data_copy(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("fuda-test-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+/// A fresh copy of the shrine rules and basic cards in a scratch directory,
+/// removed when the returned guard drops.
+fn data_copy(name: &str) -> TempDir {
+    let tmp = scratch(name);
+    let dir = tmp.path();
     std::fs::create_dir_all(dir.join("rules")).unwrap();
     std::fs::create_dir_all(dir.join("cards/shrine")).unwrap();
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -36,12 +39,21 @@ fn data_copy(name: &str) -> PathBuf {
         dir.join("cards/shrine/basic.yaml"),
     )
     .unwrap();
-    dir
+    tmp
+}
+
+/// An empty scratch directory named for the test.
+fn scratch(name: &str) -> TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("fuda-test-{name}-"))
+        .tempdir()
+        .unwrap()
 }
 
 /// Checks one bad card file: exit 1, the message, and file:line:column.
 fn bad_card(name: &str, yaml: &str, message: &str, line_col: &str) -> String {
-    let dir = data_copy(name);
+    let tmp = data_copy(name);
+    let dir = tmp.path();
     std::fs::write(dir.join("cards/shrine/bad.yaml"), yaml).unwrap();
     let o = fuda(&["check", "shrine", "--data", dir.to_str().unwrap()]);
     let (_, err) = text(&o);
@@ -140,7 +152,8 @@ fn play_card_scenario(dir: &Path, card: &str) -> PathBuf {
 
 #[test]
 fn rhai_runtime_error_names_the_card() {
-    let dir = data_copy("rhai_runtime");
+    let tmp = data_copy("rhai_runtime");
+    let dir = tmp.path();
     let card = "id: oops\ntags: [action]\nrhai:\n  play: |\n    draw(1);\n    let y = card.cost * \"x\";\nname: Oops\n";
     std::fs::write(dir.join("cards/shrine/oops.yaml"), card).unwrap();
     let file = play_card_scenario(&dir, "oops");
@@ -158,7 +171,8 @@ fn rhai_runtime_error_names_the_card() {
 
 #[test]
 fn endless_scripts_are_stopped_by_their_limits() {
-    let dir = data_copy("endless");
+    let tmp = data_copy("endless");
+    let dir = tmp.path();
     let cards = "- id: spin\n  name: Spin\n  tags: [action]\n  rhai:\n    play: \"loop { }\"\n\
                  - id: deep\n  name: Deep\n  tags: [action]\n  rhai:\n    play: |\n      fn f(n) { f(n + 1) }\n      f(0)\n\
                  - id: again\n  name: Again\n  tags: [action]\n  effects:\n    play: run(this, \"play\")\n";
@@ -188,7 +202,8 @@ fn endless_scripts_are_stopped_by_their_limits() {
 
 #[test]
 fn a_card_added_to_a_copied_data_directory_plays_without_rebuilding() {
-    let dir = data_copy("newcard");
+    let tmp = data_copy("newcard");
+    let dir = tmp.path();
     let card = "id: festival_new\nname: 新しい祭り\ntags: [action]\nprops: {cost: 5}\neffects:\n  play: |\n    actions += 2\n    coins += 2\n    buys += 1\n";
     std::fs::write(dir.join("cards/shrine/festival_new.yaml"), card).unwrap();
     let file = play_card_scenario(&dir, "festival_new");
@@ -335,7 +350,8 @@ fn a_deck_put_into_the_discard_shows_its_top_card_but_not_its_size_to_others() {
 
 #[test]
 fn a_saved_game_replays_to_the_same_transcript_and_undoes_by_replay() {
-    let file = std::env::temp_dir().join(format!("fuda-test-{}-save.json", std::process::id()));
+    let tmp = scratch("save");
+    let file = tmp.path().join("save.json");
     let f = file.to_str().unwrap();
     let played = fuda(&[
         "run",
@@ -452,7 +468,8 @@ fn default_seats_play_the_rules_default_agent_and_the_result_says_what_ended_the
         "{utage}"
     );
     // A misspelt default agent is a located load error.
-    let dir = data_copy("default_agent");
+    let tmp = data_copy("default_agent");
+    let dir = tmp.path();
     let path = dir.join("rules/shrine.yaml");
     let rules = std::fs::read_to_string(&path).unwrap();
     assert!(rules.contains("\ndefault_agent: bigmoney"));
@@ -471,7 +488,7 @@ fn default_seats_play_the_rules_default_agent_and_the_result_says_what_ended_the
 }
 
 /// A copy of every game's rules and cards in a scratch directory.
-fn full_copy(name: &str) -> PathBuf {
+fn full_copy(name: &str) -> TempDir {
     fn copy(from: &Path, to: &Path) {
         std::fs::create_dir_all(to).unwrap();
         for e in std::fs::read_dir(from).unwrap().flatten() {
@@ -483,18 +500,18 @@ fn full_copy(name: &str) -> PathBuf {
             }
         }
     }
-    let dir = std::env::temp_dir().join(format!("fuda-test-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let tmp = scratch(name);
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     for sub in ["rules", "cards"] {
-        copy(&root.join(sub), &dir.join(sub));
+        copy(&root.join(sub), &tmp.path().join(sub));
     }
-    dir
+    tmp
 }
 
 #[test]
 fn new_card_writes_a_card_and_a_scenario_that_pass_check_and_test_in_every_game() {
-    let dir = full_copy("new_card");
+    let tmp = full_copy("new_card");
+    let dir = tmp.path();
     let d = dir.to_str().unwrap();
     for game in ["shrine", "utage", "hyakki", "landgrab", "t3"] {
         let id = format!("first_{game}");
@@ -545,7 +562,8 @@ fn new_card_writes_a_card_and_a_scenario_that_pass_check_and_test_in_every_game(
 
 #[test]
 fn new_card_refuses_a_bad_id_a_misspelt_game_and_an_existing_file() {
-    let dir = data_copy("new_refused");
+    let tmp = data_copy("new_refused");
+    let dir = tmp.path();
     let d = dir.to_str().unwrap();
     for bad in ["2nd", "a/b", "..", "if", "カード"] {
         let o = fuda(&["--data", d, "new", "card", "shrine", bad]);
@@ -615,7 +633,8 @@ fn explain_shows_a_cards_abilities_as_compiled_and_the_scenarios_naming_it() {
 
 #[test]
 fn events_lists_where_each_event_is_raised_its_fields_and_who_waits() {
-    let dir = data_copy("events");
+    let tmp = data_copy("events");
+    let dir = tmp.path();
     std::fs::write(
         dir.join("cards/shrine/signal.yaml"),
         r#"id: signal_fire

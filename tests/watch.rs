@@ -4,10 +4,12 @@
 //! watcher that never wakes, and no result depends on how fast a run is.
 
 use std::io::{BufRead, BufReader};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc::{Receiver, channel};
 use std::time::{Duration, Instant};
+
+use tempfile::TempDir;
 
 /// The last guard: a run that has not come by then never will.
 const GUARD: Duration = Duration::from_secs(120);
@@ -106,9 +108,12 @@ impl Drop for Watching {
 }
 
 /// A scratch data folder: the shrine rules and basic cards, and one scenario.
-fn data(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("fuda-watch-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+fn data(name: &str) -> TempDir {
+    let tmp = tempfile::Builder::new()
+        .prefix(&format!("fuda-watch-{name}-"))
+        .tempdir()
+        .unwrap();
+    let dir = tmp.path();
     for sub in ["rules", "cards/shrine", "tests/scenarios"] {
         std::fs::create_dir_all(dir.join(sub)).unwrap();
     }
@@ -117,7 +122,7 @@ fn data(name: &str) -> PathBuf {
         std::fs::copy(root.join(f), dir.join(f)).unwrap();
     }
     std::fs::write(dir.join("tests/scenarios/coins.yaml"), scenario(3)).unwrap();
-    dir
+    tmp
 }
 
 fn scenario(coins: u32) -> String {
@@ -139,7 +144,8 @@ const CARD: &str = "id: extra\nname: extra\ntags: [resource]\nprops: {cost: 1, c
 
 #[test]
 fn each_save_runs_the_scenarios_once_more() {
-    let dir = data("save");
+    let tmp = data("save");
+    let dir = tmp.path();
     let d = dir.to_str().unwrap();
     let mut w = Watching::start(&["--data", d, "test", "--watch", "--update"]);
     w.run_done(1, summary, 1);
@@ -167,7 +173,8 @@ fn each_save_runs_the_scenarios_once_more() {
 
 #[test]
 fn a_card_that_does_not_load_is_reported_and_the_next_save_runs() {
-    let dir = data("bad");
+    let tmp = data("bad");
+    let dir = tmp.path();
     let d = dir.to_str().unwrap();
     let mut w = Watching::start(&["--data", d, "test", "--watch", "--update"]);
     w.run_done(1, summary, 1);
@@ -185,7 +192,8 @@ fn a_card_that_does_not_load_is_reported_and_the_next_save_runs() {
 
 #[test]
 fn run_plays_again_when_a_card_changes() {
-    let dir = data("run");
+    let tmp = data("run");
+    let dir = tmp.path();
     let d = dir.to_str().unwrap();
     let args = [
         "--data", d, "run", "shrine", "--set", "kingdom=", "--json", "--watch",
