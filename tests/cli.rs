@@ -156,7 +156,7 @@ fn rhai_runtime_error_names_the_card() {
     let dir = tmp.path();
     let card = "id: oops\ntags: [action]\nrhai:\n  play: |\n    draw(1);\n    let y = card.cost * \"x\";\nname: Oops\n";
     std::fs::write(dir.join("cards/shrine/oops.yaml"), card).unwrap();
-    let file = play_card_scenario(&dir, "oops");
+    let file = play_card_scenario(dir, "oops");
     let o = fuda(&[
         "scenario",
         file.to_str().unwrap(),
@@ -182,7 +182,7 @@ fn endless_scripts_are_stopped_by_their_limits() {
         ("deep", "nested too deep"),
         ("again", "nested more than"),
     ] {
-        let file = play_card_scenario(&dir, card);
+        let file = play_card_scenario(dir, card);
         // Stopped by the script limits (operations, call levels, nesting),
         // which the message names: no clock involved.
         let o = fuda(&[
@@ -206,7 +206,7 @@ fn a_card_added_to_a_copied_data_directory_plays_without_rebuilding() {
     let dir = tmp.path();
     let card = "id: festival_new\nname: 新しい祭り\ntags: [action]\nprops: {cost: 5}\neffects:\n  play: |\n    actions += 2\n    coins += 2\n    buys += 1\n";
     std::fs::write(dir.join("cards/shrine/festival_new.yaml"), card).unwrap();
-    let file = play_card_scenario(&dir, "festival_new");
+    let file = play_card_scenario(dir, "festival_new");
     let o = fuda(&[
         "scenario",
         file.to_str().unwrap(),
@@ -679,5 +679,4 @@ abilities:
         "{start}"
     );
     assert!(start.contains("would      never raised"), "{start}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
