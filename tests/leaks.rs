@@ -13,7 +13,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use fuda::data::{Data, Visibility, load};
-use fuda::engine::log::{Entry, Place, render_spans};
+use fuda::engine::log::{Entry, Part, Place, render_spans};
 use fuda::engine::{Game, GameConfig, agent};
 use fuda::value::PlayerId;
 
@@ -149,6 +149,84 @@ fn no_view_shows_a_card_its_player_may_not_see() {
         leaks.len(),
         leaks.join("\n")
     );
+}
+
+/// A line that names a card must name it as a card, so each viewer's line
+/// follows where that card is: a card's name in a line's plain text (a rule's
+/// `log("against " + t.name)` joined before the line was made) would reach
+/// every view whoever may see the card. Names public by declaration (a board
+/// square's) may stand in text.
+fn named_in_text(data: &Data, log: &[Entry]) -> Option<String> {
+    let public: Vec<&str> = data.board.squares.iter().map(|s| s.name.as_str()).collect();
+    let names: Vec<&str> = (0..data.defs.len() as u16)
+        .map(|d| data.def_name(d))
+        .filter(|n| !n.is_empty() && !public.contains(n))
+        .collect();
+    for e in log {
+        let texts: Vec<&str> = match e {
+            Entry::Text { text } => vec![text],
+            Entry::Said { parts } => parts
+                .iter()
+                .filter_map(|p| match p {
+                    Part::Text(t) => Some(t.as_str()),
+                    Part::Card(..) => None,
+                })
+                .collect(),
+            _ => continue,
+        };
+        for t in texts {
+            if let Some(n) = names.iter().find(|n| t.contains(**n)) {
+                return Some(format!(
+                    "{:?} names {n} as plain text",
+                    e.render(data, None)
+                ));
+            }
+        }
+    }
+    None
+}
+
+#[test]
+fn no_line_names_a_card_in_plain_text() {
+    let mut found = Vec::new();
+    for game in games() {
+        let data = Arc::new(load::load_game(root(), &game).expect("shipped data loads"));
+        let (min, max, _) = data.players;
+        for players in min..=max {
+            for seed in 0..seeds() {
+                let log = play(&data, players, seed, "random");
+                if let Some(l) = named_in_text(&data, &log) {
+                    found.push(format!("{game} {players}p seed {seed}: {l}"));
+                }
+            }
+        }
+    }
+    assert!(found.is_empty(), "{}", found.join("\n"));
+}
+
+/// t3's refused battle names the treasure it was refused against, which may
+/// lie in the attacker's own reserve: P2's view names no card there.
+#[test]
+fn a_refused_battle_names_a_reserve_card_to_its_owner_only() {
+    let data = Arc::new(load::load_game(root(), "t3").expect("shipped data loads"));
+    let log = play(&data, 2, 6000005, "random");
+    let line = |v| {
+        render_spans(&data, &log, v)
+            .into_iter()
+            .map(|(_, l, _)| l)
+            .find(|l| l.starts_with("not enough power against"))
+            .expect("the seed's game has a refused battle")
+    };
+    assert_eq!(
+        line(Some(1)),
+        "not enough power against a card: the battle is refused"
+    );
+    assert_ne!(
+        line(None),
+        line(Some(1)),
+        "the full transcript names the card"
+    );
+    assert!(leak(&data, &log, 1).is_none());
 }
 
 /// The checker itself finds a leak: a renderer that names every card (the

@@ -17,6 +17,13 @@ pub enum Place {
     In(ZoneRef, bool),
 }
 
+/// A piece of a `log(...)` line: text, or a card named per viewer.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Part {
+    Text(String),
+    Card(DefId, Place),
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub enum Entry {
     Turn {
@@ -106,6 +113,10 @@ pub enum Entry {
     },
     Text {
         text: String,
+    },
+    /// A line the rules or cards wrote (`log`), naming cards per viewer.
+    Said {
+        parts: Vec<Part>,
     },
 }
 
@@ -371,6 +382,13 @@ impl Entry {
             }
             Entry::Lose { player } => format!("{} loses", pname(*player)),
             Entry::Text { text } => text.clone(),
+            Entry::Said { parts } => parts
+                .iter()
+                .map(|p| match p {
+                    Part::Text(t) => t.as_str(),
+                    Part::Card(d, place) => name_or(data, (*d, *place), viewer, "a card"),
+                })
+                .collect(),
         })
     }
 
@@ -423,6 +441,13 @@ impl Entry {
             }
             | Entry::Stack { def: (d, p), .. }
             | Entry::Modify { def: (d, p), .. } => f(d, &[*p]),
+            Entry::Said { parts } => {
+                for part in parts {
+                    if let Part::Card(d, p) = part {
+                        f(d, &[*p]);
+                    }
+                }
+            }
             _ => {}
         }
     }
@@ -445,7 +470,7 @@ impl Entry {
             Entry::Stack { .. } => "stack",
             Entry::Modify { .. } => "modify",
             Entry::Lose { .. } => "lose",
-            Entry::Text { .. } => "text",
+            Entry::Text { .. } | Entry::Said { .. } => "text",
         }
     }
 }

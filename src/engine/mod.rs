@@ -13,6 +13,7 @@ pub mod log;
 pub mod ops;
 mod reference;
 pub mod request;
+pub mod said;
 pub mod script;
 pub mod state;
 mod tag_names;

@@ -336,10 +336,8 @@ impl Game {
                 Value::None
             }
             Builtin::Log => {
-                if self.logging {
-                    let text = self.show(&a[0]);
-                    self.push(Entry::Text { text });
-                }
+                let v = std::mem::take(&mut a[0]);
+                self.log_said(super::said::Said::One(v));
                 Value::None
             }
             Builtin::Option => {
@@ -782,7 +780,7 @@ impl Game {
         }
         if let Value::Card(c) = *cards {
             let to = self.zone_arg(zone, f)?;
-            return Ok(match self.move_card(c, to, cause, bottom, together, f)? {
+            return Ok(match self.move_card(c, to, cause, bottom, f)? {
                 true => Value::Card(c),
                 false => Value::list(Vec::new()),
             });
@@ -838,8 +836,8 @@ impl Game {
         self.err(f.span, format!("expected {what}, found {}", found.kind()))
     }
 
-    /// Whose move it is: the owner of the player zone involved (the
-    /// destination first), else the player running the code.
+    /// The `player` of a move's `would` event: the owner of the player zone
+    /// involved (the destination first), else the player running the code.
     fn mover(&self, from: ZoneRef, to: ZoneRef, me: PlayerId) -> PlayerId {
         if !self.st.shared(to.zone) {
             to.owner
@@ -857,7 +855,6 @@ impl Game {
         to: ZoneRef,
         cause: Option<u16>,
         bottom: bool,
-        together: bool,
         f: &Frame,
     ) -> Res<bool> {
         let from = self.st.zone_of(c);
@@ -872,9 +869,7 @@ impl Game {
         }
         self.st.relocate(c, dest, bottom);
         if self.logging || cause.is_some_and(|e| self.has_listeners(e, false)) {
-            // A batch's mover is the one of its first card's actual move.
-            let player = self.mover(from, if together { dest } else { to }, f.me);
-            self.after_move(&[(c, from, dest)], cause, player, f)?;
+            self.after_move(&[(c, from, dest)], cause, f)?;
         }
         Ok(true)
     }
@@ -947,14 +942,11 @@ impl Game {
                     batch.push((c, from, dest));
                 }
             } else if self.logging || cause.is_some_and(|e| self.has_listeners(e, false)) {
-                let player = self.mover(from, to, f.me);
-                self.after_move(&[(c, from, dest)], cause, player, f)?;
+                self.after_move(&[(c, from, dest)], cause, f)?;
             }
         }
         if !batch.is_empty() {
-            let (_, from, to) = batch[0];
-            let player = self.mover(from, to, f.me);
-            self.after_move(&batch, cause, player, f)?;
+            self.after_move(&batch, cause, f)?;
         }
         Ok(moved)
     }
@@ -963,11 +955,15 @@ impl Game {
         &mut self,
         batch: &[(ObjId, ZoneRef, ZoneRef)],
         cause: Option<u16>,
-        player: PlayerId,
         f: &Frame,
     ) -> Res<()> {
         if self.logging {
-            let (_, from, to) = batch[0];
+            let (first, from, to) = batch[0];
+            // The line credits the card's owner, which the move has made the
+            // owner of the player zone it entered, else of the one it left;
+            // between shared zones, the player whose card it stays (not the
+            // player whose code moved it: P1's effect destroys P2's card).
+            let player = self.st.objs[first as usize].owner;
             let cards = batch
                 .iter()
                 .map(|(c, _, _)| self.st.objs[*c as usize].def)
