@@ -513,7 +513,7 @@ fn new_card_writes_a_card_and_a_scenario_that_pass_check_and_test_in_every_game(
     let tmp = full_copy("new_card");
     let dir = tmp.path();
     let d = dir.to_str().unwrap();
-    for game in ["shrine", "utage", "hyakki", "landgrab", "t3"] {
+    for game in ["shrine", "utage", "hyakki", "landgrab", "t3", "duel"] {
         let id = format!("first_{game}");
         let o = fuda(&["--data", d, "new", "card", game, &id]);
         let (out, err) = text(&o);

@@ -89,6 +89,9 @@ fn check_page(root: &Path, page: &Path) -> (usize, Vec<String>) {
     let modded = dir.join("mod");
     let mut mod_unloaded: Option<String> = None;
     let mut has_mod = false;
+    // A page that writes a game's rules builds that game from nothing: the
+    // shipped cards of a game of that name are set aside.
+    let mut fresh: Vec<String> = Vec::new();
     let load_mod = |at: &str, failures: &mut Vec<String>| {
         let src = fuda::data::source::open(Some(&modded));
         for game in src.games() {
@@ -119,6 +122,10 @@ fn check_page(root: &Path, page: &Path) -> (usize, Vec<String>) {
             ["yaml", "rules", game] => {
                 ran += 1;
                 file(dir.join(format!("rules/{game}.yaml")));
+                if !fresh.iter().any(|g| g == game) {
+                    fresh.push(game.to_string());
+                    let _ = std::fs::remove_dir_all(dir.join("cards").join(game));
+                }
                 std::fs::create_dir_all(dir.join("cards").join(game)).unwrap();
                 unloaded = Some((game.to_string(), at));
                 continue;
@@ -182,6 +189,32 @@ fn check_page(root: &Path, page: &Path) -> (usize, Vec<String>) {
         load_mod(&at, &mut failures);
     }
     (ran, failures)
+}
+
+/// The tutorial builds the shipped `duel`: its last rules file is
+/// `rules/duel.yaml` and its card files are those of `cards/duel/`.
+#[test]
+fn the_tutorial_builds_the_shipped_duel() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let page = std::fs::read_to_string(root.join("docs/tutorial.md")).unwrap();
+    let bs = blocks(&page);
+    let of = |kind: &str| -> Vec<&str> {
+        bs.iter()
+            .filter(|b| b.info == ["yaml", kind, "duel"])
+            .map(|b| b.text.as_str())
+            .collect()
+    };
+    let rules = std::fs::read_to_string(root.join("rules/duel.yaml")).unwrap();
+    assert_eq!(of("rules").last().copied(), Some(rules.as_str()));
+    let mut shipped: Vec<String> = std::fs::read_dir(root.join("cards/duel"))
+        .unwrap()
+        .flatten()
+        .map(|e| std::fs::read_to_string(e.path()).unwrap())
+        .collect();
+    shipped.sort();
+    let mut taught: Vec<String> = of("card").into_iter().map(String::from).collect();
+    taught.sort();
+    assert_eq!(taught, shipped);
 }
 
 #[test]

@@ -117,7 +117,7 @@ fn the_built_in_games_run_from_any_folder() {
         "{}",
         out(&o)
     );
-    for game in ["hyakki", "landgrab", "shrine", "t3", "utage"] {
+    for game in ["duel", "hyakki", "landgrab", "shrine", "t3", "utage"] {
         assert!(out(&o).contains(&format!("{game}: ok")), "{}", out(&o));
     }
 }

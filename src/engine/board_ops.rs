@@ -275,7 +275,7 @@ impl Game {
         for &s in &b.track {
             let decl = &self.data.board.squares[s as usize];
             let mut first = true;
-            for p in 0..b.nprops {
+            for (p, name) in names.iter().enumerate().take(b.nprops) {
                 let v = &b.props[s as usize * b.nprops + p];
                 let start = decl.props[p].map_or(Value::None, Value::Int);
                 if self.equal(v, &start) {
@@ -287,7 +287,7 @@ impl Game {
                     " ".into()
                 };
                 first = false;
-                out.push(Part::Text(format!("{head}{}=", names[p])));
+                out.push(Part::Text(format!("{head}{name}=")));
                 self.value_parts(v, &mut out);
             }
         }

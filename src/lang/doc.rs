@@ -48,6 +48,11 @@ const TOPICS: &[(&str, &str, Option<&str>)] = &[
         Some(include_str!("../../docs/rhai.md")),
     ),
     (
+        "tutorial",
+        "a whole small game built step by step: spells that answer each other on the stack",
+        Some(include_str!("../../docs/tutorial.md")),
+    ),
+    (
         "editors",
         "JSON Schemas for editors: completion and checks as you type",
         Some(include_str!("../../docs/editors.md")),
