@@ -1097,10 +1097,12 @@ pub fn print_log(game: &Game, log: &[Entry], viewer: Option<u8>, json: bool) {
     use std::io::Write;
     let out = std::io::stdout();
     let mut out = std::io::BufWriter::new(out.lock());
-    for (kind, line) in crate::engine::log::render_all(&game.data, log, viewer) {
+    for (kind, line, span) in crate::engine::log::render_spans(&game.data, log, viewer) {
         if json {
-            let v = serde_json::json!({ "kind": kind, "text": line });
-            let _ = writeln!(out, "{v}");
+            let mut v = crate::engine::facts::facts(&game.data, &log[span], viewer);
+            v.insert("kind".into(), kind.into());
+            v.insert("text".into(), line.into());
+            let _ = writeln!(out, "{}", serde_json::Value::Object(v));
         } else {
             let _ = writeln!(out, "{line}");
         }

@@ -5,7 +5,8 @@
 //! top, or shown to everyone or to one player); the checker decides from the zones' declared visibility, read from the rules,
 //! which of those the viewer may see, gives every other one a different
 //! identity and renders the transcript again: a line that changes has leaked.
-//! That holds whatever wording the renderer chooses. `FUDA_LEAK_SEEDS=N` plays
+//! That holds whatever wording the renderer chooses, and for each line's
+//! `--json` fields as well. `FUDA_LEAK_SEEDS=N` plays
 //! N seeds per game, player count and agent (3 by default).
 
 use std::collections::HashMap;
@@ -13,6 +14,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use fuda::data::{Data, Visibility, load};
+use fuda::engine::facts::facts;
 use fuda::engine::log::{Entry, Part, Place, render_spans};
 use fuda::engine::{Game, GameConfig, agent};
 use fuda::value::PlayerId;
@@ -56,11 +58,14 @@ fn disguised(data: &Data, log: &[Entry], viewer: PlayerId) -> Vec<Entry> {
 /// The first line of `viewer`'s transcript that gives away a hidden card, with
 /// the entries behind it as everyone sees them.
 fn leak(data: &Data, log: &[Entry], viewer: PlayerId) -> Option<String> {
+    let masked = disguised(data, log, viewer);
     let seen = render_spans(data, log, Some(viewer));
-    let other = render_spans(data, &disguised(data, log, viewer), Some(viewer));
+    let other = render_spans(data, &masked, Some(viewer));
     assert_eq!(seen.len(), other.len(), "a disguise changed the line count");
     for (i, (a, b)) in seen.iter().zip(&other).enumerate() {
-        if a.1 != b.1 {
+        // The line's `--json` fields too.
+        let fields = |l: &[Entry]| facts(data, &l[a.2.clone()], Some(viewer));
+        if a.1 != b.1 || fields(log) != fields(&masked) {
             let all: Vec<String> = log[a.2.clone()]
                 .iter()
                 .filter_map(|e| e.render(data, None))

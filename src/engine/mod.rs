@@ -8,6 +8,7 @@ mod budget;
 pub mod decide;
 pub mod events;
 pub mod exec;
+pub mod facts;
 pub mod frame;
 pub mod log;
 pub mod ops;
