@@ -1123,6 +1123,8 @@ pub fn print_outcome(data: &Data, o: &Outcome, json: bool) {
             "limit_reached": o.limit,
             "ended": o.ended.word(),
             "end_rule": o.rule.and_then(|i| data.end_rules.get(i as usize)).map(|(n, _)| n),
+            "lost": o.lost.iter().map(|p| p + 1).collect::<Vec<_>>(),
+            "tiebreak": o.tiebreaks,
         });
         let _ = writeln!(out, "{v}");
     } else {

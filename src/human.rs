@@ -22,7 +22,14 @@ impl Agent for Human {
             req.prompt
         );
         for (i, o) in req.options.iter().enumerate() {
-            let _ = writeln!(err, "  {i}: {}", o.label_for(g, req.player));
+            // The id a command or scenario takes, beside a name the player
+            // may read (a face-down card's stays unsaid).
+            let (label, key) = (o.label_for(g, req.player), o.key(g));
+            if label != key && label == o.label(g) {
+                let _ = writeln!(err, "  {i}: {label}  [{key}]");
+            } else {
+                let _ = writeln!(err, "  {i}: {label}");
+            }
         }
         let stdin = std::io::stdin();
         loop {

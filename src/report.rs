@@ -62,13 +62,33 @@ pub fn outcome_line(data: &Data, o: &Outcome) -> String {
         .scores
         .iter()
         .enumerate()
-        .map(|(i, s)| format!("P{} {s}", i + 1))
+        .map(|(i, s)| {
+            let lost = if o.lost.contains(&(i as u8)) {
+                " (lost)"
+            } else {
+                ""
+            };
+            format!("P{} {s}{lost}", i + 1)
+        })
         .collect();
-    let who = if winners.len() > 1 {
+    let mut who = if winners.len() > 1 {
         format!("shared win: {}", winners.join(", "))
     } else {
         format!("winner: {}", winners.join(""))
     };
+    // Equal best scores among the players still in: the tiebreak decided.
+    let alive = |p: &usize| !o.lost.contains(&(*p as u8));
+    let best = (0..o.scores.len()).filter(alive).map(|p| o.scores[p]).max();
+    let tied: Vec<usize> = (0..o.scores.len())
+        .filter(|p| alive(p) && Some(o.scores[*p]) == best)
+        .collect();
+    if let (Some(t), true) = (&o.tiebreaks, tied.len() > 1) {
+        let shown: Vec<String> = tied
+            .iter()
+            .map(|&p| format!("P{} {}", p + 1, t[p]))
+            .collect();
+        who += &format!(" (tiebreak: {})", shown.join(", "));
+    }
     let ended = match (o.ended, rule) {
         (Ended::Rule, Some(r)) => format!("the end rule `{r}`"),
         (Ended::Rule, None) => "the end rule".into(),

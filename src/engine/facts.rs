@@ -191,10 +191,26 @@ pub fn facts(data: &Data, entries: &[Entry], viewer: Option<PlayerId>) -> Map<St
             def: (d, place),
             prop,
             delta,
+            ends,
         } => {
             put("card", card(data, *d, *place, viewer));
             put("property", json!(data.names.props[*prop as usize]));
             put("amount", json!(delta));
+            put("ends", json!(ends));
+        }
+        Entry::Would {
+            name,
+            card: c,
+            old,
+            new,
+        } => {
+            put("event", json!(data.event_name(*name)));
+            if let Some((d, place)) = c {
+                put("card", card(data, *d, *place, viewer));
+            }
+            put("old", json!(old));
+            put("new", json!(new));
+            put("amount", json!(new - old));
         }
         Entry::Text { .. } => {}
         Entry::Said { parts } => {

@@ -107,6 +107,15 @@ pub enum Entry {
         def: (DefId, Place),
         prop: u16,
         delta: i64,
+        /// A modifier that ends (its duration is over): `delta` undoes it.
+        ends: bool,
+    },
+    /// A `would` ability changed an event's amount before it happened.
+    Would {
+        name: u16,
+        card: Option<(DefId, Place)>,
+        old: i64,
+        new: i64,
     },
     Lose {
         player: PlayerId,
@@ -372,14 +381,37 @@ impl Entry {
                     format!("{name} resolves from the stack")
                 }
             }
-            Entry::Modify { def, prop, delta } => {
+            Entry::Modify {
+                def,
+                prop,
+                delta,
+                ends,
+            } => {
                 let sign = if *delta >= 0 { "+" } else { "" };
+                let ended = if *ends {
+                    format!(" (its {:+} ends)", -delta)
+                } else {
+                    String::new()
+                };
                 format!(
-                    "{} {} {sign}{delta}",
+                    "{} {} {sign}{delta}{ended}",
                     name_or(data, *def, viewer, "a card"),
                     data.names.props[*prop as usize]
                 )
             }
+            Entry::Would {
+                name,
+                card,
+                old,
+                new,
+            } => match card {
+                Some(c) if sees_card(data, c.1, viewer) => format!(
+                    "{} of {} {old} → {new}",
+                    data.event_name(*name),
+                    data.def_name(c.0)
+                ),
+                _ => format!("{} {old} → {new}", data.event_name(*name)),
+            },
             Entry::Lose { player } => format!("{} loses", pname(*player)),
             Entry::Text { text } => text.clone(),
             Entry::Said { parts } => parts
@@ -439,6 +471,9 @@ impl Entry {
             | Entry::Prevented {
                 card: Some((d, p)), ..
             }
+            | Entry::Would {
+                card: Some((d, p)), ..
+            }
             | Entry::Stack { def: (d, p), .. }
             | Entry::Modify { def: (d, p), .. } => f(d, &[*p]),
             Entry::Said { parts } => {
@@ -469,6 +504,7 @@ impl Entry {
             Entry::Prevented { .. } => "prevented",
             Entry::Stack { .. } => "stack",
             Entry::Modify { .. } => "modify",
+            Entry::Would { .. } => "would",
             Entry::Lose { .. } => "lose",
             Entry::Text { .. } | Entry::Said { .. } => "text",
         }

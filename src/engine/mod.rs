@@ -95,6 +95,11 @@ pub struct Outcome {
     pub ended: Ended,
     /// The named end rule that held (`end: rules:`), by index.
     pub rule: Option<u16>,
+    /// The players who had lost (they rank below all others, whatever their score).
+    pub lost: Vec<PlayerId>,
+    /// Each player's `tiebreak`, if the rules have one: what decided between
+    /// equal scores.
+    pub tiebreaks: Option<Vec<i64>>,
 }
 
 /// What ended a game (or did not: a caller's turn budget ran out first).
@@ -534,6 +539,7 @@ impl Game {
         let n = self.st.nplayers;
         let mut scores = Vec::with_capacity(n as usize);
         let mut keys = Vec::with_capacity(n as usize);
+        let mut tiebreaks = Vec::with_capacity(n as usize);
         for p in 0..n {
             let s = self.exec_hook(data, &data.score, p)?;
             let s = self.int(&s, data.score.span)?;
@@ -545,6 +551,7 @@ impl Game {
                 None => 0,
             };
             scores.push(s);
+            tiebreaks.push(t);
             keys.push((!self.st.lost[p as usize], s, t));
         }
         let best = keys.iter().copied().max().unwrap_or((true, 0, 0));
@@ -557,6 +564,8 @@ impl Game {
             limit: ended == Ended::TurnLimit,
             ended,
             rule,
+            lost: (0..n).filter(|&p| self.st.lost[p as usize]).collect(),
+            tiebreaks: data.tiebreak.is_some().then_some(tiebreaks),
         })
     }
 

@@ -321,6 +321,7 @@ impl Game {
                         def: self.named(c),
                         prop,
                         delta,
+                        ends: false,
                     });
                 }
                 Value::None
@@ -1016,7 +1017,17 @@ impl Game {
         // makes a counted event with nothing left not happen.
         if self.data.index.listened(ev.name, true) {
             ev.would = true;
+            let before = ev.amount;
             ev = self.dispatch_in(f.data, ev)?;
+            if self.logging && ev.amount != before {
+                let card = ev.card.map(|c| self.named(c));
+                self.push(Entry::Would {
+                    name: ev.name,
+                    card,
+                    old: before,
+                    new: ev.amount,
+                });
+            }
             if ev.prevented || counted && ev.amount <= 0 {
                 let card = ev.card.map(|c| self.named(c));
                 self.push(Entry::Prevented {

@@ -4,11 +4,11 @@ use super::decide::Act;
 use super::frame::{Charge, Enter};
 use super::log::Entry;
 use super::request::Choice;
-use super::state::{Event, Until};
+use super::state::{Event, Modifier, Until};
 use super::{Flow, Game, Res};
 use crate::data::{Data, TurnEvent};
 use crate::lang::ir::Code;
-use crate::value::{PlayerId, Value};
+use crate::value::{ObjId, PlayerId, Value};
 
 impl Game {
     /// One turn of the active player, optionally starting at a phase.
@@ -37,9 +37,7 @@ impl Game {
         self.st.phase = None;
         // "Until end of turn" effects end first, then "at end of turn" abilities.
         if !self.st.mods.is_empty() {
-            self.st
-                .mods
-                .retain(|m| matches!(m.until, Until::Forever | Until::While(_)));
+            self.end_mods(|m| !matches!(m.until, Until::Forever | Until::While(_)));
         }
         self.raise(data, data.turn.end_event, p)?;
         if let Some(end) = &data.turn.end {
@@ -84,9 +82,7 @@ impl Game {
             }
             self.raise(data, phase.end_event, p)?;
             if !self.st.mods.is_empty() {
-                self.st
-                    .mods
-                    .retain(|m| m.until != Until::EndOfPhase(i as u16));
+                self.end_mods(|m| m.until == Until::EndOfPhase(i as u16));
             }
             self.push_with(|| Entry::Phase {
                 phase: i as u16,
@@ -276,6 +272,28 @@ impl Game {
             }
         }
         Ok(())
+    }
+
+    /// Ends the modifiers `ends` picks, each with a line undoing it (the
+    /// end-of-turn -2 of a +2).
+    #[inline(never)]
+    fn end_mods(&mut self, ends: impl Fn(&Modifier) -> bool) {
+        if self.logging {
+            let over: Vec<(ObjId, u16, i64)> = (self.st.mods.iter())
+                .filter(|m| ends(m))
+                .map(|m| (m.obj, m.prop, m.delta))
+                .collect();
+            for (obj, prop, delta) in over {
+                let def = self.named(obj);
+                self.push(Entry::Modify {
+                    def,
+                    prop,
+                    delta: -delta,
+                    ends: true,
+                });
+            }
+        }
+        self.st.mods.retain(|m| !ends(m));
     }
 
     /// Every player passed in a row: the newest effect on the stack resolves.

@@ -86,8 +86,13 @@ impl Agent for Scripted {
             match found {
                 Some(i) => out.push(i),
                 None => {
+                    // Each option as a script writes it, with the name shown
+                    // in the transcript beside it.
                     let list = (texts.iter())
-                        .map(|(_, k)| k.as_str())
+                        .map(|(l, k)| match l == k {
+                            true => k.clone(),
+                            false => format!("{k} ({l})"),
+                        })
                         .collect::<Vec<_>>()
                         .join(" | ");
                     return g.err(
