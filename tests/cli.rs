@@ -582,7 +582,7 @@ fn new_card_writes_a_card_and_a_scenario_that_pass_check_and_test_in_every_game(
     let o = fuda(&["--data", d, "test"]);
     assert_eq!(o.status.code(), Some(1));
     assert!(
-        text(&o).0.ends_with("0 passed, 5 failed\n"),
+        text(&o).0.ends_with("0 passed, 6 failed\n"),
         "{}",
         text(&o).0
     );
@@ -591,7 +591,7 @@ fn new_card_writes_a_card_and_a_scenario_that_pass_check_and_test_in_every_game(
     let o = fuda(&["--data", d, "test"]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o).0);
     assert!(
-        text(&o).0.ends_with("5 passed, 0 failed\n"),
+        text(&o).0.ends_with("6 passed, 0 failed\n"),
         "{}",
         text(&o).0
     );
