@@ -362,7 +362,25 @@ impl Loader {
                 );
             }
         }
+        // The mod's own ids, with their files: two of one id is an error
+        // at the second (one would silently be dropped).
+        let mut own: Vec<(String, u32)> = Vec::new();
         for c in mine {
+            if let Some((_, first)) = own.iter().find(|(id, _)| *id == c.raw.id) {
+                let id = c.raw.id.clone();
+                let first = self.sources.path(*first).to_string();
+                self.err_at(
+                    c.file,
+                    &id,
+                    c.at,
+                    format!("the mod has two cards `{id}`"),
+                    Some(format!(
+                        "the other is in {first}; give one another id, or remove one"
+                    )),
+                );
+                continue;
+            }
+            own.push((c.raw.id.clone(), c.file));
             match cards.iter().position(|b| b.raw.id == c.raw.id) {
                 Some(i) if replace.contains(&c.raw.id) => {
                     self.report.push(format!("replaces card {}", c.raw.id));
@@ -1109,6 +1127,18 @@ impl Loader {
                 "players",
                 0,
                 "`players` needs 1 <= min <= max".into(),
+                None,
+            );
+        }
+        if r.max_turns > crate::limits::MAX_TURNS {
+            self.err_at(
+                self.owner(&["max_turns"]),
+                "max_turns",
+                0,
+                format!(
+                    "`max_turns` is at most {} (a game that never ends is stopped there)",
+                    crate::limits::MAX_TURNS
+                ),
                 None,
             );
         }
