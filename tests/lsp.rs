@@ -1,0 +1,383 @@
+//! `fuda lsp` end to end: the binary runs as a child process and this test
+//! speaks the protocol to it as an editor does (JSON-RPC framed by
+//! `Content-Length`). Each step waits for the message it expects, reading at
+//! most a few messages; the time limit is only a last guard against a
+//! server that never answers, and no result depends on how fast it is.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, channel};
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+/// The last guard: a message that has not come by then never will.
+const GUARD: Duration = Duration::from_secs(120);
+/// How many messages a step may read before the one it waits for.
+const MESSAGES: usize = 8;
+
+struct Client {
+    child: Child,
+    stdin: ChildStdin,
+    from: Receiver<Value>,
+    next_id: i64,
+}
+
+impl Client {
+    fn start(args: &[&str]) -> Client {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_fuda"))
+            .args(args)
+            .arg("lsp")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("fuda lsp starts");
+        let stdin = child.stdin.take().unwrap();
+        let mut out = BufReader::new(child.stdout.take().unwrap());
+        let (tx, from) = channel();
+        std::thread::spawn(move || {
+            loop {
+                let mut len = None;
+                loop {
+                    let mut line = String::new();
+                    if out.read_line(&mut line).unwrap_or(0) == 0 {
+                        return;
+                    }
+                    let line = line.trim_end();
+                    if line.is_empty() {
+                        break;
+                    }
+                    if let Some(v) = line.strip_prefix("Content-Length: ") {
+                        len = v.parse::<usize>().ok();
+                    }
+                }
+                let mut body = vec![0; len.expect("a Content-Length header")];
+                if out.read_exact(&mut body).is_err() {
+                    return;
+                }
+                if tx.send(serde_json::from_slice(&body).unwrap()).is_err() {
+                    return;
+                }
+            }
+        });
+        let mut c = Client {
+            child,
+            stdin,
+            from,
+            next_id: 0,
+        };
+        let id = c.request(
+            "initialize",
+            json!({"processId": null, "rootUri": null, "capabilities": {}}),
+        );
+        let caps = c.response(id);
+        assert_eq!(caps["capabilities"]["hoverProvider"], true, "{caps}");
+        c.notify("initialized", json!({}));
+        c
+    }
+
+    fn send(&mut self, msg: Value) {
+        let body = msg.to_string();
+        write!(self.stdin, "Content-Length: {}\r\n\r\n{body}", body.len()).unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    fn notify(&mut self, method: &str, params: Value) {
+        self.send(json!({"jsonrpc": "2.0", "method": method, "params": params}));
+    }
+
+    fn request(&mut self, method: &str, params: Value) -> i64 {
+        self.next_id += 1;
+        let id = self.next_id;
+        self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        id
+    }
+
+    /// The first message that `want` accepts, among the next few.
+    fn wait(&mut self, what: &str, want: impl Fn(&Value) -> bool) -> Value {
+        let mut seen = Vec::new();
+        for _ in 0..MESSAGES {
+            let msg = self
+                .from
+                .recv_timeout(GUARD)
+                .unwrap_or_else(|_| panic!("no {what}; read {seen:#?}"));
+            if want(&msg) {
+                return msg;
+            }
+            seen.push(msg);
+        }
+        panic!("no {what} among {MESSAGES} messages: {seen:#?}");
+    }
+
+    fn response(&mut self, id: i64) -> Value {
+        let msg = self.wait(&format!("response {id}"), |m| m["id"] == id);
+        assert!(msg.get("error").is_none(), "{msg}");
+        msg["result"].clone()
+    }
+
+    fn ask(&mut self, method: &str, params: Value) -> Value {
+        let id = self.request(method, params);
+        self.response(id)
+    }
+
+    /// The next diagnostics published for `uri`.
+    fn diagnostics(&mut self, uri: &str) -> Vec<Value> {
+        let msg = self.wait(&format!("diagnostics for {uri}"), |m| {
+            m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == uri
+        });
+        msg["params"]["diagnostics"].as_array().unwrap().clone()
+    }
+
+    fn open(&mut self, uri: &str, text: &str) {
+        let doc = json!({"uri": uri, "languageId": "yaml", "version": 1, "text": text});
+        self.notify("textDocument/didOpen", json!({"textDocument": doc}));
+    }
+
+    fn change(&mut self, uri: &str, version: i64, text: &str) {
+        let params = json!({
+            "textDocument": {"uri": uri, "version": version},
+            "contentChanges": [{"text": text}],
+        });
+        self.notify("textDocument/didChange", params);
+    }
+
+    fn stop(mut self) {
+        self.ask("shutdown", Value::Null);
+        self.notify("exit", Value::Null);
+        let status = self.child.wait().unwrap();
+        assert!(status.success(), "{status}");
+    }
+}
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .canonicalize()
+        .unwrap()
+}
+
+fn file_uri(path: &Path) -> String {
+    let mut s = String::from("file://");
+    for b in path.to_str().unwrap().bytes() {
+        match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'/' | b'-' | b'_' | b'.' => {
+                s.push(b as char)
+            }
+            _ => s.push_str(&format!("%{b:02X}")),
+        }
+    }
+    s
+}
+
+/// The protocol's position of byte offset `off`: line, and UTF-16 column.
+fn pos(text: &str, off: usize) -> Value {
+    let line_start = text[..off].rfind('\n').map_or(0, |i| i + 1);
+    let line = text[..line_start].matches('\n').count();
+    json!({"line": line, "character": text[line_start..off].encode_utf16().count()})
+}
+
+/// The byte offset of a protocol position.
+fn offset(text: &str, p: &Value) -> usize {
+    let line = p["line"].as_u64().unwrap() as usize;
+    let line_start: usize = text.split_inclusive('\n').take(line).map(str::len).sum();
+    let mut units = p["character"].as_u64().unwrap() as usize;
+    let mut at = line_start;
+    for c in text[line_start..].chars() {
+        if units == 0 {
+            break;
+        }
+        units -= c.len_utf16();
+        at += c.len_utf8();
+    }
+    at
+}
+
+fn doc_at(uri: &str, text: &str, off: usize) -> Value {
+    json!({"textDocument": {"uri": uri}, "position": pos(text, off)})
+}
+
+#[test]
+fn a_typo_in_an_unsaved_card_is_flagged_fixed_and_cleared() {
+    let path = root().join("cards/shrine/basic.yaml");
+    let saved = std::fs::read_to_string(&path).unwrap();
+    let uri = file_uri(&path);
+    let mut c = Client::start(&[]);
+    c.open(&uri, &saved);
+    assert_eq!(
+        c.diagnostics(&uri),
+        Vec::<Value>::new(),
+        "a shipped card loads clean"
+    );
+
+    // The typo, after Japanese text on earlier lines: columns are UTF-16 units.
+    let right = "gain(pile(supply, @honoumai))";
+    let typo = saved.replacen(right, "gain(pile(supply, @honoumia))", 1);
+    assert_ne!(typo, saved);
+    c.change(&uri, 2, &typo);
+    let diags = c.diagnostics(&uri);
+    assert_eq!(diags.len(), 1, "{diags:#?}");
+    let d = &diags[0];
+    let at = typo.find("honoumia").unwrap();
+    assert_eq!(d["range"]["start"], pos(&typo, at));
+    assert_eq!(d["range"]["end"], pos(&typo, at + "honoumia".len()));
+    let message = d["message"].as_str().unwrap();
+    assert!(message.contains("unknown card `honoumia`"), "{message}");
+    assert!(message.contains("did you mean `honoumai`?"), "{message}");
+    // Nothing was written: the file is as shipped.
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), saved);
+
+    let actions = c.ask(
+        "textDocument/codeAction",
+        json!({
+            "textDocument": {"uri": uri},
+            "range": d["range"],
+            "context": {"diagnostics": [d]},
+        }),
+    );
+    let actions = actions.as_array().unwrap();
+    assert_eq!(actions.len(), 1, "{actions:#?}");
+    assert_eq!(actions[0]["kind"], "quickfix");
+    let edits = actions[0]["edit"]["changes"][&uri].as_array().unwrap();
+    assert_eq!(edits.len(), 1);
+    let (a, b) = (
+        offset(&typo, &edits[0]["range"]["start"]),
+        offset(&typo, &edits[0]["range"]["end"]),
+    );
+    let fixed = format!(
+        "{}{}{}",
+        &typo[..a],
+        edits[0]["newText"].as_str().unwrap(),
+        &typo[b..]
+    );
+    assert_eq!(fixed, saved);
+    c.change(&uri, 3, &fixed);
+    assert_eq!(
+        c.diagnostics(&uri),
+        Vec::<Value>::new(),
+        "the fix clears it"
+    );
+    c.stop();
+}
+
+#[test]
+fn completion_hover_and_definition_in_a_card() {
+    let root = root();
+    let path = root.join("cards/shrine/characters/moriya_suwako.yaml");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let uri = file_uri(&path);
+    let mut c = Client::start(&[]);
+    c.open(&uri, &text);
+    assert_eq!(c.diagnostics(&uri), Vec::<Value>::new());
+
+    // After `draw(`: operations, verbs and the game's names; no card ids.
+    let call = text.find("draw(").unwrap() + "draw(".len();
+    let items = c.ask("textDocument/completion", doc_at(&uri, &text, call));
+    let labels: Vec<&str> = (items.as_array().unwrap().iter())
+        .map(|i| i["label"].as_str().unwrap())
+        .collect();
+    for want in ["count", "draw_for", "hand", "coins", "cost"] {
+        assert!(labels.contains(&want), "{want} in {labels:?}");
+    }
+    assert!(!labels.contains(&"omiki"), "{labels:?}");
+    let count = (items.as_array().unwrap().iter())
+        .find(|i| i["label"] == "count")
+        .unwrap();
+    assert_eq!(count["detail"], "count(list_or_zone)");
+
+    // After `@`: the card ids, each with its name and text.
+    let typed = text.replacen("draw(1)", "draw(1)\n    gain(@", 1);
+    c.change(&uri, 2, &typed);
+    c.diagnostics(&uri);
+    let at = typed.find("(@").unwrap() + 2;
+    let items = c.ask("textDocument/completion", doc_at(&uri, &typed, at));
+    let items = items.as_array().unwrap();
+    let omiki = items.iter().find(|i| i["label"] == "omiki").expect("omiki");
+    assert_eq!(omiki["detail"], "御神酒 — 3●");
+    assert!(
+        items.iter().all(|i| i["kind"] == 18),
+        "only cards: {items:#?}"
+    );
+    c.change(&uri, 3, &text);
+    assert_eq!(c.diagnostics(&uri), Vec::<Value>::new());
+
+    // Hover on a verb: its signature, its doc comment and its code.
+    let verb = text.find("draw(1)").unwrap() + 1;
+    let hover = c.ask("textDocument/hover", doc_at(&uri, &text, verb));
+    let md = hover["contents"]["value"].as_str().unwrap();
+    assert!(md.contains("draw(n)"), "{md}");
+    assert!(md.contains("verb of shrine"), "{md}");
+    assert!(md.contains("draw_for(me, n)"), "{md}");
+    // On an operation, in an unsaved line: the doc `fuda doc operations` prints.
+    let typed = text.replacen("stay()", "stay()\n    shuffle(deck)", 1);
+    c.change(&uri, 4, &typed);
+    assert_eq!(c.diagnostics(&uri), Vec::<Value>::new());
+    let op = typed.find("shuffle(").unwrap();
+    let hover = c.ask("textDocument/hover", doc_at(&uri, &typed, op));
+    let md = hover["contents"]["value"].as_str().unwrap();
+    assert!(md.contains("shuffle(zone)"), "{md}");
+    assert!(
+        md.contains("Shuffles the zone with the game's seeded random number generator."),
+        "{md}"
+    );
+
+    // Definition of a verb: its line in rules/shrine.yaml.
+    let defs = c.ask("textDocument/definition", doc_at(&uri, &text, verb));
+    let defs = defs.as_array().unwrap();
+    assert_eq!(defs.len(), 1, "{defs:#?}");
+    let rules_path = root.join("rules/shrine.yaml");
+    let rules = std::fs::read_to_string(&rules_path).unwrap();
+    assert_eq!(defs[0]["uri"], file_uri(&rules_path));
+    let key = rules.find("\nverbs:").unwrap();
+    let key = key + rules[key..].find("\n  draw:\n").unwrap() + 3;
+    assert_eq!(defs[0]["range"]["start"], pos(&rules, key));
+    c.stop();
+}
+
+#[test]
+fn a_card_is_found_where_it_is_named_and_a_mod_verb_in_the_mod() {
+    let root = root();
+    let path = root.join("cards/shrine/basic.yaml");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let uri = file_uri(&path);
+    let mut c = Client::start(&[]);
+    c.open(&uri, &text);
+    c.diagnostics(&uri);
+    let at = text.find("@honoumai").unwrap() + 1;
+    let refs = c.ask(
+        "textDocument/references",
+        json!({"textDocument": {"uri": uri}, "position": pos(&text, at), "context": {"includeDeclaration": true}}),
+    );
+    let files: Vec<&str> = (refs.as_array().unwrap().iter())
+        .map(|l| l["uri"].as_str().unwrap())
+        .collect();
+    assert!(files.contains(&uri.as_str()), "{files:?}");
+    assert!(
+        files.iter().any(|f| f.contains("/rules/shrine.yaml")),
+        "{files:?}"
+    );
+    assert!(
+        files.iter().any(|f| f.contains("/tests/scenarios/shrine/")),
+        "{files:?}"
+    );
+    // `@honoumai` → the card's own `id:` line.
+    let defs = c.ask("textDocument/definition", doc_at(&uri, &text, at));
+    let id = text.find("id: honoumai").unwrap() + 4;
+    assert_eq!(defs[0]["range"]["start"], pos(&text, id), "{defs}");
+    c.stop();
+
+    // In a mod: its new verb is defined in its own rules.yaml.
+    let m = root.join("tests/mods/festival");
+    let card = m.join("cards/village_festival.yaml");
+    let text = std::fs::read_to_string(&card).unwrap();
+    let uri = file_uri(&card);
+    let mut c = Client::start(&[]);
+    c.open(&uri, &text);
+    assert_eq!(c.diagnostics(&uri), Vec::<Value>::new());
+    let at = text
+        .find("celebrate")
+        .expect("the mod's card calls its verb");
+    let defs = c.ask("textDocument/definition", doc_at(&uri, &text, at));
+    assert_eq!(defs[0]["uri"], file_uri(&m.join("rules.yaml")), "{defs}");
+    c.stop();
+}
