@@ -14,7 +14,10 @@ use lsp_client::{Client, file_uri, root};
 const EDITS: usize = 40;
 
 fn main() {
-    for card in ["cards/utage/basic_spells.yaml", "cards/hyakki/characters.yaml"] {
+    for card in [
+        "cards/utage/basic_spells.yaml",
+        "cards/hyakki/characters.yaml",
+    ] {
         let path = root().join(card);
         let saved = std::fs::read_to_string(&path).unwrap();
         let typo = saved.replacen("move(", "mvoe(", 1);

@@ -4,8 +4,6 @@
 
 mod lsp_client;
 
-use std::path::Path;
-
 use lsp_client::{Client, doc_at, file_uri, offset, pos, root};
 use serde_json::{Value, json};
 
@@ -191,5 +189,22 @@ fn a_card_is_found_where_it_is_named_and_a_mod_verb_in_the_mod() {
         .expect("the mod's card calls its verb");
     let defs = c.ask("textDocument/definition", doc_at(&uri, &text, at));
     assert_eq!(defs[0]["uri"], file_uri(&m.join("rules.yaml")), "{defs}");
+    // A verb of the built-in game: a read-only copy of its rules file, as shipped.
+    let typed = text.replacen("celebrate(2)", "draw(2)", 1);
+    c.change(&uri, 2, &typed);
+    assert_eq!(c.diagnostics(&uri), Vec::<Value>::new());
+    let at = typed.find("draw(2)").unwrap();
+    let defs = c.ask("textDocument/definition", doc_at(&uri, &typed, at));
+    let copy = c
+        .cache
+        .path()
+        .canonicalize()
+        .unwrap()
+        .join(concat!("fuda-", env!("CARGO_PKG_VERSION")))
+        .join("built-in/rules/shrine.yaml");
+    assert_eq!(defs[0]["uri"], file_uri(&copy), "{defs}");
+    let shipped = std::fs::read_to_string(root.join("rules/shrine.yaml")).unwrap();
+    assert_eq!(std::fs::read_to_string(&copy).unwrap(), shipped);
+    assert!(std::fs::metadata(&copy).unwrap().permissions().readonly());
     c.stop();
 }

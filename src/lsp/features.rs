@@ -257,12 +257,36 @@ pub fn definition(data: &Data, text: &str, off: usize) -> Vec<Location> {
 }
 
 fn location(data: &Data, s: &Spot) -> Option<Location> {
-    let path = Path::new(data.sources.path(s.file));
     let text = data.sources.text(s.file);
     Some(Location {
-        uri: text::uri_of(path)?,
+        uri: file_uri(data.sources.path(s.file), text)?,
         range: text::range(text, s.start, s.end),
     })
+}
+
+/// The URI of a file the data was read from. A built-in game's file (a
+/// mod's base) is in the binary, not on disk: an editor is shown a copy,
+/// written read-only under the user's cache folder.
+fn file_uri(name: &str, text: &str) -> Option<lsp_types::Uri> {
+    let path = Path::new(name);
+    if path.is_absolute() {
+        return text::uri_of(path);
+    }
+    let cache = (std::env::var_os("XDG_CACHE_HOME").map(std::path::PathBuf::from))
+        .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".cache")))?;
+    let copy = cache
+        .join(format!("fuda-{}", env!("CARGO_PKG_VERSION")))
+        .join("built-in")
+        .join(path);
+    if std::fs::read_to_string(&copy).ok().as_deref() != Some(text) {
+        let _ = std::fs::remove_file(&copy);
+        std::fs::create_dir_all(copy.parent()?).ok()?;
+        std::fs::write(&copy, text).ok()?;
+        let mut perms = std::fs::metadata(&copy).ok()?.permissions();
+        perms.set_readonly(true);
+        let _ = std::fs::set_permissions(&copy, perms);
+    }
+    text::uri_of(&copy)
 }
 
 /// Every place that names the card at `off`: the cards', rules' and
@@ -278,7 +302,7 @@ pub fn references(data: &Data, text: &str, off: usize, scenarios: &Path) -> Vec<
     let id = &data.defs[d].id;
     let mut out = Vec::new();
     let mut every = |path: &Path, t: &str| {
-        let Some(uri) = text::uri_of(path) else {
+        let Some(uri) = path.to_str().and_then(|p| file_uri(p, t)) else {
             return;
         };
         let mut from = 0;

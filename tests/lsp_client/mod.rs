@@ -19,6 +19,8 @@ pub const GUARD: Duration = Duration::from_secs(120);
 pub const MESSAGES: usize = 8;
 
 pub struct Client {
+    /// The user's cache folder, where copies of built-in files go.
+    pub cache: tempfile::TempDir,
     child: Child,
     stdin: ChildStdin,
     from: Receiver<Value>,
@@ -27,8 +29,10 @@ pub struct Client {
 
 impl Client {
     pub fn start(args: &[&str]) -> Client {
+        let cache = tempfile::tempdir().unwrap();
         let mut child = Command::new(env!("CARGO_BIN_EXE_fuda"))
             .args(args)
+            .env("XDG_CACHE_HOME", cache.path())
             .arg("lsp")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -64,6 +68,7 @@ impl Client {
             }
         });
         let mut c = Client {
+            cache,
             child,
             stdin,
             from,
@@ -197,4 +202,3 @@ pub fn offset(text: &str, p: &Value) -> usize {
 pub fn doc_at(uri: &str, text: &str, off: usize) -> Value {
     json!({"textDocument": {"uri": uri}, "position": pos(text, off)})
 }
-
