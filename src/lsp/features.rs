@@ -278,10 +278,12 @@ fn file_uri(name: &str, text: &str) -> Option<lsp_types::Uri> {
         .join(format!("fuda-{}", env!("CARGO_PKG_VERSION")))
         .join("built-in")
         .join(path);
-    if std::fs::read_to_string(&copy).ok().as_deref() != Some(text) {
+    // Never through a symlink or into a special file (`confine`).
+    use crate::data::confine::{read_own, write_own};
+    if read_own(&copy).ok().flatten().as_deref() != Some(text) {
         let _ = std::fs::remove_file(&copy);
         std::fs::create_dir_all(copy.parent()?).ok()?;
-        std::fs::write(&copy, text).ok()?;
+        write_own(&copy, text.as_bytes()).ok()?;
         let mut perms = std::fs::metadata(&copy).ok()?.permissions();
         perms.set_readonly(true);
         let _ = std::fs::set_permissions(&copy, perms);
@@ -319,7 +321,7 @@ pub fn references(data: &Data, text: &str, off: usize, scenarios: &Path) -> Vec<
     }
     let roots = crate::explain::scenario_roots(scenarios);
     for p in crate::explain::scenarios_naming(&roots, &data.game, id) {
-        if let Ok(t) = std::fs::read_to_string(&p) {
+        if let Ok(t) = crate::data::confine::read_given(&p) {
             every(&p.canonicalize().unwrap_or(p), &t);
         }
     }

@@ -214,7 +214,7 @@ impl Server {
             Some(d) => (d.path.clone(), d.text.to_string()),
             None => {
                 let path = text::path_of(&uri).ok_or("not a file: uri")?;
-                let text = std::fs::read_to_string(&path).map_err(|e| e.to_string())?;
+                let text = crate::data::confine::read_given(&path)?;
                 (path, text)
             }
         };

@@ -176,7 +176,8 @@ impl Workspace {
 
 /// A rules file's `cards:` (its card folder, when not named as the game).
 fn cards_folder(folder: &Path, game: &str) -> Option<String> {
-    let text = std::fs::read_to_string(folder.join("rules").join(format!("{game}.yaml"))).ok()?;
+    let rules = folder.join("rules").join(format!("{game}.yaml"));
+    let text = crate::data::confine::read_given(&rules).ok()?;
     text.lines()
         .find_map(|l| l.strip_prefix("cards:"))
         .map(|v| v.split('#').next().unwrap_or("").trim().to_string())
