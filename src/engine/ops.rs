@@ -426,6 +426,7 @@ impl Game {
             }
             Builtin::ResolveTriggers => {
                 self.resolve_pending()?;
+                self.check_end_always(f.data)?;
                 Value::None
             }
             Builtin::Lose => {

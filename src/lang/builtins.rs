@@ -126,7 +126,7 @@ builtins! {
     Window = "window", 1..=1, "name",
         "Opens a priority window declared in the rules: players take its moves until they pass.";
     ResolveTriggers = "resolve_triggers", 0..=0, "",
-        "A check point: queued abilities (`timing: queued`) resolve now.";
+        "A check point: queued abilities (`timing: queued`) resolve now; then the end condition of rules that check it `always` is tested (the game ends here if it holds).";
     Lose = "lose", 1..=1, "player",
         "The player loses; the game ends when one player is left.";
     Get = "get", 2..=2, "x, field",
