@@ -39,7 +39,7 @@ impl Game {
         if !self.st.mods.is_empty() {
             self.st
                 .mods
-                .retain(|m| matches!(m.until, Until::Forever | Until::While(_)));
+                .retain(|m| !m.ends(|u| matches!(u, Until::EndOfTurn | Until::EndOfPhase(_))));
         }
         self.raise(data, data.turn.end_event, p)?;
         if let Some(end) = &data.turn.end {
@@ -86,7 +86,7 @@ impl Game {
             if !self.st.mods.is_empty() {
                 self.st
                     .mods
-                    .retain(|m| m.until != Until::EndOfPhase(i as u16));
+                    .retain(|m| !m.ends(|u| u == Until::EndOfPhase(i as u16)));
             }
             self.push_with(|| Entry::Phase {
                 phase: i as u16,

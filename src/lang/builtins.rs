@@ -96,7 +96,7 @@ builtins! {
     Unmark = "unmark", 2..=2, "cards, tag",
         "Removes a tag given by `mark` (a tag the card is printed with stays).";
     Modify = "modify", 3..=4, "cards, prop, delta, until?",
-        "Adds delta to a property of the card or cards until \"turn\" (its end), \"phase\", a named phase's end, \"forever\" (the default) or, given a card, while that card stays where it is.";
+        "Adds delta to a property of the card or cards until \"turn\" (its end), \"phase\", a named phase's end, \"forever\" (the default), an event's name (until that event is emitted for the card: `emit(\"battle_over\", card)`) or, given a card, while that card stays where it is. A list of two ends it at whichever comes first: `[\"battle_over\", \"battle\"]`.";
     EndTurn = "end_turn", 0..=0, "",
         "Jumps to the end of the turn; triggers still waiting are dropped.";
     RepeatPhase = "repeat_phase", 0..=0, "",
