@@ -883,9 +883,24 @@ impl Loader {
                         false
                     }
                 };
+                let rounds = match w.close.as_str() {
+                    "round" => true,
+                    "passes" => false,
+                    other => {
+                        self.err_at(
+                            rf,
+                            other,
+                            from,
+                            format!("window `close` must be `passes` or `round`, not `{other}`"),
+                            None,
+                        );
+                        false
+                    }
+                };
                 WindowDecl {
                     name: name.clone(),
                     all_players,
+                    rounds: rounds && all_players,
                     moves,
                     bots: Vec::new(),
                 }
