@@ -6,6 +6,9 @@
 //! reads and compiles them once; [`engine::Game`] runs them. The kernel never names
 //! a game: everything game-specific lives in the data directory.
 
+#[macro_use]
+pub mod out;
+
 pub mod cli;
 pub mod data;
 pub mod engine;
@@ -14,6 +17,7 @@ pub mod fast;
 pub mod human;
 pub mod lang;
 pub mod limits;
+pub mod lsp;
 pub mod replay;
 pub mod report;
 pub mod sandbox;

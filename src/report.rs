@@ -36,15 +36,38 @@ fn place(data: &Data, s: crate::lang::ir::Span) -> String {
     format!("{}:{line}:{col}", data.sources.path(s.file))
 }
 
+/// A flow that ended a game badly, in one line that names where
+/// (`rules/x.yaml:5:12: …`), as `fuda sim` lists them.
+pub fn flow_line(data: &Data, f: &Flow) -> String {
+    let Flow::Error(e) = f else {
+        return format!("the game stopped unexpectedly ({f:?})");
+    };
+    let message = match &e.card {
+        Some(c) => format!("while running card `{c}`: {}", e.message),
+        None => e.message.clone(),
+    };
+    if e.span == Default::default() {
+        return message;
+    }
+    match e.site {
+        Some(site) => format!(
+            "{}: {message} (it failed in the code this calls, at {})",
+            place(data, site),
+            place(data, e.span)
+        ),
+        None => format!("{}: {message}", place(data, e.span)),
+    }
+}
+
 /// Prints a flow that ended a command badly; returns the exit code.
 pub fn flow(data: &Data, f: Flow) -> std::process::ExitCode {
     match f {
         Flow::Error(e) => {
-            eprintln!("{:?}", miette::Report::new(run_error(data, &e)));
+            errln!("{:?}", miette::Report::new(run_error(data, &e)));
             std::process::ExitCode::from(1)
         }
         other => {
-            eprintln!("error: the game stopped unexpectedly ({other:?})");
+            errln!("error: the game stopped unexpectedly ({other:?})");
             std::process::ExitCode::from(1)
         }
     }

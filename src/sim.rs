@@ -33,7 +33,8 @@ pub struct Summary {
     /// Games that hit the rules' turn limit.
     pub turn_limit: u64,
     pub games_per_sec: f64,
-    /// Games stopped by an error (see `error_messages`).
+    /// Games stopped by an error (see `error_messages`: each distinct error
+    /// once, located).
     pub errors: u64,
     #[serde(skip)]
     pub error_messages: Vec<String>,
@@ -60,7 +61,7 @@ struct Tally {
     turns: u64,
     limit: u64,
     /// (game index, message)
-    errors: Vec<(u64, String)>,
+    errors: Vec<(u64, String, u64)>,
     /// The configuration of the next game (its seed set per game).
     cfg: GameConfig,
     /// The last game played, renewed for the next (no allocation per game).
@@ -113,7 +114,7 @@ impl Tally {
                     _ => self.draws += 1,
                 }
             }
-            Err(f) => self.errors.push((i, format!("seed {seed}: {f:?}"))),
+            Err(f) => (self.errors).push((i, crate::report::flow_line(data, &f), seed)),
         }
         self
     }
@@ -164,7 +165,7 @@ pub fn simulate(
     bar.finish_and_clear();
     let secs = start.elapsed().as_secs_f64();
     let mut errors = tally.errors;
-    errors.sort_by_key(|(i, _)| *i);
+    errors.sort_by_key(|(i, ..)| *i);
     let ok = (games - errors.len() as u64).max(1) as f64;
     Ok(Summary {
         games,
@@ -175,8 +176,26 @@ pub fn simulate(
         turn_limit: tally.limit,
         games_per_sec: games as f64 / secs.max(1e-9),
         errors: errors.len() as u64,
-        error_messages: errors.into_iter().map(|(_, m)| m).collect(),
+        error_messages: grouped(errors),
     })
+}
+
+/// Each distinct error once, in the order of the games it first stopped,
+/// with its first seed and how many more games it stopped.
+fn grouped(errors: Vec<(u64, String, u64)>) -> Vec<String> {
+    let mut seen: Vec<(String, u64, usize)> = Vec::new();
+    for (_, m, seed) in errors {
+        match seen.iter_mut().find(|(s, ..)| *s == m) {
+            Some((.., n)) => *n += 1,
+            None => seen.push((m, seed, 0)),
+        }
+    }
+    (seen.into_iter())
+        .map(|(m, seed, more)| match more {
+            0 => format!("{m} (seed {seed})"),
+            n => format!("{m} (seed {seed}, and {n} more game(s))"),
+        })
+        .collect()
 }
 
 /// The thread pool of `jobs` threads, started on the first call that

@@ -253,3 +253,26 @@ fn fuda_test_writes_pending_snapshots_and_updates_them() {
     };
     assert_eq!(run(&only, None).0, snapshot::Summary::default());
 }
+
+/// landgrab's EVENT "re-place" must re-place: its pick of a character needs
+/// one (stopping on one's own land, the re-placement may pick none).
+#[test]
+fn a_replacement_chosen_at_event_must_pick_a_character() {
+    let text = "game: landgrab
+zones:
+  p1:
+    hand: [chen, cirno]
+before: settle(me, 13, @chen)
+phase: move
+dice: [1, 2]
+decisions: [\"re-place\", \"#0\", \"\"]
+";
+    let (_d, path) = scenario("a.yaml", text);
+    let run = run_file(&fuda::data::source::open(Some(root())), &path)
+        .unwrap_or_else(|e| panic!("{:?}", e.errors));
+    assert!(
+        (run.failures.iter()).any(|f| f.contains("picks 0 option(s); re-place with needs 1 to 1")),
+        "{:?}",
+        run.failures
+    );
+}

@@ -296,26 +296,35 @@ impl Game {
             Builtin::Modify => {
                 let prop = self.int(&a[1], sp)? as u16;
                 let delta = self.int(&a[2], sp)?;
-                let until = match a.get(3) {
-                    None => Until::Forever,
-                    Some(Value::Str(s)) => match s.as_str() {
-                        "forever" => Until::Forever,
-                        "turn" => Until::EndOfTurn,
-                        "phase" => Until::EndOfPhase(self.st.phase.unwrap_or(0)),
-                        name => match self.data.turn.phases.iter().position(|p| p.name == name) {
-                            Some(i) => Until::EndOfPhase(i as u16),
-                            None => return self.err(sp, format!("modify: unknown duration \"{name}\" (turn, phase, forever or a phase name)")),
-                        },
-                    },
-                    Some(Value::Card(source)) => Until::While(*source),
-                    Some(other) => return self.err(sp, format!("modify: the duration must be a string or a card, not {}", other.kind())),
+                let (until, or) = match a.get(3) {
+                    None => (Until::Forever, Until::Forever),
+                    // Two ends: whichever comes first.
+                    Some(Value::List(l)) if l.len() == 2 => {
+                        (self.duration(&l[0], sp)?, self.duration(&l[1], sp)?)
+                    }
+                    Some(Value::List(_)) => {
+                        return self.err(
+                            sp,
+                            "modify: a list of durations holds two (whichever ends first)",
+                        );
+                    }
+                    Some(v) => {
+                        let u = self.duration(v, sp)?;
+                        (u, u)
+                    }
                 };
+                for u in [until, or] {
+                    if let Until::Event(e) = u {
+                        self.st.awaited |= if e < 64 { crate::value::bit(e) } else { !0 };
+                    }
+                }
                 for c in self.cards_of(&a[0], f)? {
                     self.st.mods.push(Modifier {
                         obj: c,
                         prop,
                         delta,
                         until,
+                        or,
                     });
                     self.push(Entry::Modify {
                         def: self.named(c),
@@ -425,6 +434,7 @@ impl Game {
             }
             Builtin::ResolveTriggers => {
                 self.resolve_pending()?;
+                self.check_end_always(f.data)?;
                 Value::None
             }
             Builtin::Lose => {
@@ -728,7 +738,8 @@ impl Game {
     #[inline(always)]
     pub(crate) fn quiet_event(&self, e: u16) -> bool {
         let bit = crate::value::bit(e);
-        self.st.quiet.get() & bit != 0 || self.st.heard.get() & bit == 0 && self.find_quiet(e)
+        (self.st.quiet.get() & bit != 0 || self.st.heard.get() & bit == 0 && self.find_quiet(e))
+            && !self.awaited(e)
     }
 
     /// Whether every one of `events` is quiet: all at once by `mask`, their
@@ -736,7 +747,7 @@ impl Game {
     /// else one by one.
     #[inline(always)]
     pub(crate) fn quiet_events(&self, events: &[u16], mask: u64) -> bool {
-        mask != 0 && self.st.quiet.get() & mask == mask
+        mask != 0 && self.st.quiet.get() & mask == mask && self.st.awaited & mask == 0
             || events.iter().all(|&e| self.quiet_event(e))
     }
 
@@ -1049,7 +1060,69 @@ impl Game {
         if self.has_listeners(ev.name, false) {
             ev = self.dispatch_in(f.data, ev)?;
         }
+        // Then the card's effects that lasted until this event end.
+        if let Some(c) = ev.card
+            && self.awaited(ev.name)
+        {
+            self.end_on_event(ev.name, c);
+        }
         Ok(Some(ev))
+    }
+
+    /// Whether a modifier may last until event `e` (then its `emit` is
+    /// never skipped as quiet: it ends them).
+    #[inline(always)]
+    pub(crate) fn awaited(&self, e: u16) -> bool {
+        let w = self.st.awaited;
+        w != 0 && (e >= 64 || w & crate::value::bit(e) != 0)
+    }
+
+    /// Ends card `c`'s modifiers that lasted until event `e`.
+    #[inline(never)]
+    fn end_on_event(&mut self, e: u16, c: ObjId) {
+        self.end_mods(|m| m.obj == c && m.ends(|u| u == Until::Event(e)));
+        let waits = |u| matches!(u, Until::Event(_));
+        if !self.st.mods.iter().any(|m| m.ends(waits)) {
+            self.st.awaited = 0;
+        }
+    }
+
+    /// A duration of `modify`: a word, a phase's or an event's name, or a
+    /// card (while it stays where it is).
+    fn duration(&self, v: &Value, sp: crate::lang::ir::Span) -> Res<Until> {
+        let s = match v {
+            Value::Str(s) => s.as_str(),
+            Value::Card(source) => return Ok(Until::While(*source)),
+            other => {
+                return self.err(
+                    sp,
+                    format!(
+                        "modify: the duration must be a string, a card or a list of two, not {}",
+                        other.kind()
+                    ),
+                );
+            }
+        };
+        let data = &self.data;
+        Ok(match s {
+            "forever" => Until::Forever,
+            "turn" => Until::EndOfTurn,
+            "phase" => Until::EndOfPhase(self.st.phase.unwrap_or(0)),
+            name => {
+                if let Some(i) = data.turn.phases.iter().position(|p| p.name == name) {
+                    Until::EndOfPhase(i as u16)
+                } else if let Some(e) = data.names.events.iter().position(|e| e == name) {
+                    Until::Event(e as u16)
+                } else {
+                    return self.err(
+                        sp,
+                        format!(
+                            "modify: unknown duration \"{name}\" (turn, phase, forever, a phase or an event name)"
+                        ),
+                    );
+                }
+            }
+        })
     }
 
     fn choose_builtin(&mut self, b: Builtin, who: PlayerId, a: Args, f: &mut Frame) -> Res<Value> {
