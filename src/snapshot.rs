@@ -157,7 +157,7 @@ fn one<'r>(
     review: Option<&mut (dyn Review + 'r)>,
     out: &mut dyn Write,
 ) -> std::io::Result<bool> {
-    let run = match run_file_with(data, file, opts.tier) {
+    let mut run = match run_file_with(data, file, opts.tier) {
         Ok(r) => r,
         Err(e) => {
             writeln!(out, "FAIL {shown}: the scenario does not load")?;
@@ -173,11 +173,16 @@ fn one<'r>(
             "FAIL {shown}: {} expectation(s) failed",
             run.failures.len()
         )?;
-        for e in run.reports {
+        for e in std::mem::take(&mut run.reports) {
             writeln!(out, "{:?}", miette::Report::new(e))?;
         }
         if let Some(s) = run.stopped.as_ref().filter(|s| s.starts_with("error")) {
             writeln!(out, "  {s}")?;
+        }
+        // What happened, to read beside what was expected.
+        writeln!(out, "transcript of {shown}:")?;
+        for line in run.render(None).lines() {
+            writeln!(out, "  | {line}")?;
         }
         return Ok(false);
     }

@@ -253,3 +253,135 @@ fn fuda_test_writes_pending_snapshots_and_updates_them() {
     };
     assert_eq!(run(&only, None).0, snapshot::Summary::default());
 }
+
+/// Runs a scenario that must load; its failures as `line:col: message`.
+fn fails_of(text: &str) -> Vec<String> {
+    let (_d, path) = scenario("s.yaml", text);
+    failures(&path)
+}
+
+/// The load errors of a scenario that must not load, as `line:col: message (help)`.
+fn load_errors(text: &str) -> Vec<String> {
+    let (_d, path) = scenario("s.yaml", text);
+    let Err(e) = run_file(&fuda::data::source::open(Some(root())), &path) else {
+        panic!("the scenario loaded")
+    };
+    (e.errors.iter())
+        .map(|r| {
+            let off = r.span.expect("located").offset();
+            let line = text[..off].matches('\n').count() + 1;
+            let col = text[..off].rsplit('\n').next().unwrap().chars().count() + 1;
+            format!("{line}:{col}: {} ({:?})", r.message, r.help)
+        })
+        .collect()
+}
+
+const SIX: &str = "game: shrine
+zones:
+  supply: {moriya: 8, koumakan: 8}
+  p1:
+    hand: [omiki, omiki]
+phase: buy
+";
+
+#[test]
+fn a_wrong_answer_fails_first_at_its_place_with_the_closest_option() {
+    let f = fails_of(&format!(
+        "{SIX}decisions: [play omiki, play omiki, buy morya]\nexpect: [\"coins == 9\"]\n"
+    ));
+    assert_eq!(f.len(), 2, "{f:?}");
+    assert_eq!(
+        f[0],
+        "7:37: scripted answer `buy morya` matches no option of decision 3 (P1: buy); it offered: buy moriya | pass; the closest is `buy moriya`"
+    );
+    assert!(f[1].starts_with("8:11: expected `coins == 9`"), "{f:?}");
+}
+
+#[test]
+fn options_checks_the_whole_list_and_player_whose_decision() {
+    let ok = format!(
+        "{SIX}decisions:\n  - play omiki\n  - play omiki\n  - answer: \"#0 buy moriya\"\n    player: 1\n    options: [pass, buy moriya]\n"
+    );
+    assert_eq!(fails_of(&ok), Vec::<String>::new());
+    let wrong = ok
+        .replace("player: 1", "player: 2")
+        .replace("[pass, buy moriya]", "[pass, buy koumakan]");
+    let f = fails_of(&wrong);
+    assert_eq!(f.len(), 2, "{f:?}");
+    assert!(
+        f[0].starts_with("11:5: expected decision 3 to be P2's; it is decision 3 (P1: buy)"),
+        "{f:?}"
+    );
+    assert!(
+        f[1].starts_with("12:5: expected decision 3 (P1: buy) to offer exactly the options listed (not offered: `buy koumakan`; offered but not listed: `buy moriya`)"),
+        "{f:?}"
+    );
+    // `#N name`: the option at N must be that one.
+    let f = fails_of(&ok.replace("#0 buy moriya", "#1 buy moriya"));
+    assert!(
+        f[0].contains("scripted answer `#1 buy moriya` matches no option"),
+        "{f:?}"
+    );
+}
+
+#[test]
+fn an_option_no_decision_could_offer_is_an_error() {
+    let text = format!(
+        "{SIX}decisions:\n  - answer: play omiki\n    not_offered: [buy koumkan]\n  - play omiki\n  - pass\n"
+    );
+    let e = load_errors(&text);
+    assert_eq!(
+        e,
+        [
+            "9:19: no decision of shrine could offer `buy koumkan`: it names no card, move or option of the game (Some(\"did you mean `buy koumakan`?\"))"
+        ]
+    );
+}
+
+#[test]
+fn leftover_dice_and_the_wrong_waiting_player_fail() {
+    let text = format!("{SIX}dice: [3, 4]\ndecisions: [play omiki]\nwaiting_for: 2\n");
+    let f = fails_of(&text);
+    assert_eq!(f.len(), 2, "{f:?}");
+    assert!(
+        f[0].starts_with("7:1: 2 die result(s) of `dice:` left over ([3, 4])"),
+        "{f:?}"
+    );
+    assert!(
+        f[1].starts_with(
+            "9:1: expected the scenario to stop waiting for P2; it waits for P1: resources"
+        ),
+        "{f:?}"
+    );
+    assert_eq!(
+        fails_of(&format!("{SIX}decisions: [play omiki]\nwaiting_for: 1\n")),
+        Vec::<String>::new()
+    );
+}
+
+#[test]
+fn cards_attach_across_zones_and_conditions_read_as_another_player() {
+    let text = "game: shrine
+zones:
+  p1:
+    play: [omiki]
+    discard: [hakurei^play.1]
+  p2:
+    hand: [hakurei^p1.play.1]
+counters:
+  p2: {buys: 4}
+phase: cleanup
+expect:
+  - at: start of cleanup
+    that: [\"first(discard(me)).host.id == @omiki\", \"first(hand(player(2))).host.id == @omiki\"]
+  - at: start of cleanup
+    as: 2
+    that: \"buys == 4 and player(1).buys != 4\"
+";
+    assert_eq!(fails_of(text), Vec::<String>::new());
+    let e = load_errors(&text.replace("^play.1", "^plya.1"));
+    assert!(
+        e[0].contains("no card 1 listed in `plya`") && e[0].contains("did you mean `play`?"),
+        "{e:?}"
+    );
+}
