@@ -41,7 +41,7 @@ impl Summary {
 
 /// Whether a folder holds a game's data: `rules/<game>.yaml` beside
 /// `cards/<game>/`. Its `rules/` and `cards/` are no scenarios.
-fn data_folder(dir: &Path) -> bool {
+pub fn data_folder(dir: &Path) -> bool {
     let Ok(rd) = std::fs::read_dir(dir.join("rules")) else {
         return false;
     };
@@ -117,10 +117,16 @@ pub fn body(file: &str) -> &str {
     }
 }
 
-/// A snapshot file in insta's format.
-fn snapshot_file(scenario: &Path, body: &str) -> String {
+/// A snapshot file in insta's format: its header (the scenario's
+/// description, its file) between `---` lines, then the transcript.
+pub fn snapshot_file(scenario: &Path, description: Option<&str>, body: &str) -> String {
     let name = scenario.file_name().unwrap_or_default().to_string_lossy();
-    format!("---\nsource: fuda test\nexpression: transcript\ninput_file: {name}\n---\n{body}")
+    let mut head = String::from("---\nsource: fuda test\n");
+    if let Some(d) = description {
+        // A JSON string is a YAML scalar, whatever the text holds.
+        head += &format!("description: {}\n", serde_json::Value::from(d.trim()));
+    }
+    format!("{head}input_file: {name}\n---\n{body}")
 }
 
 /// Runs the scenarios, writing what happens to `out`; the last line is
@@ -206,12 +212,15 @@ fn one<'r>(
         false
     };
     if accept {
-        std::fs::write(&snap, snapshot_file(file, &new))?;
+        std::fs::write(&snap, snapshot_file(file, run.description.as_deref(), &new))?;
         let _ = std::fs::remove_file(&pending);
         writeln!(out, "updated {}", snap.display())?;
         return Ok(true);
     }
-    std::fs::write(&pending, snapshot_file(file, &new))?;
+    std::fs::write(
+        &pending,
+        snapshot_file(file, run.description.as_deref(), &new),
+    )?;
     writeln!(
         out,
         "FAIL {shown}: {}; the new one is pending in {}",
@@ -231,52 +240,29 @@ fn changed(old: Option<&str>) -> &'static str {
 }
 
 /// A line diff of two texts: `-` old, `+` new, two lines of context,
-/// `@@ line N` before each run of changes.
+/// `@@ line N` (of the new text) before each run of changes. `similar`'s
+/// Myers diff keeps memory linear in the lines (a long transcript's diff
+/// stays small); past a few seconds it gives a coarser, still correct diff.
 pub fn diff(old: &str, new: &str) -> String {
-    let a: Vec<&str> = old.lines().collect();
-    let b: Vec<&str> = new.lines().collect();
-    // Longest common subsequence, table from the ends.
-    let mut lcs = vec![vec![0u32; b.len() + 1]; a.len() + 1];
-    for i in (0..a.len()).rev() {
-        for j in (0..b.len()).rev() {
-            lcs[i][j] = if a[i] == b[j] {
-                lcs[i + 1][j + 1] + 1
-            } else {
-                lcs[i + 1][j].max(lcs[i][j + 1])
-            };
-        }
-    }
-    // Each line: ' ', '-' or '+', with its new line number.
-    let mut ops: Vec<(char, &str, usize)> = Vec::new();
-    let (mut i, mut j) = (0, 0);
-    while i < a.len() || j < b.len() {
-        if i < a.len() && j < b.len() && a[i] == b[j] {
-            ops.push((' ', a[i], j));
-            (i, j) = (i + 1, j + 1);
-        } else if i < a.len() && (j == b.len() || lcs[i + 1][j] >= lcs[i][j + 1]) {
-            ops.push(('-', a[i], j));
-            i += 1;
-        } else {
-            ops.push(('+', b[j], j));
-            j += 1;
-        }
-    }
-    let near = |k: usize| {
-        let lo = k.saturating_sub(2);
-        let hi = (k + 3).min(ops.len());
-        ops[lo..hi].iter().any(|o| o.0 != ' ')
-    };
+    use similar::{ChangeTag, TextDiff};
+    let d = TextDiff::configure()
+        .timeout(std::time::Duration::from_secs(5))
+        .diff_lines(old, new);
     let mut s = String::new();
-    let mut last_shown = None;
-    for (k, (op, line, at)) in ops.iter().enumerate() {
-        if !near(k) {
-            continue;
+    for group in d.grouped_ops(2) {
+        let Some(first) = group.first() else { continue };
+        s += &format!("@@ line {}\n", first.new_range().start + 1);
+        for op in &group {
+            for c in d.iter_changes(op) {
+                let sign = match c.tag() {
+                    ChangeTag::Equal => ' ',
+                    ChangeTag::Delete => '-',
+                    ChangeTag::Insert => '+',
+                };
+                let line = c.value();
+                s += &format!("{sign} {}\n", line.strip_suffix('\n').unwrap_or(line));
+            }
         }
-        if last_shown.is_none_or(|l| l + 1 != k) {
-            s += &format!("@@ line {}\n", at + 1);
-        }
-        s += &format!("{op} {line}\n");
-        last_shown = Some(k);
     }
     s
 }
@@ -293,7 +279,8 @@ mod tests {
 
     #[test]
     fn body_follows_the_header() {
-        let f = snapshot_file(Path::new("x/a.yaml"), "one\ntwo\n");
+        let f = snapshot_file(Path::new("x/a.yaml"), Some("a: b"), "one\ntwo\n");
+        assert!(f.contains("description: \"a: b\"\n"));
         assert!(f.contains("input_file: a.yaml\n"));
         assert_eq!(body(&f), "one\ntwo\n");
     }
