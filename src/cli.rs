@@ -527,23 +527,12 @@ fn shown(path: &Path) -> String {
 
 /// `fuda new card <game> <id>`.
 fn new_card(dir: &Source, game: &str, id: &str) -> ExitCode {
-    let folder = match dir {
-        Source::Dir(d) => d,
-        Source::Mod(d) => {
-            eprintln!(
-                "error: fuda new card writes into a data folder; {} is a mod: add the card as \
-                 a file of its cards/ folder (`fuda data export DIR` writes a data folder)",
-                d.display()
-            );
-            return ExitCode::from(2);
-        }
-        Source::Embedded => {
-            eprintln!(
-                "error: fuda new writes into a data folder, and the built-in games are not one: \
-                 `fuda data export DIR` writes them out, then `fuda --data DIR new card {game} {id}`"
-            );
-            return ExitCode::from(2);
-        }
+    let Some(folder) = dir.folder() else {
+        eprintln!(
+            "error: fuda new writes into a data folder, and the built-in games are not one: \
+             `fuda data export DIR` writes them out, then `fuda --data DIR new card {game} {id}`"
+        );
+        return ExitCode::from(2);
     };
     match crate::scaffold::new_card(folder, game, id) {
         Ok(w) => {
