@@ -317,12 +317,20 @@ fn game_flags(args: Vec<OsString>) -> (Vec<OsString>, Vec<(String, Option<String
 
 /// The mod `path` lies in: the nearest folder from `path` up that holds
 /// `mod.yaml` (`fuda test MOD`, `fuda scenario MOD/x.yaml`).
-fn mod_around(path: &Path) -> Option<Source> {
+/// The data a path stands in, when no `--data` is given: the nearest folder
+/// around it holding `mod.yaml` (a mod) or `rules/` beside `cards/` (a data
+/// folder, as `fuda data export` writes).
+fn data_around(path: &Path) -> Option<Source> {
     let full = std::fs::canonicalize(path).ok()?;
-    let dir = full
-        .ancestors()
-        .find(|a| a.join(crate::data::manifest::FILE).is_file())?;
-    Some(source::open(Some(dir)))
+    full.ancestors().find_map(|a| {
+        if a.join(crate::data::manifest::FILE).is_file() {
+            Some(source::open(Some(a)))
+        } else if crate::snapshot::data_folder(a) {
+            Some(Source::Dir(a.to_path_buf()))
+        } else {
+            None
+        }
+    })
 }
 
 fn command(cli: Cli) -> ExitCode {
@@ -333,16 +341,25 @@ fn command(cli: Cli) -> ExitCode {
         );
         return ExitCode::from(2);
     }
-    // With no `--data`, a scenario inside a mod plays on that mod.
+    // With no `--data`, a scenario plays on the mod or data folder it is
+    // in; `fuda test` and `fuda new` with no path, on the one around the
+    // current folder.
+    let here = Path::new(".");
     let first = match &cli.cmd {
         Cmd::Scenario { file, .. } => Some(file.as_path()),
-        Cmd::Test { paths, .. } => paths.first().map(PathBuf::as_path),
+        Cmd::Test { paths, .. } => Some(paths.first().map_or(here, PathBuf::as_path)),
+        Cmd::New { .. } => Some(here),
         _ => None,
     };
-    let dir = match (&cli.data, first.and_then(mod_around)) {
+    let dir = match (&cli.data, first.and_then(data_around)) {
         (None, Some(m)) => m,
         _ => source::open(cli.data.as_deref()),
     };
+    if matches!(cli.cmd, Cmd::Test { .. } | Cmd::New { .. }) {
+        // Said every time: a test on other data than meant passes or fails
+        // for the wrong reason.
+        eprintln!("data: {}", dir.describe());
+    }
     match cli.cmd {
         Cmd::Run {
             game,

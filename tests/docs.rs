@@ -10,6 +10,8 @@
 //! - ```` ```yaml scenario ```` — a scenario file; it runs with the cards and
 //!   rules of the blocks above it in the same page (on the mod, if the page
 //!   has one above it), and its `expect:` (required) must hold.
+//! - ```` ```yaml scenario fails ```` — a scenario that must fail: each
+//!   failure's message must be written in the page (the block after it).
 //! - ```` ```sh ```` and ```` ```text ```` are shown, not run; any other block is an error,
 //!   so no example escapes the test.
 //!
@@ -137,7 +139,8 @@ fn check_page(root: &Path, page: &Path) -> (usize, Vec<String>) {
                 mod_unloaded.get_or_insert(at);
                 continue;
             }
-            ["yaml", "scenario"] => {
+            ["yaml", "scenario", ..] => {
+                let must_fail = b.info.get(2).map(String::as_str) == Some("fails");
                 ran += 1;
                 if let Some(at) = mod_unloaded.take() {
                     load_mod(&at, &mut failures);
@@ -157,7 +160,18 @@ fn check_page(root: &Path, page: &Path) -> (usize, Vec<String>) {
                         if let Some(e) = r.error.take() {
                             failures.push(format!("{at}: {:?}", miette::Report::new(e)));
                         }
-                        if !r.failures.is_empty() {
+                        if must_fail {
+                            if r.failures.is_empty() {
+                                failures.push(format!("{at}: the scenario should fail; it passed"));
+                            }
+                            for f in &r.failures {
+                                if !text.contains(f.as_str()) {
+                                    failures.push(format!(
+                                        "{at}: the page should show the failure `{f}`"
+                                    ));
+                                }
+                            }
+                        } else if !r.failures.is_empty() {
                             failures.push(format!(
                                 "{at}: expectations failed:\n{}\n{}",
                                 r.failures.join("\n"),

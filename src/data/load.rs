@@ -229,6 +229,49 @@ impl Loader {
 
     /// The game's rules, with the mod's `rules.yaml` laid over them
     /// ([`overlay`]) if it has one.
+    /// Reports each name a mod's rules give that the game lacks (outside
+    /// `add:`: a typo) or has (inside `add:`: nothing to add).
+    fn check_names(
+        &mut self,
+        of: u32,
+        base: &serde_norway::Value,
+        top: &serde_norway::Value,
+        adding: bool,
+    ) {
+        let add_at = self.sources.text(of).find("\nadd:").map_or(0, |i| i + 1);
+        for (n, has) in super::overlay::names(base, top) {
+            if has != adding {
+                continue;
+            }
+            let text = self.sources.text(of);
+            let from = if adding { add_at } else { 0 };
+            let (a, b) = super::locate::find_word(text, &n.name, from).unwrap_or((0, 1));
+            let (msg, help) = if adding {
+                (
+                    format!(
+                        "`add:` gives {} `{}`, which the game has",
+                        n.section, n.name
+                    ),
+                    "change it outside `add:` (`add:` holds only new names)".to_string(),
+                )
+            } else {
+                let near = crate::suggest::suggest(&n.name, n.known.iter().map(String::as_str));
+                let mean = near
+                    .map(|c| format!("did you mean `{c}`? "))
+                    .unwrap_or_default();
+                (
+                    format!("the game has no {} `{}`", n.section, n.name),
+                    format!(
+                        "{mean}a mod adds a name only under `add:` (`add: {{{}: …}}`)",
+                        n.section.replace('.', ": {")
+                    ),
+                )
+            };
+            let e = self.sources.error(of, a as u32, b as u32, msg, Some(help));
+            self.errs.push(e);
+        }
+    }
+
     fn read_rules(&mut self, rel: &str) -> Option<(u32, RawRules)> {
         let (rf, rules) = self.read_yaml::<RawRules>(false, rel)?;
         self.rf = rf;
@@ -277,7 +320,13 @@ impl Loader {
                 }
             }
         }
+        let adds = map.remove("add");
         let mut base: serde_norway::Value = serde_norway::from_str(self.sources.text(rf)).ok()?;
+        self.check_names(of, &base, &top, false);
+        if let Some(adds) = adds {
+            self.check_names(of, &base, &adds, true);
+            super::overlay::merge(&mut top, adds);
+        }
         self.report.extend(super::overlay::changes(&base, &top));
         super::overlay::merge(&mut base, top.clone());
         self.overlay = Some((of, top));

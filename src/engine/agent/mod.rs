@@ -15,7 +15,7 @@ use rand_chacha::ChaCha8Rng;
 
 pub use bot::DataBot;
 pub use replay::Replay;
-pub use scripted::{Script, Scripted, names};
+pub use scripted::{Script, Scripted, index, names, pick};
 
 use super::request::{Picks, Request};
 use super::state::below;
