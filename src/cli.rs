@@ -802,7 +802,7 @@ fn prepare_rest(
     for name in &a.agents {
         let parsed = match name.as_str() {
             "human" => Some(Box::new(crate::human::Human) as Box<dyn Agent>),
-            other => agent::parse(other, &data),
+            other => crate::search::parse(other, &data),
         };
         match parsed {
             Some(k) => agents.push(k),
@@ -824,7 +824,7 @@ fn prepare_rest(
     // the rules' default agent (random if they name none).
     let fallback = || {
         (data.default_agent.as_deref())
-            .and_then(|a| agent::parse(a, &data))
+            .and_then(|a| crate::search::parse(a, &data))
             .unwrap_or_else(|| Box::new(agent::Random::default()))
     };
     let last = agents.last().cloned().unwrap_or_else(fallback);
