@@ -138,7 +138,8 @@ enum Cmd {
         #[arg(long, default_value_t = 1)]
         jobs: usize,
         /// Print one JSON object: games, wins and win_rates per seat, draws,
-        /// avg_turns, turn_limit, games_per_sec, errors.
+        /// avg_turns, turn_limit, games_per_sec, errors (and search seats'
+        /// search_playouts, search_playouts_per_sec).
         #[arg(long)]
         json: bool,
     },
@@ -807,7 +808,7 @@ fn prepare_rest(
         match parsed {
             Some(k) => agents.push(k),
             None => {
-                let known: Vec<&str> = ["first", "random", "human"]
+                let known: Vec<&str> = ["first", "random", "human", "ismcts[:N|:Nms][:bot]"]
                     .into_iter()
                     .chain(data.bots.iter().map(|(n, _)| n.as_str()))
                     .collect();
@@ -964,6 +965,9 @@ fn sim(dir: &Source, a: &GameArgs, games: u64, jobs: usize, json: bool) -> ExitC
             "  shared wins {}  average turns {:.1}  {:.0} games/s",
             s.draws, s.avg_turns, s.games_per_sec
         ));
+        if let (Some(n), Some(rate)) = (s.search_playouts, s.search_playouts_per_sec) {
+            say(format_args!("  search: {n} playouts, {rate:.0} playouts/s"));
+        }
         if s.turn_limit > 0 {
             say(format_args!(
                 "  {} game(s) reached the turn limit",

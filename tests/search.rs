@@ -105,6 +105,32 @@ struct Found {
     leaks: Vec<String>,
     /// Playouts whose copy stopped with an error.
     failed: u64,
+    /// Summed over the decisions searched: the bytes of the resume point's
+    /// state, the answers replayed from it, the answers of the game so far.
+    state_bytes: usize,
+    replayed: usize,
+    answers: usize,
+}
+
+/// How many answers a game's record holds (player, count, picks each).
+fn records(mut rec: &[u32]) -> usize {
+    let mut n = 0;
+    while let [_, k, rest @ ..] = rec {
+        rec = &rest[(*k as usize).min(rest.len())..];
+        n += 1;
+    }
+    n
+}
+
+/// The bytes a state's cards, zones and numbers take (what a fork copies).
+fn state_bytes(st: &fuda::engine::state::State) -> usize {
+    let zones: usize = (st.zones.iter())
+        .map(|z| z.cards.len() * 4 + z.piles.iter().map(|(_, p)| 8 + p.len() * 4).sum::<usize>())
+        .sum();
+    st.objs.len() * std::mem::size_of::<fuda::engine::state::Obj>()
+        + zones
+        + (st.counters.len() + st.globals.len()) * 8
+        + std::mem::size_of_val(st)
 }
 
 /// Searches each decision twice with the same seed: once in the game as it
@@ -243,6 +269,13 @@ impl Agent for Swapper {
             return Ok(pa);
         }
         self.left -= 1;
+        {
+            let point = g.fork_point().unwrap();
+            let mut f = self.found.lock().unwrap();
+            f.state_bytes += state_bytes(&point.st);
+            f.replayed += records(&g.decisions[point.answers..]);
+            f.answers += records(&g.decisions);
+        }
         let before = self.swap(g, req.player);
         let changed = (before.iter())
             .filter(|(c, id)| (g.st.objs[*c as usize].def, g.st.objs[*c as usize].tags) != *id)
@@ -300,9 +333,19 @@ fn search_answers_do_not_depend_on_hidden_cards() {
         let found = Arc::new(Mutex::new(Found::default()));
         play(&data, 5, Box::new(Swapper::new(found.clone())));
         let f = found.lock().unwrap();
+        let n = f.searched.max(1);
         report.push(format!(
-            "{}: {} decisions searched, {} hidden cards swapped, {} swaps history told apart, {} playouts failed",
-            data.game, f.searched, f.swapped, f.told, f.failed
+            "{}: {} decisions searched, {} hidden cards swapped, {} swaps history told apart, \
+             {} playouts failed; per decision a fork copies {} bytes of state and replays {:.1} \
+             answers (the game so far: {:.1} answers)",
+            data.game,
+            f.searched,
+            f.swapped,
+            f.told,
+            f.failed,
+            f.state_bytes / n,
+            f.replayed as f64 / n as f64,
+            f.answers as f64 / n as f64
         ));
         assert!(f.searched > 0, "{}: nothing searched", data.game);
         assert!(
