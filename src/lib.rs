@@ -14,6 +14,7 @@ pub mod fast;
 pub mod human;
 pub mod lang;
 pub mod limits;
+pub mod lsp;
 pub mod replay;
 pub mod report;
 pub mod sandbox;
