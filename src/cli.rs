@@ -138,7 +138,8 @@ enum Cmd {
         #[arg(long, default_value_t = 1)]
         jobs: usize,
         /// Print one JSON object: games, wins and win_rates per seat, draws,
-        /// avg_turns, turn_limit, games_per_sec, errors.
+        /// avg_turns, turn_limit, games_per_sec, errors (and search seats'
+        /// search_playouts, search_playouts_per_sec).
         #[arg(long)]
         json: bool,
     },
@@ -843,12 +844,12 @@ fn prepare_rest(
     for name in &a.agents {
         let parsed = match name.as_str() {
             "human" => Some(Box::new(crate::human::Human) as Box<dyn Agent>),
-            other => agent::parse(other, &data),
+            other => crate::search::parse(other, &data),
         };
         match parsed {
             Some(k) => agents.push(k),
             None => {
-                let known: Vec<&str> = ["first", "random", "human"]
+                let known: Vec<&str> = ["first", "random", "human", "ismcts[:N|:Nms][:bot]"]
                     .into_iter()
                     .chain(data.bots.iter().map(|(n, _)| n.as_str()))
                     .collect();
@@ -865,7 +866,7 @@ fn prepare_rest(
     // the rules' default agent (random if they name none).
     let fallback = || {
         (data.default_agent.as_deref())
-            .and_then(|a| agent::parse(a, &data))
+            .and_then(|a| crate::search::parse(a, &data))
             .unwrap_or_else(|| Box::new(agent::Random::default()))
     };
     let last = agents.last().cloned().unwrap_or_else(fallback);
@@ -1005,6 +1006,9 @@ fn sim(dir: &Source, a: &GameArgs, games: u64, jobs: usize, json: bool) -> ExitC
             "  shared wins {}  average turns {:.1}  {:.0} games/s",
             s.draws, s.avg_turns, s.games_per_sec
         ));
+        if let (Some(n), Some(rate)) = (s.search_playouts, s.search_playouts_per_sec) {
+            say(format_args!("  search: {n} playouts, {rate:.0} playouts/s"));
+        }
         if s.turn_limit > 0 {
             say(format_args!(
                 "  {} game(s) reached the turn limit",

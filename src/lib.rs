@@ -24,6 +24,7 @@ pub mod sandbox;
 pub mod scaffold;
 pub mod scenario;
 pub mod schema;
+pub mod search;
 pub mod sim;
 pub mod snapshot;
 pub mod suggest;

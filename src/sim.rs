@@ -33,6 +33,12 @@ pub struct Summary {
     /// Games that hit the rules' turn limit.
     pub turn_limit: u64,
     pub games_per_sec: f64,
+    /// Playouts (iterations) of search seats, if any searched.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub search_playouts: Option<u64>,
+    /// Their rate per second of searching, on one thread.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub search_playouts_per_sec: Option<f64>,
     /// Games stopped by an error (see `error_messages`: each distinct error
     /// once, located).
     pub errors: u64,
@@ -135,6 +141,7 @@ pub fn simulate(
         indicatif::ProgressBar::hidden()
     };
     let start = Instant::now();
+    let searched = crate::search::searched();
     if jobs != 1
         && let Some(tier) = &cfg.tier
     {
@@ -164,6 +171,9 @@ pub fn simulate(
     };
     bar.finish_and_clear();
     let secs = start.elapsed().as_secs_f64();
+    // Other simulations in the process may search meanwhile: a rate, not a count to test.
+    let (playouts, nanos) = crate::search::searched();
+    let (playouts, nanos) = (playouts - searched.0, nanos - searched.1);
     let mut errors = tally.errors;
     errors.sort_by_key(|(i, ..)| *i);
     let ok = (games - errors.len() as u64).max(1) as f64;
@@ -175,6 +185,9 @@ pub fn simulate(
         avg_turns: tally.turns as f64 / ok,
         turn_limit: tally.limit,
         games_per_sec: games as f64 / secs.max(1e-9),
+        search_playouts: (playouts > 0).then_some(playouts),
+        search_playouts_per_sec: (playouts > 0)
+            .then(|| playouts as f64 / (nanos as f64 / 1e9).max(1e-9)),
         errors: errors.len() as u64,
         error_messages: grouped(errors),
     })

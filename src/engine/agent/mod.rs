@@ -47,6 +47,13 @@ pub trait Agent: Send + Sync {
         None
     }
 
+    /// Whether it forks the game it is asked in: the kernel then keeps a
+    /// point the game can be resumed from ([`Game::fork_point`]). Asked
+    /// when it takes its seat.
+    fn forks(&self) -> bool {
+        false
+    }
+
     /// A copy for another game (configurations are cloned per game).
     fn boxed(&self) -> Box<dyn Agent>;
 }
