@@ -359,7 +359,7 @@ fn command(cli: Cli) -> ExitCode {
     if matches!(cli.cmd, Cmd::Test { .. } | Cmd::New { .. }) {
         // Said every time: a test on other data than meant passes or fails
         // for the wrong reason.
-        eprintln!("data: {}", dir.describe());
+        crate::errln!("data: {}", dir.describe());
     }
     match cli.cmd {
         Cmd::Run {
