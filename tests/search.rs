@@ -199,8 +199,11 @@ impl Swapper {
     }
 }
 
+/// Each card's definition, zone, tags and what was seen of it.
+type Cards = Vec<(u16, u32, u64, u8)>;
+
 /// The state's cards and numbers.
-fn state_of(g: &Game) -> (Vec<(u16, u32, u64, u8)>, Vec<Vec<u32>>, Vec<i64>, Vec<i64>) {
+fn state_of(g: &Game) -> (Cards, Vec<Vec<u32>>, Vec<i64>, Vec<i64>) {
     let objs = (g.st.objs.iter())
         .map(|o| (o.def, o.zone, o.tags, o.seen))
         .collect();
@@ -211,7 +214,10 @@ fn state_of(g: &Game) -> (Vec<(u16, u32, u64, u8)>, Vec<Vec<u32>>, Vec<i64>, Vec
 /// The answers given since a resume point, in the order given, shared by
 /// the seats of a copy; who was asked when they ran out.
 #[derive(Clone, Default)]
-struct Answers(Arc<Mutex<(VecDeque<(u32, Picks)>, Option<u8>)>>);
+struct Answers(Arc<Mutex<Given>>);
+
+/// The answers left, each with its player, and who was asked when none was.
+type Given = (VecDeque<(u32, Picks)>, Option<u8>);
 
 impl Agent for Answers {
     fn answer(&mut self, _: &mut Game, req: &Request) -> Res<Picks> {

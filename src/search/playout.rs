@@ -55,7 +55,7 @@ impl Run {
             prefix: Vec::new(),
             cursor: 0,
             mode: Mode::Replay,
-            tree: Tree::new(),
+            tree: Tree::default(),
             node: 0,
             path: Vec::new(),
             rng: ChaCha8Rng::seed_from_u64(0),

@@ -27,13 +27,16 @@ pub struct Tree {
     pub nodes: Vec<Node>,
 }
 
-impl Tree {
-    pub fn new() -> Tree {
+impl Default for Tree {
+    /// A tree of its root alone.
+    fn default() -> Tree {
         Tree {
             nodes: vec![Node::default()],
         }
     }
+}
 
+impl Tree {
     /// Empties it to a root (keeping its memory).
     pub fn clear(&mut self) {
         self.nodes.truncate(1);
