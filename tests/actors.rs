@@ -9,9 +9,11 @@ use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;
 
+mod logged;
+use logged::play;
+
 use fuda::data::{Data, load};
 use fuda::engine::log::{Entry, pname};
-use fuda::engine::{Game, GameConfig, agent};
 use fuda::value::{DefId, PlayerId, ZoneRef};
 
 fn root() -> &'static Path {
@@ -28,26 +30,6 @@ fn games() -> Vec<String> {
         .collect();
     out.sort();
     out
-}
-
-fn play(data: &Arc<Data>, players: u8, seed: u64) -> Vec<Entry> {
-    let agents = (0..players)
-        .map(|_| agent::parse("random", data).expect("agent exists"))
-        .collect();
-    let mut g = Game::new(
-        data.clone(),
-        GameConfig {
-            players,
-            seed,
-            agents,
-            options: HashMap::new(),
-            logging: true,
-            tier: Some(fuda::fast::tier(data)),
-        },
-    );
-    g.play()
-        .unwrap_or_else(|e| panic!("{} {players}p seed {seed}: {e:?}", data.game));
-    std::mem::take(&mut g.log)
 }
 
 /// Who owns the cards in each shared zone, as far as the transcript tells
@@ -134,7 +116,7 @@ fn every_move_credits_the_owner_of_its_cards() {
         let (min, max, _) = data.players;
         for players in min..=max {
             for seed in 0..3 {
-                let log = play(&data, players, seed);
+                let log = play(&data, players, seed, "random");
                 moves += log
                     .iter()
                     .filter(|e| matches!(e, Entry::Move { .. }))
@@ -154,7 +136,7 @@ fn every_move_credits_the_owner_of_its_cards() {
 #[test]
 fn the_checker_catches_a_wrong_actor() {
     let data = Arc::new(load::load_game(root(), "landgrab").expect("shipped data loads"));
-    let mut log = play(&data, 2, 1);
+    let mut log = play(&data, 2, 1, "random");
     assert!(wrong_actor(&data, &log).is_none());
     for e in &mut log {
         if let Entry::Move { player, .. } = e {

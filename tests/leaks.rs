@@ -9,14 +9,15 @@
 //! `--json` fields as well. `FUDA_LEAK_SEEDS=N` plays
 //! N seeds per game, player count and agent (3 by default).
 
-use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;
+
+mod logged;
+use logged::play;
 
 use fuda::data::{Data, Visibility, load};
 use fuda::engine::facts::facts;
 use fuda::engine::log::{Entry, Part, Place, render_spans};
-use fuda::engine::{Game, GameConfig, agent};
 use fuda::value::PlayerId;
 
 fn root() -> &'static Path {
@@ -100,27 +101,6 @@ fn seeds() -> u64 {
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(3)
-}
-
-/// Plays a logged game and returns its log (up to the error, if one ends it).
-fn play(data: &Arc<Data>, players: u8, seed: u64, agent: &str) -> Vec<Entry> {
-    let agents = (0..players)
-        .map(|_| agent::parse(agent, data).expect("agent exists"))
-        .collect();
-    let mut g = Game::new(
-        data.clone(),
-        GameConfig {
-            players,
-            seed,
-            agents,
-            options: HashMap::new(),
-            logging: true,
-            tier: Some(fuda::fast::tier(data)),
-        },
-    );
-    g.play()
-        .unwrap_or_else(|e| panic!("{} {players}p seed {seed}: {e:?}", data.game));
-    std::mem::take(&mut g.log)
 }
 
 #[test]
