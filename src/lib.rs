@@ -20,6 +20,7 @@ pub mod sandbox;
 pub mod scaffold;
 pub mod scenario;
 pub mod schema;
+pub mod serve;
 pub mod sim;
 pub mod snapshot;
 pub mod suggest;

@@ -230,7 +230,7 @@ impl Game {
 
     /// A property value as the board shows it: a card by name only where
     /// everyone may see it.
-    fn show_square_value(&self, v: &Value) -> String {
+    pub fn show_square_value(&self, v: &Value) -> String {
         match v {
             Value::Card(c) => {
                 let z = self.st.zone_of(*c);
