@@ -6,6 +6,9 @@
 //! reads and compiles them once; [`engine::Game`] runs them. The kernel never names
 //! a game: everything game-specific lives in the data directory.
 
+#[macro_use]
+pub mod out;
+
 pub mod cli;
 pub mod data;
 pub mod engine;
@@ -14,12 +17,14 @@ pub mod fast;
 pub mod human;
 pub mod lang;
 pub mod limits;
+pub mod lsp;
 pub mod replay;
 pub mod report;
 pub mod sandbox;
 pub mod scaffold;
 pub mod scenario;
 pub mod schema;
+pub mod search;
 pub mod serve;
 pub mod sim;
 pub mod snapshot;

@@ -10,6 +10,7 @@ use super::files::Files;
 use super::manifest::{self, RawMod};
 use super::options::OptionDecl;
 use super::schema::*;
+use super::unsaved::Unsaved;
 use super::*;
 use crate::data::confine::plain_name;
 use crate::data::locate::{code_origin, find_key, find_word};
@@ -28,16 +29,22 @@ pub fn list_games(data_dir: &Path) -> Vec<String> {
 /// ([`super::source::open`]'s rule).
 pub fn load_game(data_dir: &Path, game: &str) -> Result<Data, DataErrors> {
     if manifest::is_mod(data_dir) {
-        load(Files::Embedded, game, Some(data_dir))
+        load(Files::Embedded, game, Some(data_dir), &Unsaved::default())
     } else {
-        load(Files::dir(data_dir), game, None)
+        load(Files::dir(data_dir), game, None, &Unsaved::default())
     }
 }
 
 /// Loads and compiles one game of `base`, with the mod in `mod_dir` laid
-/// over it if one is given.
-pub(crate) fn load(base: Files, game: &str, mod_dir: Option<&Path>) -> Result<Data, DataErrors> {
+/// over it if one is given; a file with an unsaved text is read as that text.
+pub(crate) fn load(
+    base: Files,
+    game: &str,
+    mod_dir: Option<&Path>,
+    unsaved: &Unsaved,
+) -> Result<Data, DataErrors> {
     let mut l = Loader::new(base);
+    l.unsaved = unsaved.clone();
     let game = match mod_dir {
         Some(dir) => match l.open_mod(dir, game) {
             Some(g) => g,
@@ -126,6 +133,8 @@ struct Loader {
     /// raises itself (turn, phases, board), with no `would` step.
     declared_events: usize,
     scripts: Option<super::scripts::Scripts>,
+    /// Texts to read in place of files that exist.
+    unsaved: Unsaved,
 }
 
 /// A card as read, with where it came from.
@@ -150,6 +159,7 @@ impl Loader {
             names: Names::default(),
             declared_events: 0,
             scripts: None,
+            unsaved: Unsaved::default(),
         }
     }
 
@@ -161,7 +171,13 @@ impl Loader {
             &self.base
         };
         let name = files.name(rel);
-        match files.read(rel) {
+        // The file is read even when its text is unsaved: reading refuses
+        // what the folder does not hold, and so the unsaved text too.
+        let read = files.read(rel).map(|bytes| match self.unsaved.get(&name) {
+            Some(text) => text.as_bytes().to_vec(),
+            None => bytes,
+        });
+        match read {
             Ok(bytes) => yamltext::add(&mut self.sources, name, bytes, &mut self.errs),
             Err(why) => {
                 self.errs.push(DataError::plain(why, None));
@@ -213,6 +229,49 @@ impl Loader {
 
     /// The game's rules, with the mod's `rules.yaml` laid over them
     /// ([`overlay`]) if it has one.
+    /// Reports each name a mod's rules give that the game lacks (outside
+    /// `add:`: a typo) or has (inside `add:`: nothing to add).
+    fn check_names(
+        &mut self,
+        of: u32,
+        base: &serde_norway::Value,
+        top: &serde_norway::Value,
+        adding: bool,
+    ) {
+        let add_at = self.sources.text(of).find("\nadd:").map_or(0, |i| i + 1);
+        for (n, has) in super::overlay::names(base, top) {
+            if has != adding {
+                continue;
+            }
+            let text = self.sources.text(of);
+            let from = if adding { add_at } else { 0 };
+            let (a, b) = super::locate::find_word(text, &n.name, from).unwrap_or((0, 1));
+            let (msg, help) = if adding {
+                (
+                    format!(
+                        "`add:` gives {} `{}`, which the game has",
+                        n.section, n.name
+                    ),
+                    "change it outside `add:` (`add:` holds only new names)".to_string(),
+                )
+            } else {
+                let near = crate::suggest::suggest(&n.name, n.known.iter().map(String::as_str));
+                let mean = near
+                    .map(|c| format!("did you mean `{c}`? "))
+                    .unwrap_or_default();
+                (
+                    format!("the game has no {} `{}`", n.section, n.name),
+                    format!(
+                        "{mean}a mod adds a name only under `add:` (`add: {{{}: …}}`)",
+                        n.section.replace('.', ": {")
+                    ),
+                )
+            };
+            let e = self.sources.error(of, a as u32, b as u32, msg, Some(help));
+            self.errs.push(e);
+        }
+    }
+
     fn read_rules(&mut self, rel: &str) -> Option<(u32, RawRules)> {
         let (rf, rules) = self.read_yaml::<RawRules>(false, rel)?;
         self.rf = rf;
@@ -261,7 +320,13 @@ impl Loader {
                 }
             }
         }
+        let adds = map.remove("add");
         let mut base: serde_norway::Value = serde_norway::from_str(self.sources.text(rf)).ok()?;
+        self.check_names(of, &base, &top, false);
+        if let Some(adds) = adds {
+            self.check_names(of, &base, &adds, true);
+            super::overlay::merge(&mut top, adds);
+        }
         self.report.extend(super::overlay::changes(&base, &top));
         super::overlay::merge(&mut base, top.clone());
         self.overlay = Some((of, top));
@@ -362,7 +427,25 @@ impl Loader {
                 );
             }
         }
+        // The mod's own ids, with their files: two of one id is an error
+        // at the second (one would silently be dropped).
+        let mut own: Vec<(String, u32)> = Vec::new();
         for c in mine {
+            if let Some((_, first)) = own.iter().find(|(id, _)| *id == c.raw.id) {
+                let id = c.raw.id.clone();
+                let first = self.sources.path(*first).to_string();
+                self.err_at(
+                    c.file,
+                    &id,
+                    c.at,
+                    format!("the mod has two cards `{id}`"),
+                    Some(format!(
+                        "the other is in {first}; give one another id, or remove one"
+                    )),
+                );
+                continue;
+            }
+            own.push((c.raw.id.clone(), c.file));
             match cards.iter().position(|b| b.raw.id == c.raw.id) {
                 Some(i) if replace.contains(&c.raw.id) => {
                     self.report.push(format!("replaces card {}", c.raw.id));
@@ -849,9 +932,24 @@ impl Loader {
                         false
                     }
                 };
+                let rounds = match w.close.as_str() {
+                    "round" => true,
+                    "passes" => false,
+                    other => {
+                        self.err_at(
+                            rf,
+                            other,
+                            from,
+                            format!("window `close` must be `passes` or `round`, not `{other}`"),
+                            None,
+                        );
+                        false
+                    }
+                };
                 WindowDecl {
                     name: name.clone(),
                     all_players,
+                    rounds: rounds && all_players,
                     moves,
                     bots: Vec::new(),
                 }
@@ -1109,6 +1207,18 @@ impl Loader {
                 "players",
                 0,
                 "`players` needs 1 <= min <= max".into(),
+                None,
+            );
+        }
+        if r.max_turns > crate::limits::MAX_TURNS {
+            self.err_at(
+                self.owner(&["max_turns"]),
+                "max_turns",
+                0,
+                format!(
+                    "`max_turns` is at most {} (a game that never ends is stopped there)",
+                    crate::limits::MAX_TURNS
+                ),
                 None,
             );
         }

@@ -48,8 +48,18 @@ const TOPICS: &[(&str, &str, Option<&str>)] = &[
         Some(include_str!("../../docs/rhai.md")),
     ),
     (
+        "transcript",
+        "transcripts: per-viewer lines, who a move credits, the --json fields",
+        Some(include_str!("../../docs/transcript.md")),
+    ),
+    (
+        "tutorial",
+        "a whole small game built step by step: spells that answer each other on the stack",
+        Some(include_str!("../../docs/tutorial.md")),
+    ),
+    (
         "editors",
-        "JSON Schemas for editors: completion and checks as you type",
+        "editors: JSON Schemas, and `fuda lsp` for checks, completion and hover as you type",
         Some(include_str!("../../docs/editors.md")),
     ),
 ];

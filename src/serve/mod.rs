@@ -25,13 +25,14 @@ use serde_json::{Value as Json, json};
 
 use crate::data::source::Source;
 use crate::data::{Data, DataErrors};
-use crate::engine::{Picks, agent};
+use crate::engine::Picks;
 use crate::replay::Save;
+use crate::search;
 use table::{Rec, Setup, Table};
 
-/// Agents a seat may take besides the rules' bots, offered when the
-/// agent parser knows them (a search agent once it exists).
-const AGENTS: [&str; 3] = ["random", "first", "ismcts"];
+/// Agents a seat may take besides the rules' bots (any `ismcts:N[:bot]`
+/// is accepted too; these are the ones offered in the list).
+const AGENTS: [&str; 4] = ["random", "first", "ismcts:200", "ismcts"];
 
 pub struct Server {
     pub source: Source,
@@ -104,7 +105,7 @@ fn agents(data: &Data) -> Vec<String> {
     names.extend(
         (AGENTS.iter().map(|s| s.to_string()))
             .chain(data.bots.iter().map(|(n, _)| n.clone()))
-            .filter(|n| agent::parse(n, data).is_some()),
+            .filter(|n| search::parse(n, data).is_some()),
     );
     names
 }
@@ -148,7 +149,8 @@ async fn new_table(State(s): State<Shared>, Body(b): Body<NewTable>) -> Response
         );
     }
     let known = agents(&data);
-    if let Some(a) = b.seats.iter().find(|a| !known.contains(a)) {
+    let unknown = |a: &&String| *a != "human" && search::parse(a, &data).is_none();
+    if let Some(a) = b.seats.iter().find(unknown) {
         let list = known.join(", ");
         return err(
             StatusCode::BAD_REQUEST,

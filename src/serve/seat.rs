@@ -87,6 +87,11 @@ impl Agent for Seat {
         }
     }
 
+    /// A searching bot forks the game: the kernel keeps its resume points.
+    fn forks(&self) -> bool {
+        self.bot.as_ref().is_some_and(|b| b.forks())
+    }
+
     fn boxed(&self) -> Box<dyn Agent> {
         Box::new(Seat {
             seat: self.seat,

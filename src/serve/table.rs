@@ -15,7 +15,7 @@ use tokio::sync::watch;
 use super::message::{self, Log, Sent, Transcript};
 use super::seat::{self, Msg, Seat};
 use crate::data::Data;
-use crate::engine::{Agent, Flow, Game, GameConfig, Picks, Request, agent};
+use crate::engine::{Agent, Flow, Game, GameConfig, Picks, Request};
 
 /// How a table was set up.
 #[derive(Clone)]
@@ -212,7 +212,7 @@ impl Table {
                     if !preview {
                         live.inbox.push(None);
                     }
-                    (agent::parse(name, &data), None)
+                    (crate::search::parse(name, &data), None)
                 };
                 agents.push(Box::new(Seat {
                     seat,
