@@ -288,6 +288,10 @@ struct Act {
     /// Time travel: the number of answers to look back to (none: return).
     #[serde(default)]
     to: Option<usize>,
+    /// An answer: the number of answers given when it was asked (a stale
+    /// answer, sent after the game moved on, is refused).
+    #[serde(default)]
+    at: Option<usize>,
 }
 
 async fn answer(State(s): State<Shared>, Path(id): Path<String>, Body(a): Body<Act>) -> Response {
@@ -297,7 +301,7 @@ async fn answer(State(s): State<Shared>, Path(id): Path<String>, Body(a): Body<A
     let Some(seat) = t.seat_of(&a.token).filter(|&i| t.tokens[i].is_some()) else {
         return err(StatusCode::FORBIDDEN, "no person's seat holds this token");
     };
-    if t.answer(seat, a.picks.iter().copied().collect::<Picks>()) {
+    if t.answer(seat, a.at, a.picks.iter().copied().collect::<Picks>()) {
         Body(json!({ "ok": true })).into_response()
     } else {
         err(StatusCode::CONFLICT, "this seat is not being asked")

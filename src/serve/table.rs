@@ -295,10 +295,12 @@ impl Table {
         }
     }
 
-    /// A person's answer, sent to the game thread.
-    pub fn answer(&self, seat: usize, picks: Picks) -> bool {
+    /// A person's answer, sent to the game thread; `at`, when given, must
+    /// be the number of answers so far (the request it answers).
+    pub fn answer(&self, seat: usize, at: Option<usize>, picks: Picks) -> bool {
         let mut live = self.live();
-        if live.asked != Some(seat) || live.past.is_some() {
+        let stale = at.is_some_and(|a| a != live.answers.len());
+        if live.asked != Some(seat) || live.past.is_some() || stale {
             return false;
         }
         match live.inbox.get(seat) {

@@ -119,6 +119,8 @@ function enter(t) {
 let table = null; // { id, token }
 let last = null; // the last seat message
 let chosenPicks = [];
+// The answer number the request shown is for (a stale click is refused).
+let askedAt = null;
 
 function connect(debugFeed) {
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
@@ -184,6 +186,7 @@ function showSeat(j) {
   for (const [p, name, v] of j.counters) cs.append(el("span", "counter", p + " " + name + " " + v));
   showZones(j.zones);
   showBoard(j.board);
+  askedAt = t.answers;
   showRequest(j.request, t.past !== null && t.past !== undefined);
   const log = $("log");
   // Lines that stand are kept; the rest are written again.
@@ -282,8 +285,10 @@ function showRequest(r, past) {
 }
 
 async function send(picks) {
+  // One answer per request: its buttons go until the next request comes.
+  for (const b of $("request").querySelectorAll("button")) b.disabled = true;
   try {
-    await api("/api/tables/" + encodeURIComponent(table.id) + "/answer", { token: table.token, picks });
+    await api("/api/tables/" + encodeURIComponent(table.id) + "/answer", { token: table.token, picks, at: askedAt });
   } catch (e) {
     $("status").textContent = e.message;
   }
