@@ -7,6 +7,7 @@ mod convert;
 mod game;
 mod rules;
 mod seat;
+mod sim;
 
 use std::path::PathBuf;
 
@@ -34,5 +35,6 @@ fn _fuda(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(games, m)?)?;
     m.add_function(wrap_pyfunction!(load, m)?)?;
     m.add_function(wrap_pyfunction!(game::replay, m)?)?;
+    m.add_function(wrap_pyfunction!(sim::sim, m)?)?;
     Ok(())
 }
