@@ -9,6 +9,7 @@ workers). Ray runs locally by default (`ray.init()`), on a cluster with
 `address=` (or `RAY_ADDRESS`); see `docs/python.md`.
 
     python -m fuda.cluster sim shrine --games 10000 --agents bigmoney,random --shards 16 --out runs/
+    python -m fuda.cluster sweep shrine --vary omiki.cost=4,5,6 --games 2000 --agents bigmoney
 """
 
 from __future__ import annotations
@@ -17,7 +18,10 @@ import argparse
 import os
 import sys
 
+import tempfile
+
 import pyarrow as pa
+import pyarrow.compute
 import pyarrow.parquet as pq
 
 import fuda
@@ -46,9 +50,43 @@ def shard_ranges(games: int, shards: int) -> list[tuple[int, int]]:
     return out
 
 
-def _run_task(kw: dict):
-    """One task: a range of one run's games, played in Rust on the task's thread."""
-    return fuda.sim(**kw)
+def _run_task(kw: dict, mod: dict | None = None, variant: str | None = None):
+    """One task: a range of one run's games, played in Rust on the task's
+    thread; with `mod` (its files by path), on that mod, written where the
+    task runs (a cluster's nodes share no folder with the driver)."""
+    if mod is None:
+        t = fuda.sim(**kw)
+    else:
+        with tempfile.TemporaryDirectory(prefix="fuda-sweep-") as d:
+            for rel, text in mod.items():
+                path = os.path.join(d, rel)
+                os.makedirs(os.path.dirname(path), exist_ok=True)
+                with open(path, "w", encoding="utf-8") as f:
+                    f.write(text)
+            t = fuda.sim(**dict(kw, data=d))
+    if variant is not None:
+        t = t.add_column(2, "variant", pa.array([variant] * t.num_rows, pa.string()))
+    return t
+
+
+def sweep_mod(game: str, card: str, prop: str, value) -> dict:
+    """A mod of the shipped `game` in which `card`'s property `prop` is
+    `value`: its files by path (`mod.yaml`, `cards/<card>.yaml`), the card
+    copied from the file it is written in with that one property changed."""
+    import yaml
+
+    path, text = fuda.load(game).card_source(card)
+    doc = yaml.safe_load(text)
+    cards = doc if isinstance(doc, list) else [doc]
+    found = next((c for c in cards if isinstance(c, dict) and c.get("id") == card), None)
+    if found is None:
+        raise ValueError(f"{path} does not hold card {card!r} as a mapping")
+    found = dict(found, props=dict(found.get("props") or {}, **{prop: value}))
+    manifest = {"extends": game, "name": f"{card}.{prop}={value}", "replace": [card]}
+    return {
+        "mod.yaml": yaml.safe_dump(manifest, allow_unicode=True, sort_keys=False),
+        f"cards/{card}.yaml": yaml.safe_dump(found, allow_unicode=True, sort_keys=False),
+    }
 
 
 def _merged(ray, tasks, out):
@@ -64,7 +102,7 @@ def sim(
     game: str,
     games: int = 100,
     agents: list[str] | None = None,
-    seed: int = 0,
+    seed: int = 1,
     shards: int = 2,
     players: int | None = None,
     options: dict | None = None,
@@ -85,37 +123,81 @@ def sim(
     return _merged(ray, tasks, out)
 
 
+def sweep(
+    game: str,
+    card: str,
+    prop: str,
+    values: list,
+    games: int = 100,
+    agents: list[str] | None = None,
+    seed: int = 1,
+    shards: int = 2,
+    players: int | None = None,
+    options: dict | None = None,
+    out: str | None = None,
+    address: str | None = None,
+):
+    """A sweep of one card property of a shipped game: for each value, a mod
+    with that value ([`sweep_mod`]) played over the same seeds, each value
+    split into `shards` Ray tasks. The rows of all values, with a `variant`
+    column (`card.prop=value`); each value's rows are those of
+    `fuda sim --data MOD` over the seeds."""
+    ray = _ray(address)
+    task = ray.remote(num_cpus=1)(_run_task)
+    common = dict(game=game, agents=agents, players=players, options=options, jobs=1)
+    tasks = [
+        task.remote(dict(common, games=n, seed=seed, first=first),
+                    sweep_mod(game, card, prop, v), f"{card}.{prop}={v}")
+        for v in values
+        for first, n in shard_ranges(games, shards)
+    ]
+    return _merged(ray, tasks, out)
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="python -m fuda.cluster", description=__doc__.split("\n\n")[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
     s = sub.add_parser("sim", help="many games, split into seed shards")
-    s.add_argument("game")
-    s.add_argument("--games", type=int, default=100)
-    s.add_argument("--agents", default=None, help="comma-separated, as `fuda sim --agents`")
-    s.add_argument("--seed", type=int, default=0)
-    s.add_argument("--shards", type=int, default=None, help="Ray tasks (default: the cluster's CPUs)")
-    s.add_argument("--players", type=int, default=None)
+    w = sub.add_parser("sweep", help="one card property over values, each split into seed shards")
+    w.add_argument("--vary", required=True, help="CARD.PROP=V1,V2,… (a card of a shipped game)")
     s.add_argument("--data", default=None)
-    s.add_argument("--out", default=None, help="a folder: the merged rows as a Parquet dataset")
-    s.add_argument("--address", default=None, help="a Ray cluster (default: RAY_ADDRESS, else a local Ray)")
+    for p in (s, w):
+        p.add_argument("game")
+        p.add_argument("--games", type=int, default=100)
+        p.add_argument("--agents", default=None, help="comma-separated, as `fuda sim --agents`")
+        p.add_argument("--seed", type=int, default=1)
+        p.add_argument("--shards", type=int, default=None, help="Ray tasks per run (default: the cluster's CPUs)")
+        p.add_argument("--players", type=int, default=None)
+        p.add_argument("--out", default=None, help="a folder: the merged rows as a Parquet dataset")
+        p.add_argument("--address", default=None, help="a Ray cluster (default: RAY_ADDRESS, else a local Ray)")
     a = ap.parse_args(argv)
     ray = _ray(a.address)
     shards = a.shards or max(1, int(ray.cluster_resources().get("CPU", 1)))
     agents = a.agents.split(",") if a.agents else None
-    t = sim(a.game, games=a.games, agents=agents, seed=a.seed, shards=shards,
-            players=a.players, data=a.data, out=a.out)
-    s = fuda.summary(t)
-    print(f"{s['games']} games of {a.game} in {len(shard_ranges(a.games, shards))} Ray tasks")
-    for i, (w, r) in enumerate(zip(s["wins"], s["win_rates"])):
-        print(f"  P{i + 1} wins {w} ({r * 100:.1f}%)")
-    print(f"  shared wins {s['draws']}  average turns {s['avg_turns']:.1f}")
-    if s["turn_limit"]:
-        print(f"  {s['turn_limit']} game(s) reached the turn limit")
-    if s["errors"]:
-        print(f"  {s['errors']} game(s) stopped by an error")
+    if a.cmd == "sweep":
+        target, _, vals = a.vary.partition("=")
+        card, _, prop = target.partition(".")
+        if not (card and prop and vals):
+            ap.error("--vary wants CARD.PROP=V1,V2,…")
+        values = [int(v) if v.lstrip("-").isdigit() else v for v in vals.split(",")]
+        t = sweep(a.game, card, prop, values, games=a.games, agents=agents, seed=a.seed,
+                  shards=shards, players=a.players, out=a.out)
+        for v in values:
+            label = f"{card}.{prop}={v}"
+            _print_summary(label, fuda.summary(t.filter(pa.compute.equal(t.column("variant"), label))))
+    else:
+        t = sim(a.game, games=a.games, agents=agents, seed=a.seed, shards=shards,
+                players=a.players, data=a.data, out=a.out)
+        _print_summary(f"{a.game}", fuda.summary(t))
     if a.out:
         print(f"rows: {a.out}/ (a Parquet dataset, one file per task)")
-    return 1 if s["errors"] else 0
+    return 1 if fuda.summary(t)["errors"] else 0
+
+
+def _print_summary(label, s):
+    rates = "  ".join(f"P{i + 1} {r * 100:.1f}%" for i, r in enumerate(s["win_rates"]))
+    print(f"{label}: {s['games']} games  wins {rates}  shared {s['draws']}  "
+          f"average turns {s['avg_turns']:.1f}  errors {s['errors']}")
 
 
 if __name__ == "__main__":

@@ -192,7 +192,7 @@ impl PyGame {
     /// `first`, a bot of the rules, `ismcts:N`) or a function
     /// `f(request) -> picks` called on the game's thread.
     #[new]
-    #[pyo3(signature = (game, seed=0, players=None, options=None, agents=None, data=None, reference=false))]
+    #[pyo3(signature = (game, seed=1, players=None, options=None, agents=None, data=None, reference=false))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,

@@ -80,6 +80,16 @@ impl Rules {
         self.data.bots.iter().map(|(n, _)| n.clone()).collect()
     }
 
+    /// The file a card is written in, as (path, text): what a sweep copies
+    /// into a mod to change one of its properties.
+    fn card_source(&self, id: &str) -> PyResult<(String, String)> {
+        let d = (self.data.defs.iter().find(|d| d.id == id)).ok_or_else(|| {
+            PyValueError::new_err(format!("{} has no card {id:?}", self.data.game))
+        })?;
+        let s = &self.data.sources;
+        Ok((s.path(d.file).to_string(), s.text(d.file).to_string()))
+    }
+
     fn __repr__(&self) -> String {
         format!("fuda.Rules({:?})", self.data.game)
     }

@@ -76,7 +76,7 @@ fn play(data: &Arc<Data>, cfg: &GameConfig, slot: &mut Option<Game>, game: u64) 
 /// `game`, `seed`, `winner`, `turns`, `ended`, `error`, and per seat
 /// `pN_agent`, `pN_score`, `pN_won`.
 #[pyfunction]
-#[pyo3(signature = (game, games=100, agents=None, seed=0, first=0, players=None, options=None, data=None, jobs=0, reference=false))]
+#[pyo3(signature = (game, games=100, agents=None, seed=1, first=0, players=None, options=None, data=None, jobs=0, reference=false))]
 #[allow(clippy::too_many_arguments)]
 pub fn sim<'py>(
     py: Python<'py>,
