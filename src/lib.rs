@@ -18,6 +18,7 @@ pub mod human;
 pub mod lang;
 pub mod limits;
 pub mod lsp;
+pub mod play;
 pub mod replay;
 pub mod report;
 pub mod sandbox;
