@@ -151,6 +151,17 @@ enum Cmd {
         #[command(flatten)]
         game: GameArgs,
     },
+    /// The playtest table: a local web page to play any game against bots,
+    /// with a debug panel, time travel and (with --data) live card edits.
+    Serve {
+        /// The address to listen on (another host can reach the table only
+        /// if this says so).
+        #[arg(long, default_value = "127.0.0.1")]
+        host: String,
+        /// The port (0: any free one).
+        #[arg(long, default_value_t = 8030)]
+        port: u16,
+    },
     /// Print the card-language reference: a topic, or the list of topics.
     Doc { topic: Option<String> },
     /// The games built into fuda, as files.
@@ -458,8 +469,9 @@ fn command(cli: Cli) -> ExitCode {
             if game.agents.is_empty() {
                 game.agents = vec!["human".into(), "random".into()];
             }
-            run(&dir, &game, false, Some(1), None)
+            play_terminal(&dir, &game)
         }
+        Cmd::Serve { host, port } => serve(dir, &host, port),
         Cmd::Doc { topic } => doc(topic.as_deref()),
         Cmd::Data {
             cmd: DataCmd::Export { dir, force },
@@ -981,6 +993,33 @@ fn option_sets(data: &Data, a: &GameArgs) -> Result<Vec<(String, Vec<String>)>, 
     Ok(sets)
 }
 
+/// `fuda serve`: prints the table's address and serves until stopped.
+fn serve(dir: Source, host: &str, port: u16) -> ExitCode {
+    let watching = dir.folder().is_some();
+    match crate::serve::start(dir, host, port) {
+        Ok((addr, running)) => {
+            say(format_args!("fuda table: http://{addr}/"));
+            if watching {
+                say(format_args!(
+                    "watching the data folder: a saved card or rules file reloads the open games"
+                ));
+            }
+            match running.join() {
+                Ok(Ok(())) => ExitCode::SUCCESS,
+                Ok(Err(e)) => {
+                    eprintln!("error: {e}");
+                    ExitCode::from(1)
+                }
+                Err(_) => ExitCode::from(101),
+            }
+        }
+        Err(e) => {
+            eprintln!("error: cannot listen on {host}:{port}: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
+
 /// `fuda options <game>`: each option, its flag and what it accepts.
 fn options(dir: &Source, game: &str) -> ExitCode {
     let data = match dir.load(game) {
@@ -1072,6 +1111,27 @@ fn run(dir: &Source, a: &GameArgs, json: bool, view: Option<u8>, save: Option<&P
     };
     let mut game = Game::new(data.clone(), cfg);
     finish_run(&mut game, json, view, save)
+}
+
+/// `fuda play`: the game at the terminal, the transcript printed as it goes
+/// (`crate::play`).
+fn play_terminal(dir: &Source, a: &GameArgs) -> ExitCode {
+    let (data, cfg) = match prepare(dir, a, true) {
+        Ok(x) => x,
+        Err(code) => return code,
+    };
+    // Seats past the names take the last one (as `prepare` seats them).
+    let people: Vec<bool> = (0..cfg.players as usize)
+        .map(|i| (a.agents.get(i).or(a.agents.last())).is_some_and(|n| n == "human"))
+        .collect();
+    match crate::play::play(data.clone(), cfg, &people).map_err(|e| *e) {
+        Ok(o) => {
+            print_outcome(&data, &o, false);
+            ExitCode::SUCCESS
+        }
+        Err(crate::engine::Flow::OutOfDecisions) => ExitCode::SUCCESS,
+        Err(f) => crate::report::flow(&data, f),
+    }
 }
 
 /// Plays a prepared game, prints it as a viewer sees it, saves it if asked.
