@@ -277,38 +277,7 @@ pub struct State {
 
 impl Clone for State {
     fn clone(&self) -> State {
-        let mut st = State {
-            nplayers: 0,
-            objs: Vec::new(),
-            zones: Vec::new(),
-            layouts: Vec::new(),
-            inst_ref: Vec::new(),
-            ncounters: 0,
-            counters: Vec::new(),
-            globals: Vec::new(),
-            mods: Vec::new(),
-            active: 0,
-            turn: 0,
-            turns_taken: Vec::new(),
-            phase: None,
-            rng: self.rng.clone(),
-            lost: Vec::new(),
-            events: Vec::new(),
-            pending: Vec::new(),
-            stack: Vec::new(),
-            end_turn: false,
-            repeat_phase: false,
-            shared_zones: 0,
-            made: Vec::new(),
-            made_words: Vec::new(),
-            scanned: 0,
-            quiet: Default::default(),
-            heard: Default::default(),
-            awaited: 0,
-            tags_seen: 0,
-            board: Default::default(),
-            hosted: Vec::new(),
-        };
+        let mut st = State::empty(self.nplayers, self.rng.clone());
         st.clone_from(self);
         st
     }
@@ -383,12 +352,11 @@ impl Clone for State {
 }
 
 impl State {
-    pub fn new(data: &Data, nplayers: u8, seed: u64) -> State {
-        let mut st = State {
+    /// A state with nothing in it: what `new` resets and `clone` copies into.
+    fn empty(nplayers: u8, rng: ChaCha8Rng) -> State {
+        State {
             nplayers,
-            // Room for a usual game's cards from the start (no regrowing
-            // while the setup makes them).
-            objs: Vec::with_capacity(256),
+            objs: Vec::new(),
             zones: Vec::new(),
             layouts: Vec::new(),
             inst_ref: Vec::new(),
@@ -400,7 +368,7 @@ impl State {
             turn: 0,
             turns_taken: Vec::new(),
             phase: None,
-            rng: ChaCha8Rng::seed_from_u64(seed),
+            rng,
             lost: Vec::new(),
             events: Vec::new(),
             pending: Vec::new(),
@@ -417,7 +385,14 @@ impl State {
             tags_seen: 0,
             board: Default::default(),
             hosted: Vec::new(),
-        };
+        }
+    }
+
+    pub fn new(data: &Data, nplayers: u8, seed: u64) -> State {
+        let mut st = State::empty(nplayers, ChaCha8Rng::seed_from_u64(seed));
+        // Room for a usual game's cards from the start (no regrowing
+        // while the setup makes them).
+        st.objs.reserve(256);
         st.reset(data, nplayers, seed);
         st
     }
