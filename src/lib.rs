@@ -12,6 +12,7 @@ pub mod engine;
 pub mod explain;
 pub mod fast;
 pub mod human;
+pub mod lab;
 pub mod lang;
 pub mod limits;
 pub mod replay;

@@ -747,7 +747,9 @@ impl Game {
     #[inline(never)]
     fn find_quiet(&self, e: u16) -> bool {
         let bit = crate::value::bit(e);
-        let quiet = !self.has_listeners(e, true) && !self.has_listeners(e, false);
+        let quiet = !self.has_listeners(e, true)
+            && !self.has_listeners(e, false)
+            && !self.counts.as_ref().is_some_and(|c| c.counts_event(e));
         let known = if quiet {
             &self.st.quiet
         } else {
@@ -871,7 +873,10 @@ impl Game {
             }
         }
         self.st.relocate(c, dest, bottom);
-        if self.logging || cause.is_some_and(|e| self.has_listeners(e, false)) {
+        if self.logging
+            || self.counts.is_some()
+            || cause.is_some_and(|e| self.has_listeners(e, false))
+        {
             // A batch's mover is the one of its first card's actual move.
             let player = self.mover(from, if together { dest } else { to }, f.me);
             self.after_move(&[(c, from, dest)], cause, player, f)?;
@@ -925,6 +930,7 @@ impl Game {
         // have moved, so whether anything follows the moves is known now.
         let keep = together
             && (self.logging
+                || self.counts.is_some()
                 || cause
                     .is_some_and(|e| self.has_listeners(e, true) || self.has_listeners(e, false)));
         let mut batch: smallvec::SmallVec<[(ObjId, ZoneRef, ZoneRef); 8]> =
@@ -946,7 +952,10 @@ impl Game {
                 if keep {
                     batch.push((c, from, dest));
                 }
-            } else if self.logging || cause.is_some_and(|e| self.has_listeners(e, false)) {
+            } else if self.logging
+                || self.counts.is_some()
+                || cause.is_some_and(|e| self.has_listeners(e, false))
+            {
                 let player = self.mover(from, to, f.me);
                 self.after_move(&[(c, from, dest)], cause, player, f)?;
             }
@@ -985,6 +994,11 @@ impl Game {
             });
         }
         let Some(cause) = cause else { return Ok(()) };
+        if let Some(counts) = &mut self.counts {
+            for &(c, _, _) in batch {
+                counts.add(cause, player, self.st.objs[c as usize].def);
+            }
+        }
         if !self.has_listeners(cause, false) {
             return Ok(());
         }
