@@ -271,7 +271,7 @@ pub fn scenarios_naming(roots: &[PathBuf], game: &str, id: &str) -> Vec<PathBuf>
     files
         .into_iter()
         .filter(|p| {
-            let Ok(text) = std::fs::read_to_string(p) else {
+            let Ok(text) = crate::data::confine::read_given(p) else {
                 return false;
             };
             text.lines().any(names_game) && crate::data::locate::find_word(&text, id, 0).is_some()

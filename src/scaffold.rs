@@ -7,6 +7,7 @@ use crate::schema::{Kind, line_for};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use crate::data::confine::Root;
 use crate::data::schema::Visibility;
 use crate::data::{Data, DataError, DataErrors, load};
 use crate::lang::ir::{Expr, Stmt};
@@ -74,7 +75,7 @@ pub fn new_card(dir: &Path, game: &str, id: &str) -> Result<Written, Refused> {
     };
     if let Some(p) = [&written.card, &written.scenario]
         .into_iter()
-        .find(|p| p.exists())
+        .find(|p| p.symlink_metadata().is_ok())
     {
         return Err(Refused::one(DataError::plain(
             format!("{} exists; fuda new does not overwrite", p.display()),
@@ -86,7 +87,8 @@ pub fn new_card(dir: &Path, game: &str, id: &str) -> Result<Written, Refused> {
         line_for(Kind::Card, &card_rel),
         card_text(&data, id)
     );
-    write(&written.card, &card)?;
+    let root = Root::new(dir);
+    write(&root, &written.card, &card)?;
     // The scenario is made against the game with the card in it; a card
     // the game then refuses is taken back.
     let data = match load::load_game(dir, game) {
@@ -101,19 +103,13 @@ pub fn new_card(dir: &Path, game: &str, id: &str) -> Result<Written, Refused> {
         line_for(Kind::Scenario, &scenario_rel),
         scenario_text(&data, id)
     );
-    write(&written.scenario, &scenario)?;
+    write(&root, &written.scenario, &scenario)?;
     Ok(written)
 }
 
-fn write(path: &Path, text: &str) -> Result<(), Refused> {
-    (path.parent().map_or(Ok(()), std::fs::create_dir_all))
-        .and_then(|_| std::fs::write(path, text))
-        .map_err(|e| {
-            Refused::one(DataError::plain(
-                format!("cannot write {}: {e}", path.display()),
-                None,
-            ))
-        })
+/// Writes inside the data folder only (a mod's `tests/` may be a symlink).
+fn write(root: &Root, path: &Path, text: &str) -> Result<(), Refused> {
+    (root.write(path, text.as_bytes())).map_err(|why| Refused::one(DataError::plain(why, None)))
 }
 
 /// Why `id` cannot name a card (it must read as `@id` in card text).

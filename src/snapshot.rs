@@ -8,6 +8,7 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+use crate::data::confine;
 use crate::data::source::Source;
 use crate::scenario::{Tier, run_file_with};
 
@@ -184,7 +185,15 @@ fn one<'r>(
     let new = run.render(None);
     let snap = snap_path(file);
     let pending = pending_path(file);
-    let old_file = std::fs::read_to_string(&snap).ok();
+    // The snapshots sit in a mod's folder, which may hold a symlink or a
+    // named pipe of that name: read and written only as regular files.
+    let old_file = match confine::read_own(&snap) {
+        Ok(f) => f,
+        Err(why) => {
+            writeln!(out, "FAIL {shown}: {why}")?;
+            return Ok(false);
+        }
+    };
     let old = old_file.as_deref().map(body);
     if old.is_some_and(|o| o.trim_end() == new.trim_end()) {
         let _ = std::fs::remove_file(&pending);
@@ -200,13 +209,20 @@ fn one<'r>(
     } else {
         false
     };
+    let text = snapshot_file(file, &new);
     if accept {
-        std::fs::write(&snap, snapshot_file(file, &new))?;
+        if let Err(why) = confine::write_own(&snap, text.as_bytes()) {
+            writeln!(out, "FAIL {shown}: {why}")?;
+            return Ok(false);
+        }
         let _ = std::fs::remove_file(&pending);
         writeln!(out, "updated {}", snap.display())?;
         return Ok(true);
     }
-    std::fs::write(&pending, snapshot_file(file, &new))?;
+    if let Err(why) = confine::write_own(&pending, text.as_bytes()) {
+        writeln!(out, "FAIL {shown}: {why}")?;
+        return Ok(false);
+    }
     writeln!(
         out,
         "FAIL {shown}: {}; the new one is pending in {}",

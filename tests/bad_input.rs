@@ -14,7 +14,9 @@
 //! not: ["root:x:0"]       # must appear in neither stream (nothing leaked)
 //! fifos: [cards/shrine/pipe.yaml]                   # optional special files to make
 //! dirs: [cards/shrine/x.yaml]
-//! symlinks: {cards/shrine/out.yaml: /etc/hostname}
+//! symlinks: {cards/shrine/out.yaml: /etc/hostname}  # {out}: a folder beside the data
+//! outside: {victim.txt: "keep\n"}  # optional: files made in {out}; each must be unchanged after
+//! absent: ["{out}/made.txt"]          # optional: paths that must not exist after the run
 //! pipe: true              # optional: read one line of stdout, then close the pipe
 //! pipe_lines: 0           # with pipe: lines read first (default 1; 0: `fuda … | true`)
 //! append: {rules/shrine.yaml: "scripts: [lib.rhai]\n"}   # optional: add to a file
@@ -60,6 +62,10 @@ struct Case {
     #[serde(default)]
     symlinks: BTreeMap<String, String>,
     #[serde(default)]
+    outside: BTreeMap<String, String>,
+    #[serde(default)]
+    absent: Vec<String>,
+    #[serde(default)]
     pipe: bool,
     #[serde(default = "one")]
     pipe_lines: usize,
@@ -103,9 +109,26 @@ fn copy_tree(from: &Path, to: &Path) {
     }
 }
 
+/// The folder beside a case's data folder (`{out}`): what a hostile mod
+/// would reach for.
+fn out_of(dir: &Path) -> PathBuf {
+    dir.with_file_name("outside")
+}
+
+/// `{dir}` and `{out}` in a case's text.
+fn fill(s: &str, dir: &Path) -> String {
+    s.replace("{dir}", dir.to_str().unwrap())
+        .replace("{out}", out_of(dir).to_str().unwrap())
+}
+
 /// Lays out one case's data folder in `dir`.
 fn lay_out(case: &Case, src: &Path, dir: &Path) {
     let _ = std::fs::remove_dir_all(dir);
+    let _ = std::fs::remove_dir_all(out_of(dir));
+    std::fs::create_dir_all(out_of(dir)).unwrap();
+    for (f, text) in &case.outside {
+        std::fs::write(out_of(dir).join(f), text).unwrap();
+    }
     std::fs::create_dir_all(dir.join("rules")).unwrap();
     std::fs::create_dir_all(dir.join("cards")).unwrap();
     if let Some(base) = &case.base {
@@ -148,7 +171,7 @@ fn lay_out(case: &Case, src: &Path, dir: &Path) {
         let at = dir.join(from);
         std::fs::create_dir_all(at.parent().unwrap()).unwrap();
         let _ = std::fs::remove_file(&at);
-        std::os::unix::fs::symlink(to.replace("{dir}", dir.to_str().unwrap()), at).unwrap();
+        std::os::unix::fs::symlink(fill(to, dir), at).unwrap();
     }
     for f in &case.fifos {
         let at = dir.join(f);
@@ -169,10 +192,7 @@ fn run(case: &Case, dir: &Path, scratch: &Path) -> Ran {
     let args: Vec<String> = case
         .args
         .iter()
-        .map(|a| {
-            a.replace("{dir}", dir.to_str().unwrap())
-                .replace("{root}", root().to_str().unwrap())
-        })
+        .map(|a| fill(a, dir).replace("{root}", root().to_str().unwrap()))
         .collect();
     let out_path = scratch.join("stdout");
     let err_path = scratch.join("stderr");
@@ -234,8 +254,19 @@ fn run(case: &Case, dir: &Path, scratch: &Path) -> Ran {
 }
 
 /// What is wrong with one case's run, if anything.
-fn check(case: &Case, r: &Ran) -> Vec<String> {
+fn check(case: &Case, r: &Ran, dir: &Path) -> Vec<String> {
     let mut wrong = Vec::new();
+    for (f, text) in &case.outside {
+        let now = std::fs::read_to_string(out_of(dir).join(f)).unwrap_or_default();
+        if &now != text {
+            wrong.push(format!("{{out}}/{f} was changed to {now:?}"));
+        }
+    }
+    for p in &case.absent {
+        if Path::new(&fill(p, dir)).symlink_metadata().is_ok() {
+            wrong.push(format!("{p} was made"));
+        }
+    }
     if r.hung {
         wrong.push(format!("still running after {GUARD:?}"));
     }
@@ -290,7 +321,7 @@ fn every_bad_input_case_gives_its_located_error() {
         let dir = scratch.join("data");
         lay_out(&case, &src, &dir);
         let r = run(&case, &dir, &scratch);
-        let wrong = check(&case, &r);
+        let wrong = check(&case, &r, &dir);
         if !wrong.is_empty() {
             failures.push(format!(
                 "{name} ({}):\n  {}\n  --- stderr (end) ---\n{}\n  --- stdout (start) ---\n{}",

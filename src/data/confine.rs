@@ -1,10 +1,20 @@
-//! Where data may be read from: only regular files inside the data folder
-//! (after symlinks), of at most [`MAX_FILE_BYTES`]. Paths come from untrusted
-//! data (rules' `scripts:` and `cards:`, a game's name, a save file), and a
-//! file read from elsewhere would be echoed in its error (`/etc/passwd`), a
-//! named pipe would block forever.
+//! Where data may be read from, and where fuda may write beside it: only
+//! regular files inside the data folder (after symlinks), of at most
+//! [`MAX_FILE_BYTES`]. Paths come from untrusted data (rules' `scripts:` and
+//! `cards:`, a game's name, a save file, a mod's own files), and a file read
+//! from elsewhere would be echoed in its error (`/etc/passwd`), a named pipe
+//! would block forever, and a write through a mod's symlink would land
+//! outside it.
+//!
+//! Files fuda keeps beside data (snapshots, pending snapshots, scaffolding,
+//! exports) go through [`read_own`] and [`write_own`] (or [`Root::write`],
+//! which also confines the folders on the way): never through a symlink,
+//! never to or from a special file, reads capped.
 
 use std::collections::HashSet;
+use std::fs::{File, OpenOptions};
+use std::io::Read;
+use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 
 use crate::limits::MAX_FILE_BYTES;
@@ -26,7 +36,74 @@ pub fn read_given(path: &Path) -> Result<String, String> {
     if let Some(why) = refuse_given(path) {
         return Err(why);
     }
-    std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))
+    let file = open(path, false, 0).map_err(|e| why_not(path, "read", &e))?;
+    read_capped(path, file)
+}
+
+/// Reads a file fuda keeps beside data (a snapshot): `None` if there is
+/// none. A symlink, a special file or a file over [`MAX_FILE_BYTES`] is
+/// refused, never followed, opened or read to the end.
+pub fn read_own(path: &Path) -> Result<Option<String>, String> {
+    match open(path, false, libc::O_NOFOLLOW) {
+        Ok(file) => read_capped(path, file).map(Some),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(why_not(path, "read", &e)),
+    }
+}
+
+/// Writes a file fuda keeps beside data (a snapshot, a pending snapshot),
+/// replacing a regular file of that name; a symlink (even a dangling one)
+/// or a special file is refused, never written through.
+pub fn write_own(path: &Path, bytes: &[u8]) -> Result<(), String> {
+    use std::io::Write;
+    let mut file = open(path, true, libc::O_NOFOLLOW).map_err(|e| why_not(path, "write", &e))?;
+    (file.set_len(0))
+        .and_then(|()| file.write_all(bytes))
+        .map_err(|e| why_not(path, "write", &e))
+}
+
+/// Opens `path` without blocking (a named pipe would) and keeps it only if
+/// it is a regular file.
+fn open(path: &Path, write: bool, flags: i32) -> std::io::Result<File> {
+    let mut o = OpenOptions::new();
+    if write {
+        o.write(true).create(true);
+    } else {
+        o.read(true);
+    }
+    let file = o.custom_flags(flags | libc::O_NONBLOCK).open(path)?;
+    if !file.metadata()?.is_file() {
+        return Err(std::io::Error::other("it is not a regular file"));
+    }
+    Ok(file)
+}
+
+/// Reads at most [`MAX_FILE_BYTES`] (a file may grow after it was measured).
+fn read_capped(path: &Path, file: File) -> Result<String, String> {
+    let mut bytes = Vec::new();
+    (file.take(MAX_FILE_BYTES as u64 + 1))
+        .read_to_end(&mut bytes)
+        .map_err(|e| why_not(path, "read", &e))?;
+    if bytes.len() > MAX_FILE_BYTES {
+        return Err(format!(
+            "{} is too big: more than {MAX_FILE_BYTES} bytes",
+            path.display()
+        ));
+    }
+    String::from_utf8(bytes).map_err(|_| format!("{} is not UTF-8 text", path.display()))
+}
+
+fn why_not(path: &Path, what: &str, e: &std::io::Error) -> String {
+    if e.raw_os_error() == Some(libc::ELOOP) {
+        return format!(
+            "cannot {what} {}: it is a symbolic link, and fuda does not {what} through links beside data",
+            path.display()
+        );
+    }
+    if e.raw_os_error() == Some(libc::ENXIO) {
+        return format!("cannot {what} {}: it is not a regular file", path.display());
+    }
+    format!("cannot {what} {}: {e}", path.display())
 }
 
 /// Why a file may not be read wherever it is, if it may not: it is not a
@@ -87,6 +164,40 @@ impl Root {
     pub fn inside(&self, path: &Path) -> bool {
         path.canonicalize()
             .map_or(true, |real| real.starts_with(&self.dir))
+    }
+
+    /// Writes `path` (inside the folder) with [`write_own`], making its
+    /// folders first; refused if a folder on the way leads outside (a
+    /// symlinked `tests/`).
+    pub fn write(&self, path: &Path, bytes: &[u8]) -> Result<(), String> {
+        let parent = path.parent().unwrap_or(Path::new("."));
+        // The nearest folder on the way that exists must be inside; what
+        // is made below it is.
+        let mut have = parent;
+        while !have.exists() {
+            match have.parent() {
+                Some(p) => have = p,
+                None => break,
+            }
+        }
+        self.refuse_folder(have, path)?;
+        std::fs::create_dir_all(parent).map_err(|e| why_not(parent, "make the folder", &e))?;
+        self.refuse_folder(parent, path)?;
+        write_own(path, bytes)
+    }
+
+    fn refuse_folder(&self, dir: &Path, path: &Path) -> Result<(), String> {
+        match dir.canonicalize() {
+            Ok(real) if real.starts_with(&self.dir) => Ok(()),
+            Ok(real) => Err(format!(
+                "cannot write {}: {} leads outside {} (to {}), and fuda does not write through links",
+                path.display(),
+                dir.display(),
+                self.given.display(),
+                real.display()
+            )),
+            Err(e) => Err(why_not(dir, "write into", &e)),
+        }
     }
 
     /// Whether the folder `dir` was not listed before.

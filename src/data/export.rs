@@ -5,6 +5,7 @@ use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
 
+use super::confine::Root;
 use super::files::EMBEDDED;
 
 /// Writes every built-in file under `dir`, and `extra` (path, text) files
@@ -20,14 +21,16 @@ pub fn export(dir: &Path, force: bool, extra: &[(String, String)]) -> ExitCode {
         );
         return ExitCode::from(2);
     }
+    if let Err(e) = std::fs::create_dir_all(dir) {
+        eprintln!("error: cannot make {}: {e}", dir.display());
+        return ExitCode::from(1);
+    }
+    // `--force` overwrites files, never what a symlink in the folder points at.
+    let root = Root::new(dir);
     let more = extra.iter().map(|(p, t)| (p.as_str(), t.as_bytes()));
     for (rel, bytes) in EMBEDDED.iter().copied().chain(more) {
-        let path = dir.join(rel);
-        let written = (path.parent())
-            .map_or(Ok(()), std::fs::create_dir_all)
-            .and_then(|()| std::fs::write(&path, bytes));
-        if let Err(e) = written {
-            eprintln!("error: cannot write {}: {e}", path.display());
+        if let Err(why) = root.write(&dir.join(rel), bytes) {
+            eprintln!("error: {why}");
             return ExitCode::from(1);
         }
     }
