@@ -8,7 +8,7 @@ use super::cards::{CardStat, card_stats};
 use super::interval::{pct, points};
 use super::rows::{DRAW, Rows};
 use super::summary::{Summary, summarize};
-use super::svg::{bars, curve, esc, heatmap, histogram};
+use super::svg::{Cell, Point, bars, curve, esc, heatmap, histogram};
 use super::tournament::{Standings, standings};
 
 /// The win rates of each variant, a line each.
@@ -150,10 +150,7 @@ pub fn standings_text(s: &Standings) -> String {
 
 /// A sweep's figures: per value, the varied card's win rate added (or, for
 /// a rules value, the seat advantage), with intervals.
-pub fn sweep_points(
-    rows: &Rows,
-    stats: &[CardStat],
-) -> Option<(String, Vec<(f64, f64, f64, f64)>)> {
+pub fn sweep_points(rows: &Rows, stats: &[CardStat]) -> Option<(String, Vec<Point>)> {
     let sums = summarize(&rows.games);
     if sums.len() < 2 {
         return None;
@@ -256,7 +253,7 @@ pub fn html(title: &str, rows: &Rows) -> String {
         .collect();
     let st = standings(&two);
     if st.entrants.len() >= 2 {
-        let cells: Vec<Vec<Option<(f64, f64, f64)>>> = (st.matrix.iter())
+        let cells: Vec<Vec<Cell>> = (st.matrix.iter())
             .map(|r| r.iter().map(|c| c.map(|r| (r.p, r.lo, r.hi))).collect())
             .collect();
         let _ = write!(

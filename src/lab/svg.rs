@@ -12,6 +12,11 @@ pub fn esc(s: &str) -> String {
         .replace('"', "&quot;")
 }
 
+/// A value with its interval: `(x, value, lo, hi)`.
+pub type Point = (f64, f64, f64, f64);
+/// A heat map cell: value, lo, hi (none: no games).
+pub type Cell = Option<(f64, f64, f64)>;
+
 const FONT: &str = "font-family=\"sans-serif\" font-size=\"12\"";
 
 /// Horizontal bars from 0 with error bars: `(label, value, lo, hi)` in
@@ -94,7 +99,7 @@ fn nice_step(span: f64) -> f64 {
 
 /// A square of cells coloured by value (0 to 1), with the value and its
 /// interval written in each; rows beat columns.
-pub fn heatmap(title: &str, names: &[String], cells: &[Vec<Option<(f64, f64, f64)>>]) -> String {
+pub fn heatmap(title: &str, names: &[String], cells: &[Vec<Cell>]) -> String {
     let (cell, left, top) = (96.0, 160.0, 60.0);
     let n = names.len() as f64;
     let (w, h) = (left + cell * n + 20.0, top + cell * n + 20.0);
@@ -213,7 +218,7 @@ pub fn histogram(title: &str, xlabel: &str, values: &[u32]) -> String {
 }
 
 /// A curve of `(x, value, lo, hi)` points with its interval as a band.
-pub fn curve(title: &str, xlabel: &str, ylabel: &str, points: &[(f64, f64, f64, f64)]) -> String {
+pub fn curve(title: &str, xlabel: &str, ylabel: &str, points: &[Point]) -> String {
     let (w, h, left, top, bottom) = (720.0, 320.0, 70.0, 40.0, 44.0);
     let (x0, x1) = points
         .iter()
