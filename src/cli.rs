@@ -236,6 +236,9 @@ enum Cmd {
     /// fields (`event.card`, `event.target`…) those places fill, and the
     /// abilities that wait for it.
     Events { game: String },
+    /// Speak the Language Server Protocol on stdin and stdout: `fuda check`'s
+    /// errors, completion, hover and definitions in an editor.
+    Lsp,
 }
 
 #[derive(Subcommand)]
@@ -563,6 +566,7 @@ fn command(cli: Cli) -> ExitCode {
             what: New::Card { game, id },
         } => new_card(&dir, &game, &id),
         Cmd::Explain { game, card } => explain(&dir, &game, &card),
+        Cmd::Lsp => crate::lsp::run(cli.data.clone()),
         Cmd::Events { game } => match dir.load(&game) {
             Ok(d) => {
                 let text = crate::explain::events::events(&d);

@@ -15,6 +15,7 @@ pub mod human;
 pub mod lab;
 pub mod lang;
 pub mod limits;
+pub mod lsp;
 pub mod replay;
 pub mod report;
 pub mod sandbox;

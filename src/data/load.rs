@@ -10,6 +10,7 @@ use super::files::Files;
 use super::manifest::{self, RawMod};
 use super::options::OptionDecl;
 use super::schema::*;
+use super::unsaved::Unsaved;
 use super::*;
 use crate::data::confine::plain_name;
 use crate::data::locate::{code_origin, find_key, find_word};
@@ -28,16 +29,22 @@ pub fn list_games(data_dir: &Path) -> Vec<String> {
 /// ([`super::source::open`]'s rule).
 pub fn load_game(data_dir: &Path, game: &str) -> Result<Data, DataErrors> {
     if manifest::is_mod(data_dir) {
-        load(Files::Embedded, game, Some(data_dir))
+        load(Files::Embedded, game, Some(data_dir), &Unsaved::default())
     } else {
-        load(Files::dir(data_dir), game, None)
+        load(Files::dir(data_dir), game, None, &Unsaved::default())
     }
 }
 
 /// Loads and compiles one game of `base`, with the mod in `mod_dir` laid
-/// over it if one is given.
-pub(crate) fn load(base: Files, game: &str, mod_dir: Option<&Path>) -> Result<Data, DataErrors> {
+/// over it if one is given; a file with an unsaved text is read as that text.
+pub(crate) fn load(
+    base: Files,
+    game: &str,
+    mod_dir: Option<&Path>,
+    unsaved: &Unsaved,
+) -> Result<Data, DataErrors> {
     let mut l = Loader::new(base);
+    l.unsaved = unsaved.clone();
     let game = match mod_dir {
         Some(dir) => match l.open_mod(dir, game) {
             Some(g) => g,
@@ -127,6 +134,8 @@ struct Loader {
     /// raises itself (turn, phases, board), with no `would` step.
     declared_events: usize,
     scripts: Option<super::scripts::Scripts>,
+    /// Texts to read in place of files that exist.
+    unsaved: Unsaved,
 }
 
 /// A card as read, with where it came from.
@@ -151,6 +160,7 @@ impl Loader {
             names: Names::default(),
             declared_events: 0,
             scripts: None,
+            unsaved: Unsaved::default(),
         }
     }
 
@@ -162,7 +172,13 @@ impl Loader {
             &self.base
         };
         let name = files.name(rel);
-        match files.read(rel) {
+        // The file is read even when its text is unsaved: reading refuses
+        // what the folder does not hold, and so the unsaved text too.
+        let read = files.read(rel).map(|bytes| match self.unsaved.get(&name) {
+            Some(text) => text.as_bytes().to_vec(),
+            None => bytes,
+        });
+        match read {
             Ok(bytes) => yamltext::add(&mut self.sources, name, bytes, &mut self.errs),
             Err(why) => {
                 self.errs.push(DataError::plain(why, None));

@@ -15,6 +15,7 @@ pub mod overlay;
 pub mod schema;
 pub mod scripts;
 pub mod source;
+pub mod unsaved;
 pub mod yaml;
 pub mod yamltext;
 

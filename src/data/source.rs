@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 
 use super::files::Files;
 use super::manifest;
+use super::unsaved::Unsaved;
 use super::{Data, DataErrors};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -31,10 +32,17 @@ pub fn open(arg: Option<&Path>) -> Source {
 impl Source {
     /// Loads and compiles one game.
     pub fn load(&self, game: &str) -> Result<Data, DataErrors> {
+        self.load_unsaved(game, &Unsaved::default())
+    }
+
+    /// Loads and compiles one game as an editor shows it: each file with an
+    /// unsaved text is read as that text.
+    pub fn load_unsaved(&self, game: &str, unsaved: &Unsaved) -> Result<Data, DataErrors> {
+        use super::load::load;
         match self {
-            Source::Embedded => super::load::load(Files::Embedded, game, None),
-            Source::Dir(d) => super::load::load(Files::dir(d), game, None),
-            Source::Mod(d) => super::load::load(Files::Embedded, game, Some(d)),
+            Source::Embedded => load(Files::Embedded, game, None, unsaved),
+            Source::Dir(d) => load(Files::dir(d), game, None, unsaved),
+            Source::Mod(d) => load(Files::Embedded, game, Some(d), unsaved),
         }
     }
 

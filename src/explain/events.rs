@@ -12,14 +12,16 @@ use crate::lang::builtins::Builtin;
 use crate::lang::ir::{Code, Expr, Place, Span, Stmt};
 
 /// One place that raises an event.
-struct Site {
+pub struct Site {
     /// What holds the code: "verb `buy`", "card omiki, effect `play`".
-    owner: String,
+    pub owner: String,
     /// `file:line:column` of the call.
-    at: String,
+    pub at: String,
     /// The call, in words: `move(…, "gain")`, `emit("hit", card, target)`.
-    how: String,
-    fields: Vec<&'static str>,
+    pub how: String,
+    pub fields: Vec<&'static str>,
+    /// The call's place in the data's sources (an editor's jump).
+    pub span: Span,
 }
 
 /// The fields, in the order they are listed.
@@ -39,15 +41,7 @@ const EMIT_FIELDS: [&str; 4] = ["card", "player", "amount", "target"];
 /// The text of `fuda events`: every event the rules declare or the kernel
 /// adds (turn and phase events, a board's `passes`/`stops`), in order.
 pub fn events(data: &Data) -> String {
-    let mut sites: Vec<Vec<Site>> = (0..data.names.events.len()).map(|_| Vec::new()).collect();
-    for (owner, code) in every_code(data) {
-        let mut w = Walk {
-            data,
-            owner: &owner,
-            sites: &mut sites,
-        };
-        w.block(&code.stmts);
-    }
+    let sites = sites(data);
     let turn = &data.turn;
     let mut by_turn: Vec<Option<String>> = vec![None; data.names.events.len()];
     let mut said = |id: u16, what: String| {
@@ -134,6 +128,21 @@ pub fn events(data: &Data) -> String {
         }
     }
     s
+}
+
+/// The calls in the card text of rules and cards that raise each event,
+/// indexed by event.
+pub fn sites(data: &Data) -> Vec<Vec<Site>> {
+    let mut sites: Vec<Vec<Site>> = (0..data.names.events.len()).map(|_| Vec::new()).collect();
+    for (owner, code) in every_code(data) {
+        let mut w = Walk {
+            data,
+            owner: &owner,
+            sites: &mut sites,
+        };
+        w.block(&code.stmts);
+    }
+    sites
 }
 
 /// The abilities waiting for `event` (before it happens with `would`):
@@ -292,6 +301,7 @@ impl Walk<'_> {
             at: format!("{}:{l}:{c}", self.data.sources.path(span.file)),
             how,
             fields,
+            span,
         });
     }
 

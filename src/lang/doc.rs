@@ -49,7 +49,7 @@ const TOPICS: &[(&str, &str, Option<&str>)] = &[
     ),
     (
         "editors",
-        "JSON Schemas for editors: completion and checks as you type",
+        "editors: JSON Schemas, and `fuda lsp` for checks, completion and hover as you type",
         Some(include_str!("../../docs/editors.md")),
     ),
 ];

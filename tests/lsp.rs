@@ -1,0 +1,210 @@
+//! `fuda lsp` end to end, spoken to as an editor does: each step waits for
+//! the message it expects (see `lsp_client`); no result depends on how fast
+//! the server is.
+
+mod lsp_client;
+
+use lsp_client::{Client, doc_at, file_uri, offset, pos, root};
+use serde_json::{Value, json};
+
+#[test]
+fn a_typo_in_an_unsaved_card_is_flagged_fixed_and_cleared() {
+    let path = root().join("cards/shrine/basic.yaml");
+    let saved = std::fs::read_to_string(&path).unwrap();
+    let uri = file_uri(&path);
+    let mut c = Client::start(&[]);
+    c.open(&uri, &saved);
+    assert_eq!(
+        c.diagnostics(&uri),
+        Vec::<Value>::new(),
+        "a shipped card loads clean"
+    );
+
+    // The typo, after Japanese text on earlier lines: columns are UTF-16 units.
+    let right = "gain(pile(supply, @honoumai))";
+    let typo = saved.replacen(right, "gain(pile(supply, @honoumia))", 1);
+    assert_ne!(typo, saved);
+    c.change(&uri, 2, &typo);
+    let diags = c.diagnostics(&uri);
+    assert_eq!(diags.len(), 1, "{diags:#?}");
+    let d = &diags[0];
+    let at = typo.find("honoumia").unwrap();
+    assert_eq!(d["range"]["start"], pos(&typo, at));
+    assert_eq!(d["range"]["end"], pos(&typo, at + "honoumia".len()));
+    let message = d["message"].as_str().unwrap();
+    assert!(message.contains("unknown card `honoumia`"), "{message}");
+    assert!(message.contains("did you mean `honoumai`?"), "{message}");
+    // Nothing was written: the file is as shipped.
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), saved);
+
+    let actions = c.ask(
+        "textDocument/codeAction",
+        json!({
+            "textDocument": {"uri": uri},
+            "range": d["range"],
+            "context": {"diagnostics": [d]},
+        }),
+    );
+    let actions = actions.as_array().unwrap();
+    assert_eq!(actions.len(), 1, "{actions:#?}");
+    assert_eq!(actions[0]["kind"], "quickfix");
+    let edits = actions[0]["edit"]["changes"][&uri].as_array().unwrap();
+    assert_eq!(edits.len(), 1);
+    let (a, b) = (
+        offset(&typo, &edits[0]["range"]["start"]),
+        offset(&typo, &edits[0]["range"]["end"]),
+    );
+    let fixed = format!(
+        "{}{}{}",
+        &typo[..a],
+        edits[0]["newText"].as_str().unwrap(),
+        &typo[b..]
+    );
+    assert_eq!(fixed, saved);
+    c.change(&uri, 3, &fixed);
+    assert_eq!(
+        c.diagnostics(&uri),
+        Vec::<Value>::new(),
+        "the fix clears it"
+    );
+    c.stop();
+}
+
+#[test]
+fn completion_hover_and_definition_in_a_card() {
+    let root = root();
+    let path = root.join("cards/shrine/characters/moriya_suwako.yaml");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let uri = file_uri(&path);
+    let mut c = Client::start(&[]);
+    c.open(&uri, &text);
+    assert_eq!(c.diagnostics(&uri), Vec::<Value>::new());
+
+    // After `draw(`: operations, verbs and the game's names; no card ids.
+    let call = text.find("draw(").unwrap() + "draw(".len();
+    let items = c.ask("textDocument/completion", doc_at(&uri, &text, call));
+    let labels: Vec<&str> = (items.as_array().unwrap().iter())
+        .map(|i| i["label"].as_str().unwrap())
+        .collect();
+    for want in ["count", "draw_for", "hand", "coins", "cost"] {
+        assert!(labels.contains(&want), "{want} in {labels:?}");
+    }
+    assert!(!labels.contains(&"omiki"), "{labels:?}");
+    let count = (items.as_array().unwrap().iter())
+        .find(|i| i["label"] == "count")
+        .unwrap();
+    assert_eq!(count["detail"], "count(list_or_zone)");
+
+    // After `@`: the card ids, each with its name and text.
+    let typed = text.replacen("draw(1)", "draw(1)\n    gain(@", 1);
+    c.change(&uri, 2, &typed);
+    c.diagnostics(&uri);
+    let at = typed.find("(@").unwrap() + 2;
+    let items = c.ask("textDocument/completion", doc_at(&uri, &typed, at));
+    let items = items.as_array().unwrap();
+    let omiki = items.iter().find(|i| i["label"] == "omiki").expect("omiki");
+    assert_eq!(omiki["detail"], "御神酒 — 3●");
+    assert!(
+        items.iter().all(|i| i["kind"] == 18),
+        "only cards: {items:#?}"
+    );
+    c.change(&uri, 3, &text);
+    assert_eq!(c.diagnostics(&uri), Vec::<Value>::new());
+
+    // Hover on a verb: its signature, its doc comment and its code.
+    let verb = text.find("draw(1)").unwrap() + 1;
+    let hover = c.ask("textDocument/hover", doc_at(&uri, &text, verb));
+    let md = hover["contents"]["value"].as_str().unwrap();
+    assert!(md.contains("draw(n)"), "{md}");
+    assert!(md.contains("verb of shrine"), "{md}");
+    assert!(md.contains("draw_for(me, n)"), "{md}");
+    // On an operation, in an unsaved line: the doc `fuda doc operations` prints.
+    let typed = text.replacen("stay()", "stay()\n    shuffle(deck)", 1);
+    c.change(&uri, 4, &typed);
+    assert_eq!(c.diagnostics(&uri), Vec::<Value>::new());
+    let op = typed.find("shuffle(").unwrap();
+    let hover = c.ask("textDocument/hover", doc_at(&uri, &typed, op));
+    let md = hover["contents"]["value"].as_str().unwrap();
+    assert!(md.contains("shuffle(zone)"), "{md}");
+    assert!(
+        md.contains("Shuffles the zone with the game's seeded random number generator."),
+        "{md}"
+    );
+
+    // Definition of a verb: its line in rules/shrine.yaml.
+    let defs = c.ask("textDocument/definition", doc_at(&uri, &text, verb));
+    let defs = defs.as_array().unwrap();
+    assert_eq!(defs.len(), 1, "{defs:#?}");
+    let rules_path = root.join("rules/shrine.yaml");
+    let rules = std::fs::read_to_string(&rules_path).unwrap();
+    assert_eq!(defs[0]["uri"], file_uri(&rules_path));
+    let key = rules.find("\nverbs:").unwrap();
+    let key = key + rules[key..].find("\n  draw:\n").unwrap() + 3;
+    assert_eq!(defs[0]["range"]["start"], pos(&rules, key));
+    c.stop();
+}
+
+#[test]
+fn a_card_is_found_where_it_is_named_and_a_mod_verb_in_the_mod() {
+    let root = root();
+    let path = root.join("cards/shrine/basic.yaml");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let uri = file_uri(&path);
+    let mut c = Client::start(&[]);
+    c.open(&uri, &text);
+    c.diagnostics(&uri);
+    let at = text.find("@honoumai").unwrap() + 1;
+    let refs = c.ask(
+        "textDocument/references",
+        json!({"textDocument": {"uri": uri}, "position": pos(&text, at), "context": {"includeDeclaration": true}}),
+    );
+    let files: Vec<&str> = (refs.as_array().unwrap().iter())
+        .map(|l| l["uri"].as_str().unwrap())
+        .collect();
+    assert!(files.contains(&uri.as_str()), "{files:?}");
+    assert!(
+        files.iter().any(|f| f.contains("/rules/shrine.yaml")),
+        "{files:?}"
+    );
+    assert!(
+        files.iter().any(|f| f.contains("/tests/scenarios/shrine/")),
+        "{files:?}"
+    );
+    // `@honoumai` → the card's own `id:` line.
+    let defs = c.ask("textDocument/definition", doc_at(&uri, &text, at));
+    let id = text.find("id: honoumai").unwrap() + 4;
+    assert_eq!(defs[0]["range"]["start"], pos(&text, id), "{defs}");
+    c.stop();
+
+    // In a mod: its new verb is defined in its own rules.yaml.
+    let m = root.join("tests/mods/festival");
+    let card = m.join("cards/village_festival.yaml");
+    let text = std::fs::read_to_string(&card).unwrap();
+    let uri = file_uri(&card);
+    let mut c = Client::start(&[]);
+    c.open(&uri, &text);
+    assert_eq!(c.diagnostics(&uri), Vec::<Value>::new());
+    let at = text
+        .find("celebrate")
+        .expect("the mod's card calls its verb");
+    let defs = c.ask("textDocument/definition", doc_at(&uri, &text, at));
+    assert_eq!(defs[0]["uri"], file_uri(&m.join("rules.yaml")), "{defs}");
+    // A verb of the built-in game: a read-only copy of its rules file, as shipped.
+    let typed = text.replacen("celebrate(2)", "draw(2)", 1);
+    c.change(&uri, 2, &typed);
+    assert_eq!(c.diagnostics(&uri), Vec::<Value>::new());
+    let at = typed.find("draw(2)").unwrap();
+    let defs = c.ask("textDocument/definition", doc_at(&uri, &typed, at));
+    let copy = c
+        .cache
+        .path()
+        .canonicalize()
+        .unwrap()
+        .join(concat!("fuda-", env!("CARGO_PKG_VERSION")))
+        .join("built-in/rules/shrine.yaml");
+    assert_eq!(defs[0]["uri"], file_uri(&copy), "{defs}");
+    let shipped = std::fs::read_to_string(root.join("rules/shrine.yaml")).unwrap();
+    assert_eq!(std::fs::read_to_string(&copy).unwrap(), shipped);
+    assert!(std::fs::metadata(&copy).unwrap().permissions().readonly());
+    c.stop();
+}
