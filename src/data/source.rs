@@ -55,7 +55,12 @@ impl Source {
             Source::Dir(d) => (Files::dir(d), None),
             Source::Mod(d) => (Files::Embedded, Some(d.as_path())),
         };
-        super::load::load(Files::Over(Box::new(base), over), game, dir)
+        super::load::load(
+            Files::Over(Box::new(base), over),
+            game,
+            dir,
+            &Unsaved::default(),
+        )
     }
 
     /// The bytes of a file of the game's data (path relative to the data).
