@@ -140,7 +140,8 @@ enum Cmd {
         #[arg(long, default_value_t = 1)]
         jobs: usize,
         /// Print one JSON object: games, wins and win_rates per seat, draws,
-        /// avg_turns, turn_limit, games_per_sec, errors.
+        /// avg_turns, turn_limit, games_per_sec, errors (and search seats'
+        /// search_playouts, search_playouts_per_sec).
         #[arg(long)]
         json: bool,
         /// Write one row per game (and, with --cards, per player and card
@@ -267,14 +268,19 @@ pub fn main() -> ExitCode {
     let mut cli = match Cli::try_parse_from(args) {
         Ok(cli) => cli,
         Err(e) => {
-            let _ = e.print();
+            // Help goes to stdout (a full disk fails the command), errors to stderr.
+            if e.use_stderr() {
+                let _ = e.print();
+            } else {
+                crate::out::note(e.print());
+            }
             // `fuda run <game> --help`: the game's own options too.
             return match help_game(&raw).filter(|_| e.kind() == ErrorKind::DisplayHelp) {
                 Some((src, game)) => on_big_stack(move || {
-                    println!("\nOptions of {game}:");
+                    outln!("\nOptions of {game}:");
                     options(&src, &game)
                 }),
-                None => ExitCode::from(e.exit_code().clamp(0, 255) as u8),
+                None => crate::out::finish(ExitCode::from(e.exit_code().clamp(0, 255) as u8)),
             };
         }
     };
@@ -297,9 +303,9 @@ fn on_big_stack(f: impl FnOnce() -> ExitCode + Send + 'static) -> ExitCode {
         .spawn(f)
     {
         // A panic was already printed; 101 is what Rust exits with for one.
-        Ok(h) => h.join().unwrap_or(ExitCode::from(101)),
+        Ok(h) => crate::out::finish(h.join().unwrap_or(ExitCode::from(101))),
         Err(e) => {
-            eprintln!("error: cannot start the main thread: {e}");
+            errln!("error: cannot start the main thread: {e}");
             ExitCode::from(1)
         }
     }
@@ -381,32 +387,49 @@ fn game_flags(args: Vec<OsString>) -> (Vec<OsString>, Vec<(String, Option<String
 
 /// The mod `path` lies in: the nearest folder from `path` up that holds
 /// `mod.yaml` (`fuda test MOD`, `fuda scenario MOD/x.yaml`).
-fn mod_around(path: &Path) -> Option<Source> {
+/// The data a path stands in, when no `--data` is given: the nearest folder
+/// around it holding `mod.yaml` (a mod) or `rules/` beside `cards/` (a data
+/// folder, as `fuda data export` writes).
+fn data_around(path: &Path) -> Option<Source> {
     let full = std::fs::canonicalize(path).ok()?;
-    let dir = full
-        .ancestors()
-        .find(|a| a.join(crate::data::manifest::FILE).is_file())?;
-    Some(source::open(Some(dir)))
+    full.ancestors().find_map(|a| {
+        if a.join(crate::data::manifest::FILE).is_file() {
+            Some(source::open(Some(a)))
+        } else if crate::snapshot::data_folder(a) {
+            Some(Source::Dir(a.to_path_buf()))
+        } else {
+            None
+        }
+    })
 }
 
 fn command(cli: Cli) -> ExitCode {
     if let Some(dir) = cli.data.as_deref().filter(|d| !d.is_dir()) {
-        eprintln!(
+        errln!(
             "error: --data {}: no such folder (it should hold rules/ and cards/, or mod.yaml)",
             dir.display()
         );
         return ExitCode::from(2);
     }
-    // With no `--data`, a scenario inside a mod plays on that mod.
+    // With no `--data`, a scenario plays on the mod or data folder it is
+    // in; `fuda test` and `fuda new` with no path, on the one around the
+    // current folder.
+    let here = Path::new(".");
     let first = match &cli.cmd {
         Cmd::Scenario { file, .. } => Some(file.as_path()),
-        Cmd::Test { paths, .. } => paths.first().map(PathBuf::as_path),
+        Cmd::Test { paths, .. } => Some(paths.first().map_or(here, PathBuf::as_path)),
+        Cmd::New { .. } => Some(here),
         _ => None,
     };
-    let dir = match (&cli.data, first.and_then(mod_around)) {
+    let dir = match (&cli.data, first.and_then(data_around)) {
         (None, Some(m)) => m,
         _ => source::open(cli.data.as_deref()),
     };
+    if matches!(cli.cmd, Cmd::Test { .. } | Cmd::New { .. }) {
+        // Said every time: a test on other data than meant passes or fails
+        // for the wrong reason.
+        crate::errln!("data: {}", dir.describe());
+    }
     match cli.cmd {
         Cmd::Run {
             game,
@@ -444,15 +467,12 @@ fn command(cli: Cli) -> ExitCode {
             },
         ) {
             Ok(mut r) => {
-                let _ = std::io::Write::write_all(
-                    &mut std::io::stdout().lock(),
-                    r.render(view.map(|v| v.saturating_sub(1))).as_bytes(),
-                );
+                outp!("{}", r.render(view.map(|v| v.saturating_sub(1))));
                 if let Some(e) = r.error.take() {
-                    eprintln!("{:?}", miette::Report::new(e));
+                    errln!("{:?}", miette::Report::new(e));
                 }
                 for e in std::mem::take(&mut r.reports) {
-                    eprintln!("{:?}", miette::Report::new(e));
+                    errln!("{:?}", miette::Report::new(e));
                 }
                 if r.failures.is_empty() {
                     ExitCode::SUCCESS
@@ -570,7 +590,7 @@ fn command(cli: Cli) -> ExitCode {
         Cmd::Events { game } => match dir.load(&game) {
             Ok(d) => {
                 let text = crate::explain::events::events(&d);
-                let _ = std::io::Write::write_all(&mut std::io::stdout().lock(), text.as_bytes());
+                outp!("{text}");
                 ExitCode::SUCCESS
             }
             Err(e) => report(e),
@@ -585,7 +605,7 @@ fn command(cli: Cli) -> ExitCode {
 fn watching(dir: &Source, paths: &[PathBuf], mut once: impl FnMut() -> ExitCode) -> ExitCode {
     let roots = crate::watch::roots(dir.folder(), paths);
     if roots.is_empty() {
-        eprintln!(
+        errln!(
             "error: --watch needs files to watch: the built-in games do not change; \
              give a data folder or a mod with --data DIR (`fuda data export DIR` writes them out)"
         );
@@ -594,7 +614,7 @@ fn watching(dir: &Source, paths: &[PathBuf], mut once: impl FnMut() -> ExitCode)
     let w = match crate::watch::Watch::new(&roots) {
         Ok(w) => w,
         Err(e) => {
-            eprintln!("error: cannot watch {}: {e}", dir.describe());
+            errln!("error: cannot watch {}: {e}", dir.describe());
             return ExitCode::from(1);
         }
     };
@@ -603,17 +623,17 @@ fn watching(dir: &Source, paths: &[PathBuf], mut once: impl FnMut() -> ExitCode)
     if once() == ExitCode::from(2) {
         return ExitCode::from(2);
     }
-    eprintln!(
+    errln!(
         "-- run 1 done; watching {} for changes (Ctrl-C stops)",
         dir.describe()
     );
     while let Some(changed) = w.next() {
         runs += 1;
         let names: Vec<String> = changed.iter().map(|p| shown(p)).collect();
-        eprintln!("-- run {runs}: {} changed", names.join(", "));
+        errln!("-- run {runs}: {} changed", names.join(", "));
         let start = std::time::Instant::now();
         once();
-        eprintln!(
+        errln!(
             "-- run {runs} done in {} ms; watching for changes",
             start.elapsed().as_millis()
         );
@@ -635,7 +655,7 @@ fn shown(path: &Path) -> String {
 /// `fuda new card <game> <id>`.
 fn new_card(dir: &Source, game: &str, id: &str) -> ExitCode {
     let Some(folder) = dir.folder() else {
-        eprintln!(
+        errln!(
             "error: fuda new writes into a data folder, and the built-in games are not one: \
              `fuda data export DIR` writes them out, then `fuda --data DIR new card {game} {id}`"
         );
@@ -670,7 +690,7 @@ fn explain(dir: &Source, game: &str, card: &str) -> ExitCode {
     let found = crate::explain::scenarios_naming(&roots, game, card);
     match crate::explain::explain(&data, card, &found) {
         Ok(text) => {
-            let _ = std::io::Write::write_all(&mut std::io::stdout().lock(), text.as_bytes());
+            outp!("{text}");
             ExitCode::SUCCESS
         }
         Err(e) => report(e),
@@ -711,16 +731,15 @@ fn test(
     };
     let mut reviewer = crate::human::Reviewer;
     let review = review.then_some(&mut reviewer as &mut dyn crate::snapshot::Review);
-    let mut out = std::io::stdout().lock();
-    match crate::snapshot::run(dir, &paths, &opts, review, &mut out) {
+    match crate::snapshot::run(dir, &paths, &opts, review, &mut crate::out::Stdout) {
         Ok(s) if s.failed == 0 && s.passed > 0 => ExitCode::SUCCESS,
         Ok(s) if s.failed == 0 => {
-            eprintln!("error: no scenario file found");
+            errln!("error: no scenario file found");
             ExitCode::from(1)
         }
         Ok(_) => ExitCode::from(1),
         Err(e) => {
-            eprintln!("error: {e}");
+            errln!("error: {e}");
             ExitCode::from(1)
         }
     }
@@ -730,13 +749,13 @@ fn schema(name: &str) -> ExitCode {
     use crate::schema::Kind;
     match Kind::parse(name) {
         Some(k) => {
-            print!("{}", k.json());
+            outp!("{}", k.json());
             ExitCode::SUCCESS
         }
         None => {
             let names = Kind::ALL.map(Kind::name);
             let help = did_you_mean(suggest(name, names));
-            eprintln!(
+            errln!(
                 "error: no schema `{name}`; there are {}{}",
                 names.join(", "),
                 help.map(|h| format!("; {h}")).unwrap_or_default()
@@ -749,21 +768,21 @@ fn schema(name: &str) -> ExitCode {
 fn doc(topic: Option<&str>) -> ExitCode {
     use crate::lang::doc as topics;
     let Some(name) = topic else {
-        print!("{}", topics::topics());
+        outp!("{}", topics::topics());
         return ExitCode::SUCCESS;
     };
     match topics::topic(name) {
         Some(text) => {
-            print!("{text}");
+            outp!("{text}");
             ExitCode::SUCCESS
         }
         None => {
             let help = did_you_mean(suggest(name, topics::topic_names()));
-            eprintln!(
+            errln!(
                 "error: unknown topic `{name}`{}",
                 help.map(|h| format!("; {h}")).unwrap_or_default()
             );
-            eprint!("{}", topics::topics());
+            errp!("{}", topics::topics());
             ExitCode::from(2)
         }
     }
@@ -772,19 +791,38 @@ fn doc(topic: Option<&str>) -> ExitCode {
 /// A line to stdout. A reader that went away (`fuda check | head -1`) is no
 /// error of ours: the line is dropped, as the transcript's are.
 pub fn say(line: std::fmt::Arguments) {
-    use std::io::Write;
-    let _ = writeln!(std::io::stdout(), "{line}");
+    outln!("{line}");
 }
 
 /// Bad command-line usage: exit 2, as the README promises.
 pub fn usage(e: DataError) -> ExitCode {
-    eprintln!("{:?}", miette::Report::new(e));
+    errln!("{:?}", miette::Report::new(e));
     ExitCode::from(2)
 }
 
+/// Prints data errors, at most [`crate::limits::MAX_ERRORS_PER_FILE`] of
+/// one file (each shows its line, and a file may hold a mistake on every
+/// word of a megabyte line), then how many more; exit 1.
 pub fn report(e: DataErrors) -> ExitCode {
+    let mut shown: Vec<(String, usize)> = Vec::new();
     for err in e.errors {
-        eprintln!("{:?}", miette::Report::new(err));
+        let name = err.src.name.clone();
+        let i = match shown.iter().position(|(n, _)| *n == name) {
+            Some(i) => i,
+            None => {
+                shown.push((name, 0));
+                shown.len() - 1
+            }
+        };
+        shown[i].1 += 1;
+        if shown[i].1 <= crate::limits::MAX_ERRORS_PER_FILE {
+            errln!("{:?}", miette::Report::new(err));
+        }
+    }
+    for (name, n) in shown {
+        if let Some(more) = n.checked_sub(crate::limits::MAX_ERRORS_PER_FILE + 1) {
+            errln!("… and {} more error(s) in {name}", more + 1);
+        }
     }
     ExitCode::from(1)
 }
@@ -799,7 +837,7 @@ fn check(dir: &Source, game: Option<&str>) -> ExitCode {
         // A mod whose mod.yaml does not load: loading says why.
         (true, Source::Mod(_)) => vec![String::new()],
         (true, _) => {
-            eprintln!(
+            errln!(
                 "error: no games in {}: no rules/<game>.yaml",
                 dir.describe()
             );
@@ -830,7 +868,7 @@ fn check(dir: &Source, game: Option<&str>) -> ExitCode {
             Err(e) => {
                 bad = true;
                 let g = if g.is_empty() { "mod" } else { &g };
-                eprintln!("{g}: {} error(s)", e.errors.len());
+                errln!("{g}: {} error(s)", e.errors.len());
                 report(e);
             }
         }
@@ -926,12 +964,12 @@ pub fn prepare_rest(
     for name in &a.agents {
         let parsed = match name.as_str() {
             "human" => Some(Box::new(crate::human::Human) as Box<dyn Agent>),
-            other => agent::parse(other, &data),
+            other => crate::search::parse(other, &data),
         };
         match parsed {
             Some(k) => agents.push(k),
             None => {
-                let known: Vec<&str> = ["first", "random", "human"]
+                let known: Vec<&str> = ["first", "random", "human", "ismcts[:N|:Nms][:bot]"]
                     .into_iter()
                     .chain(data.bots.iter().map(|(n, _)| n.as_str()))
                     .collect();
@@ -948,7 +986,7 @@ pub fn prepare_rest(
     // the rules' default agent (random if they name none).
     let fallback = || {
         (data.default_agent.as_deref())
-            .and_then(|a| agent::parse(a, &data))
+            .and_then(|a| crate::search::parse(a, &data))
             .unwrap_or_else(|| Box::new(agent::Random::default()))
     };
     let last = agents.last().cloned().unwrap_or_else(fallback);
@@ -1031,18 +1069,18 @@ fn options(dir: &Source, game: &str) -> ExitCode {
         Err(e) => return report(e),
     };
     if data.option_decls.is_empty() {
-        println!("{game} has no options");
+        outln!("{game} has no options");
     }
     for o in &data.option_decls {
         let flag = match &o.flag {
             Some(f) => format!("--{f} IDS, "),
             None => String::new(),
         };
-        println!("{flag}--set {}=IDS", o.name);
+        outln!("{flag}--set {}=IDS", o.name);
         if !o.about.is_empty() {
-            println!("    {}", o.about);
+            outln!("    {}", o.about);
         }
-        println!("    accepts {}", o.describe(&data));
+        outln!("    accepts {}", o.describe(&data));
     }
     ExitCode::SUCCESS
 }
@@ -1056,18 +1094,18 @@ fn sim(dir: &Source, a: &GameArgs, games: u64, jobs: usize, json: bool) -> ExitC
     let s = match crate::sim::simulate(&data, &cfg, games, jobs, !json) {
         Ok(s) => s,
         Err(e) => {
-            eprintln!("error: {e}");
+            errln!("error: {e}");
             return ExitCode::from(1);
         }
     };
     for e in &s.error_messages {
-        eprintln!("error: {e}");
+        errln!("error: {e}");
     }
     if json {
         match serde_json::to_string(&s) {
             Ok(line) => say(format_args!("{line}")),
             Err(e) => {
-                eprintln!("error: {e}");
+                errln!("error: {e}");
                 return ExitCode::from(1);
             }
         }
@@ -1088,6 +1126,9 @@ fn sim(dir: &Source, a: &GameArgs, games: u64, jobs: usize, json: bool) -> ExitC
             "  draws {}  average turns {:.1}  {:.0} games/s",
             s.draws, s.avg_turns, s.games_per_sec
         ));
+        if let (Some(n), Some(rate)) = (s.search_playouts, s.search_playouts_per_sec) {
+            say(format_args!("  search: {n} playouts, {rate:.0} playouts/s"));
+        }
         if s.turn_limit > 0 {
             say(format_args!(
                 "  {} game(s) reached the turn limit",
@@ -1120,7 +1161,7 @@ fn finish_run(game: &mut Game, json: bool, view: Option<u8>, save: Option<&Path>
     if let Some(v) = view
         && (v == 0 || v > game.st.nplayers)
     {
-        eprintln!("error: --view {v}: there are {} players", game.st.nplayers);
+        errln!("error: --view {v}: there are {} players", game.st.nplayers);
         return ExitCode::from(2);
     }
     let outcome = game.play().map_err(|e| *e);
@@ -1129,7 +1170,7 @@ fn finish_run(game: &mut Game, json: bool, view: Option<u8>, save: Option<&Path>
     if let Some(path) = save
         && let Err(e) = crate::replay::Save::of(game).write(path)
     {
-        eprintln!("error: cannot save to {}: {e}", path.display());
+        errln!("error: cannot save to {}: {e}", path.display());
         return ExitCode::from(1);
     }
     match outcome {
@@ -1158,7 +1199,7 @@ fn replay(
     let save = match crate::replay::Save::read(file) {
         Ok(s) => s,
         Err(e) => {
-            eprintln!("error: {e}");
+            errln!("error: {e}");
             return ExitCode::from(1);
         }
     };
@@ -1167,12 +1208,12 @@ fn replay(
         Err(e) => return report(e),
     };
     if format!("{:016x}", data.hash()) != save.data_hash {
-        eprintln!(
+        errln!(
             "warning: the game's data changed since this game was saved; the replay may diverge"
         );
     }
     if save.players < data.players.0 || save.players > data.players.1 {
-        eprintln!(
+        errln!(
             "error: {} saves a {}-player game; {} is for {} to {} players",
             file.display(),
             save.players,
@@ -1188,14 +1229,18 @@ fn replay(
         Err(e) => return report(e),
     };
     // Each seat replays its player's answers; `--upto N` keeps the first N.
-    let mut agents = vec![agent::Replay::default(); save.players as usize];
-    for ans in save.answers.iter().take(upto.unwrap_or(usize::MAX)) {
+    let from = file.display().to_string();
+    let mut agents = vec![agent::Replay::from(from); save.players as usize];
+    for (n, ans) in save
+        .answers
+        .iter()
+        .take(upto.unwrap_or(usize::MAX))
+        .enumerate()
+    {
         match agents.get_mut((ans.player as usize).wrapping_sub(1)) {
-            Some(a) => {
-                a.0.push_back(ans.picks.iter().map(|&i| i as usize).collect())
-            }
+            Some(a) => a.push(n + 1, ans.picks.iter().map(|&i| i as usize).collect()),
             None => {
-                eprintln!(
+                errln!(
                     "error: {} records an answer of player {} in a {}-player game",
                     file.display(),
                     ans.player,
@@ -1221,14 +1266,17 @@ pub fn print_log(game: &Game, log: &[Entry], viewer: Option<u8>, json: bool) {
     use std::io::Write;
     let out = std::io::stdout();
     let mut out = std::io::BufWriter::new(out.lock());
-    for (kind, line) in crate::engine::log::render_all(&game.data, log, viewer) {
+    for (kind, line, span) in crate::engine::log::render_spans(&game.data, log, viewer) {
         if json {
-            let v = serde_json::json!({ "kind": kind, "text": line });
-            let _ = writeln!(out, "{v}");
+            let mut v = crate::engine::facts::facts(&game.data, &log[span], viewer);
+            v.insert("kind".into(), kind.into());
+            v.insert("text".into(), line.into());
+            crate::out::note(writeln!(out, "{}", serde_json::Value::Object(v)));
         } else {
-            let _ = writeln!(out, "{line}");
+            crate::out::note(writeln!(out, "{}", crate::out::printable(&line)));
         }
     }
+    crate::out::note(out.flush());
 }
 
 pub fn print_outcome(data: &Data, o: &Outcome, json: bool) {
@@ -1245,9 +1293,12 @@ pub fn print_outcome(data: &Data, o: &Outcome, json: bool) {
             "limit_reached": o.limit,
             "ended": o.ended.word(),
             "end_rule": o.rule.and_then(|i| data.end_rules.get(i as usize)).map(|(n, _)| n),
+            "lost": o.lost.iter().map(|p| p + 1).collect::<Vec<_>>(),
+            "tiebreak": o.tiebreaks,
         });
-        let _ = writeln!(out, "{v}");
+        crate::out::note(writeln!(out, "{v}"));
     } else {
-        let _ = writeln!(out, "{}", crate::report::outcome_line(data, o));
+        let line = crate::report::outcome_line(data, o);
+        crate::out::note(writeln!(out, "{}", crate::out::printable(&line)));
     }
 }

@@ -16,7 +16,13 @@ use crate::suggest::{did_you_mean, suggest};
 
 /// The explanation of card `id`, or an error naming the nearest id.
 pub fn explain(data: &Data, id: &str, scenarios: &[PathBuf]) -> Result<String, DataErrors> {
-    let Some(d) = data.names.def_index.get(id).copied() else {
+    // A card's id, or its display name as transcripts show it.
+    let by_name = || {
+        (data.defs.iter())
+            .position(|d| d.name == id)
+            .map(|d| d as u16)
+    };
+    let Some(d) = data.names.def_index.get(id).copied().or_else(by_name) else {
         let ids = data.defs.iter().map(|d| d.id.as_str());
         let help = did_you_mean(suggest(id, ids))
             .or_else(|| Some(format!("`fuda check {}` counts its cards", data.game)));

@@ -2,7 +2,10 @@
 //! on stderr, the answer read from stdin), and as the reviewer of changed
 //! snapshots (`fuda test --review`). The kernel does no terminal I/O.
 
-use std::io::{BufRead, Write};
+use std::io::{BufRead, Read, Write};
+
+/// Bytes of one answer line: option numbers need far fewer.
+const MAX_ANSWER_BYTES: usize = 64 * 1024;
 
 use crate::engine::log::pname;
 use crate::engine::{Agent, Game, Picks, Request, Res};
@@ -22,15 +25,33 @@ impl Agent for Human {
             req.prompt
         );
         for (i, o) in req.options.iter().enumerate() {
-            let _ = writeln!(err, "  {i}: {}", o.label_for(g, req.player));
+            // The id a command or scenario takes, beside a name the player
+            // may read (a face-down card's stays unsaid).
+            let (label, key) = (o.label_for(g, req.player), o.key(g));
+            if label != key && label == o.label(g) {
+                let _ = writeln!(err, "  {i}: {label}  [{key}]");
+            } else {
+                let _ = writeln!(err, "  {i}: {label}");
+            }
         }
         let stdin = std::io::stdin();
         loop {
             let _ = write!(err, "> ");
             let _ = err.flush();
             let mut line = String::new();
-            // End of input: the first options, so the game still ends.
-            if stdin.lock().read_line(&mut line).unwrap_or(0) == 0 {
+            // End of input: the first options, so the game still ends. A
+            // line is read up to a limit (`fuda play < /dev/zero` has no end
+            // of line); a longer one ends the input likewise.
+            let cap = MAX_ANSWER_BYTES as u64 + 1;
+            let n = (stdin.lock().take(cap).read_line(&mut line)).unwrap_or(0);
+            if n == 0 {
+                return Ok((0..min).collect());
+            }
+            if n > MAX_ANSWER_BYTES {
+                let _ = writeln!(
+                    err,
+                    "an answer line longer than {MAX_ANSWER_BYTES} bytes: taking the first options"
+                );
                 return Ok((0..min).collect());
             }
             let picked: Option<Picks> = line.split_whitespace().map(|t| t.parse().ok()).collect();
@@ -63,8 +84,11 @@ impl crate::snapshot::Review for Reviewer {
             );
             let _ = err.flush();
             let mut line = String::new();
-            // End of input rejects: nothing is written without a yes.
-            if stdin.lock().read_line(&mut line).unwrap_or(0) == 0 {
+            // End of input rejects: nothing is written without a yes; so
+            // does a line past the limit.
+            let cap = MAX_ANSWER_BYTES as u64 + 1;
+            let n = (stdin.lock().take(cap).read_line(&mut line)).unwrap_or(0);
+            if n == 0 || n > MAX_ANSWER_BYTES {
                 return false;
             }
             match line.trim() {

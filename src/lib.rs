@@ -6,6 +6,9 @@
 //! reads and compiles them once; [`engine::Game`] runs them. The kernel never names
 //! a game: everything game-specific lives in the data directory.
 
+#[macro_use]
+pub mod out;
+
 pub mod cli;
 pub mod data;
 pub mod engine;
@@ -22,6 +25,7 @@ pub mod sandbox;
 pub mod scaffold;
 pub mod scenario;
 pub mod schema;
+pub mod search;
 pub mod sim;
 pub mod snapshot;
 pub mod suggest;

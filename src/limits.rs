@@ -8,6 +8,13 @@
 /// nested loops, abilities that trigger each other, a move always chosen).
 pub const MAX_STEPS: u64 = 5_000_000;
 
+/// Turns a game may last (`max_turns`): with [`MAX_STEPS`] a turn, a game
+/// whose end rule never fires still ends.
+pub const MAX_TURNS: u32 = 10_000;
+
+/// Errors shown of one file; the rest are counted.
+pub const MAX_ERRORS_PER_FILE: usize = 50;
+
 /// Iterations a `while` loop may run before it is reported as endless.
 pub const MAX_LOOP: u32 = 100_000;
 

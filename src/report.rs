@@ -36,15 +36,38 @@ fn place(data: &Data, s: crate::lang::ir::Span) -> String {
     format!("{}:{line}:{col}", data.sources.path(s.file))
 }
 
+/// A flow that ended a game badly, in one line that names where
+/// (`rules/x.yaml:5:12: …`), as `fuda sim` lists them.
+pub fn flow_line(data: &Data, f: &Flow) -> String {
+    let Flow::Error(e) = f else {
+        return format!("the game stopped unexpectedly ({f:?})");
+    };
+    let message = match &e.card {
+        Some(c) => format!("while running card `{c}`: {}", e.message),
+        None => e.message.clone(),
+    };
+    if e.span == Default::default() {
+        return message;
+    }
+    match e.site {
+        Some(site) => format!(
+            "{}: {message} (it failed in the code this calls, at {})",
+            place(data, site),
+            place(data, e.span)
+        ),
+        None => format!("{}: {message}", place(data, e.span)),
+    }
+}
+
 /// Prints a flow that ended a command badly; returns the exit code.
 pub fn flow(data: &Data, f: Flow) -> std::process::ExitCode {
     match f {
         Flow::Error(e) => {
-            eprintln!("{:?}", miette::Report::new(run_error(data, &e)));
+            errln!("{:?}", miette::Report::new(run_error(data, &e)));
             std::process::ExitCode::from(1)
         }
         other => {
-            eprintln!("error: the game stopped unexpectedly ({other:?})");
+            errln!("error: the game stopped unexpectedly ({other:?})");
             std::process::ExitCode::from(1)
         }
     }
@@ -62,13 +85,33 @@ pub fn outcome_line(data: &Data, o: &Outcome) -> String {
         .scores
         .iter()
         .enumerate()
-        .map(|(i, s)| format!("P{} {s}", i + 1))
+        .map(|(i, s)| {
+            let lost = if o.lost.contains(&(i as u8)) {
+                " (lost)"
+            } else {
+                ""
+            };
+            format!("P{} {s}{lost}", i + 1)
+        })
         .collect();
-    let who = if winners.len() > 1 {
+    let mut who = if winners.len() > 1 {
         format!("shared win: {}", winners.join(", "))
     } else {
         format!("winner: {}", winners.join(""))
     };
+    // Equal best scores among the players still in: the tiebreak decided.
+    let alive = |p: &usize| !o.lost.contains(&(*p as u8));
+    let best = (0..o.scores.len()).filter(alive).map(|p| o.scores[p]).max();
+    let tied: Vec<usize> = (0..o.scores.len())
+        .filter(|p| alive(p) && Some(o.scores[*p]) == best)
+        .collect();
+    if let (Some(t), true) = (&o.tiebreaks, tied.len() > 1) {
+        let shown: Vec<String> = tied
+            .iter()
+            .map(|&p| format!("P{} {}", p + 1, t[p]))
+            .collect();
+        who += &format!(" (tiebreak: {})", shown.join(", "));
+    }
     let ended = match (o.ended, rule) {
         (Ended::Rule, Some(r)) => format!("the end rule `{r}`"),
         (Ended::Rule, None) => "the end rule".into(),

@@ -33,7 +33,14 @@ pub struct Summary {
     /// Games that hit the rules' turn limit.
     pub turn_limit: u64,
     pub games_per_sec: f64,
-    /// Games stopped by an error (see `error_messages`).
+    /// Playouts (iterations) of search seats, if any searched.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub search_playouts: Option<u64>,
+    /// Their rate per second of searching, on one thread.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub search_playouts_per_sec: Option<f64>,
+    /// Games stopped by an error (see `error_messages`: each distinct error
+    /// once, located).
     pub errors: u64,
     #[serde(skip)]
     pub error_messages: Vec<String>,
@@ -60,7 +67,7 @@ struct Tally {
     turns: u64,
     limit: u64,
     /// (game index, message)
-    errors: Vec<(u64, String)>,
+    errors: Vec<(u64, String, u64)>,
     /// The configuration of the next game (its seed set per game).
     cfg: GameConfig,
     /// The last game played, renewed for the next (no allocation per game).
@@ -113,7 +120,7 @@ impl Tally {
                     _ => self.draws += 1,
                 }
             }
-            Err(f) => self.errors.push((i, format!("seed {seed}: {f:?}"))),
+            Err(f) => (self.errors).push((i, crate::report::flow_line(data, &f), seed)),
         }
         self
     }
@@ -134,6 +141,7 @@ pub fn simulate(
         indicatif::ProgressBar::hidden()
     };
     let start = Instant::now();
+    let searched = crate::search::searched();
     if jobs != 1
         && let Some(tier) = &cfg.tier
     {
@@ -163,8 +171,11 @@ pub fn simulate(
     };
     bar.finish_and_clear();
     let secs = start.elapsed().as_secs_f64();
+    // Other simulations in the process may search meanwhile: a rate, not a count to test.
+    let (playouts, nanos) = crate::search::searched();
+    let (playouts, nanos) = (playouts - searched.0, nanos - searched.1);
     let mut errors = tally.errors;
-    errors.sort_by_key(|(i, _)| *i);
+    errors.sort_by_key(|(i, ..)| *i);
     let ok = (games - errors.len() as u64).max(1) as f64;
     Ok(Summary {
         games,
@@ -174,9 +185,30 @@ pub fn simulate(
         avg_turns: tally.turns as f64 / ok,
         turn_limit: tally.limit,
         games_per_sec: games as f64 / secs.max(1e-9),
+        search_playouts: (playouts > 0).then_some(playouts),
+        search_playouts_per_sec: (playouts > 0)
+            .then(|| playouts as f64 / (nanos as f64 / 1e9).max(1e-9)),
         errors: errors.len() as u64,
-        error_messages: errors.into_iter().map(|(_, m)| m).collect(),
+        error_messages: grouped(errors),
     })
+}
+
+/// Each distinct error once, in the order of the games it first stopped,
+/// with its first seed and how many more games it stopped.
+fn grouped(errors: Vec<(u64, String, u64)>) -> Vec<String> {
+    let mut seen: Vec<(String, u64, usize)> = Vec::new();
+    for (_, m, seed) in errors {
+        match seen.iter_mut().find(|(s, ..)| *s == m) {
+            Some((.., n)) => *n += 1,
+            None => seen.push((m, seed, 0)),
+        }
+    }
+    (seen.into_iter())
+        .map(|(m, seed, more)| match more {
+            0 => format!("{m} (seed {seed})"),
+            n => format!("{m} (seed {seed}, and {n} more game(s))"),
+        })
+        .collect()
 }
 
 /// The thread pool of `jobs` threads, started on the first call that

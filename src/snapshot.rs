@@ -42,7 +42,7 @@ impl Summary {
 
 /// Whether a folder holds a game's data: `rules/<game>.yaml` beside
 /// `cards/<game>/`. Its `rules/` and `cards/` are no scenarios.
-fn data_folder(dir: &Path) -> bool {
+pub fn data_folder(dir: &Path) -> bool {
     let Ok(rd) = std::fs::read_dir(dir.join("rules")) else {
         return false;
     };
@@ -118,10 +118,16 @@ pub fn body(file: &str) -> &str {
     }
 }
 
-/// A snapshot file in insta's format.
-fn snapshot_file(scenario: &Path, body: &str) -> String {
+/// A snapshot file in insta's format: its header (the scenario's
+/// description, its file) between `---` lines, then the transcript.
+pub fn snapshot_file(scenario: &Path, description: Option<&str>, body: &str) -> String {
     let name = scenario.file_name().unwrap_or_default().to_string_lossy();
-    format!("---\nsource: fuda test\nexpression: transcript\ninput_file: {name}\n---\n{body}")
+    let mut head = String::from("---\nsource: fuda test\n");
+    if let Some(d) = description {
+        // A JSON string is a YAML scalar, whatever the text holds.
+        head += &format!("description: {}\n", serde_json::Value::from(d.trim()));
+    }
+    format!("{head}input_file: {name}\n---\n{body}")
 }
 
 /// Runs the scenarios, writing what happens to `out`; the last line is
@@ -158,7 +164,7 @@ fn one<'r>(
     review: Option<&mut (dyn Review + 'r)>,
     out: &mut dyn Write,
 ) -> std::io::Result<bool> {
-    let run = match run_file_with(data, file, opts.tier) {
+    let mut run = match run_file_with(data, file, opts.tier) {
         Ok(r) => r,
         Err(e) => {
             writeln!(out, "FAIL {shown}: the scenario does not load")?;
@@ -174,11 +180,16 @@ fn one<'r>(
             "FAIL {shown}: {} expectation(s) failed",
             run.failures.len()
         )?;
-        for e in run.reports {
+        for e in std::mem::take(&mut run.reports) {
             writeln!(out, "{:?}", miette::Report::new(e))?;
         }
         if let Some(s) = run.stopped.as_ref().filter(|s| s.starts_with("error")) {
             writeln!(out, "  {s}")?;
+        }
+        // What happened, to read beside what was expected.
+        writeln!(out, "transcript of {shown}:")?;
+        for line in run.render(None).lines() {
+            writeln!(out, "  | {line}")?;
         }
         return Ok(false);
     }
@@ -209,7 +220,7 @@ fn one<'r>(
     } else {
         false
     };
-    let text = snapshot_file(file, &new);
+    let text = snapshot_file(file, run.description.as_deref(), &new);
     if accept {
         if let Err(why) = confine::write_own(&snap, text.as_bytes()) {
             writeln!(out, "FAIL {shown}: {why}")?;
@@ -242,52 +253,29 @@ fn changed(old: Option<&str>) -> &'static str {
 }
 
 /// A line diff of two texts: `-` old, `+` new, two lines of context,
-/// `@@ line N` before each run of changes.
+/// `@@ line N` (of the new text) before each run of changes. `similar`'s
+/// Myers diff keeps memory linear in the lines (a long transcript's diff
+/// stays small); past a few seconds it gives a coarser, still correct diff.
 pub fn diff(old: &str, new: &str) -> String {
-    let a: Vec<&str> = old.lines().collect();
-    let b: Vec<&str> = new.lines().collect();
-    // Longest common subsequence, table from the ends.
-    let mut lcs = vec![vec![0u32; b.len() + 1]; a.len() + 1];
-    for i in (0..a.len()).rev() {
-        for j in (0..b.len()).rev() {
-            lcs[i][j] = if a[i] == b[j] {
-                lcs[i + 1][j + 1] + 1
-            } else {
-                lcs[i + 1][j].max(lcs[i][j + 1])
-            };
-        }
-    }
-    // Each line: ' ', '-' or '+', with its new line number.
-    let mut ops: Vec<(char, &str, usize)> = Vec::new();
-    let (mut i, mut j) = (0, 0);
-    while i < a.len() || j < b.len() {
-        if i < a.len() && j < b.len() && a[i] == b[j] {
-            ops.push((' ', a[i], j));
-            (i, j) = (i + 1, j + 1);
-        } else if i < a.len() && (j == b.len() || lcs[i + 1][j] >= lcs[i][j + 1]) {
-            ops.push(('-', a[i], j));
-            i += 1;
-        } else {
-            ops.push(('+', b[j], j));
-            j += 1;
-        }
-    }
-    let near = |k: usize| {
-        let lo = k.saturating_sub(2);
-        let hi = (k + 3).min(ops.len());
-        ops[lo..hi].iter().any(|o| o.0 != ' ')
-    };
+    use similar::{ChangeTag, TextDiff};
+    let d = TextDiff::configure()
+        .timeout(std::time::Duration::from_secs(5))
+        .diff_lines(old, new);
     let mut s = String::new();
-    let mut last_shown = None;
-    for (k, (op, line, at)) in ops.iter().enumerate() {
-        if !near(k) {
-            continue;
+    for group in d.grouped_ops(2) {
+        let Some(first) = group.first() else { continue };
+        s += &format!("@@ line {}\n", first.new_range().start + 1);
+        for op in &group {
+            for c in d.iter_changes(op) {
+                let sign = match c.tag() {
+                    ChangeTag::Equal => ' ',
+                    ChangeTag::Delete => '-',
+                    ChangeTag::Insert => '+',
+                };
+                let line = c.value();
+                s += &format!("{sign} {}\n", line.strip_suffix('\n').unwrap_or(line));
+            }
         }
-        if last_shown.is_none_or(|l| l + 1 != k) {
-            s += &format!("@@ line {}\n", at + 1);
-        }
-        s += &format!("{op} {line}\n");
-        last_shown = Some(k);
     }
     s
 }
@@ -304,7 +292,8 @@ mod tests {
 
     #[test]
     fn body_follows_the_header() {
-        let f = snapshot_file(Path::new("x/a.yaml"), "one\ntwo\n");
+        let f = snapshot_file(Path::new("x/a.yaml"), Some("a: b"), "one\ntwo\n");
+        assert!(f.contains("description: \"a: b\"\n"));
         assert!(f.contains("input_file: a.yaml\n"));
         assert_eq!(body(&f), "one\ntwo\n");
     }

@@ -17,6 +17,7 @@
 //! symlinks: {cards/shrine/out.yaml: /etc/hostname}  # {out}: a folder beside the data
 //! outside: {victim.txt: "keep\n"}  # optional: files made in {out}; each must be unchanged after
 //! absent: ["{out}/made.txt"]          # optional: paths that must not exist after the run
+//! stdin: /dev/zero         # optional: a file for stdin (default: none)
 //! pipe: true              # optional: read one line of stdout, then close the pipe
 //! pipe_lines: 0           # with pipe: lines read first (default 1; 0: `fuda … | true`)
 //! append: {rules/shrine.yaml: "scripts: [lib.rhai]\n"}   # optional: add to a file
@@ -65,6 +66,8 @@ struct Case {
     outside: BTreeMap<String, String>,
     #[serde(default)]
     absent: Vec<String>,
+    #[serde(default)]
+    stdin: Option<String>,
     #[serde(default)]
     pipe: bool,
     #[serde(default = "one")]
@@ -201,7 +204,10 @@ fn run(case: &Case, dir: &Path, scratch: &Path) -> Ran {
     cmd.args(&args)
         .current_dir(scratch)
         .env("NO_COLOR", "1")
-        .stdin(Stdio::null())
+        .stdin(match &case.stdin {
+            Some(f) => std::fs::File::open(fill(f, dir)).unwrap().into(),
+            None => Stdio::null(),
+        })
         .stderr(std::fs::File::create(&err_path).unwrap());
     let mut stdout = String::new();
     let mut child = if case.pipe {

@@ -281,6 +281,46 @@ fn json_ends_with_the_result() {
     }
 }
 
+/// `--json` lines carry the facts beside the text: the credited player,
+/// cards with their ids, the zones and the cause; a counter's old and new
+/// values; the stack's pushes. A player's view gives a hidden card no id.
+#[test]
+fn json_lines_carry_structured_fields() {
+    let lines = |view: &[&str]| -> Vec<serde_json::Value> {
+        let mut args = vec!["run", "duel", "--seed", "1", "--agents", "random", "--json"];
+        args.extend(view);
+        let (out, _) = text(&fuda(&args));
+        out.lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
+    };
+    let all = lines(&[]);
+    let cast = (all.iter())
+        .find(|v| v["kind"] == "move" && v["cause"] == "cast")
+        .expect("a spell is cast");
+    assert!(cast["player"].is_u64(), "{cast}");
+    assert!(cast["cards"][0]["id"].is_string(), "{cast}");
+    assert_eq!(cast["to"]["zone"], "casting", "{cast}");
+    assert_eq!(cast["from"]["zone"], "hand", "{cast}");
+    let life = (all.iter())
+        .find(|v| v["kind"] == "counter" && v["counter"] == "life")
+        .expect("someone is hit or healed");
+    assert_eq!(
+        life["new"].as_i64().unwrap() - life["old"].as_i64().unwrap(),
+        life["amount"].as_i64().unwrap()
+    );
+    assert!(
+        all.iter()
+            .any(|v| v["kind"] == "stack" && v["push"] == false)
+    );
+    // P2 does not see P1's draws: a count, no cards.
+    let p2 = lines(&["--view", "2"]);
+    let draw = (p2.iter())
+        .find(|v| v["kind"] == "move" && v["cause"] == "draw" && v["player"] == 1)
+        .expect("P1 draws");
+    assert!(draw["cards"].is_null() && draw["count"].is_u64(), "{draw}");
+}
+
 #[test]
 fn a_players_view_hides_what_that_player_may_not_see() {
     let all = text(&fuda(&["run", "shrine", "--seed", "5"])).0;
@@ -513,7 +553,7 @@ fn new_card_writes_a_card_and_a_scenario_that_pass_check_and_test_in_every_game(
     let tmp = full_copy("new_card");
     let dir = tmp.path();
     let d = dir.to_str().unwrap();
-    for game in ["shrine", "utage", "hyakki", "landgrab", "t3"] {
+    for game in ["shrine", "utage", "hyakki", "landgrab", "t3", "duel"] {
         let id = format!("first_{game}");
         let o = fuda(&["--data", d, "new", "card", game, &id]);
         let (out, err) = text(&o);
@@ -542,7 +582,7 @@ fn new_card_writes_a_card_and_a_scenario_that_pass_check_and_test_in_every_game(
     let o = fuda(&["--data", d, "test"]);
     assert_eq!(o.status.code(), Some(1));
     assert!(
-        text(&o).0.ends_with("0 passed, 5 failed\n"),
+        text(&o).0.ends_with("0 passed, 6 failed\n"),
         "{}",
         text(&o).0
     );
@@ -551,7 +591,7 @@ fn new_card_writes_a_card_and_a_scenario_that_pass_check_and_test_in_every_game(
     let o = fuda(&["--data", d, "test"]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o).0);
     assert!(
-        text(&o).0.ends_with("5 passed, 0 failed\n"),
+        text(&o).0.ends_with("6 passed, 0 failed\n"),
         "{}",
         text(&o).0
     );

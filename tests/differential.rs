@@ -158,8 +158,10 @@ fn seeds_agree(game: &str, kind: &str, data: &Arc<Data>, agents: Vec<Box<dyn Age
 fn replayers(decisions: &[u32], players: usize) -> Vec<Box<dyn Agent>> {
     let mut seats = vec![agent::Replay::default(); players];
     let mut rest = decisions.iter().map(|&d| d as usize);
+    let mut n = 0;
     while let (Some(p), Some(k)) = (rest.next(), rest.next()) {
-        seats[p].0.push_back(rest.by_ref().take(k).collect());
+        n += 1;
+        seats[p].push(n, rest.by_ref().take(k).collect());
     }
     seats.into_iter().map(|s| Box::new(s) as _).collect()
 }

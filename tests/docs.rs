@@ -10,6 +10,8 @@
 //! - ```` ```yaml scenario ```` — a scenario file; it runs with the cards and
 //!   rules of the blocks above it in the same page (on the mod, if the page
 //!   has one above it), and its `expect:` (required) must hold.
+//! - ```` ```yaml scenario fails ```` — a scenario that must fail: each
+//!   failure's message must be written in the page (the block after it).
 //! - ```` ```sh ```` and ```` ```text ```` are shown, not run; any other block is an error,
 //!   so no example escapes the test.
 //!
@@ -89,6 +91,9 @@ fn check_page(root: &Path, page: &Path) -> (usize, Vec<String>) {
     let modded = dir.join("mod");
     let mut mod_unloaded: Option<String> = None;
     let mut has_mod = false;
+    // A page that writes a game's rules builds that game from nothing: the
+    // shipped cards of a game of that name are set aside.
+    let mut fresh: Vec<String> = Vec::new();
     let load_mod = |at: &str, failures: &mut Vec<String>| {
         let src = fuda::data::source::open(Some(&modded));
         for game in src.games() {
@@ -119,6 +124,10 @@ fn check_page(root: &Path, page: &Path) -> (usize, Vec<String>) {
             ["yaml", "rules", game] => {
                 ran += 1;
                 file(dir.join(format!("rules/{game}.yaml")));
+                if !fresh.iter().any(|g| g == game) {
+                    fresh.push(game.to_string());
+                    let _ = std::fs::remove_dir_all(dir.join("cards").join(game));
+                }
                 std::fs::create_dir_all(dir.join("cards").join(game)).unwrap();
                 unloaded = Some((game.to_string(), at));
                 continue;
@@ -130,7 +139,8 @@ fn check_page(root: &Path, page: &Path) -> (usize, Vec<String>) {
                 mod_unloaded.get_or_insert(at);
                 continue;
             }
-            ["yaml", "scenario"] => {
+            ["yaml", "scenario", ..] => {
+                let must_fail = b.info.get(2).map(String::as_str) == Some("fails");
                 ran += 1;
                 if let Some(at) = mod_unloaded.take() {
                     load_mod(&at, &mut failures);
@@ -150,7 +160,18 @@ fn check_page(root: &Path, page: &Path) -> (usize, Vec<String>) {
                         if let Some(e) = r.error.take() {
                             failures.push(format!("{at}: {:?}", miette::Report::new(e)));
                         }
-                        if !r.failures.is_empty() {
+                        if must_fail {
+                            if r.failures.is_empty() {
+                                failures.push(format!("{at}: the scenario should fail; it passed"));
+                            }
+                            for f in &r.failures {
+                                if !text.contains(f.as_str()) {
+                                    failures.push(format!(
+                                        "{at}: the page should show the failure `{f}`"
+                                    ));
+                                }
+                            }
+                        } else if !r.failures.is_empty() {
                             failures.push(format!(
                                 "{at}: expectations failed:\n{}\n{}",
                                 r.failures.join("\n"),
@@ -182,6 +203,32 @@ fn check_page(root: &Path, page: &Path) -> (usize, Vec<String>) {
         load_mod(&at, &mut failures);
     }
     (ran, failures)
+}
+
+/// The tutorial builds the shipped `duel`: its last rules file is
+/// `rules/duel.yaml` and its card files are those of `cards/duel/`.
+#[test]
+fn the_tutorial_builds_the_shipped_duel() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let page = std::fs::read_to_string(root.join("docs/tutorial.md")).unwrap();
+    let bs = blocks(&page);
+    let of = |kind: &str| -> Vec<&str> {
+        bs.iter()
+            .filter(|b| b.info == ["yaml", kind, "duel"])
+            .map(|b| b.text.as_str())
+            .collect()
+    };
+    let rules = std::fs::read_to_string(root.join("rules/duel.yaml")).unwrap();
+    assert_eq!(of("rules").last().copied(), Some(rules.as_str()));
+    let mut shipped: Vec<String> = std::fs::read_dir(root.join("cards/duel"))
+        .unwrap()
+        .flatten()
+        .map(|e| std::fs::read_to_string(e.path()).unwrap())
+        .collect();
+    shipped.sort();
+    let mut taught: Vec<String> = of("card").into_iter().map(String::from).collect();
+    taught.sort();
+    assert_eq!(taught, shipped);
 }
 
 #[test]

@@ -517,7 +517,7 @@ impl Agent for Reading {
 /// the same agents asked every request, on both tiers.
 #[test]
 fn blind_picks_play_the_games_requests_do() {
-    for name in ["shrine", "utage", "hyakki", "landgrab", "t3"] {
+    for name in ["shrine", "utage", "hyakki", "landgrab", "t3", "duel"] {
         let d = data(name);
         for kind in ["random", "first"] {
             for seed in 0..3 {

@@ -5,16 +5,19 @@
 //! top, or shown to everyone or to one player); the checker decides from the zones' declared visibility, read from the rules,
 //! which of those the viewer may see, gives every other one a different
 //! identity and renders the transcript again: a line that changes has leaked.
-//! That holds whatever wording the renderer chooses. `FUDA_LEAK_SEEDS=N` plays
+//! That holds whatever wording the renderer chooses, and for each line's
+//! `--json` fields as well. `FUDA_LEAK_SEEDS=N` plays
 //! N seeds per game, player count and agent (3 by default).
 
-use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;
 
+mod logged;
+use logged::play;
+
 use fuda::data::{Data, Visibility, load};
-use fuda::engine::log::{Entry, Place, render_spans};
-use fuda::engine::{Game, GameConfig, agent};
+use fuda::engine::facts::facts;
+use fuda::engine::log::{Entry, Part, Place, render_spans};
 use fuda::value::PlayerId;
 
 fn root() -> &'static Path {
@@ -56,11 +59,14 @@ fn disguised(data: &Data, log: &[Entry], viewer: PlayerId) -> Vec<Entry> {
 /// The first line of `viewer`'s transcript that gives away a hidden card, with
 /// the entries behind it as everyone sees them.
 fn leak(data: &Data, log: &[Entry], viewer: PlayerId) -> Option<String> {
+    let masked = disguised(data, log, viewer);
     let seen = render_spans(data, log, Some(viewer));
-    let other = render_spans(data, &disguised(data, log, viewer), Some(viewer));
+    let other = render_spans(data, &masked, Some(viewer));
     assert_eq!(seen.len(), other.len(), "a disguise changed the line count");
     for (i, (a, b)) in seen.iter().zip(&other).enumerate() {
-        if a.1 != b.1 {
+        // The line's `--json` fields too.
+        let fields = |l: &[Entry]| facts(data, &l[a.2.clone()], Some(viewer));
+        if a.1 != b.1 || fields(log) != fields(&masked) {
             let all: Vec<String> = log[a.2.clone()]
                 .iter()
                 .filter_map(|e| e.render(data, None))
@@ -97,27 +103,6 @@ fn seeds() -> u64 {
         .unwrap_or(3)
 }
 
-/// Plays a logged game and returns its log (up to the error, if one ends it).
-fn play(data: &Arc<Data>, players: u8, seed: u64, agent: &str) -> Vec<Entry> {
-    let agents = (0..players)
-        .map(|_| agent::parse(agent, data).expect("agent exists"))
-        .collect();
-    let mut g = Game::new(
-        data.clone(),
-        GameConfig {
-            players,
-            seed,
-            agents,
-            options: HashMap::new(),
-            logging: true,
-            tier: Some(fuda::fast::tier(data)),
-        },
-    );
-    g.play()
-        .unwrap_or_else(|e| panic!("{} {players}p seed {seed}: {e:?}", data.game));
-    std::mem::take(&mut g.log)
-}
-
 #[test]
 fn no_view_shows_a_card_its_player_may_not_see() {
     let mut leaks = Vec::new();
@@ -149,6 +134,84 @@ fn no_view_shows_a_card_its_player_may_not_see() {
         leaks.len(),
         leaks.join("\n")
     );
+}
+
+/// A line that names a card must name it as a card, so each viewer's line
+/// follows where that card is: a card's name in a line's plain text (a rule's
+/// `log("against " + t.name)` joined before the line was made) would reach
+/// every view whoever may see the card. Names public by declaration (a board
+/// square's) may stand in text.
+fn named_in_text(data: &Data, log: &[Entry]) -> Option<String> {
+    let public: Vec<&str> = data.board.squares.iter().map(|s| s.name.as_str()).collect();
+    let names: Vec<&str> = (0..data.defs.len() as u16)
+        .map(|d| data.def_name(d))
+        .filter(|n| !n.is_empty() && !public.contains(n))
+        .collect();
+    for e in log {
+        let texts: Vec<&str> = match e {
+            Entry::Text { text } => vec![text],
+            Entry::Said { parts } => parts
+                .iter()
+                .filter_map(|p| match p {
+                    Part::Text(t) => Some(t.as_str()),
+                    Part::Card(..) => None,
+                })
+                .collect(),
+            _ => continue,
+        };
+        for t in texts {
+            if let Some(n) = names.iter().find(|n| t.contains(**n)) {
+                return Some(format!(
+                    "{:?} names {n} as plain text",
+                    e.render(data, None)
+                ));
+            }
+        }
+    }
+    None
+}
+
+#[test]
+fn no_line_names_a_card_in_plain_text() {
+    let mut found = Vec::new();
+    for game in games() {
+        let data = Arc::new(load::load_game(root(), &game).expect("shipped data loads"));
+        let (min, max, _) = data.players;
+        for players in min..=max {
+            for seed in 0..seeds() {
+                let log = play(&data, players, seed, "random");
+                if let Some(l) = named_in_text(&data, &log) {
+                    found.push(format!("{game} {players}p seed {seed}: {l}"));
+                }
+            }
+        }
+    }
+    assert!(found.is_empty(), "{}", found.join("\n"));
+}
+
+/// t3's refused battle names the treasure it was refused against, which may
+/// lie in the attacker's own reserve: P2's view names no card there.
+#[test]
+fn a_refused_battle_names_a_reserve_card_to_its_owner_only() {
+    let data = Arc::new(load::load_game(root(), "t3").expect("shipped data loads"));
+    let log = play(&data, 2, 6000005, "random");
+    let line = |v| {
+        render_spans(&data, &log, v)
+            .into_iter()
+            .map(|(_, l, _)| l)
+            .find(|l| l.starts_with("not enough power against"))
+            .expect("the seed's game has a refused battle")
+    };
+    assert_eq!(
+        line(Some(1)),
+        "not enough power against a card: the battle is refused"
+    );
+    assert_ne!(
+        line(None),
+        line(Some(1)),
+        "the full transcript names the card"
+    );
+    assert!(leak(&data, &log, 1).is_none());
 }
 
 /// The checker itself finds a leak: a renderer that names every card (the

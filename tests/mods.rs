@@ -67,11 +67,61 @@ fn check_reports_what_a_mod_adds_and_replaces() {
         [
             "  replaces card omiki",
             "  adds card village_festival",
-            "  adds verbs.celebrate",
-            "  changes turn.phases.cleanup.do",
             "  changes max_turns: 400 → 300",
+            "  changes turn.phases.cleanup.do",
+            "  adds verbs.celebrate",
         ],
         "{text}"
+    );
+}
+
+/// A misspelt name in a mod's rules is an error at its line with the
+/// closest name; a new name goes under `add:`, and a name the game has
+/// cannot be added.
+#[test]
+fn a_mods_rules_change_only_names_the_game_has_unless_added() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("typo");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("mod.yaml"), "extends: shrine\nname: typo\n").unwrap();
+    let rules =
+        "counters:\n  actoins: {start: 3}\nturn:\n  phases:\n    - name: clenaup\n      do: \"\"\n";
+    std::fs::write(dir.join("rules.yaml"), rules).unwrap();
+    let o = fuda_in(tmp.path(), &["check", "--data", "typo"]);
+    assert!(!o.status.success());
+    let text = format!("{}{}", out(&o), err(&o));
+    assert!(
+        text.contains("the game has no counters `actoins`"),
+        "{text}"
+    );
+    assert!(text.contains("rules.yaml:2:3"), "{text}");
+    assert!(text.contains("did you mean `actions`?"), "{text}");
+    assert!(
+        text.contains("the game has no turn.phases `clenaup`"),
+        "{text}"
+    );
+    assert!(text.contains("rules.yaml:5:13"), "{text}");
+    assert!(text.contains("did you mean `cleanup`?"), "{text}");
+    // Under `add:` they are new names, and the game loads.
+    let added = "add:\n  counters:\n    lfie: {start: 3}\n";
+    std::fs::write(dir.join("rules.yaml"), added).unwrap();
+    let o = fuda_in(tmp.path(), &["check", "--data", "typo"]);
+    assert!(o.status.success(), "{}{}", out(&o), err(&o));
+    assert!(out(&o).contains("adds counters.lfie"), "{}", out(&o));
+    // A name the game has cannot be added.
+    std::fs::write(
+        dir.join("rules.yaml"),
+        "add:\n  counters:\n    actions: {start: 2}\n",
+    )
+    .unwrap();
+    let o = fuda_in(tmp.path(), &["check", "--data", "typo"]);
+    assert!(!o.status.success());
+    assert!(
+        err(&o).contains("`add:` gives counters `actions`, which the game has")
+            || out(&o).contains("`add:` gives counters `actions`, which the game has"),
+        "{}{}",
+        out(&o),
+        err(&o)
     );
 }
 
@@ -117,7 +167,7 @@ fn the_built_in_games_run_from_any_folder() {
         "{}",
         out(&o)
     );
-    for game in ["hyakki", "landgrab", "shrine", "t3", "utage"] {
+    for game in ["duel", "hyakki", "landgrab", "shrine", "t3", "utage"] {
         assert!(out(&o).contains(&format!("{game}: ok")), "{}", out(&o));
     }
 }

@@ -1,255 +1,82 @@
-//! The scenarios under tests/scenarios/, run by `fuda test`'s own code
-//! ([`fuda::snapshot`]): every expectation must hold and every transcript
-//! match the `.snap` beside its file. Adding a scenario is adding a YAML
-//! file; write or review its snapshot with
-//! `cargo run --release -- test tests/scenarios/<game> --update` (or
-//! `--review`). `FUDA_TEST_FILTER=shrine/rules` runs only matching files.
-//!
-//! The other tests here check what a scenario file can say: expectations at
-//! points, offered options, results, and unused answers or a stop for want
-//! of one, each failing at its line and column.
+//! The scenarios under tests/scenarios/, one test each (libtest-mimic), each
+//! transcript checked by insta against the `.snap` beside its file: every
+//! expectation must hold and every transcript match. A changed transcript is
+//! written pending (`x.snap.new`), so `cargo insta review` accepts or rejects
+//! it; `fuda test` reads and writes the same files. Adding a scenario is
+//! adding a YAML file. `cargo test --test scenarios -- shrine/rules` runs
+//! only matching files.
 
 use std::path::{Path, PathBuf};
 
-use fuda::scenario::run_file;
-use fuda::snapshot::{self, Options, Review};
+use libtest_mimic::{Arguments, Failed, Trial};
 
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
-#[test]
-fn scenarios() {
-    let opts = Options {
-        filter: std::env::var("FUDA_TEST_FILTER")
-            .ok()
-            .filter(|f| !f.is_empty()),
-        ..Default::default()
-    };
-    let mut out = Vec::new();
-    let paths = [root().join("tests/scenarios")];
-    let sum = snapshot::run(
-        &fuda::data::source::open(Some(root())),
-        &paths,
-        &opts,
-        None,
-        &mut out,
-    )
-    .unwrap();
-    let out = String::from_utf8_lossy(&out);
-    assert!(sum.passed > 0, "no scenario matched");
-    assert_eq!(sum.failed, 0, "{out}");
-}
-
-/// A scenario written into a fresh folder.
-fn scenario(name: &str, text: &str) -> (tempfile::TempDir, PathBuf) {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join(name);
-    std::fs::write(&path, text).unwrap();
-    (dir, path)
-}
-
-/// Each failure as `line:col: message`.
-fn failures(path: &Path) -> Vec<String> {
-    let run = run_file(&fuda::data::source::open(Some(root())), path)
-        .unwrap_or_else(|e| panic!("{:?}", e.errors));
-    assert_eq!(run.failures.len(), run.reports.len());
-    let text = std::fs::read_to_string(path).unwrap();
-    (run.reports.iter())
-        .map(|r| {
-            let off = r.span.expect("located").offset();
-            let line = text[..off].matches('\n').count() + 1;
-            let col = text[..off].rsplit('\n').next().unwrap().chars().count() + 1;
-            format!("{line}:{col}: {}", r.message)
+fn main() {
+    let args = Arguments::from_args();
+    let dir = root().join("tests/scenarios");
+    let trials = (fuda::snapshot::collect(std::slice::from_ref(&dir)).into_iter())
+        .map(|file| {
+            let name = file.strip_prefix(&dir).unwrap_or(&file).with_extension("");
+            let name = name.to_string_lossy().replace('\\', "/");
+            Trial::test(name, move || check(&file))
         })
-        .collect()
+        .collect();
+    libtest_mimic::run(&args, trials).exit();
 }
 
-const BASE: &str = "game: shrine
+/// Runs one scenario: its expectations, then its transcript through insta.
+fn check(file: &PathBuf) -> Result<(), Failed> {
+    let data = fuda::data::source::open(Some(root()));
+    let run = fuda::scenario::run_file(&data, file).map_err(|e| {
+        let shown: Vec<String> = (e.errors.into_iter())
+            .map(|e| format!("{:?}", miette::Report::new(e)))
+            .collect();
+        format!("the scenario does not load:\n{}", shown.join("\n"))
+    })?;
+    let transcript = run.render(None);
+    if !run.failures.is_empty() {
+        return Err(format!(
+            "{} expectation(s) failed:\n{}\ntranscript:\n{transcript}",
+            run.failures.len(),
+            run.failures.join("\n")
+        )
+        .into());
+    }
+    let stem = file.file_stem().unwrap_or_default().to_string_lossy();
+    let mut settings = insta::Settings::clone_current();
+    settings.set_snapshot_path(file.parent().unwrap_or(root()));
+    settings.set_prepend_module_to_snapshot(false);
+    settings.set_input_file(file);
+    settings.set_omit_expression(true);
+    if let Some(d) = &run.description {
+        settings.set_description(d.trim());
+    }
+    settings.bind(|| insta::assert_snapshot!(stem.as_ref(), transcript));
+    Ok(())
+}
+
+/// landgrab's EVENT "re-place" must re-place: its pick of a character needs
+/// one (stopping on one's own land, the re-placement may pick none).
+#[test]
+fn a_replacement_chosen_at_event_must_pick_a_character() {
+    let text = "game: landgrab
 zones:
-  supply: {osaisen: 10, honoumai: 10}
   p1:
-    hand: [omiki, omiki]
-phase: buy
+    hand: [chen, cirno]
+before: settle(me, 13, @chen)
+phase: move
+dice: [1, 2]
+decisions: [\"re-place\", \"#0\", \"\"]
 ";
-
-#[test]
-fn unused_answers_fail_at_the_first_one_unless_allowed() {
-    let text = format!("{BASE}decisions: [play omiki, play omiki, pass, pass, pass]\n");
-    let (_d, path) = scenario("a.yaml", &text);
-    let f = failures(&path);
-    assert_eq!(f.len(), 1, "{f:?}");
+    let (_d, path) = scenario("a.yaml", text);
+    let run = run_file(&fuda::data::source::open(Some(root())), &path)
+        .unwrap_or_else(|e| panic!("{:?}", e.errors));
     assert!(
-        f[0].starts_with("7:43: 2 scripted answer(s) unused, from `pass` on"),
-        "{f:?}"
+        (run.failures.iter()).any(|f| f.contains("picks 0 option(s); re-place with needs 1 to 1")),
+        "{:?}",
+        run.failures
     );
-    let (_d, path) = scenario("b.yaml", &format!("{text}unused: allowed\n"));
-    assert_eq!(failures(&path), Vec::<String>::new());
-}
-
-#[test]
-fn a_stop_for_want_of_an_answer_fails_unless_expected() {
-    let text = format!("{BASE}decisions: [play omiki]\n");
-    let (_d, path) = scenario("a.yaml", &text);
-    let f = failures(&path);
-    assert_eq!(f.len(), 1, "{f:?}");
-    assert!(
-        f[0].starts_with("7:13: the scenario stopped for want of an answer (P1: resources)"),
-        "{f:?}"
-    );
-    let (_d, path) = scenario("b.yaml", &format!("{text}stops: waiting\n"));
-    assert_eq!(failures(&path), Vec::<String>::new());
-    // Expected, but it did not stop.
-    let full = format!("{BASE}decisions: [play omiki, play omiki, pass]\nstops: waiting\n");
-    let (_d, path) = scenario("c.yaml", &full);
-    let f = failures(&path);
-    assert_eq!(f.len(), 1, "{f:?}");
-    assert!(
-        f[0].starts_with("8:1: expected the scenario to stop waiting"),
-        "{f:?}"
-    );
-}
-
-/// The README's example with every expectation turned false.
-#[test]
-fn points_offers_and_results_fail_at_their_text_saying_what_was_found() {
-    let example =
-        std::fs::read_to_string(root().join("tests/scenarios/shrine/readme_example.yaml")).unwrap();
-    let wrong = example
-        .replace(
-            "offered: [buy yasaka_kanako, pass]",
-            "offered: [buy koumakan, pass]",
-        )
-        .replace("not_offered: [buy koumakan]", "not_offered: [buy honoumai]")
-        .replace("\"coins == 1\"", "\"coins == 2\"")
-        .replace("\"count(hand) == 5\"", "\"count(hand) == 4\"")
-        + "  - after: 1\n    that: \"coins == 0\"\n  - at: start of cleanup\n    turn: 2\n    that: \"coins == 0\"\nresult: {winner: 1}\n";
-    let (_d, path) = scenario("wrong.yaml", &wrong);
-    let f = failures(&path);
-    // In the order they were checked: decision 2 asked, decision 3 asked,
-    // the end of buy, the end.
-    let expected = [
-        "31:12: expected `coins == 0` after decision 1; found `coins` is 3",
-        "18:15: expected decision 3 (P1: buy) to offer `buy koumakan`; it offered: buy osaisen | buy honoumai | buy yasaka_kanako | pass",
-        "19:19: expected decision 3 (P1: buy) not to offer `buy honoumai`",
-        "28:10: expected `coins == 2` at the end of buy; found `coins` is 1",
-        "29:6: expected `count(hand) == 4` at the end; found `count(hand)` is 5",
-        "32:9: the scenario never came to the point at the start of cleanup of turn 2",
-        "35:1: expected a result; the game did not end: it ran out of turns after turn 1",
-    ];
-    assert_eq!(f.len(), expected.len(), "{f:#?}");
-    for (got, e) in f.iter().zip(expected) {
-        assert!(
-            got.starts_with(e),
-            "{got}\n  should start with\n{e}\n{f:#?}"
-        );
-    }
-}
-
-#[test]
-fn results_name_the_winner_the_end_and_the_turns() {
-    let path = root().join("tests/scenarios/shrine/rules/end_three_piles.yaml");
-    let text = std::fs::read_to_string(&path).unwrap();
-    assert!(text.contains("result: {winner: 1, ended: three_empty_piles, turns: 1}"));
-    let wrong = text.replace(
-        "result: {winner: 1, ended: three_empty_piles, turns: 1}",
-        "result: {winner: [1, 2], ended: lost, turns: 2}",
-    );
-    let (_d, path) = scenario("end.yaml", &wrong);
-    let f = failures(&path);
-    assert_eq!(
-        f,
-        [
-            "24:10: expected winner P1 and P2; found P1",
-            "24:33: expected the game ended by `lost`; found `three_empty_piles`",
-            "24:39: expected 2 turn(s); found 1",
-        ]
-    );
-}
-
-#[test]
-fn the_readme_shows_the_example_file() {
-    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
-    let example =
-        std::fs::read_to_string(root().join("tests/scenarios/shrine/readme_example.yaml")).unwrap();
-    assert!(
-        readme.contains(&format!("```yaml\n{example}```")),
-        "README.md should show tests/scenarios/shrine/readme_example.yaml as it is"
-    );
-}
-
-struct Answer(bool, usize);
-
-impl Review for Answer {
-    fn accept(&mut self, _: &Path, diff: &str, _: Option<&str>) -> bool {
-        assert!(diff.contains("+ "), "{diff}");
-        self.1 += 1;
-        self.0
-    }
-}
-
-/// A new scenario is pending until updated; a changed transcript fails with
-/// its diff until accepted.
-#[test]
-fn fuda_test_writes_pending_snapshots_and_updates_them() {
-    let src = root().join("tests/scenarios/shrine/cards/cirno.yaml");
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("cirno.yaml");
-    std::fs::copy(&src, &file).unwrap();
-    let paths = [dir.path().to_path_buf()];
-    let run = |opts: &Options, review: Option<&mut dyn Review>| {
-        let mut out = Vec::new();
-        let s = snapshot::run(
-            &fuda::data::source::open(Some(root())),
-            &paths,
-            opts,
-            review,
-            &mut out,
-        )
-        .unwrap();
-        (s, String::from_utf8(out).unwrap())
-    };
-    let (s, out) = run(&Options::default(), None);
-    assert_eq!((s.passed, s.failed), (0, 1), "{out}");
-    assert!(
-        out.contains("no snapshot yet") && out.ends_with("0 passed, 1 failed\n"),
-        "{out}"
-    );
-    let pending = dir.path().join("cirno.snap.new");
-    let snap = dir.path().join("cirno.snap");
-    assert!(pending.exists() && !snap.exists());
-    let update = Options {
-        update: true,
-        ..Default::default()
-    };
-    let (s, _) = run(&update, None);
-    assert_eq!((s.passed, s.failed), (1, 0));
-    assert!(snap.exists() && !pending.exists());
-    // The stored transcript is the repository's own.
-    let ours = std::fs::read_to_string(src.with_extension("snap")).unwrap();
-    let mine = std::fs::read_to_string(&snap).unwrap();
-    assert_eq!(snapshot::body(&ours), snapshot::body(&mine));
-    let (s, _) = run(&Options::default(), None);
-    assert_eq!((s.passed, s.failed), (1, 0));
-    // A changed transcript: a diff, then rejected, then accepted.
-    std::fs::write(&snap, mine.replace("== turn 1: P1 ==", "== turn 9: P1 ==")).unwrap();
-    let (s, out) = run(&Options::default(), None);
-    assert_eq!(s.failed, 1);
-    assert!(
-        out.contains("- == turn 9: P1 ==\n+ == turn 1: P1 ==\n"),
-        "{out}"
-    );
-    let mut no = Answer(false, 0);
-    let (s, _) = run(&Options::default(), Some(&mut no));
-    assert_eq!((s.failed, no.1), (1, 1));
-    let mut yes = Answer(true, 0);
-    let (s, _) = run(&Options::default(), Some(&mut yes));
-    assert_eq!((s.passed, yes.1), (1, 1));
-    assert_eq!(std::fs::read_to_string(&snap).unwrap(), mine);
-    // The filter leaves it out.
-    let only = Options {
-        filter: Some("nothing".into()),
-        ..Default::default()
-    };
-    assert_eq!(run(&only, None).0, snapshot::Summary::default());
 }

@@ -91,12 +91,15 @@ impl SourceCode for Src {
         let name = self.name.clone();
         if start - line_start <= WIDE {
             let c = text.read_span(span, context_lines_before, context_lines_after)?;
+            // The column in characters, not bytes (a line of Japanese).
+            let at = floor_char(text, c.span().offset());
+            let from = text[..at].rfind('\n').map_or(0, |i| i + 1);
             return Ok(Box::new(MietteSpanContents::new_named(
                 name,
                 c.data(),
                 *c.span(),
                 c.line(),
-                c.column(),
+                text[from..at].chars().count(),
                 c.line_count(),
             )));
         }

@@ -1,7 +1,6 @@
 //! `fuda data export DIR`: the built-in games written out as files, to edit
 //! and run with `--data DIR`.
 
-use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -15,14 +14,14 @@ use super::files::EMBEDDED;
 pub fn export(dir: &Path, force: bool, extra: &[(String, String)]) -> ExitCode {
     let busy = std::fs::read_dir(dir).is_ok_and(|mut rd| rd.next().is_some());
     if busy && !force {
-        eprintln!(
+        errln!(
             "error: {} is not empty; export into a new or empty folder, or add --force to overwrite its files",
             dir.display()
         );
         return ExitCode::from(2);
     }
     if let Err(e) = std::fs::create_dir_all(dir) {
-        eprintln!("error: cannot make {}: {e}", dir.display());
+        errln!("error: cannot make {}: {e}", dir.display());
         return ExitCode::from(1);
     }
     // `--force` overwrites files, never what a symlink in the folder points at.
@@ -30,13 +29,11 @@ pub fn export(dir: &Path, force: bool, extra: &[(String, String)]) -> ExitCode {
     let more = extra.iter().map(|(p, t)| (p.as_str(), t.as_bytes()));
     for (rel, bytes) in EMBEDDED.iter().copied().chain(more) {
         if let Err(why) = root.write(&dir.join(rel), bytes) {
-            eprintln!("error: {why}");
+            errln!("error: {why}");
             return ExitCode::from(1);
         }
     }
-    // A reader that went away is no error of ours.
-    let _ = writeln!(
-        std::io::stdout(),
+    outln!(
         "wrote {} files of the built-in games (and {} editor schemas) to {}; run them with --data {}",
         EMBEDDED.len(),
         extra.len(),

@@ -230,6 +230,49 @@ impl Loader {
 
     /// The game's rules, with the mod's `rules.yaml` laid over them
     /// ([`overlay`]) if it has one.
+    /// Reports each name a mod's rules give that the game lacks (outside
+    /// `add:`: a typo) or has (inside `add:`: nothing to add).
+    fn check_names(
+        &mut self,
+        of: u32,
+        base: &serde_norway::Value,
+        top: &serde_norway::Value,
+        adding: bool,
+    ) {
+        let add_at = self.sources.text(of).find("\nadd:").map_or(0, |i| i + 1);
+        for (n, has) in super::overlay::names(base, top) {
+            if has != adding {
+                continue;
+            }
+            let text = self.sources.text(of);
+            let from = if adding { add_at } else { 0 };
+            let (a, b) = super::locate::find_word(text, &n.name, from).unwrap_or((0, 1));
+            let (msg, help) = if adding {
+                (
+                    format!(
+                        "`add:` gives {} `{}`, which the game has",
+                        n.section, n.name
+                    ),
+                    "change it outside `add:` (`add:` holds only new names)".to_string(),
+                )
+            } else {
+                let near = crate::suggest::suggest(&n.name, n.known.iter().map(String::as_str));
+                let mean = near
+                    .map(|c| format!("did you mean `{c}`? "))
+                    .unwrap_or_default();
+                (
+                    format!("the game has no {} `{}`", n.section, n.name),
+                    format!(
+                        "{mean}a mod adds a name only under `add:` (`add: {{{}: …}}`)",
+                        n.section.replace('.', ": {")
+                    ),
+                )
+            };
+            let e = self.sources.error(of, a as u32, b as u32, msg, Some(help));
+            self.errs.push(e);
+        }
+    }
+
     fn read_rules(&mut self, rel: &str) -> Option<(u32, RawRules)> {
         let (rf, rules) = self.read_yaml::<RawRules>(false, rel)?;
         self.rf = rf;
@@ -278,7 +321,13 @@ impl Loader {
                 }
             }
         }
+        let adds = map.remove("add");
         let mut base: serde_norway::Value = serde_norway::from_str(self.sources.text(rf)).ok()?;
+        self.check_names(of, &base, &top, false);
+        if let Some(adds) = adds {
+            self.check_names(of, &base, &adds, true);
+            super::overlay::merge(&mut top, adds);
+        }
         self.report.extend(super::overlay::changes(&base, &top));
         super::overlay::merge(&mut base, top.clone());
         self.overlay = Some((of, top));
@@ -379,7 +428,25 @@ impl Loader {
                 );
             }
         }
+        // The mod's own ids, with their files: two of one id is an error
+        // at the second (one would silently be dropped).
+        let mut own: Vec<(String, u32)> = Vec::new();
         for c in mine {
+            if let Some((_, first)) = own.iter().find(|(id, _)| *id == c.raw.id) {
+                let id = c.raw.id.clone();
+                let first = self.sources.path(*first).to_string();
+                self.err_at(
+                    c.file,
+                    &id,
+                    c.at,
+                    format!("the mod has two cards `{id}`"),
+                    Some(format!(
+                        "the other is in {first}; give one another id, or remove one"
+                    )),
+                );
+                continue;
+            }
+            own.push((c.raw.id.clone(), c.file));
             match cards.iter().position(|b| b.raw.id == c.raw.id) {
                 Some(i) if replace.contains(&c.raw.id) => {
                     self.report.push(format!("replaces card {}", c.raw.id));
@@ -866,9 +933,24 @@ impl Loader {
                         false
                     }
                 };
+                let rounds = match w.close.as_str() {
+                    "round" => true,
+                    "passes" => false,
+                    other => {
+                        self.err_at(
+                            rf,
+                            other,
+                            from,
+                            format!("window `close` must be `passes` or `round`, not `{other}`"),
+                            None,
+                        );
+                        false
+                    }
+                };
                 WindowDecl {
                     name: name.clone(),
                     all_players,
+                    rounds: rounds && all_players,
                     moves,
                     bots: Vec::new(),
                 }
@@ -1148,6 +1230,18 @@ impl Loader {
                 "players",
                 0,
                 "`players` needs 1 <= min <= max".into(),
+                None,
+            );
+        }
+        if r.max_turns > crate::limits::MAX_TURNS {
+            self.err_at(
+                self.owner(&["max_turns"]),
+                "max_turns",
+                0,
+                format!(
+                    "`max_turns` is at most {} (a game that never ends is stopped there)",
+                    crate::limits::MAX_TURNS
+                ),
                 None,
             );
         }

@@ -13,9 +13,11 @@ pub const RULES: &str = "rules.yaml";
 /// The mod's cards: every YAML file under it.
 pub const CARDS: &str = "cards";
 
-/// Whether a folder is a mod: it holds [`FILE`].
+/// Whether a folder is a mod: it holds [`FILE`], in any form (a
+/// `mod.yaml` that is a folder or a named pipe is a mod whose manifest
+/// cannot be read, and loading says so).
 pub fn is_mod(dir: &Path) -> bool {
-    dir.join(FILE).is_file()
+    dir.join(FILE).symlink_metadata().is_ok()
 }
 
 /// A mod's `mod.yaml`.

@@ -97,6 +97,9 @@ pub struct ZoneDecl {
 pub struct WindowDecl {
     pub name: String,
     pub all_players: bool,
+    /// Closes only after a round (each player once, from the first) in
+    /// which every player passed, not on any passes in a row.
+    pub rounds: bool,
     pub moves: Vec<u16>,
     /// By bot: what it decides in this window with, found at load.
     pub bots: Vec<WindowBot>,

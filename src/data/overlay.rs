@@ -147,6 +147,78 @@ fn shown(old: &Value, new: &Value) -> String {
     }
 }
 
+/// The rules' sections keyed by the names they declare.
+const NAMED: [&str; 9] = [
+    "properties",
+    "counters",
+    "globals",
+    "zones",
+    "options",
+    "verbs",
+    "windows",
+    "moves",
+    "bots",
+];
+
+/// The rules' lists of named items, by their place.
+const NAMED_LISTS: [[&str; 2]; 2] = [["turn", "phases"], ["end", "rules"]];
+
+/// A name a mod's rules give, checked against the game's: where it is
+/// (`counters`, `turn.phases`), the name, and the names there.
+pub struct Name {
+    pub section: String,
+    pub name: String,
+    pub known: Vec<String>,
+}
+
+/// The names `top` gives in the rules' named sections and lists, each
+/// with whether `base` has it: a mod changes names the game has, and adds
+/// only under `add:`, so a misspelt name is an error, not a new one.
+pub fn names(base: &Value, top: &Value) -> Vec<(Name, bool)> {
+    let mut out = Vec::new();
+    for sec in NAMED {
+        let (Some(Value::Mapping(t)), b) = (child(top, sec), child(base, sec)) else {
+            continue;
+        };
+        let known: Vec<String> = match b {
+            Some(Value::Mapping(m)) => keys(m).collect(),
+            _ => Vec::new(),
+        };
+        for k in keys(t) {
+            let has = known.contains(&k);
+            out.push((
+                Name {
+                    section: sec.into(),
+                    name: k,
+                    known: known.clone(),
+                },
+                has,
+            ));
+        }
+    }
+    for [a, b] in NAMED_LISTS {
+        let Some(Value::Sequence(t)) = child(top, a).and_then(|v| child(v, b)) else {
+            continue;
+        };
+        let known: Vec<String> = match child(base, a).and_then(|v| child(v, b)) {
+            Some(Value::Sequence(s)) => s.iter().filter_map(name_of).map(String::from).collect(),
+            _ => Vec::new(),
+        };
+        for n in t.iter().filter_map(name_of) {
+            let has = known.iter().any(|k| k == n);
+            out.push((
+                Name {
+                    section: format!("{a}.{b}"),
+                    name: n.into(),
+                    known: known.clone(),
+                },
+                has,
+            ));
+        }
+    }
+    out
+}
+
 /// A mapping's keys, as text: the top-level names of a mod's rules.
 pub fn keys(m: &Mapping) -> impl Iterator<Item = String> + '_ {
     m.keys().map(key_text)

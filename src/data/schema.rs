@@ -324,12 +324,23 @@ pub struct RawWindow {
     #[serde(default = "default_window_players")]
     #[schemars(extend("enum" = ["active", "all"]))]
     pub players: String,
+    /// With `players: all`, when it closes: `passes` (the default: when
+    /// every player has passed in a row) or `round` (players act once each
+    /// per round, from the first; it closes after a round in which every
+    /// player passed).
+    #[serde(default = "default_window_close")]
+    #[schemars(extend("enum" = ["passes", "round"]))]
+    pub close: String,
     /// The moves offered in it: names of the rules' `moves:`.
     pub moves: Vec<String>,
 }
 
 fn default_window_players() -> String {
     "active".into()
+}
+
+fn default_window_close() -> String {
+    "passes".into()
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -387,8 +398,9 @@ pub struct RawPhase {
 #[serde(deny_unknown_fields)]
 /// When the game ends.
 pub struct RawEnd {
-    /// `turn_end` (checked when a turn ends, the default) or `always` (after
-    /// every move and phase too).
+    /// `turn_end` (checked when a turn ends, the default) or `always` (at
+    /// every check point too: each move, resolved ability, phase and
+    /// `resolve_triggers()`).
     #[serde(default = "default_check")]
     #[schemars(extend("enum" = ["turn_end", "always"]))]
     pub check: String,

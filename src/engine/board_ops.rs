@@ -3,7 +3,7 @@
 //! properties, and the board as one transcript line.
 
 use super::exec::Frame;
-use super::log::{Entry, pname};
+use super::log::{Entry, Part, Place, pname};
 use super::state::Event;
 use super::{Game, Res};
 use crate::data::Visibility;
@@ -137,14 +137,18 @@ impl Game {
                 }
                 let v = a.pop().unwrap_or_default();
                 if self.logging && !self.equal(&self.st.board.props[i], &v) {
-                    let text = format!(
-                        "{}: {} {} → {}",
+                    // A card in a property is named to those who may see it
+                    // where it is now (a land's character back in a hand).
+                    let label = format!(
+                        "{}: {} ",
                         self.square_label(s),
-                        self.data.names.square_props[p],
-                        self.show_square_value(&self.st.board.props[i]),
-                        self.show_square_value(&v)
+                        self.data.names.square_props[p]
                     );
-                    self.push(Entry::Text { text });
+                    let mut parts = vec![Part::Text(label)];
+                    self.value_parts(&self.st.board.props[i], &mut parts);
+                    parts.push(Part::Text(" → ".into()));
+                    self.value_parts(&v, &mut parts);
+                    self.push(Entry::Said { parts });
                 }
                 self.st.board.props[i] = v;
                 Value::None
@@ -179,8 +183,8 @@ impl Game {
             }
             Builtin::ShowBoard => {
                 if self.logging {
-                    let text = self.board_text();
-                    self.push(Entry::Text { text });
+                    let parts = self.board_parts();
+                    self.push(Entry::Said { parts });
                 }
                 Value::None
             }
@@ -230,25 +234,6 @@ impl Game {
 
     /// A property value as the board shows it: a card by name only where
     /// everyone may see it.
-    fn show_square_value(&self, v: &Value) -> String {
-        match v {
-            Value::Card(c) => {
-                let z = self.st.zone_of(*c);
-                if self.data.zones[z.zone as usize].contents == Visibility::Public {
-                    self.show(v)
-                } else {
-                    "a card".into()
-                }
-            }
-            Value::List(l) => l
-                .iter()
-                .map(|v| self.show_square_value(v))
-                .collect::<Vec<_>>()
-                .join(", "),
-            _ => self.show(v),
-        }
-    }
-
     /// [`Game::board_text`] for a game with a board: public, so every view may hold it.
     pub(crate) fn board_line(&self) -> Option<String> {
         (!self.data.board.squares.is_empty()).then(|| self.board_text())
@@ -257,8 +242,24 @@ impl Game {
     /// One line: where each piece stands, then every square whose properties
     /// differ from their start, with those properties.
     fn board_text(&self) -> String {
+        // Every view holds this one: a card is named only in a public zone.
+        let public = |place| match place {
+            Place::In(z, _) => self.data.zones[z.zone as usize].contents == Visibility::Public,
+            _ => false,
+        };
+        (self.board_parts().iter())
+            .map(|p| match p {
+                Part::Text(t) => t.as_str(),
+                Part::Card(d, place) if public(*place) => self.data.def_name(*d),
+                Part::Card(..) => "a card",
+            })
+            .collect()
+    }
+
+    /// The board line, its cards kept as cards (the transcript names each to
+    /// the viewers who may see it where it is).
+    fn board_parts(&self) -> Vec<Part> {
         let b = &self.st.board;
-        let mut parts = Vec::new();
         let pieces: Vec<String> = (0..b.pieces.len())
             .filter(|&p| !self.st.lost[p])
             .map(|p| {
@@ -269,22 +270,27 @@ impl Game {
                 )
             })
             .collect();
-        parts.push(pieces.join(" "));
+        let mut out = vec![Part::Text(format!("board: {}", pieces.join(" ")))];
         let names = &self.data.names.square_props;
         for &s in &b.track {
             let decl = &self.data.board.squares[s as usize];
-            let props: Vec<String> = (0..b.nprops)
-                .filter_map(|p| {
-                    let v = &b.props[s as usize * b.nprops + p];
-                    let start = decl.props[p].map_or(Value::None, Value::Int);
-                    (!self.equal(v, &start))
-                        .then(|| format!("{}={}", names[p], self.show_square_value(v)))
-                })
-                .collect();
-            if !props.is_empty() {
-                parts.push(format!("{} {}", self.square_label(s), props.join(" ")));
+            let mut first = true;
+            for (p, name) in names.iter().enumerate().take(b.nprops) {
+                let v = &b.props[s as usize * b.nprops + p];
+                let start = decl.props[p].map_or(Value::None, Value::Int);
+                if self.equal(v, &start) {
+                    continue;
+                }
+                let head = if first {
+                    format!(" | {} ", self.square_label(s))
+                } else {
+                    " ".into()
+                };
+                first = false;
+                out.push(Part::Text(format!("{head}{name}=")));
+                self.value_parts(v, &mut out);
             }
         }
-        format!("board: {}", parts.join(" | "))
+        out
     }
 }

@@ -266,7 +266,8 @@ impl Game {
             });
         }
         self.exec_code(&trig.body, this, me, Vec::new())?;
-        Ok(())
+        // A resolved ability is a check point: a game it won ends here.
+        self.check_end_always(data)
     }
 
     /// Resolves abilities due together: the active player's first, then

@@ -17,6 +17,13 @@ pub enum Place {
     In(ZoneRef, bool),
 }
 
+/// A piece of a `log(...)` line: text, or a card named per viewer.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Part {
+    Text(String),
+    Card(DefId, Place),
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub enum Entry {
     Turn {
@@ -100,12 +107,25 @@ pub enum Entry {
         def: (DefId, Place),
         prop: u16,
         delta: i64,
+        /// A modifier that ends (its duration is over): `delta` undoes it.
+        ends: bool,
+    },
+    /// A `would` ability changed an event's amount before it happened.
+    Would {
+        name: u16,
+        card: Option<(DefId, Place)>,
+        old: i64,
+        new: i64,
     },
     Lose {
         player: PlayerId,
     },
     Text {
         text: String,
+    },
+    /// A line the rules or cards wrote (`log`), naming cards per viewer.
+    Said {
+        parts: Vec<Part>,
     },
 }
 
@@ -361,16 +381,46 @@ impl Entry {
                     format!("{name} resolves from the stack")
                 }
             }
-            Entry::Modify { def, prop, delta } => {
+            Entry::Modify {
+                def,
+                prop,
+                delta,
+                ends,
+            } => {
                 let sign = if *delta >= 0 { "+" } else { "" };
+                let ended = if *ends {
+                    format!(" (its {:+} ends)", -delta)
+                } else {
+                    String::new()
+                };
                 format!(
-                    "{} {} {sign}{delta}",
+                    "{} {} {sign}{delta}{ended}",
                     name_or(data, *def, viewer, "a card"),
                     data.names.props[*prop as usize]
                 )
             }
+            Entry::Would {
+                name,
+                card,
+                old,
+                new,
+            } => match card {
+                Some(c) if sees_card(data, c.1, viewer) => format!(
+                    "{} of {} {old} → {new}",
+                    data.event_name(*name),
+                    data.def_name(c.0)
+                ),
+                _ => format!("{} {old} → {new}", data.event_name(*name)),
+            },
             Entry::Lose { player } => format!("{} loses", pname(*player)),
             Entry::Text { text } => text.clone(),
+            Entry::Said { parts } => parts
+                .iter()
+                .map(|p| match p {
+                    Part::Text(t) => t.as_str(),
+                    Part::Card(d, place) => name_or(data, (*d, *place), viewer, "a card"),
+                })
+                .collect(),
         })
     }
 
@@ -421,8 +471,18 @@ impl Entry {
             | Entry::Prevented {
                 card: Some((d, p)), ..
             }
+            | Entry::Would {
+                card: Some((d, p)), ..
+            }
             | Entry::Stack { def: (d, p), .. }
             | Entry::Modify { def: (d, p), .. } => f(d, &[*p]),
+            Entry::Said { parts } => {
+                for part in parts {
+                    if let Part::Card(d, p) = part {
+                        f(d, &[*p]);
+                    }
+                }
+            }
             _ => {}
         }
     }
@@ -444,8 +504,9 @@ impl Entry {
             Entry::Prevented { .. } => "prevented",
             Entry::Stack { .. } => "stack",
             Entry::Modify { .. } => "modify",
+            Entry::Would { .. } => "would",
             Entry::Lose { .. } => "lose",
-            Entry::Text { .. } => "text",
+            Entry::Text { .. } | Entry::Said { .. } => "text",
         }
     }
 }

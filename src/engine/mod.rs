@@ -9,11 +9,14 @@ pub mod counts;
 pub mod decide;
 pub mod events;
 pub mod exec;
+pub mod facts;
 pub mod frame;
 pub mod log;
 pub mod ops;
 mod reference;
 pub mod request;
+pub mod resume;
+pub mod said;
 pub mod script;
 pub mod state;
 mod tag_names;
@@ -94,6 +97,11 @@ pub struct Outcome {
     pub ended: Ended,
     /// The named end rule that held (`end: rules:`), by index.
     pub rule: Option<u16>,
+    /// The players who had lost (they rank below all others, whatever their score).
+    pub lost: Vec<PlayerId>,
+    /// Each player's `tiebreak`, if the rules have one: what decided between
+    /// equal scores.
+    pub tiebreaks: Option<Vec<i64>>,
 }
 
 /// What ended a game (or did not: a caller's turn budget ran out first).
@@ -186,6 +194,10 @@ pub struct Game {
     pub watch: Option<Box<dyn Watch>>,
     /// Moves counted for the balance lab, if asked ([`Game::count_moves`]).
     counts: Option<Box<counts::MoveCounts>>,
+    /// Some seat forks the game ([`Agent::forks`]): resume points are kept.
+    forking: bool,
+    /// The last resume point, when forking ([`resume`]).
+    fork: Option<Box<resume::Resume>>,
 }
 
 #[derive(Clone)]
@@ -230,7 +242,16 @@ impl Game {
             spare_slots: Vec::new(),
             watch: None,
             counts: None,
+            forking: false,
+            fork: None,
         }
+        .seated_all()
+    }
+
+    /// Notes whether a seat forks (after the agents are seated).
+    fn seated_all(mut self) -> Game {
+        self.forking = self.agents.iter().any(|a| a.forks());
+        self
     }
 
     /// Counts the moves of the rules' `stats:` events from now on (and in
@@ -299,6 +320,8 @@ impl Game {
             spare_slots: _,
             watch,
             counts,
+            forking,
+            fork,
         } = self;
         *watch = None;
         if let Some(c) = counts {
@@ -306,6 +329,11 @@ impl Game {
         }
         st.reset(data, players, seed);
         seat_agents(agents, seat_bots, players, seed);
+        *forking = agents.iter().any(|a| a.forks());
+        // The point's state is kept, to be copied over.
+        if let Some(f) = fork {
+            f.answers = 0;
+        }
         log.clear();
         // A full transcript turned logging off.
         if log_full.take().is_some() {
@@ -433,6 +461,7 @@ impl Game {
         // The game's one reference to the shared data: each change of the
         // count is a write to a cache line every sim thread reads.
         let data = self.data.clone();
+        self.mark(true, None);
         match self.exec_hook(&data, &data.setup, 0) {
             Err(e) if !matches!(*e, Flow::EndGame) => return Err(e),
             _ => {}
@@ -446,6 +475,13 @@ impl Game {
     pub fn play_turns(&mut self, start_phase: Option<u16>, max_turns: u32) -> Res<Outcome> {
         let data = self.data.clone();
         self.play_turns_in(&data, start_phase, max_turns)
+    }
+
+    /// Plays turns to the end, the first from a phase (a resumed game).
+    fn play_from(&mut self, start_phase: Option<u16>) -> Res<Outcome> {
+        let data = self.data.clone();
+        self.check_log()?;
+        self.play_turns_in(&data, start_phase, u32::MAX)
     }
 
     fn play_turns_in(
@@ -462,6 +498,7 @@ impl Game {
             if played >= max_turns {
                 return self.finish_in(data, Ended::Unfinished);
             }
+            self.mark(false, start_phase);
             match self.turn_in(data, start_phase.take()) {
                 Ok(()) => {}
                 Err(e) if matches!(*e, Flow::EndGame) => break,
@@ -551,6 +588,7 @@ impl Game {
         let n = self.st.nplayers;
         let mut scores = Vec::with_capacity(n as usize);
         let mut keys = Vec::with_capacity(n as usize);
+        let mut tiebreaks = Vec::with_capacity(n as usize);
         for p in 0..n {
             let s = self.exec_hook(data, &data.score, p)?;
             let s = self.int(&s, data.score.span)?;
@@ -562,6 +600,7 @@ impl Game {
                 None => 0,
             };
             scores.push(s);
+            tiebreaks.push(t);
             keys.push((!self.st.lost[p as usize], s, t));
         }
         let best = keys.iter().copied().max().unwrap_or((true, 0, 0));
@@ -574,6 +613,8 @@ impl Game {
             limit: ended == Ended::TurnLimit,
             ended,
             rule,
+            lost: (0..n).filter(|&p| self.st.lost[p as usize]).collect(),
+            tiebreaks: data.tiebreak.is_some().then_some(tiebreaks),
         })
     }
 

@@ -296,31 +296,41 @@ impl Game {
             Builtin::Modify => {
                 let prop = self.int(&a[1], sp)? as u16;
                 let delta = self.int(&a[2], sp)?;
-                let until = match a.get(3) {
-                    None => Until::Forever,
-                    Some(Value::Str(s)) => match s.as_str() {
-                        "forever" => Until::Forever,
-                        "turn" => Until::EndOfTurn,
-                        "phase" => Until::EndOfPhase(self.st.phase.unwrap_or(0)),
-                        name => match self.data.turn.phases.iter().position(|p| p.name == name) {
-                            Some(i) => Until::EndOfPhase(i as u16),
-                            None => return self.err(sp, format!("modify: unknown duration \"{name}\" (turn, phase, forever or a phase name)")),
-                        },
-                    },
-                    Some(Value::Card(source)) => Until::While(*source),
-                    Some(other) => return self.err(sp, format!("modify: the duration must be a string or a card, not {}", other.kind())),
+                let (until, or) = match a.get(3) {
+                    None => (Until::Forever, Until::Forever),
+                    // Two ends: whichever comes first.
+                    Some(Value::List(l)) if l.len() == 2 => {
+                        (self.duration(&l[0], sp)?, self.duration(&l[1], sp)?)
+                    }
+                    Some(Value::List(_)) => {
+                        return self.err(
+                            sp,
+                            "modify: a list of durations holds two (whichever ends first)",
+                        );
+                    }
+                    Some(v) => {
+                        let u = self.duration(v, sp)?;
+                        (u, u)
+                    }
                 };
+                for u in [until, or] {
+                    if let Until::Event(e) = u {
+                        self.st.awaited |= if e < 64 { crate::value::bit(e) } else { !0 };
+                    }
+                }
                 for c in self.cards_of(&a[0], f)? {
                     self.st.mods.push(Modifier {
                         obj: c,
                         prop,
                         delta,
                         until,
+                        or,
                     });
                     self.push(Entry::Modify {
                         def: self.named(c),
                         prop,
                         delta,
+                        ends: false,
                     });
                 }
                 Value::None
@@ -336,10 +346,8 @@ impl Game {
                 Value::None
             }
             Builtin::Log => {
-                if self.logging {
-                    let text = self.show(&a[0]);
-                    self.push(Entry::Text { text });
-                }
+                let v = std::mem::take(&mut a[0]);
+                self.log_said(super::said::Said::One(v));
                 Value::None
             }
             Builtin::Option => {
@@ -426,6 +434,7 @@ impl Game {
             }
             Builtin::ResolveTriggers => {
                 self.resolve_pending()?;
+                self.check_end_always(f.data)?;
                 Value::None
             }
             Builtin::Lose => {
@@ -729,7 +738,8 @@ impl Game {
     #[inline(always)]
     pub(crate) fn quiet_event(&self, e: u16) -> bool {
         let bit = crate::value::bit(e);
-        self.st.quiet.get() & bit != 0 || self.st.heard.get() & bit == 0 && self.find_quiet(e)
+        (self.st.quiet.get() & bit != 0 || self.st.heard.get() & bit == 0 && self.find_quiet(e))
+            && !self.awaited(e)
     }
 
     /// Whether every one of `events` is quiet: all at once by `mask`, their
@@ -737,7 +747,7 @@ impl Game {
     /// else one by one.
     #[inline(always)]
     pub(crate) fn quiet_events(&self, events: &[u16], mask: u64) -> bool {
-        mask != 0 && self.st.quiet.get() & mask == mask
+        mask != 0 && self.st.quiet.get() & mask == mask && self.st.awaited & mask == 0
             || events.iter().all(|&e| self.quiet_event(e))
     }
 
@@ -784,7 +794,7 @@ impl Game {
         }
         if let Value::Card(c) = *cards {
             let to = self.zone_arg(zone, f)?;
-            return Ok(match self.move_card(c, to, cause, bottom, together, f)? {
+            return Ok(match self.move_card(c, to, cause, bottom, f)? {
                 true => Value::Card(c),
                 false => Value::list(Vec::new()),
             });
@@ -840,8 +850,8 @@ impl Game {
         self.err(f.span, format!("expected {what}, found {}", found.kind()))
     }
 
-    /// Whose move it is: the owner of the player zone involved (the
-    /// destination first), else the player running the code.
+    /// The `player` of a move's `would` event: the owner of the player zone
+    /// involved (the destination first), else the player running the code.
     fn mover(&self, from: ZoneRef, to: ZoneRef, me: PlayerId) -> PlayerId {
         if !self.st.shared(to.zone) {
             to.owner
@@ -859,7 +869,6 @@ impl Game {
         to: ZoneRef,
         cause: Option<u16>,
         bottom: bool,
-        together: bool,
         f: &Frame,
     ) -> Res<bool> {
         let from = self.st.zone_of(c);
@@ -877,9 +886,7 @@ impl Game {
             || self.counts.is_some()
             || cause.is_some_and(|e| self.has_listeners(e, false))
         {
-            // A batch's mover is the one of its first card's actual move.
-            let player = self.mover(from, if together { dest } else { to }, f.me);
-            self.after_move(&[(c, from, dest)], cause, player, f)?;
+            self.after_move(&[(c, from, dest)], cause, f)?;
         }
         Ok(true)
     }
@@ -956,14 +963,11 @@ impl Game {
                 || self.counts.is_some()
                 || cause.is_some_and(|e| self.has_listeners(e, false))
             {
-                let player = self.mover(from, to, f.me);
-                self.after_move(&[(c, from, dest)], cause, player, f)?;
+                self.after_move(&[(c, from, dest)], cause, f)?;
             }
         }
         if !batch.is_empty() {
-            let (_, from, to) = batch[0];
-            let player = self.mover(from, to, f.me);
-            self.after_move(&batch, cause, player, f)?;
+            self.after_move(&batch, cause, f)?;
         }
         Ok(moved)
     }
@@ -972,11 +976,15 @@ impl Game {
         &mut self,
         batch: &[(ObjId, ZoneRef, ZoneRef)],
         cause: Option<u16>,
-        player: PlayerId,
         f: &Frame,
     ) -> Res<()> {
         if self.logging {
-            let (_, from, to) = batch[0];
+            let (first, from, to) = batch[0];
+            // The line credits the card's owner, which the move has made the
+            // owner of the player zone it entered, else of the one it left;
+            // between shared zones, the player whose card it stays (not the
+            // player whose code moved it: P1's effect destroys P2's card).
+            let player = self.st.objs[first as usize].owner;
             let cards = batch
                 .iter()
                 .map(|(c, _, _)| self.st.objs[*c as usize].def)
@@ -995,8 +1003,10 @@ impl Game {
         }
         let Some(cause) = cause else { return Ok(()) };
         if let Some(counts) = &mut self.counts {
+            // Credited like the log line: to the card's owner after the move.
             for &(c, _, _) in batch {
-                counts.add(cause, player, self.st.objs[c as usize].def);
+                let o = &self.st.objs[c as usize];
+                counts.add(cause, o.owner, o.def);
             }
         }
         if !self.has_listeners(cause, false) {
@@ -1034,7 +1044,17 @@ impl Game {
         // makes a counted event with nothing left not happen.
         if self.data.index.listened(ev.name, true) {
             ev.would = true;
+            let before = ev.amount;
             ev = self.dispatch_in(f.data, ev)?;
+            if self.logging && ev.amount != before {
+                let card = ev.card.map(|c| self.named(c));
+                self.push(Entry::Would {
+                    name: ev.name,
+                    card,
+                    old: before,
+                    new: ev.amount,
+                });
+            }
             if ev.prevented || counted && ev.amount <= 0 {
                 let card = ev.card.map(|c| self.named(c));
                 self.push(Entry::Prevented {
@@ -1056,7 +1076,69 @@ impl Game {
         if self.has_listeners(ev.name, false) {
             ev = self.dispatch_in(f.data, ev)?;
         }
+        // Then the card's effects that lasted until this event end.
+        if let Some(c) = ev.card
+            && self.awaited(ev.name)
+        {
+            self.end_on_event(ev.name, c);
+        }
         Ok(Some(ev))
+    }
+
+    /// Whether a modifier may last until event `e` (then its `emit` is
+    /// never skipped as quiet: it ends them).
+    #[inline(always)]
+    pub(crate) fn awaited(&self, e: u16) -> bool {
+        let w = self.st.awaited;
+        w != 0 && (e >= 64 || w & crate::value::bit(e) != 0)
+    }
+
+    /// Ends card `c`'s modifiers that lasted until event `e`.
+    #[inline(never)]
+    fn end_on_event(&mut self, e: u16, c: ObjId) {
+        self.end_mods(|m| m.obj == c && m.ends(|u| u == Until::Event(e)));
+        let waits = |u| matches!(u, Until::Event(_));
+        if !self.st.mods.iter().any(|m| m.ends(waits)) {
+            self.st.awaited = 0;
+        }
+    }
+
+    /// A duration of `modify`: a word, a phase's or an event's name, or a
+    /// card (while it stays where it is).
+    fn duration(&self, v: &Value, sp: crate::lang::ir::Span) -> Res<Until> {
+        let s = match v {
+            Value::Str(s) => s.as_str(),
+            Value::Card(source) => return Ok(Until::While(*source)),
+            other => {
+                return self.err(
+                    sp,
+                    format!(
+                        "modify: the duration must be a string, a card or a list of two, not {}",
+                        other.kind()
+                    ),
+                );
+            }
+        };
+        let data = &self.data;
+        Ok(match s {
+            "forever" => Until::Forever,
+            "turn" => Until::EndOfTurn,
+            "phase" => Until::EndOfPhase(self.st.phase.unwrap_or(0)),
+            name => {
+                if let Some(i) = data.turn.phases.iter().position(|p| p.name == name) {
+                    Until::EndOfPhase(i as u16)
+                } else if let Some(e) = data.names.events.iter().position(|e| e == name) {
+                    Until::Event(e as u16)
+                } else {
+                    return self.err(
+                        sp,
+                        format!(
+                            "modify: unknown duration \"{name}\" (turn, phase, forever, a phase or an event name)"
+                        ),
+                    );
+                }
+            }
+        })
     }
 
     fn choose_builtin(&mut self, b: Builtin, who: PlayerId, a: Args, f: &mut Frame) -> Res<Value> {

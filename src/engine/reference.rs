@@ -9,8 +9,10 @@
 //! until a call, an assignment or a verb sets it to theirs.
 
 use super::exec::{Frame, MAX_LOOP};
+use super::said::Said;
 use super::{Flow, Game, Res};
-use crate::lang::ir::{AssignOp, Expr, Place, Span, Stmt};
+use crate::lang::builtins::Builtin;
+use crate::lang::ir::{AssignOp, BinOp, Expr, Place, Span, Special, Stmt};
 use crate::value::{Args, Value, ZoneRef, bit};
 
 impl Game {
@@ -22,6 +24,14 @@ impl Game {
 
     fn stmt(&mut self, s: &Stmt, f: &mut Frame) -> Res<()> {
         match s {
+            // `log(text)` as a statement keeps the cards it names (the speed
+            // tier's `logger` does the same).
+            Stmt::Expr(Expr::Call(Builtin::Log, args, span)) if self.logging && args.len() == 1 => {
+                let said = self.said(&args[0], f)?;
+                f.span = *span;
+                self.log_said(said);
+                Ok(())
+            }
             Stmt::Expr(e) => self.eval(e, f).map(drop),
             Stmt::Let(slot, e) => {
                 f.slots[*slot as usize] = self.eval(e, f)?;
@@ -159,6 +169,26 @@ impl Game {
             }
         }
         Ok(out)
+    }
+
+    /// A `log` line's text, its cards kept (see [`Said`]).
+    fn said(&mut self, e: &Expr, f: &mut Frame) -> Res<Said> {
+        Ok(match e {
+            Expr::Bin(BinOp::Add, a, b, span) => {
+                let x = self.said(a, f)?;
+                let y = self.said(b, f)?;
+                self.said_add(x, y, *span)?
+            }
+            Expr::Field(x, field)
+                if field.special == Some(Special::Name) && field.prop.is_none() =>
+            {
+                match self.eval(x, f)? {
+                    Value::Card(c) => self.said_name(c),
+                    b => Said::One(self.field(&b, field, f)?),
+                }
+            }
+            _ => Said::One(self.eval(e, f)?),
+        })
     }
 
     fn eval(&mut self, e: &Expr, f: &mut Frame) -> Res<Value> {

@@ -94,6 +94,9 @@ pub enum Until {
     EndOfPhase(u16),
     /// While a source card stays where it is (a support's bonus to its host).
     While(ObjId),
+    /// Until the event happens to the modified card (`emit(event, card)`):
+    /// "until the end of the battle it takes part in".
+    Event(u16),
 }
 
 /// A change to a card's property (`modify`), lasting until a timing point.
@@ -103,6 +106,16 @@ pub struct Modifier {
     pub prop: u16,
     pub delta: i64,
     pub until: Until,
+    /// A second end, whichever comes first (`until` again when there is one).
+    pub or: Until,
+}
+
+impl Modifier {
+    /// Whether either of its ends is one `at` names.
+    #[inline]
+    pub fn ends(&self, at: impl Fn(Until) -> bool) -> bool {
+        at(self.until) || at(self.or)
+    }
 }
 
 /// Something that happened or is about to happen (`would`).
@@ -225,6 +238,9 @@ pub struct State {
     /// and kept all game (cards made are never unmade), so a heard event's
     /// next move does not look for listeners again to learn it is not quiet.
     pub heard: std::cell::Cell<u64>,
+    /// Bit per event some modifier lasts until (all bits for an event past
+    /// 64): its `emit` is never skipped as quiet, since it ends them.
+    pub awaited: u64,
     /// Every tag some card has had: a test for one no card ever had finds
     /// no card without looking.
     pub tags_seen: u64,
@@ -267,6 +283,7 @@ impl State {
             scanned: 0,
             quiet: Default::default(),
             heard: Default::default(),
+            awaited: 0,
             tags_seen: 0,
             board: Default::default(),
             hosted: Vec::new(),
@@ -306,10 +323,12 @@ impl State {
             scanned,
             quiet,
             heard,
+            awaited,
             tags_seen,
             board,
             hosted,
         } = self;
+        *awaited = 0;
         board.reset(data, nplayers);
         // The layout depends on the data (a game's never changes) and the
         // players only: a game like the last keeps it.
@@ -673,7 +692,7 @@ impl State {
     /// Ends the effects that last while a card stays where it is.
     #[inline(never)]
     fn end_while(&mut self, c: ObjId) {
-        self.mods.retain(|m| m.until != Until::While(c));
+        self.mods.retain(|m| !m.ends(|u| u == Until::While(c)));
     }
 
     /// Moves every card of a zone to the top of another, top card first, as

@@ -4,11 +4,11 @@ use super::decide::Act;
 use super::frame::{Charge, Enter};
 use super::log::Entry;
 use super::request::Choice;
-use super::state::{Event, Until};
+use super::state::{Event, Modifier, Until};
 use super::{Flow, Game, Res};
 use crate::data::{Data, TurnEvent};
 use crate::lang::ir::Code;
-use crate::value::{PlayerId, Value};
+use crate::value::{ObjId, PlayerId, Value};
 
 impl Game {
     /// One turn of the active player, optionally starting at a phase.
@@ -37,9 +37,7 @@ impl Game {
         self.st.phase = None;
         // "Until end of turn" effects end first, then "at end of turn" abilities.
         if !self.st.mods.is_empty() {
-            self.st
-                .mods
-                .retain(|m| matches!(m.until, Until::Forever | Until::While(_)));
+            self.end_mods(|m| m.ends(|u| matches!(u, Until::EndOfTurn | Until::EndOfPhase(_))));
         }
         self.raise(data, data.turn.end_event, p)?;
         if let Some(end) = &data.turn.end {
@@ -84,9 +82,7 @@ impl Game {
             }
             self.raise(data, phase.end_event, p)?;
             if !self.st.mods.is_empty() {
-                self.st
-                    .mods
-                    .retain(|m| m.until != Until::EndOfPhase(i as u16));
+                self.end_mods(|m| m.ends(|u| u == Until::EndOfPhase(i as u16)));
             }
             self.push_with(|| Entry::Phase {
                 phase: i as u16,
@@ -145,7 +141,7 @@ impl Game {
     }
 
     /// A priority window: players act or pass until the window's pass rule
-    /// closes it. Effects put on the stack (`stack(...)`) wait: when every
+    /// closes it (all pass in a row, or a round in which all passed). Effects put on the stack (`stack(...)`) wait: when every
     /// player has passed in a row, the newest resolves and the active player
     /// acts again; the window closes on passes with the stack empty.
     pub fn window(&mut self, w: u16) -> Res<()> {
@@ -219,6 +215,9 @@ impl Game {
         } else {
             1
         };
+        // Where the current player stands in its round, and whether anyone
+        // acted in it (a window closed by rounds).
+        let (mut pos, mut acted) = (0, false);
         let tier = self.tier();
         loop {
             self.tick(Default::default())?;
@@ -253,10 +252,15 @@ impl Game {
                         }
                     }
                     passes += 1;
-                    if passes >= needed {
+                    let done = if decl.rounds {
+                        pos + 1 >= needed && !acted
+                    } else {
+                        passes >= needed
+                    };
+                    if done {
                         if !self.st.stack.is_empty() {
                             self.resolve_stacked(data)?;
-                            passes = 0;
+                            (passes, pos, acted) = (0, 0, false);
                             cur = first;
                             continue;
                         }
@@ -265,6 +269,7 @@ impl Game {
                 }
                 Act::Move(m, it) => {
                     passes = 0;
+                    acted = true;
                     let body = &data.moves[m as usize].body;
                     self.exec_move(data, body, cur, it, m)?;
                     self.resolve_pending()?;
@@ -274,8 +279,34 @@ impl Game {
             if decl.all_players {
                 cur = self.next_alive(cur);
             }
+            pos += 1;
+            if pos >= needed {
+                (pos, acted) = (0, false);
+            }
         }
         Ok(())
+    }
+
+    /// Ends the modifiers `ends` picks, each with a line undoing it (the
+    /// end-of-turn -2 of a +2).
+    #[inline(never)]
+    pub(crate) fn end_mods(&mut self, ends: impl Fn(&Modifier) -> bool) {
+        if self.logging {
+            let over: Vec<(ObjId, u16, i64)> = (self.st.mods.iter())
+                .filter(|m| ends(m))
+                .map(|m| (m.obj, m.prop, m.delta))
+                .collect();
+            for (obj, prop, delta) in over {
+                let def = self.named(obj);
+                self.push(Entry::Modify {
+                    def,
+                    prop,
+                    delta: -delta,
+                    ends: true,
+                });
+            }
+        }
+        self.st.mods.retain(|m| !ends(m));
     }
 
     /// Every player passed in a row: the newest effect on the stack resolves.

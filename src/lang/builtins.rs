@@ -96,7 +96,7 @@ builtins! {
     Unmark = "unmark", 2..=2, "cards, tag",
         "Removes a tag given by `mark` (a tag the card is printed with stays).";
     Modify = "modify", 3..=4, "cards, prop, delta, until?",
-        "Adds delta to a property of the card or cards until \"turn\" (its end), \"phase\", a named phase's end, \"forever\" (the default) or, given a card, while that card stays where it is.";
+        "Adds delta to a property of the card or cards until \"turn\" (its end), \"phase\", a named phase's end, \"forever\" (the default), an event's name (until that event is emitted for the card: `emit(\"battle_over\", card)`) or, given a card, while that card stays where it is. A list of two ends it at whichever comes first: `[\"battle_over\", \"battle\"]`.";
     EndTurn = "end_turn", 0..=0, "",
         "Jumps to the end of the turn; triggers still waiting are dropped.";
     RepeatPhase = "repeat_phase", 0..=0, "",
@@ -126,7 +126,7 @@ builtins! {
     Window = "window", 1..=1, "name",
         "Opens a priority window declared in the rules: players take its moves until they pass.";
     ResolveTriggers = "resolve_triggers", 0..=0, "",
-        "A check point: queued abilities (`timing: queued`) resolve now.";
+        "A check point: queued abilities (`timing: queued`) resolve now; then the end condition of rules that check it `always` is tested (the game ends here if it holds).";
     Lose = "lose", 1..=1, "player",
         "The player loses; the game ends when one player is left.";
     Get = "get", 2..=2, "x, field",

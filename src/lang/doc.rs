@@ -48,6 +48,16 @@ const TOPICS: &[(&str, &str, Option<&str>)] = &[
         Some(include_str!("../../docs/rhai.md")),
     ),
     (
+        "transcript",
+        "transcripts: per-viewer lines, who a move credits, the --json fields",
+        Some(include_str!("../../docs/transcript.md")),
+    ),
+    (
+        "tutorial",
+        "a whole small game built step by step: spells that answer each other on the stack",
+        Some(include_str!("../../docs/tutorial.md")),
+    ),
+    (
         "editors",
         "editors: JSON Schemas, and `fuda lsp` for checks, completion and hover as you type",
         Some(include_str!("../../docs/editors.md")),

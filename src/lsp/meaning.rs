@@ -99,8 +99,43 @@ pub fn verb_spot(data: &Data, v: usize) -> Option<Spot> {
 }
 
 /// In `text`, the key `name` of the top-level mapping `section` (or the
-/// word, in a one-line `section: [a, b]`).
+/// word, in a one-line `section: [a, b]`), else of `section` inside a mod's
+/// `add:` (where a mod declares the names it adds).
 pub fn entry(text: &str, section: &str, name: &str, from: usize) -> Option<(usize, usize)> {
+    top_entry(text, section, name, from).or_else(|| match section {
+        "add" => None,
+        _ => added(text, section, name),
+    })
+}
+
+/// The key `name` among the first-level children of `add:`'s `section`.
+fn added(text: &str, section: &str, name: &str) -> Option<(usize, usize)> {
+    let (key, _) = top_entry(text, "add", section, 0)?;
+    let indent = key - text[..key].rfind('\n').map_or(0, |i| i + 1);
+    let mut at = key + text[key..].find('\n')? + 1;
+    let mut child = None;
+    for line in text[at..].split_inclusive('\n') {
+        let here = at;
+        at += line.len();
+        let body = line.trim_start();
+        if body.trim().is_empty() || body.starts_with('#') {
+            continue;
+        }
+        let ind = line.len() - body.len();
+        if ind <= indent {
+            return None;
+        }
+        if *child.get_or_insert(ind) != ind {
+            continue;
+        }
+        if body.strip_prefix(name).is_some_and(|r| r.starts_with(':')) {
+            return Some((here + ind, here + ind + name.len()));
+        }
+    }
+    None
+}
+
+fn top_entry(text: &str, section: &str, name: &str, from: usize) -> Option<(usize, usize)> {
     let mut at = from;
     let mut inside = false;
     for line in text[from.min(text.len())..].split_inclusive('\n') {

@@ -65,7 +65,7 @@ pub fn run(data: Option<PathBuf>) -> ExitCode {
     match served.and(joined) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("fuda lsp: {e}");
+            crate::errln!("fuda lsp: {e}");
             ExitCode::from(1)
         }
     }

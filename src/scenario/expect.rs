@@ -7,10 +7,11 @@
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use crate::data::Data;
-use crate::engine::agent::{Scripted, names};
-use crate::engine::log::pname;
+use crate::engine::agent::{Scripted, index, names, pick};
+use crate::engine::log::{Entry, pname};
 use crate::engine::{Agent, Ended, Flow, Game, Outcome, Picks, Point, Request, Res, Watch};
 use crate::lang::ir::Code;
+use crate::value::PlayerId;
 
 /// A place in the scenario file: byte offsets of the text it names.
 pub type At = (u32, u32);
@@ -45,6 +46,8 @@ pub struct Group {
     pub label: String,
     pub at: At,
     pub checks: Vec<Check>,
+    /// The player the conditions read as `me` (`as: 2`).
+    pub me: PlayerId,
     reached: bool,
 }
 
@@ -55,6 +58,7 @@ impl Group {
             label,
             at,
             checks,
+            me: 0,
             reached: false,
         }
     }
@@ -66,6 +70,10 @@ pub struct Offers {
     pub decision: usize,
     pub offered: Vec<(String, At)>,
     pub not_offered: Vec<(String, At)>,
+    /// `options:`: the whole list, each option named once.
+    pub exact: Option<(Vec<(String, At)>, At)>,
+    /// `player:`: who must be asked (from 1).
+    pub player: Option<(u8, At)>,
 }
 
 /// The result a scenario expects (each part optional).
@@ -75,6 +83,7 @@ pub struct Expected {
     pub winners: Option<(Vec<u8>, At)>,
     pub ended: Option<(String, At)>,
     pub turns: Option<(u32, At)>,
+    pub scores: Option<(Vec<i64>, At)>,
 }
 
 pub struct Failure {
@@ -89,8 +98,13 @@ pub struct Tester {
     pub offers: Vec<Offers>,
     /// Decisions asked so far.
     pub asked: usize,
-    /// The decision that found no answer: its player and prompt.
-    pub waiting: Option<String>,
+    /// Where each scripted answer is written.
+    pub answers_at: Vec<At>,
+    /// The decision that found no answer: its player, and the player and
+    /// prompt in words.
+    pub waiting: Option<(PlayerId, String)>,
+    /// A scripted answer that matched no option (the scenario stopped there).
+    pub wrong: Option<Failure>,
     pub failures: Vec<Failure>,
 }
 
@@ -121,20 +135,26 @@ impl Tester {
             if due(&gr.when) {
                 gr.reached = true;
                 for c in &gr.checks {
-                    check(g, c, &gr.label, &mut self.failures);
+                    check(g, c, gr.me, &gr.label, &mut self.failures);
                 }
             }
         }
     }
 
-    fn asked(&mut self, g: &mut Game, req: &Request, left: usize) {
+    /// A decision is asked: checks what is due, and what it must offer.
+    /// Returns false if the next answer picks no option it offers (that
+    /// failure is kept first; the scenario stops there).
+    fn asked(&mut self, g: &mut Game, req: &Request, next: Option<&str>) -> bool {
         let n = self.asked;
         self.reach(g, |w| *w == When::After(n));
         self.asked += 1;
         let texts: Vec<(String, String)> = (req.options.iter())
             .map(|o| (o.label(g), o.key(g)))
             .collect();
-        let offers = |part: &str| texts.iter().any(|(l, k)| names(l, k, part));
+        let names_one = |i: usize, part: &str| {
+            names(&texts[i].0, &texts[i].1, part) || index(&texts, part) == Some(i)
+        };
+        let offers = |part: &str| (0..texts.len()).any(|i| names_one(i, part));
         let list = || {
             let keys: Vec<&str> = texts.iter().map(|(_, k)| k.as_str()).collect();
             keys.join(" | ")
@@ -146,6 +166,17 @@ impl Tester {
             req.prompt
         );
         for o in self.offers.iter().filter(|o| o.decision == self.asked) {
+            if let Some((p, at)) = o.player
+                && p != req.player + 1
+            {
+                self.failures.push(Failure {
+                    at,
+                    message: format!(
+                        "expected decision {} to be P{p}'s; it is {what}",
+                        self.asked
+                    ),
+                });
+            }
             for (part, at) in &o.offered {
                 if !offers(part) {
                     self.failures.push(Failure {
@@ -168,10 +199,68 @@ impl Tester {
                     });
                 }
             }
+            if let Some((parts, at)) = &o.exact {
+                // Each part claims the first option it names not yet claimed.
+                let mut claimed = vec![false; texts.len()];
+                let mut missing = Vec::new();
+                for (part, _) in parts {
+                    match (0..texts.len()).find(|&i| !claimed[i] && names_one(i, part)) {
+                        Some(i) => claimed[i] = true,
+                        None => missing.push(format!("`{part}`")),
+                    }
+                }
+                let extra: Vec<String> = (0..texts.len())
+                    .filter(|&i| !claimed[i])
+                    .map(|i| format!("`{}`", texts[i].1))
+                    .collect();
+                if !missing.is_empty() || !extra.is_empty() {
+                    let mut why = Vec::new();
+                    if !missing.is_empty() {
+                        why.push(format!("not offered: {}", missing.join(", ")));
+                    }
+                    if !extra.is_empty() {
+                        why.push(format!("offered but not listed: {}", extra.join(", ")));
+                    }
+                    self.failures.push(Failure {
+                        at: *at,
+                        message: format!(
+                            "expected {what} to offer exactly the options listed ({}); it offered: {}",
+                            why.join("; "),
+                            list()
+                        ),
+                    });
+                }
+            }
         }
-        if left == 0 {
-            self.waiting = Some(format!("{}: {}", pname(req.player), req.prompt));
-        }
+        let Some(answer) = next else {
+            self.waiting = Some((req.player, format!("{}: {}", pname(req.player), req.prompt)));
+            return true;
+        };
+        let at = self.answers_at.get(n).copied().unwrap_or_default();
+        let problem = match pick(&texts, answer) {
+            Ok(p) if p.len() < req.min || p.len() > req.max => format!(
+                "scripted answer `{answer}` for {what} picks {} option(s); it takes {} to {}",
+                p.len(),
+                req.min,
+                req.max
+            ),
+            Ok(_) => return true,
+            Err(part) => {
+                let cands = texts.iter().flat_map(|(l, k)| [l.as_str(), k.as_str()]);
+                let closest = crate::suggest::suggest(&part, cands)
+                    .map(|c| format!("; the closest is `{c}`"))
+                    .unwrap_or_default();
+                format!(
+                    "scripted answer `{part}` matches no option of {what}; it offered: {}{closest}",
+                    list()
+                )
+            }
+        };
+        self.wrong = Some(Failure {
+            at,
+            message: problem,
+        });
+        false
     }
 
     /// The scenario ended: checks what is due at the end, and names the
@@ -199,11 +288,11 @@ impl Tester {
 }
 
 /// Runs one condition; a failure says what was expected and what was found.
-fn check(g: &mut Game, c: &Check, label: &str, out: &mut Vec<Failure>) {
-    let found = match g.exec_code(&c.code, None, 0, Vec::new()).map_err(|e| *e) {
+fn check(g: &mut Game, c: &Check, me: PlayerId, label: &str, out: &mut Vec<Failure>) {
+    let found = match g.exec_code(&c.code, None, me, Vec::new()).map_err(|e| *e) {
         Ok(v) if v.truthy() => return,
         Ok(v) => match &c.left {
-            Some((text, code)) => match g.exec_code(code, None, 0, Vec::new()) {
+            Some((text, code)) => match g.exec_code(code, None, me, Vec::new()) {
                 Ok(l) => format!("`{text}` is {}", g.show(&l)),
                 Err(_) => format!("it is {}", g.show(&v)),
             },
@@ -228,8 +317,18 @@ pub struct Asked {
 
 impl Agent for Asked {
     fn answer(&mut self, g: &mut Game, req: &Request) -> Res<Picks> {
-        let left = self.script.0.left();
-        self.tester.with(|t| t.asked(g, req, left));
+        let next = self.script.0.peek();
+        if !self.tester.with(|t| t.asked(g, req, next.as_deref())) {
+            g.push(Entry::Text {
+                text: format!(
+                    "(scripted answer \"{}\" matches no option of {} — {}; the scenario stops here)",
+                    next.unwrap_or_default(),
+                    pname(req.player),
+                    req.prompt
+                ),
+            });
+            return Err(Flow::OutOfDecisions.into());
+        }
         self.script.answer(g, req)
     }
 
@@ -304,6 +403,14 @@ impl Expected {
             out.push(Failure {
                 at,
                 message: format!("expected {n} turn(s); found {}", o.turns),
+            });
+        }
+        if let Some((s, at)) = &self.scores
+            && *s != o.scores
+        {
+            out.push(Failure {
+                at: *at,
+                message: format!("expected scores {s:?}; found {:?}", o.scores),
             });
         }
     }

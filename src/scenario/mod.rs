@@ -97,6 +97,10 @@ pub struct RawScenario {
     #[serde(default)]
     #[schemars(extend("enum" = ["waiting", null]))]
     pub stops: Option<String>,
+    /// The player whose decision the scenario stops at, for want of an
+    /// answer (implies `stops: waiting`).
+    #[serde(default)]
+    pub waiting_for: Option<u8>,
     /// `allowed`: scripted answers may be left over (otherwise a failure).
     #[serde(default)]
     #[schemars(extend("enum" = ["allowed", null]))]
@@ -265,13 +269,33 @@ pub fn run_with(
             false
         }
     };
-    let stops_waiting = flag(&raw.stops, "stops", "waiting", stops_at);
+    let mut stops_waiting = flag(&raw.stops, "stops", "waiting", stops_at);
     let unused_allowed = flag(&raw.unused, "unused", "allowed", unused_at);
+    let waiting_at = reader_key_at(&text, "waiting_for");
+    let waiting_for = match raw.waiting_for {
+        Some(p) if p >= 1 && p <= raw.players => {
+            stops_waiting = true;
+            Some(p)
+        }
+        Some(_) => {
+            errors.push(err_at(
+                sources,
+                fid,
+                "waiting_for",
+                waiting_at,
+                format!("`waiting_for:` takes a player, 1 to {}", raw.players),
+                None,
+            ));
+            None
+        }
+        None => None,
+    };
     let tester = Shared::default();
     let phase_points = groups.iter().any(|g| matches!(g.when, When::Phase { .. }));
     *tester.lock() = Tester {
         groups,
         offers: decisions.offers,
+        answers_at: decisions.at.clone(),
         ..Default::default()
     };
     // Every seat answers from the one script, in the order the game asks.
@@ -320,6 +344,7 @@ pub fn run_with(
         });
     }
     let zones_at = text.find("\nzones:").unwrap_or(0);
+    let (mut placed, mut attaches) = (Vec::new(), Vec::new());
     for (key, val) in &raw.zones {
         let key_at = find_key(&text, key, "", zones_at).unwrap_or_else(|| {
             text[zones_at..]
@@ -350,6 +375,8 @@ pub fn run_with(
                     zname,
                     Some(p),
                     zv,
+                    &mut placed,
+                    &mut attaches,
                     &mut errors,
                 );
             }
@@ -363,10 +390,21 @@ pub fn run_with(
                 key,
                 None,
                 val,
+                &mut placed,
+                &mut attaches,
                 &mut errors,
             );
         }
     }
+    place::attach_all(
+        &mut game,
+        &data,
+        sources,
+        fid,
+        &placed,
+        attaches,
+        &mut errors,
+    );
     for (key, counters) in &raw.counters {
         for (name, v) in counters {
             if key == "game" {
@@ -500,10 +538,39 @@ pub fn run_with(
     let mut t = std::mem::take(&mut *tester.lock());
     t.end(&mut game);
     let mut fails = std::mem::take(&mut t.failures);
+    // A wrong answer first: what follows it is its knock-on.
+    let wrong = t.wrong.take();
+    if let Some(w) = wrong {
+        fails.insert(0, w);
+        stopped = Some("at a scripted answer that matches no option".into());
+    }
+    let wrong = stopped.as_deref() == Some("at a scripted answer that matches no option");
+    let dice_left: Vec<i64> = game.st.board.dice.iter().copied().collect();
+    if !dice_left.is_empty() && error.is_none() && !wrong {
+        let at = reader_key_at(&text, "dice") as u32;
+        fails.push(Failure {
+            at: (at, at + 4),
+            message: format!(
+                "{} die result(s) of `dice:` left over ({dice_left:?}): the game rolled {} of {}",
+                dice_left.len(),
+                raw.dice.len() - dice_left.len(),
+                raw.dice.len()
+            ),
+        });
+    }
     if let Some(r) = &result {
         r.compare(&data, outcome.as_ref(), &mut fails);
     }
-    if let (Some(why), false) = (&t.waiting, stops_waiting)
+    if let (Some(p), Some((q, why))) = (waiting_for, &t.waiting)
+        && p != q + 1
+    {
+        let at = waiting_at as u32;
+        fails.push(Failure {
+            at: (at, at + 11),
+            message: format!("expected the scenario to stop waiting for P{p}; it waits for {why}"),
+        });
+    }
+    if let (Some((_, why)), false) = (&t.waiting, stops_waiting)
         && error.is_none()
     {
         let at = text.find("\ndecisions:").map_or(0, |i| i + 1) as u32;
@@ -523,7 +590,7 @@ pub fn run_with(
                     .into(),
         });
     }
-    if unused > 0 && !unused_allowed {
+    if unused > 0 && !unused_allowed && !wrong {
         let first = decisions.answers.len() - unused;
         fails.push(Failure {
             at: decisions.at[first],
@@ -558,6 +625,15 @@ pub fn run_with(
     })
 }
 
+/// Where a top-level key starts (0 if absent).
+fn reader_key_at(text: &str, key: &str) -> usize {
+    let line = format!("{key}:");
+    if text.starts_with(&line) {
+        return 0;
+    }
+    text.find(&format!("\n{line}")).map_or(0, |i| i + 1)
+}
+
 fn player_key(key: &str, players: u8) -> Option<PlayerId> {
     let n: u8 = key.strip_prefix('p')?.parse().ok()?;
     (n >= 1 && n <= players).then(|| n - 1)
@@ -568,9 +644,6 @@ impl ScenarioRun {
     pub fn render(&self, viewer: Option<PlayerId>) -> String {
         let data = &self.game.data;
         let mut s = String::new();
-        if let Some(d) = &self.description {
-            s += &format!("# {}\n", d.trim());
-        }
         for (_, line) in crate::engine::log::render_all(data, &self.game.log, viewer) {
             s += &line;
             s.push('\n');

@@ -8,6 +8,82 @@ use crate::lang::names::find;
 use crate::suggest::{did_you_mean, suggest};
 use crate::value::{PlayerId, ZoneRef};
 
+/// An attachment written on an entry, resolved once every zone is placed:
+/// `^N` (card N of the same list), `^zone.N` (of that zone of the same
+/// player, or a shared zone), `^p2.zone.N` (another player's zone).
+pub(super) struct Attach {
+    card: u32,
+    owner: Option<PlayerId>,
+    zone: Option<String>,
+    n: usize,
+    spec: String,
+    from: usize,
+    list: (Option<PlayerId>, u16),
+}
+
+/// The cards placed in each listed zone, top first (by owner and zone).
+pub(super) type Placed = Vec<((Option<PlayerId>, u16), Vec<Option<u32>>)>;
+
+/// Attaches each card to its host, once every zone is placed.
+pub(super) fn attach_all(
+    game: &mut Game,
+    data: &Data,
+    sources: &Sources,
+    fid: u32,
+    placed: &Placed,
+    attach: Vec<Attach>,
+    errors: &mut Vec<DataError>,
+) {
+    for a in attach {
+        let key = match &a.zone {
+            None => Some(a.list),
+            Some(z) => find(&data.names.zones, z).map(|zi| {
+                let shared = data.zones[zi as usize].shared;
+                (if shared { None } else { a.owner }, zi)
+            }),
+        };
+        let list = key.and_then(|k| placed.iter().find(|(pk, _)| *pk == k));
+        let host =
+            list.and_then(|(_, l)| a.n.checked_sub(1).and_then(|i| l.get(i).copied().flatten()));
+        match host {
+            Some(h) => game.st.set_host(a.card, Some(h)),
+            None => {
+                let names = data.names.zones.iter().map(|s| s.as_str());
+                let help = match &a.zone {
+                    Some(z) if key.is_none() => did_you_mean(suggest(z, names)),
+                    _ => None,
+                };
+                let msg = match &a.zone {
+                    Some(z) => format!(
+                        "`^{}`: no card {} listed in `{z}` to attach to (a host is listed in the scenario's `zones:`)",
+                        a.spec, a.n
+                    ),
+                    None => format!("`^{}`: no card {} in this list to attach to", a.spec, a.n),
+                };
+                errors.push(err_at(sources, fid, &a.spec, a.from, msg, help));
+            }
+        }
+    }
+}
+
+/// Reads a host written after `^`: `N`, `zone.N` or `pK.zone.N`.
+fn host_spec(
+    spec: &str,
+    owner: Option<PlayerId>,
+) -> Option<(Option<PlayerId>, Option<String>, usize)> {
+    let parts: Vec<&str> = spec.split('.').collect();
+    let n = parts.last()?.parse::<usize>().ok()?;
+    match parts.len() {
+        1 => Some((owner, None, n)),
+        2 => Some((owner, Some(parts[0].to_string()), n)),
+        3 => {
+            let p: u8 = parts[0].strip_prefix('p')?.parse().ok()?;
+            Some((Some(p.checked_sub(1)?), Some(parts[1].to_string()), n))
+        }
+        _ => None,
+    }
+}
+
 #[allow(clippy::too_many_arguments)]
 pub(super) fn place(
     game: &mut Game,
@@ -18,6 +94,8 @@ pub(super) fn place(
     zname: &str,
     owner: Option<PlayerId>,
     val: &serde_norway::Value,
+    placed: &mut Placed,
+    attaches: &mut Vec<Attach>,
     errors: &mut Vec<DataError>,
 ) {
     let Some(z) = find(&data.names.zones, zname) else {
@@ -74,15 +152,28 @@ pub(super) fn place(
         )),
     }
     // A list entry may carry tags and an attachment: `amulet_shot+activated`,
-    // `lucky_charm^1` (attached to the first card of the same list).
+    // `lucky_charm^1` (attached to the first card of the same list),
+    // `gem^play.1` (to the first card listed in this player's `play`).
     let written = items.len();
     let mut made: Vec<Option<u32>> = vec![None; written];
-    let mut attach: Vec<(u32, usize)> = Vec::new();
     for (k, (spec, n)) in items.into_iter().enumerate() {
         let mut parts = spec.split('+');
         let head = parts.next().unwrap_or("");
         let (id, host) = match head.split_once('^') {
-            Some((id, h)) => (id.to_string(), h.parse::<usize>().ok()),
+            Some((id, h)) => match host_spec(h, owner) {
+                Some(host) => (id.to_string(), Some((host, h.to_string()))),
+                None => {
+                    errors.push(err_at(
+                        sources,
+                        fid,
+                        h,
+                        from,
+                        format!("`^{h}`: attach to `^N` (card N of this list), `^zone.N` or `^p2.zone.N`"),
+                        None,
+                    ));
+                    (id.to_string(), None)
+                }
+            },
             None => (head.to_string(), None),
         };
         let mut marks = 0u64;
@@ -126,8 +217,16 @@ pub(super) fn place(
                     game.st.tags_seen |= marks;
                     // Entries were reversed (bottom first); k counts from the bottom.
                     made[written - 1 - k] = Some(c);
-                    if let Some(h) = host {
-                        attach.push((c, h));
+                    if let Some(((howner, hzone, hn), hspec)) = &host {
+                        attaches.push(Attach {
+                            card: c,
+                            owner: *howner,
+                            zone: hzone.clone(),
+                            n: *hn,
+                            spec: hspec.clone(),
+                            from,
+                            list: (owner, z),
+                        });
                     }
                 }
             }
@@ -144,20 +243,5 @@ pub(super) fn place(
             }
         }
     }
-    for (c, h) in attach {
-        match h
-            .checked_sub(1)
-            .and_then(|i| made.get(i).copied().flatten())
-        {
-            Some(host) => game.st.set_host(c, Some(host)),
-            None => errors.push(err_at(
-                sources,
-                fid,
-                zname,
-                from,
-                format!("`^{h}`: no card {h} in `{zname}` to attach to"),
-                None,
-            )),
-        }
-    }
+    placed.push(((owner, z), made));
 }

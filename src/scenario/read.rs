@@ -10,6 +10,9 @@ use crate::data::{Data, DataError, Sources};
 use crate::lang::compile::{Context, compile_expr};
 use crate::suggest::{did_you_mean, suggest};
 
+/// What a decision written as a map may say.
+const DECISION_KEYS: [&str; 5] = ["answer", "offered", "not_offered", "options", "player"];
+
 /// The scenario file being read, and where its errors go.
 pub struct Reader<'a> {
     pub data: &'a Data,
@@ -77,6 +80,8 @@ impl Reader<'_> {
                         decision: n,
                         offered: Vec::new(),
                         not_offered: Vec::new(),
+                        exact: None,
+                        player: None,
                     };
                     for (k, val) in m {
                         let key = k.as_str().unwrap_or("");
@@ -86,18 +91,32 @@ impl Reader<'_> {
                                 Some(a) => answer = Some((self.locate(&a, &mut cursor), a)),
                                 None => self.error(at, "`answer:` takes one answer".into(), None),
                             },
-                            "offered" | "not_offered" => {
+                            "offered" | "not_offered" | "options" => {
                                 let parts = self.strings(val, at, key, &mut cursor);
-                                if key == "offered" {
-                                    offers.offered.extend(parts);
-                                } else {
-                                    offers.not_offered.extend(parts);
+                                for (part, pat) in &parts {
+                                    self.known_label(part, *pat);
+                                }
+                                match key {
+                                    "offered" => offers.offered.extend(parts),
+                                    "not_offered" => offers.not_offered.extend(parts),
+                                    _ => offers.exact = Some((parts, at)),
                                 }
                             }
+                            "player" => match val.as_u64() {
+                                Some(p) if (1..=self.data.players.1 as u64).contains(&p) => {
+                                    offers.player = Some((p as u8, at))
+                                }
+                                _ => self.error(
+                                    at,
+                                    "`player:` takes the number of the player asked (1 for P1)"
+                                        .into(),
+                                    None,
+                                ),
+                            },
                             _ => self.error(
                                 at,
                                 format!("unknown key `{key}` in a decision"),
-                                did_you_mean(suggest(key, ["answer", "offered", "not_offered"])),
+                                did_you_mean(suggest(key, DECISION_KEYS)),
                             ),
                         }
                     }
@@ -156,6 +175,60 @@ impl Reader<'_> {
         out
     }
 
+    /// Reports an option name that no decision of this game could show: not
+    /// `#N`, a number, pass/yes/no, a player, a card, a move (with a card),
+    /// nor a text the game's files write (a choice's options).
+    fn known_label(&mut self, part: &str, at: At) {
+        let data = self.data;
+        let mut p = part.trim();
+        if let Some(rest) = p.strip_prefix('#') {
+            let (n, name) = rest.split_once(' ').unwrap_or((rest, ""));
+            if n.parse::<usize>().is_err() {
+                self.error(
+                    at,
+                    format!("`{part}`: `#` takes an option's index (`#0`, `#2 buy moriya`)"),
+                    None,
+                );
+                return;
+            }
+            p = name.trim();
+        }
+        let is_card =
+            |s: &str| data.names.def(s).is_some() || data.defs.iter().any(|d| d.name == s);
+        let player = |s: &str| {
+            s.strip_prefix('P')
+                .and_then(|n| n.parse::<u8>().ok())
+                .is_some_and(|n| n >= 1 && n <= data.players.1)
+        };
+        let written = |s: &str| data.sources.files.iter().any(|(_, t)| t.contains(s));
+        let after_move = data.moves.iter().find_map(|m| {
+            p.strip_prefix(m.label.as_str())
+                .and_then(|r| r.strip_prefix(' '))
+                .map(|r| (m.label.as_str(), r))
+        });
+        let known = p.is_empty()
+            || p.parse::<i64>().is_ok()
+            || ["pass", "yes", "no"].contains(&p)
+            || player(p)
+            || is_card(p)
+            || data.moves.iter().any(|m| m.label == p)
+            || after_move.is_some_and(|(_, r)| is_card(r) || player(r))
+            || written(p);
+        if known {
+            return;
+        }
+        let ids = data.defs.iter().map(|d| d.id.as_str());
+        let help = match after_move {
+            Some((label, rest)) => suggest(rest, ids).map(|c| format!("{label} {c}")),
+            None => suggest(p, ids.chain(data.moves.iter().map(|m| m.label.as_str()))),
+        };
+        self.error(
+            at,
+            format!("no decision of {} could offer `{part}`: it names no card, move or option of the game", data.game),
+            did_you_mean(help),
+        );
+    }
+
     /// `expect:`: conditions at the end, or groups at points.
     pub fn expect(&mut self, v: &Yaml) -> Vec<Group> {
         let mut cursor = self.key_at("expect");
@@ -198,6 +271,7 @@ impl Reader<'_> {
     fn point(&mut self, m: &serde_norway::Mapping, cursor: &mut usize) -> Option<Group> {
         let start = *cursor;
         let (mut when, mut label, mut turn, mut checks) = (None, String::new(), None, Vec::new());
+        let mut me = None;
         let mut at = (start as u32, start as u32 + 1);
         for (k, val) in m {
             let key = k.as_str().unwrap_or("");
@@ -227,6 +301,14 @@ impl Reader<'_> {
                     Some(n) => turn = Some((n as u32, kat)),
                     None => self.error(kat, "`turn:` takes a turn number".into(), None),
                 },
+                "as" => match val.as_u64() {
+                    Some(p) if (1..=self.data.players.1 as u64).contains(&p) => me = Some(p as u8),
+                    _ => self.error(
+                        kat,
+                        "`as:` takes the number of the player the conditions read as `me`".into(),
+                        None,
+                    ),
+                },
                 "that" => {
                     let items: Vec<&Yaml> = match val {
                         Yaml::Sequence(s) => s.iter().collect(),
@@ -242,7 +324,7 @@ impl Reader<'_> {
                 _ => self.error(
                     kat,
                     format!("unknown key `{key}` in an expectation"),
-                    did_you_mean(suggest(key, ["at", "after", "turn", "that"])),
+                    did_you_mean(suggest(key, ["at", "after", "turn", "that", "as"])),
                 ),
             }
         }
@@ -267,7 +349,12 @@ impl Reader<'_> {
                 ),
             }
         }
-        Some(Group::new(when, label, at, checks))
+        let mut g = Group::new(when, label, at, checks);
+        if let Some(p) = me {
+            g.label += &format!(" (as P{p})");
+            g.me = p - 1;
+        }
+        Some(g)
     }
 
     /// `start of <phase>`, `end of <phase>` or `end`.
@@ -394,10 +481,21 @@ impl Reader<'_> {
                     Some(n) => out.turns = Some((n as u32, at)),
                     None => self.error(at, "`turns:` takes a number".into(), None),
                 },
+                "scores" => match val
+                    .as_sequence()
+                    .map(|s| s.iter().map(|v| v.as_i64()).collect::<Option<Vec<i64>>>())
+                {
+                    Some(Some(s)) => out.scores = Some((s, at)),
+                    _ => self.error(
+                        at,
+                        "`scores:` takes each player's score, P1 first".into(),
+                        None,
+                    ),
+                },
                 _ => self.error(
                     at,
                     format!("unknown key `{key}` in `result:`"),
-                    did_you_mean(suggest(key, ["winner", "ended", "turns"])),
+                    did_you_mean(suggest(key, ["winner", "ended", "turns", "scores"])),
                 ),
             }
         }

@@ -37,7 +37,7 @@ impl JsonSchema for Cards {
     }
     fn json_schema(_: &mut SchemaGenerator) -> Schema {
         json_schema!({
-            "description": "Card ids, top card first; an entry may add tags (`spell+activated`) and attach to an entry of the same list by its number from 1 (`charm^1`). A zone of piles takes `id: count` instead.",
+            "description": "Card ids, top card first; an entry may add tags (`spell+activated`) and attach to an entry of the same list by its number from 1 (`charm^1`), of another zone of the same player (`gem^play.1`) or of another player's zone (`gem^p2.play.1`). A zone of piles takes `id: count` instead.",
             "anyOf": [
                 {"type": "array", "items": {"type": "string"}},
                 {"type": "object", "additionalProperties": {"type": "integer"}},
@@ -73,6 +73,12 @@ pub struct Answer {
     /// Options the decision must not offer, as they read.
     #[serde(default)]
     not_offered: Option<Texts>,
+    /// Every option the decision offers, each named once, in any order.
+    #[serde(default)]
+    options: Option<Texts>,
+    /// The player asked (1 for P1).
+    #[serde(default)]
+    player: Option<u8>,
 }
 
 /// A text, a number or a yes/no.
@@ -122,6 +128,9 @@ pub struct Point {
     /// counts turns); without it, the first time.
     #[serde(default)]
     turn: Option<u32>,
+    /// The player the conditions read as `me` (default 1).
+    #[serde(default, rename = "as")]
+    as_player: Option<u8>,
     /// The conditions, in card text (`me` is P1): one or a list.
     that: Texts,
 }
@@ -142,6 +151,9 @@ pub struct Outcome {
     /// The turns played in the whole game.
     #[serde(default)]
     turns: Option<u32>,
+    /// Each player's score by the rules' `score:`, P1 first.
+    #[serde(default)]
+    scores: Option<Vec<i64>>,
 }
 
 /// A player number, or several.

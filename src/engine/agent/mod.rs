@@ -15,7 +15,7 @@ use rand_chacha::ChaCha8Rng;
 
 pub use bot::DataBot;
 pub use replay::Replay;
-pub use scripted::{Script, Scripted, names};
+pub use scripted::{Script, Scripted, index, names, pick};
 
 use super::request::{Picks, Request};
 use super::state::below;
@@ -45,6 +45,13 @@ pub trait Agent: Send + Sync {
     /// the one [`Agent::answer`] would give, drawn the same way.
     fn blind(&mut self, _n: usize) -> Option<usize> {
         None
+    }
+
+    /// Whether it forks the game it is asked in: the kernel then keeps a
+    /// point the game can be resumed from ([`Game::fork_point`]). Asked
+    /// when it takes its seat.
+    fn forks(&self) -> bool {
+        false
     }
 
     /// A copy for another game (configurations are cloned per game).

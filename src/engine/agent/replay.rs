@@ -8,23 +8,53 @@ use crate::engine::log::pname;
 use crate::engine::request::{Picks, Request};
 use crate::engine::{Flow, Game, Res};
 
-/// The answers recorded for one seat; when they run out the game stops
+/// The answers recorded for one seat, each with its number among all the
+/// game's answers (from 1); when they run out the game stops
 /// ([`Flow::OutOfDecisions`]: undo is a replay of fewer answers).
 #[derive(Clone, Default)]
-pub struct Replay(pub VecDeque<Picks>);
+pub struct Replay {
+    answers: VecDeque<(usize, Picks)>,
+    /// Where the answers were read from, for the message when one does not
+    /// fit (an edited save).
+    from: String,
+}
+
+impl Replay {
+    /// No answers yet; `from` names where they come from (a save file).
+    pub fn from(from: impl Into<String>) -> Replay {
+        Replay {
+            answers: VecDeque::new(),
+            from: from.into(),
+        }
+    }
+
+    /// Answer number `n` of the game (from 1), this seat's next.
+    pub fn push(&mut self, n: usize, picks: Picks) {
+        self.answers.push_back((n, picks));
+    }
+}
 
 impl Agent for Replay {
     fn answer(&mut self, g: &mut Game, req: &Request) -> Res<Picks> {
-        let Some(picks) = self.0.pop_front() else {
+        let Some((n, picks)) = self.answers.pop_front() else {
             return Err(Flow::OutOfDecisions.into());
         };
         if !req.fits(&picks) {
+            let from = if self.from.is_empty() {
+                String::new()
+            } else {
+                format!("{}: ", self.from)
+            };
             return g.err(
                 Default::default(),
                 format!(
-                    "the replay diverged at {} — {}: the recorded answer does not fit its options",
+                    "{from}answer {n} ({}: {:?}) does not fit its request ({} — choose {} to {} of {} options): the replay diverged there (an edited save, or data changed since it was saved)",
                     pname(req.player),
-                    req.prompt
+                    picks.as_slice(),
+                    req.prompt,
+                    req.min,
+                    req.max,
+                    req.options.len()
                 ),
             );
         }

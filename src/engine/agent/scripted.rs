@@ -24,6 +24,11 @@ impl Script {
         self.queue().len()
     }
 
+    /// The next answer, left in place.
+    pub fn peek(&self) -> Option<String> {
+        self.queue().front().cloned()
+    }
+
     fn next(&self) -> Option<String> {
         self.queue().pop_front()
     }
@@ -42,6 +47,44 @@ pub fn names(label: &str, key: &str, part: &str) -> bool {
             .is_some_and(|head| head.ends_with(' ') && !part.is_empty())
     };
     label == part || key == part || ends(label) || ends(key)
+}
+
+/// The options an answer picks, given each option's label and key: an
+/// answer naming one option whole may contain commas; otherwise commas
+/// separate several picks. A part names an option by its label or key
+/// ([`names`]), or by index: `#2`, or `#2 buy moriya` (index 2, which must
+/// be that option: two options with one label told apart). `Err` is the
+/// first part that names no option left.
+pub fn pick(texts: &[(String, String)], answer: &str) -> Result<Picks, String> {
+    let whole = texts.iter().any(|(l, k)| *l == answer || *k == answer);
+    let parts: Vec<&str> = if answer.trim().is_empty() {
+        Vec::new()
+    } else if whole {
+        vec![answer]
+    } else {
+        answer.split(',').map(str::trim).collect()
+    };
+    let mut out = Picks::new();
+    for part in parts {
+        let found = (0..texts.len())
+            .filter(|i| !out.contains(i))
+            .find(|&i| names(&texts[i].0, &texts[i].1, part))
+            .or_else(|| index(texts, part));
+        match found {
+            Some(i) => out.push(i),
+            None => return Err(part.to_string()),
+        }
+    }
+    Ok(out)
+}
+
+/// `#N` or `#N name`: the option at index N (from 0), named so if a name follows.
+pub fn index(texts: &[(String, String)], part: &str) -> Option<usize> {
+    let rest = part.strip_prefix('#')?;
+    let (n, name) = rest.split_once(' ').unwrap_or((rest, ""));
+    let i = n.parse::<usize>().ok().filter(|&i| i < texts.len())?;
+    let name = name.trim();
+    (name.is_empty() || names(&texts[i].0, &texts[i].1, name)).then_some(i)
 }
 
 /// A seat answered from a [`Script`].
@@ -63,43 +106,25 @@ impl Agent for Scripted {
         let texts: Vec<(String, String)> = (req.options.iter())
             .map(|o| (o.label(g), o.key(g)))
             .collect();
-        // An answer naming one option whole may contain commas; otherwise
-        // commas separate several picks.
-        let whole = texts.iter().any(|(l, k)| *l == answer || *k == answer);
-        let parts: Vec<&str> = if answer.trim().is_empty() {
-            Vec::new()
-        } else if whole {
-            vec![answer.as_str()]
-        } else {
-            answer.split(',').map(str::trim).collect()
-        };
-        let mut out = Picks::new();
-        for part in parts {
-            let found = (0..texts.len())
-                .filter(|i| !out.contains(i))
-                .find(|&i| names(&texts[i].0, &texts[i].1, part));
-            let found = found.or_else(|| {
-                part.strip_prefix('#')
-                    .and_then(|n| n.parse::<usize>().ok())
-                    .filter(|&i| i < texts.len())
-            });
-            match found {
-                Some(i) => out.push(i),
-                None => {
-                    let list = (texts.iter())
-                        .map(|(_, k)| k.as_str())
-                        .collect::<Vec<_>>()
-                        .join(" | ");
-                    return g.err(
-                        Default::default(),
-                        format!(
-                            "scripted answer \"{part}\" matches no option of {} ({prompt}); options: {list}",
-                            pname(player)
-                        ),
-                    );
-                }
+        let out = match pick(&texts, &answer) {
+            Ok(out) => out,
+            Err(part) => {
+                let list = (texts.iter())
+                    .map(|(l, k)| match l == k {
+                        true => k.clone(),
+                        false => format!("{k} ({l})"),
+                    })
+                    .collect::<Vec<_>>()
+                    .join(" | ");
+                return g.err(
+                    Default::default(),
+                    format!(
+                        "scripted answer \"{part}\" matches no option of {} ({prompt}); options: {list}",
+                        pname(player)
+                    ),
+                );
             }
-        }
+        };
         if out.len() < req.min || out.len() > req.max {
             return g.err(
                 Default::default(),

@@ -4,6 +4,7 @@
 //! to be dropped. Names read in place are measured, not copied.
 
 use super::*;
+use crate::engine::said::Said;
 
 /// A part of the text: a value, or a string known only by its length.
 enum Part {
@@ -12,22 +13,53 @@ enum Part {
 }
 
 type PartFn = Native<Part>;
+type SaidFn = Native<Said>;
 
 impl Compiler<'_> {
     /// `log(x)` as a statement.
     pub(super) fn logger(&self, x: &Expr, span: Span) -> StmtFn {
-        let (built, measured) = (self.val(x), self.measured(x));
+        let (said, measured) = (self.said(x), self.measured(x));
         Box::new(move |g, f| {
             if g.logging {
-                let mut a = Args::new();
-                a.push(built(g, f)?);
+                let s = said(g, f)?;
                 f.span = span;
-                return g.call(Builtin::Log, a, f).map(drop);
+                g.log_said(s);
+                return Ok(());
             }
             measured(g, f)?;
             f.span = span;
             Ok(())
         })
+    }
+
+    /// The text as the transcript keeps it, cards kept as cards (see
+    /// [`Said`]): the reference tier's `said`.
+    fn said(&self, e: &Expr) -> SaidFn {
+        match e {
+            Expr::Bin(BinOp::Add, a, b, span) => {
+                let (a, b, span) = (self.said(a), self.said(b), *span);
+                Box::new(move |g, f| {
+                    let x = a(g, f)?;
+                    let y = b(g, f)?;
+                    g.said_add(x, y, span)
+                })
+            }
+            Expr::Field(x, field)
+                if field.special == Some(Special::Name) && field.prop.is_none() =>
+            {
+                let (x, field) = (self.val(x), *field);
+                Box::new(move |g, f| {
+                    Ok(match x(g, f)? {
+                        Value::Card(c) => g.said_name(c),
+                        b => Said::One(g.field(&b, &field, f)?),
+                    })
+                })
+            }
+            _ => {
+                let v = self.val(e);
+                Box::new(move |g, f| v(g, f).map(Said::One))
+            }
+        }
     }
 
     fn measured(&self, e: &Expr) -> PartFn {
