@@ -155,6 +155,10 @@ enum Cmd {
         /// Play each seed in every seat rotation; report the seat advantage.
         #[arg(long)]
         swap: bool,
+        /// Play only block K of N of the seeds (from 0): the rows of shards
+        /// 0/N … N-1/N, concatenated, are the whole run's.
+        #[arg(long, value_name = "K/N")]
+        shard: Option<crate::lab::shard::Shard>,
     },
     /// Every pairing of entrants (agents or decks), seats swapped: the win
     /// matrix with intervals and a rating per entrant.
@@ -512,12 +516,14 @@ fn command(cli: Cli) -> ExitCode {
             out,
             cards,
             swap,
+            shard,
         } => {
-            if out.is_none() && !cards && !swap {
+            if out.is_none() && !cards && !swap && shard.is_none() {
                 return sim(&dir, &game, games, jobs, json);
             }
             let o = lab::LabOut {
                 games,
+                shard: shard.unwrap_or_default(),
                 jobs,
                 out,
                 cards,
@@ -535,6 +541,7 @@ fn command(cli: Cli) -> ExitCode {
         } => {
             let o = lab::LabOut {
                 games,
+                shard: Default::default(),
                 jobs,
                 out,
                 cards: false,
@@ -553,6 +560,7 @@ fn command(cli: Cli) -> ExitCode {
         } => {
             let o = lab::LabOut {
                 games,
+                shard: Default::default(),
                 jobs,
                 out,
                 cards: true,

@@ -8,66 +8,22 @@ use std::sync::Arc;
 use super::{GameArgs, prepare, prepare_rest, report, say};
 use crate::data::source::Source;
 use crate::data::{Data, DataError};
-use crate::engine::GameConfig;
 use crate::lab::cards::card_stats;
 use crate::lab::play::{self, Run, Seat, Variant};
 use crate::lab::report::{cards_text, standings_text, summary_text, sweep_points};
+use crate::lab::shard::Shard;
+use crate::lab::sim::{self, SimRun};
 use crate::lab::summary::summarize;
 use crate::lab::{sweep, table, tournament};
 
 /// What a lab command writes and prints besides its own table.
 pub struct LabOut {
     pub games: u64,
+    pub shard: Shard,
     pub jobs: usize,
     pub out: Option<PathBuf>,
     pub cards: bool,
     pub json: bool,
-}
-
-/// Options with one value per seat (declared with as many values as
-/// players): each seat's own, rotated with its player.
-fn seat_options(data: &Data, players: u8) -> Vec<String> {
-    (data.option_decls.iter())
-        .filter(|o| o.min == o.max && o.max == players as usize)
-        .map(|o| o.name.clone())
-        .collect()
-}
-
-/// The seats as the command line set them.
-fn seats(data: &Data, cfg: &GameConfig, a: &GameArgs) -> Vec<Seat> {
-    let n = cfg.players as usize;
-    let per = seat_options(data, cfg.players);
-    let fallback = data
-        .default_agent
-        .clone()
-        .unwrap_or_else(|| "random".into());
-    (0..n)
-        .map(|s| {
-            let agent = a
-                .agents
-                .get(s)
-                .or(a.agents.last())
-                .cloned()
-                .unwrap_or_else(|| fallback.clone());
-            let options: Vec<(String, u16)> = (per.iter())
-                .filter_map(|name| {
-                    Some((
-                        name.clone(),
-                        *cfg.options.get(name).filter(|v| v.len() == n)?.get(s)?,
-                    ))
-                })
-                .collect();
-            let mut entrant = agent.clone();
-            for (_, d) in &options {
-                entrant += &format!("+{}", data.def_id(*d));
-            }
-            Seat {
-                entrant,
-                agent,
-                options,
-            }
-        })
-        .collect()
 }
 
 /// `fuda sim` with the lab's flags.
@@ -76,15 +32,16 @@ pub fn sim(dir: &Source, a: &GameArgs, swap: bool, o: &LabOut) -> ExitCode {
         Ok(x) => x,
         Err(code) => return code,
     };
-    let seats = seats(&data, &cfg, a);
-    let n = if swap { seats.len() } else { 1 };
-    let seatings = (0..n).map(|r| play::rotate(&cfg, &seats, r)).collect();
-    let variants = vec![Variant {
-        label: String::new(),
-        data,
-        seatings,
-    }];
-    finish(variants, a.seed, o, Kind::Sim)
+    let how = SimRun {
+        games: o.games,
+        shard: o.shard,
+        swap,
+        cards: o.cards,
+        jobs: o.jobs,
+        progress: !o.json,
+    };
+    let run = sim::sim(data.clone(), &cfg, &a.agents, &how);
+    finish(&[data], run, o, Kind::Sim)
 }
 
 #[derive(PartialEq)]
@@ -94,19 +51,26 @@ enum Kind {
     Sweep,
 }
 
-/// Plays, prints the tables, writes the rows, reports the errors.
-fn finish(variants: Vec<Variant>, seed: u64, o: &LabOut, kind: Kind) -> ExitCode {
+/// Plays the variants (all seeds: only `sim` takes a shard).
+fn play_all(variants: &[Variant], seed: u64, o: &LabOut, cards: bool) -> Result<Run, String> {
+    let plan = play::Plan {
+        seed,
+        games: o.games,
+        shard: Default::default(),
+    };
+    play::run(variants, plan, o.jobs, cards, !o.json)
+}
+
+/// Prints the tables of a run of `datas` (one per variant), writes the
+/// rows, reports the errors.
+fn finish(datas: &[Arc<Data>], run: Result<Run, String>, o: &LabOut, kind: Kind) -> ExitCode {
     let cards = o.cards || kind == Kind::Sweep;
-    if cards
-        && variants
-            .iter()
-            .any(|v| v.data.stats.iter().all(|e| e.is_empty()))
-    {
+    if cards && datas.iter().any(|d| d.stats.iter().all(|e| e.is_empty())) {
         eprintln!(
             "note: the rules declare no `stats:` events: gained, played and drawn stay 0 (the final deck is counted)"
         );
     }
-    let run = match play::run(&variants, seed, o.games, o.jobs, cards, !o.json) {
+    let run = match run {
         Ok(r) => r,
         Err(e) => {
             eprintln!("error: {e}");
@@ -121,7 +85,7 @@ fn finish(variants: Vec<Variant>, seed: u64, o: &LabOut, kind: Kind) -> ExitCode
         secs,
     } = run;
     for g in &errors {
-        let data = &variants[g.variant].data;
+        let data = &datas[g.variant];
         let head = format!(
             "{} game(s) stopped by this error; first seed {}",
             g.count, g.first_seed
@@ -180,8 +144,22 @@ fn finish(variants: Vec<Variant>, seed: u64, o: &LabOut, kind: Kind) -> ExitCode
                 say(format_args!(
                     "sweep of {n}: {what}, 95% intervals (Newcombe)"
                 ));
-                for (x, d, lo, hi) in pts {
-                    say(format_args!("  {n}={x:<6} {d:+.1} [{lo:+.1}, {hi:+.1}]"));
+                if !n.starts_with("rules.") {
+                    say(format_args!(
+                        "  n: player-games with the card in their final deck, and without"
+                    ));
+                }
+                for p in pts {
+                    let x = p.x;
+                    let [with, without] = p.n;
+                    match p.value {
+                        Some((_, d, lo, hi)) => say(format_args!(
+                            "  {n}={x:<6} {d:+.1} [{lo:+.1}, {hi:+.1}]  n {with} with, {without} without"
+                        )),
+                        None => say(format_args!(
+                            "  {n}={x:<6} -  n {with} with, {without} without (no comparison)"
+                        )),
+                    }
                 }
             }
         } else if cards {
@@ -204,7 +182,7 @@ pub fn tournament(dir: &Source, a: &GameArgs, decks: &[String], o: &LabOut) -> E
         Ok(d) => Arc::new(d),
         Err(e) => return report(e),
     };
-    let per = seat_options(&data, 2);
+    let per = sim::seat_options(&data, 2);
     let deck_opt = match (&per[..], decks.is_empty()) {
         (_, true) => None,
         ([one], false) => Some(one.clone()),
@@ -278,10 +256,11 @@ pub fn tournament(dir: &Source, a: &GameArgs, decks: &[String], o: &LabOut) -> E
     }
     let variants = vec![Variant {
         label: String::new(),
-        data,
+        data: data.clone(),
         seatings,
     }];
-    finish(variants, a.seed, o, Kind::Tournament)
+    let run = play_all(&variants, a.seed, o, false);
+    finish(&[data], run, o, Kind::Tournament)
 }
 
 /// `fuda sweep`: the game rerun for each value (each point of the grid).
@@ -317,7 +296,7 @@ pub fn sweep(dir: &Source, a: &GameArgs, vary: &[String], swap: bool, o: &LabOut
             Ok(x) => x,
             Err(code) => return code,
         };
-        let seats = seats(&data, &cfg, a);
+        let seats = sim::seats(&data, &cfg, &a.agents);
         let n = if swap { seats.len() } else { 1 };
         let seatings = (0..n).map(|r| play::rotate(&cfg, &seats, r)).collect();
         variants.push(Variant {
@@ -326,7 +305,9 @@ pub fn sweep(dir: &Source, a: &GameArgs, vary: &[String], swap: bool, o: &LabOut
             seatings,
         });
     }
-    finish(variants, a.seed, o, Kind::Sweep)
+    let run = play_all(&variants, a.seed, o, true);
+    let datas: Vec<Arc<Data>> = variants.iter().map(|v| v.data.clone()).collect();
+    finish(&datas, run, o, Kind::Sweep)
 }
 
 /// `fuda report FILE --html OUT`: the tables, and the page of plots.

@@ -1,6 +1,6 @@
 //! Moves counted per player, card and kind, for the balance lab: a move
 //! whose cause is one of the rules' `stats:` events ([`Data::stats`]) counts
-//! once per card, for the player who moved it. Off unless asked
+//! once per card, for the card's owner after the move. Off unless asked
 //! ([`Game::count_moves`]); while on, those events are never quiet, so every
 //! tier moves such cards through the kernel's one move path, which counts.
 

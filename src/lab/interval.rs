@@ -40,7 +40,7 @@ pub fn wilson(k: u64, n: u64) -> Rate {
 }
 
 /// A difference of two proportions with its interval.
-#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, serde::Serialize)]
 pub struct Diff {
     pub d: f64,
     pub lo: f64,

@@ -9,6 +9,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use rayon::prelude::*;
 
 use super::rows::{CardRow, DRAW, ERROR, GameRow, Rows, SeatRow};
+use super::shard::Shard;
 use crate::data::Data;
 use crate::engine::{Flow, Game, GameConfig, RunError};
 use crate::value::DefId;
@@ -92,19 +93,35 @@ pub fn rotate(base: &GameConfig, seats: &[Seat], r: usize) -> Seating {
     }
 }
 
-/// Plays `games` seeds (`seed`, `seed + 1`, …) in every seating of every
-/// variant; `cards`: count per-card moves. `progress`: a bar with an ETA.
+/// Which games a run plays: `games` seeds from `seed`, or a shard's block
+/// of them.
+#[derive(Debug, Clone, Copy)]
+pub struct Plan {
+    pub seed: u64,
+    pub games: u64,
+    pub shard: Shard,
+}
+
+/// Plays the plan's seeds in every seating of every variant (per variant,
+/// seed by seed, each seed in every seating); `cards`: count per-card
+/// moves. `progress`: a bar with an ETA. A game's number is its place in
+/// the whole (unsharded) run.
 pub fn run(
     variants: &[Variant],
-    seed: u64,
-    games: u64,
+    p: Plan,
     jobs: usize,
     cards: bool,
     progress: bool,
 ) -> Result<Run, String> {
-    let plan: Vec<(usize, usize, u64)> = (variants.iter().enumerate())
+    let seed = p.seed;
+    let mut first = 0;
+    let plan: Vec<(usize, usize, u64, u64)> = (variants.iter().enumerate())
         .flat_map(|(v, var)| {
-            (0..var.seatings.len()).flat_map(move |s| (0..games).map(move |i| (v, s, i)))
+            let n = var.seatings.len() as u64;
+            let base = first;
+            first += n * p.games;
+            (p.shard.games(p.games))
+                .flat_map(move |i| (0..n).map(move |s| (v, s as usize, i, base + i * n + s)))
         })
         .collect();
     let planned = plan.len() as u64;
@@ -127,13 +144,13 @@ pub fn run(
             tier.compile_all(&v.data);
         }
     }
-    let one = |game: &mut Option<(usize, Game)>, &(v, s, i): &(usize, usize, u64)| {
+    let one = |game: &mut Option<(usize, Game)>, &(v, s, i, n): &(usize, usize, u64, u64)| {
         if stop.load(Ordering::Relaxed) {
             return None;
         }
         let out = play_one(game, variants, v, s, i, seed, cards);
         bar.inc(1);
-        Some((out, (v, s, i)))
+        Some((out, (v, i, n)))
     };
     let done: Vec<_> = if jobs == 1 {
         let mut g = None;
@@ -150,11 +167,11 @@ pub fn run(
     let stopped = stop.load(Ordering::SeqCst);
     let mut rows = Rows::default();
     let mut errors: Vec<ErrorGroup> = Vec::new();
-    for (n, (out, (v, _, i))) in done.into_iter().flatten().enumerate() {
+    for (out, (v, i, n)) in done.into_iter().flatten() {
         let (mut game, mut cards, err) = out;
-        game.game = n as u64;
+        game.game = n;
         for c in &mut cards {
-            c.game = n as u64;
+            c.game = n;
         }
         if let Some((error, message)) = err {
             let key = |g: &ErrorGroup| {

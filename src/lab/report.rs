@@ -148,9 +148,22 @@ pub fn standings_text(s: &Standings) -> String {
     out
 }
 
+/// One value of a sweep: the figure with its interval, if both sides of the
+/// comparison were seen, and the sides' sample sizes (player-games with the
+/// card in their final deck and without; for a rules value, the finished
+/// games, twice).
+#[derive(Debug, Clone, PartialEq)]
+pub struct SweepPoint {
+    pub x: f64,
+    pub value: Option<Point>,
+    pub n: [u64; 2],
+}
+
 /// A sweep's figures: per value, the varied card's win rate added (or, for
-/// a rules value, the seat advantage), with intervals.
-pub fn sweep_points(rows: &Rows, stats: &[CardStat]) -> Option<(String, Vec<Point>)> {
+/// a rules value, the seat advantage), with intervals. A value where no
+/// player (or every player) ended with the card has no figure, only its
+/// sample sizes; the other values keep theirs.
+pub fn sweep_points(rows: &Rows, stats: &[CardStat]) -> Option<(String, Vec<SweepPoint>)> {
     let sums = summarize(&rows.games);
     if sums.len() < 2 {
         return None;
@@ -168,14 +181,26 @@ pub fn sweep_points(rows: &Rows, stats: &[CardStat]) -> Option<(String, Vec<Poin
             .split_once('.')
             .filter(|(c, _)| *c != "rules")
             .map(|(c, _)| c);
-        let d = match card {
-            Some(c) => stats
+        let (d, sides) = match card {
+            Some(c) => match stats
                 .iter()
                 .find(|st| st.variant == s.variant && st.card == c)
-                .map(|st| st.added_in_deck)?,
-            None => s.seat_advantage?,
+            {
+                Some(st) => (st.added_in_deck, [st.in_deck.n, st.not_in_deck.n]),
+                // No row of the card: nobody had it.
+                None => (
+                    crate::lab::interval::Diff::default(),
+                    [0, s.finished * s.seats.len() as u64],
+                ),
+            },
+            None => match s.seat_advantage {
+                Some(d) => (d, [s.finished, s.finished]),
+                None => (Default::default(), [0, 0]),
+            },
         };
-        pts.push((x, d.d * 100.0, d.lo * 100.0, d.hi * 100.0));
+        let value =
+            (sides[0] > 0 && sides[1] > 0).then_some((x, d.d * 100.0, d.lo * 100.0, d.hi * 100.0));
+        pts.push(SweepPoint { x, value, n: sides });
     }
     let n = name?;
     let what = if n.starts_with("rules.") {
@@ -202,11 +227,22 @@ pub fn html(title: &str, rows: &Rows) -> String {
     body += "</pre>";
     if let Some((name, pts)) = sweep_points(rows, &stats) {
         let (n, what) = name.split_once('|').unwrap_or((&name, ""));
-        let _ = write!(
-            body,
-            "<h2>Sweep</h2>{}",
-            curve(&format!("{what} against {n}"), n, "points", &pts)
-        );
+        let seen: Vec<Point> = pts.iter().filter_map(|p| p.value).collect();
+        let _ = write!(body, "<h2>Sweep</h2>");
+        if !seen.is_empty() {
+            body += &curve(&format!("{what} against {n}"), n, "points", &seen);
+        }
+        let unseen: Vec<String> = (pts.iter())
+            .filter(|p| p.value.is_none())
+            .map(|p| format!("{n}={} (n {} with, {} without)", p.x, p.n[0], p.n[1]))
+            .collect();
+        if !unseen.is_empty() {
+            let _ = write!(
+                body,
+                "<p>No comparison at {}: every player or none ended with it.</p>",
+                esc(&unseen.join(", "))
+            );
+        }
     }
     // Per-card plot: the first variant's cards with the largest samples.
     if let Some(first) = stats.first().map(|s| s.variant.clone()) {
