@@ -1,6 +1,8 @@
 //! Embeds the shipped games (`rules/` and `cards/`) in the binary, so an
 //! installed `fuda` needs no source tree: a table of every file's path and
-//! bytes, read by `src/data/files.rs`.
+//! bytes, read by `src/data/files.rs`; and a second of their scenarios
+//! (`tests/scenarios/`, with their snapshots), which `fuda data export`
+//! writes beside them.
 
 use std::path::{Path, PathBuf};
 
@@ -22,13 +24,14 @@ fn walk(root: &Path, dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-fn main() {
-    let root = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets it"));
+/// The table (`&[(path, bytes)]`) of the files under `tops`.
+fn table(root: &Path, tops: &[&str], keep: fn(&Path) -> bool) -> String {
     let mut files = Vec::new();
-    for top in ["rules", "cards"] {
+    for top in tops {
         println!("cargo:rerun-if-changed={top}");
-        walk(&root, &root.join(top), &mut files);
+        walk(root, &root.join(top), &mut files);
     }
+    files.retain(|f| keep(f));
     files.sort();
     let mut table = String::from("&[\n");
     for f in &files {
@@ -41,6 +44,17 @@ fn main() {
         table.push_str(&format!("    ({name:?}, include_bytes!({abs:?})),\n"));
     }
     table.push(']');
+    table
+}
+
+fn main() {
+    let root = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets it"));
     let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets it"));
-    std::fs::write(out.join("embedded.rs"), table).expect("OUT_DIR is writable");
+    let games = table(&root, &["rules", "cards"], |_| true);
+    std::fs::write(out.join("embedded.rs"), games).expect("OUT_DIR is writable");
+    // Scenarios and their snapshots; not pending ones (`x.snap.new`).
+    let scenarios = table(&root, &["tests/scenarios"], |f| {
+        f.extension().is_some_and(|e| e == "yaml" || e == "snap")
+    });
+    std::fs::write(out.join("scenarios.rs"), scenarios).expect("OUT_DIR is writable");
 }

@@ -261,9 +261,14 @@ enum DataCmd {
 
 #[derive(Subcommand)]
 enum New {
-    /// `cards/<game>/<id>.yaml` in the data folder, and a scenario that runs
-    /// it, `tests/scenarios/<game>/cards/<id>.yaml`.
+    /// A card and a scenario that runs it: in a data folder
+    /// `cards/<game>/<id>.yaml` and `tests/scenarios/<game>/cards/<id>.yaml`,
+    /// in a mod `cards/<id>.yaml` and `scenarios/<id>.yaml`.
     Card { game: String, id: String },
+    /// A mod of a built-in game in the new folder DIR: mod.yaml, a rules.yaml
+    /// overlay, a card, and a scenario with its snapshot (it passes
+    /// `fuda check --data DIR` and `fuda test DIR` as written).
+    Mod { game: String, dir: PathBuf },
 }
 
 pub fn main() -> ExitCode {
@@ -422,14 +427,22 @@ fn command(cli: Cli) -> ExitCode {
     let first = match &cli.cmd {
         Cmd::Scenario { file, .. } => Some(file.as_path()),
         Cmd::Test { paths, .. } => Some(paths.first().map_or(here, PathBuf::as_path)),
-        Cmd::New { .. } => Some(here),
+        Cmd::New {
+            what: New::Card { .. },
+        } => Some(here),
         _ => None,
     };
     let dir = match (&cli.data, first.and_then(data_around)) {
         (None, Some(m)) => m,
         _ => source::open(cli.data.as_deref()),
     };
-    if matches!(cli.cmd, Cmd::Test { .. } | Cmd::New { .. }) {
+    if matches!(
+        cli.cmd,
+        Cmd::Test { .. }
+            | Cmd::New {
+                what: New::Card { .. }
+            }
+    ) {
         // Said every time: a test on other data than meant passes or fails
         // for the wrong reason.
         crate::errln!("data: {}", dir.describe());
@@ -593,6 +606,9 @@ fn command(cli: Cli) -> ExitCode {
         Cmd::New {
             what: New::Card { game, id },
         } => new_card(&dir, &game, &id),
+        Cmd::New {
+            what: New::Mod { game, dir },
+        } => new_mod(&game, &dir),
         Cmd::Explain { game, card } => explain(&dir, &game, &card),
         Cmd::Lsp => crate::lsp::run(cli.data.clone()),
         Cmd::Events { game } => match dir.load(&game) {
@@ -677,6 +693,29 @@ fn new_card(dir: &Source, game: &str, id: &str) -> ExitCode {
                 "next: edit the card, then `fuda test {} --update` writes its snapshot \
                  (`--watch` runs it on every save)",
                 w.scenario.display()
+            ));
+            ExitCode::SUCCESS
+        }
+        Err(r) if r.usage => {
+            report(r.errors);
+            ExitCode::from(2)
+        }
+        Err(r) => report(r.errors),
+    }
+}
+
+/// `fuda new mod <game> DIR`: always of a built-in game (a mod extends
+/// nothing else), whatever `--data` says.
+fn new_mod(game: &str, dir: &Path) -> ExitCode {
+    match crate::scaffold::new_mod(dir, game) {
+        Ok(files) => {
+            for f in &files {
+                say(format_args!("wrote {}", f.display()));
+            }
+            say(format_args!(
+                "next: `fuda check --data {d}` and `fuda test {d}` pass as written; \
+                 `fuda --data {d} new card {game} <id>` adds a card",
+                d = dir.display()
             ));
             ExitCode::SUCCESS
         }

@@ -1,7 +1,8 @@
 //! `fuda new card <game> <id>`: a first card file and a scenario that runs
-//! it. What the card holds is read from the game's own cards, not known
-//! here: the commonest set of tags, the properties most cards of that set
-//! give (with their commonest value) and the effect most of them have.
+//! it; `fuda new mod <game> DIR`: a mod holding one of each. What the card
+//! holds is read from the game's own cards, not known here: the commonest
+//! set of tags, the properties most cards of that set give (with their
+//! commonest value) and the effect most of them have.
 
 use crate::schema::{Kind, line_for};
 use std::collections::BTreeMap;
@@ -9,6 +10,7 @@ use std::path::{Path, PathBuf};
 
 use crate::data::confine::Root;
 use crate::data::schema::Visibility;
+use crate::data::source::Source;
 use crate::data::{Data, DataError, DataErrors, load};
 use crate::lang::ir::{Expr, Stmt};
 
@@ -38,9 +40,39 @@ pub struct Written {
     pub scenario: PathBuf,
 }
 
-/// Writes `cards/<game>/<id>.yaml` and `tests/scenarios/<game>/cards/<id>.yaml`
-/// under `dir`; refuses a bad id, a card id the game has, or a file that
-/// exists.
+/// Where a new card and its scenario go, relative to the data folder: a
+/// data folder's `cards/<game>/` and `tests/scenarios/<game>/cards/`, a
+/// mod's `cards/` and `scenarios/` (the folders loading and `fuda test`
+/// read there).
+fn layout(dir: &Path, game: &str, id: &str) -> (PathBuf, PathBuf) {
+    let file = format!("{id}.yaml");
+    if crate::data::manifest::is_mod(dir) {
+        let cards = Path::new(crate::data::manifest::CARDS);
+        (cards.join(&file), Path::new("scenarios").join(&file))
+    } else {
+        let scenarios = Path::new("tests/scenarios").join(game);
+        (
+            Path::new("cards").join(game).join(&file),
+            scenarios.join("cards").join(&file),
+        )
+    }
+}
+
+/// A new file's text: its first line points an editor at the schema of
+/// `kind` when the folder holds that schema (`fuda data export` and
+/// `fuda new mod` write them), else the text alone (a path to nothing
+/// would be an editor error).
+fn with_schema(dir: &Path, kind: Kind, rel: &Path, text: &str) -> String {
+    let schema = Path::new(crate::schema::DIR).join(format!("{}.json", kind.name()));
+    if dir.join(schema).is_file() {
+        format!("{}\n{text}", line_for(kind, rel))
+    } else {
+        text.to_string()
+    }
+}
+
+/// Writes a card and a scenario that runs it under `dir` ([`layout`]);
+/// refuses a bad id, a card id the game has, or a file that exists.
 pub fn new_card(dir: &Path, game: &str, id: &str) -> Result<Written, Refused> {
     if let Some(why) = bad_id(id) {
         let e = DataError::plain(
@@ -67,8 +99,7 @@ pub fn new_card(dir: &Path, game: &str, id: &str) -> Result<Written, Refused> {
         )));
     }
     // Paths relative to the data folder, which the schema lines count from.
-    let card_rel = Path::new("cards").join(game).join(format!("{id}.yaml"));
-    let scenario_rel = (Path::new("tests/scenarios").join(game)).join(format!("cards/{id}.yaml"));
+    let (card_rel, scenario_rel) = layout(dir, game, id);
     let written = Written {
         card: dir.join(&card_rel),
         scenario: dir.join(&scenario_rel),
@@ -82,11 +113,7 @@ pub fn new_card(dir: &Path, game: &str, id: &str) -> Result<Written, Refused> {
             Some("remove it, or choose another id".into()),
         )));
     }
-    let card = format!(
-        "{}\n{}",
-        line_for(Kind::Card, &card_rel),
-        card_text(&data, id)
-    );
+    let card = with_schema(dir, Kind::Card, &card_rel, &card_text(&data, id));
     let root = Root::new(dir);
     write(&root, &written.card, &card)?;
     // The scenario is made against the game with the card in it; a card
@@ -98,13 +125,123 @@ pub fn new_card(dir: &Path, game: &str, id: &str) -> Result<Written, Refused> {
             return Err(Refused::data(e));
         }
     };
-    let scenario = format!(
-        "{}\n{}",
-        line_for(Kind::Scenario, &scenario_rel),
-        scenario_text(&data, id)
+    let scenario = with_schema(
+        dir,
+        Kind::Scenario,
+        &scenario_rel,
+        &scenario_text(&data, id),
     );
     write(&root, &written.scenario, &scenario)?;
     Ok(written)
+}
+
+/// The card `fuda new mod` starts a mod with.
+const FIRST_CARD: &str = "my_card";
+
+/// Writes a mod of the built-in `game` into the new or empty folder `dir`:
+/// `mod.yaml`, a `rules.yaml` overlay (a changed value and an added
+/// counter), one card, a scenario that plays it and the scenario's
+/// snapshot, and the editor schemas their first lines name; so the mod
+/// passes `fuda check` and `fuda test` as written. Returns the files.
+pub fn new_mod(dir: &Path, game: &str) -> Result<Vec<PathBuf>, Refused> {
+    let busy = std::fs::read_dir(dir).is_ok_and(|mut rd| rd.next().is_some());
+    if busy || (dir.symlink_metadata().is_ok() && !dir.is_dir()) {
+        return Err(Refused {
+            usage: true,
+            ..Refused::one(DataError::plain(
+                format!("{} exists and is not an empty folder", dir.display()),
+                Some("fuda new mod writes a new folder: name one that does not exist".into()),
+            ))
+        });
+    }
+    let base = Source::Embedded.load(game).map_err(Refused::data)?;
+    let name = dir
+        .file_name()
+        .map_or("my_mod".into(), |n| n.to_string_lossy().into_owned());
+    (std::fs::create_dir_all(dir)).map_err(|e| {
+        Refused::one(DataError::plain(
+            format!("cannot make {}: {e}", dir.display()),
+            None,
+        ))
+    })?;
+    let root = Root::new(dir);
+    let mut wrote = Vec::new();
+    let mut put = |rel: &Path, text: &str| -> Result<(), Refused> {
+        let path = dir.join(rel);
+        write(&root, &path, text)?;
+        wrote.push(path);
+        Ok(())
+    };
+    for kind in Kind::ALL {
+        let rel = Path::new(crate::schema::DIR).join(format!("{}.json", kind.name()));
+        put(&rel, &kind.json())?;
+    }
+    let manifest = Path::new(crate::data::manifest::FILE);
+    let text = format!(
+        "# A mod of {game} (`fuda doc mods`): it holds only what it adds to the game or changes.\n\
+         extends: {game}\nname: {}\ndescription: a first mod of {game}, as `fuda new mod` wrote it\n\
+         replace: []          # ids of the game's cards that a card of cards/ with that id replaces\n",
+        word(&name)
+    );
+    put(manifest, &with_schema(dir, Kind::Mod, manifest, &text))?;
+    put(
+        Path::new(crate::data::manifest::RULES),
+        &overlay_text(&base),
+    )?;
+    let (card_rel, scenario_rel) = layout(dir, game, FIRST_CARD);
+    put(
+        &card_rel,
+        &with_schema(dir, Kind::Card, &card_rel, &card_text(&base, FIRST_CARD)),
+    )?;
+    let data = std::sync::Arc::new(load::load_game(dir, game).map_err(Refused::data)?);
+    let scenario = scenario_text(&data, FIRST_CARD);
+    put(
+        &scenario_rel,
+        &with_schema(dir, Kind::Scenario, &scenario_rel, &scenario),
+    )?;
+    // The snapshot, made as `fuda test --update` makes it.
+    let scenario = dir.join(&scenario_rel);
+    let opts = crate::snapshot::Options {
+        update: true,
+        ..Default::default()
+    };
+    let mut said = Vec::new();
+    let made = crate::snapshot::run(
+        &Source::Mod(dir.into()),
+        std::slice::from_ref(&scenario),
+        &opts,
+        None,
+        &mut said,
+    );
+    if made.map_or(true, |s| s.failed > 0) {
+        return Err(Refused::one(DataError::plain(
+            format!("the new scenario {} does not pass", scenario.display()),
+            Some(String::from_utf8_lossy(&said).into_owned()),
+        )));
+    }
+    wrote.push(crate::snapshot::snap_path(&scenario));
+    Ok(wrote)
+}
+
+/// A mod's `rules.yaml`: one of the game's values changed by its name (to
+/// the value it has, to start from), and a new counter under `add:`.
+fn overlay_text(data: &Data) -> String {
+    let taken = |n: &str| data.names.counters.iter().any(|c| c == n);
+    let counter = ["marks", "mod_marks", "my_marks"]
+        .into_iter()
+        .find(|n| !taken(n))
+        .unwrap_or("my_mod_marks");
+    format!(
+        "# Laid over the rules of {game} (`fuda doc mods`). A value is changed by the\n\
+         # name the game gives it; a name the game does not have goes under `add:`\n\
+         # (outside it, a name the game lacks is an error: a typo never adds one).\n\
+         max_turns: {max}        # a changed value (the game's own here: change it)\n\
+         add:\n  \
+           counters:\n    \
+             {counter}: {{start: 0}}   # a new counter each player has (`{counter} += 1` in card text)\n",
+        game = data.game,
+        max = data.max_turns,
+    )
 }
 
 /// Writes inside the data folder only (a mod's `tests/` may be a symlink).

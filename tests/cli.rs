@@ -601,6 +601,83 @@ fn new_card_writes_a_card_and_a_scenario_that_pass_check_and_test_in_every_game(
 }
 
 #[test]
+fn new_mod_writes_a_mod_that_checks_and_tests_at_once_in_every_game() {
+    let tmp = scratch("new_mod");
+    for game in ["shrine", "utage", "hyakki", "landgrab", "t3", "duel"] {
+        let dir = tmp.path().join(format!("lanterns_{game}"));
+        let d = dir.to_str().unwrap();
+        let o = fuda(&["new", "mod", game, d]);
+        let (out, err) = text(&o);
+        assert_eq!(o.status.code(), Some(0), "{game}: {err}");
+        for f in [
+            "mod.yaml",
+            "rules.yaml",
+            "cards/my_card.yaml",
+            "scenarios/my_card.yaml",
+            "scenarios/my_card.snap",
+            "docs/schema/card.json",
+        ] {
+            assert!(dir.join(f).is_file(), "{game}: no {f}");
+            assert!(
+                out.contains(&format!("wrote {}", dir.join(f).display())),
+                "{out}"
+            );
+        }
+        let rules = std::fs::read_to_string(dir.join("rules.yaml")).unwrap();
+        assert!(rules.contains("\nadd:\n"), "{rules}");
+        let o = fuda(&["check", "--data", d]);
+        let (out, err) = text(&o);
+        assert_eq!(o.status.code(), Some(0), "{game}: {err}");
+        assert!(out.contains("adds card my_card"), "{out}");
+        let o = fuda(&["test", d]);
+        assert_eq!(o.status.code(), Some(0), "{game}: {}", text(&o).0);
+        assert!(
+            text(&o).0.ends_with("1 passed, 0 failed\n"),
+            "{}",
+            text(&o).0
+        );
+        // The next card goes where the mod's loading and `fuda test` look.
+        let o = fuda(&["--data", d, "new", "card", game, "second"]);
+        assert_eq!(o.status.code(), Some(0), "{game}: {}", text(&o).1);
+        let card = std::fs::read_to_string(dir.join("cards/second.yaml")).unwrap();
+        assert!(
+            card.starts_with("# yaml-language-server: $schema=../docs/schema/card.json\n"),
+            "{card}"
+        );
+        assert!(dir.join("scenarios/second.yaml").is_file());
+        assert!(!dir.join("tests").exists() && !dir.join("cards").join(game).exists());
+        let o = fuda(&["check", "--data", d]);
+        assert!(text(&o).0.contains("adds card second"), "{}", text(&o).0);
+        let o = fuda(&["test", d, "--update"]);
+        assert_eq!(o.status.code(), Some(0), "{game}: {}", text(&o).0);
+        assert!(
+            text(&o).0.ends_with("2 passed, 0 failed\n"),
+            "{}",
+            text(&o).0
+        );
+    }
+    // Not into a folder that holds something, nor of a game fuda lacks.
+    let taken = tmp.path().join("lanterns_shrine");
+    let o = fuda(&["new", "mod", "shrine", taken.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    let (_, err) = text(&o);
+    let said: Vec<&str> = (err.split_whitespace()).filter(|w| *w != "│").collect();
+    assert!(
+        said.join(" ").contains("is not an empty folder"),
+        "{said:?}"
+    );
+    let fresh = tmp.path().join("fresh");
+    let o = fuda(&["new", "mod", "shrin", fresh.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        text(&o).1.contains("did you mean `shrine`?"),
+        "{}",
+        text(&o).1
+    );
+    assert!(!fresh.exists(), "nothing written");
+}
+
+#[test]
 fn new_card_refuses_a_bad_id_a_misspelt_game_and_an_existing_file() {
     let tmp = data_copy("new_refused");
     let dir = tmp.path();

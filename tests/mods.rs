@@ -211,6 +211,26 @@ fn data_export_writes_the_built_in_games_and_refuses_a_folder_in_use() {
             "{f} missing or not the shipped one"
         );
     }
+    // So do the games' scenarios and their snapshots, and they pass there:
+    // `fuda test` plays them on the exported folder they stand in.
+    let (mut mine, mut theirs) = (Vec::new(), Vec::new());
+    let scenarios = Path::new("tests/scenarios");
+    files(&games, &games.join(scenarios), &mut mine);
+    files(root(), &root().join(scenarios), &mut theirs);
+    theirs.retain(|f| f.extension().is_some_and(|e| e == "yaml" || e == "snap"));
+    assert_eq!(mine, theirs);
+    for f in &mine {
+        let a = std::fs::read(games.join(f)).unwrap();
+        assert!(a == std::fs::read(root().join(f)).unwrap(), "{f:?} differs");
+    }
+    let o = fuda_in(tmp.path(), &["test", "games/tests/scenarios"]);
+    assert!(o.status.success(), "{}", out(&o));
+    assert!(err(&o).contains("data: the folder"), "{}", err(&o));
+    let yaml = mine
+        .iter()
+        .filter(|f| f.extension().is_some_and(|e| e == "yaml"));
+    let all = format!("{} passed, 0 failed\n", yaml.count());
+    assert!(out(&o).ends_with(&all), "{}", out(&o));
     let o = fuda_in(tmp.path(), &["check", "shrine", "--data", "games"]);
     assert!(o.status.success(), "{}", err(&o));
     assert!(

@@ -11,6 +11,10 @@ use super::diag::DataError;
 /// Every shipped file (`rules/…`, `cards/…`) with its bytes.
 pub static EMBEDDED: &[(&str, &[u8])] = include!(concat!(env!("OUT_DIR"), "/embedded.rs"));
 
+/// The shipped games' scenarios (`tests/scenarios/…`, `.yaml` and `.snap`),
+/// for `fuda data export`: loading never reads them.
+pub static SCENARIOS: &[(&str, &[u8])] = include!(concat!(env!("OUT_DIR"), "/scenarios.rs"));
+
 pub enum Files {
     Embedded,
     Dir(Root),
