@@ -219,6 +219,17 @@ enum Cmd {
         #[command(flatten)]
         game: GameArgs,
     },
+    /// The playtest table: a local web page to play any game against bots,
+    /// with a debug panel, time travel and (with --data) live card edits.
+    Serve {
+        /// The address to listen on (another host can reach the table only
+        /// if this says so).
+        #[arg(long, default_value = "127.0.0.1")]
+        host: String,
+        /// The port (0: any free one).
+        #[arg(long, default_value_t = 8030)]
+        port: u16,
+    },
     /// Print the card-language reference: a topic, or the list of topics.
     Doc { topic: Option<String> },
     /// The games built into fuda, as files.
@@ -588,6 +599,7 @@ fn command(cli: Cli) -> ExitCode {
             }
             run(&dir, &game, false, Some(1), None)
         }
+        Cmd::Serve { host, port } => serve(dir, &host, port),
         Cmd::Doc { topic } => doc(topic.as_deref()),
         Cmd::Data {
             cmd: DataCmd::Export { dir, force },
@@ -1107,6 +1119,33 @@ fn option_sets(data: &Data, a: &GameArgs) -> Result<Vec<(String, Vec<String>)>, 
         sets.push((k.to_string(), ids(v)));
     }
     Ok(sets)
+}
+
+/// `fuda serve`: prints the table's address and serves until stopped.
+fn serve(dir: Source, host: &str, port: u16) -> ExitCode {
+    let watching = dir.folder().is_some();
+    match crate::serve::start(dir, host, port) {
+        Ok((addr, running)) => {
+            say(format_args!("fuda table: http://{addr}/"));
+            if watching {
+                say(format_args!(
+                    "watching the data folder: a saved card or rules file reloads the open games"
+                ));
+            }
+            match running.join() {
+                Ok(Ok(())) => ExitCode::SUCCESS,
+                Ok(Err(e)) => {
+                    eprintln!("error: {e}");
+                    ExitCode::from(1)
+                }
+                Err(_) => ExitCode::from(101),
+            }
+        }
+        Err(e) => {
+            eprintln!("error: cannot listen on {host}:{port}: {e}");
+            ExitCode::from(1)
+        }
+    }
 }
 
 /// `fuda options <game>`: each option, its flag and what it accepts.

@@ -26,6 +26,7 @@ pub mod scaffold;
 pub mod scenario;
 pub mod schema;
 pub mod search;
+pub mod serve;
 pub mod sim;
 pub mod snapshot;
 pub mod suggest;

@@ -234,6 +234,25 @@ impl Game {
 
     /// A property value as the board shows it: a card by name only where
     /// everyone may see it.
+    pub fn show_square_value(&self, v: &Value) -> String {
+        match v {
+            Value::Card(c) => {
+                let z = self.st.zone_of(*c);
+                if self.data.zones[z.zone as usize].contents == Visibility::Public {
+                    self.show(v)
+                } else {
+                    "a card".into()
+                }
+            }
+            Value::List(l) => l
+                .iter()
+                .map(|v| self.show_square_value(v))
+                .collect::<Vec<_>>()
+                .join(", "),
+            _ => self.show(v),
+        }
+    }
+
     /// [`Game::board_text`] for a game with a board: public, so every view may hold it.
     pub(crate) fn board_line(&self) -> Option<String> {
         (!self.data.board.squares.is_empty()).then(|| self.board_text())
