@@ -597,7 +597,7 @@ fn command(cli: Cli) -> ExitCode {
             if game.agents.is_empty() {
                 game.agents = vec!["human".into(), "random".into()];
             }
-            run(&dir, &game, false, Some(1), None)
+            play_terminal(&dir, &game)
         }
         Cmd::Serve { host, port } => serve(dir, &host, port),
         Cmd::Doc { topic } => doc(topic.as_deref()),
@@ -1239,6 +1239,27 @@ fn run(dir: &Source, a: &GameArgs, json: bool, view: Option<u8>, save: Option<&P
     };
     let mut game = Game::new(data.clone(), cfg);
     finish_run(&mut game, json, view, save)
+}
+
+/// `fuda play`: the game at the terminal, the transcript printed as it goes
+/// (`crate::play`).
+fn play_terminal(dir: &Source, a: &GameArgs) -> ExitCode {
+    let (data, cfg) = match prepare(dir, a, true) {
+        Ok(x) => x,
+        Err(code) => return code,
+    };
+    // Seats past the names take the last one (as `prepare` seats them).
+    let people: Vec<bool> = (0..cfg.players as usize)
+        .map(|i| (a.agents.get(i).or(a.agents.last())).is_some_and(|n| n == "human"))
+        .collect();
+    match crate::play::play(data.clone(), cfg, &people).map_err(|e| *e) {
+        Ok(o) => {
+            print_outcome(&data, &o, false);
+            ExitCode::SUCCESS
+        }
+        Err(crate::engine::Flow::OutOfDecisions) => ExitCode::SUCCESS,
+        Err(f) => crate::report::flow(&data, f),
+    }
 }
 
 /// Plays a prepared game, prints it as a viewer sees it, saves it if asked.

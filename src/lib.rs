@@ -19,6 +19,7 @@ pub mod lab;
 pub mod lang;
 pub mod limits;
 pub mod lsp;
+pub mod play;
 pub mod replay;
 pub mod report;
 pub mod sandbox;

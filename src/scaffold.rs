@@ -224,8 +224,20 @@ pub fn new_mod(dir: &Path, game: &str) -> Result<Vec<PathBuf>, Refused> {
 }
 
 /// A mod's `rules.yaml`: one of the game's values changed by its name (to
-/// the value it has, to start from), and a new counter under `add:`.
+/// the value it has, to start from: a named parameter, its starting hand
+/// if it has one, else `max_turns`), and a new counter under `add:`.
 fn overlay_text(data: &Data) -> String {
+    let params = &data.names.params;
+    let param = (params.iter().find(|(n, _)| n == "hand_size")).or(params.first());
+    let value = match param {
+        Some((n, v)) => format!(
+            "params:\n  {n}: {v}        # a named parameter, the game's own value here: change it\n"
+        ),
+        None => format!(
+            "max_turns: {}        # a changed value (the game's own here: change it)\n",
+            data.max_turns
+        ),
+    };
     let taken = |n: &str| data.names.counters.iter().any(|c| c == n);
     let counter = ["marks", "mod_marks", "my_marks"]
         .into_iter()
@@ -235,12 +247,10 @@ fn overlay_text(data: &Data) -> String {
         "# Laid over the rules of {game} (`fuda doc mods`). A value is changed by the\n\
          # name the game gives it; a name the game does not have goes under `add:`\n\
          # (outside it, a name the game lacks is an error: a typo never adds one).\n\
-         max_turns: {max}        # a changed value (the game's own here: change it)\n\
-         add:\n  \
+         {value}add:\n  \
            counters:\n    \
              {counter}: {{start: 0}}   # a new counter each player has (`{counter} += 1` in card text)\n",
         game = data.game,
-        max = data.max_turns,
     )
 }
 

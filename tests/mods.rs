@@ -253,6 +253,39 @@ fn data_export_writes_the_built_in_games_and_refuses_a_folder_in_use() {
     );
 }
 
+/// A mod that changes only two of shrine's named parameters: every place
+/// that reads one follows (setup's deal and each clean-up's draw; the
+/// counter's start and each turn's reset), and `fuda check` names them.
+#[test]
+fn a_mod_changes_a_named_parameter_and_the_game_follows() {
+    let dir = root().join("tests/mods/bigger_hands");
+    let d = dir.to_str().unwrap();
+    let o = fuda_in(root(), &["check", "--data", d]);
+    assert!(o.status.success(), "{}", err(&o));
+    for line in [
+        "  changes params.hand_size: 5 → 6",
+        "  changes params.actions_per_turn: 1 → 2",
+    ] {
+        assert!(out(&o).contains(line), "{}", out(&o));
+    }
+    let o = fuda_in(root(), &["test", d]);
+    assert!(o.status.success(), "{}{}", out(&o), err(&o));
+    assert!(out(&o).ends_with("1 passed, 0 failed\n"), "{}", out(&o));
+    // The same scenario on shrine itself fails where the values show.
+    let scenario = dir.join("scenarios/params.yaml");
+    let o = fuda_in(
+        root(),
+        &["--data", ".", "scenario", scenario.to_str().unwrap()],
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", out(&o));
+    for want in [
+        "found `count(hand)` is 5",
+        "`actions == 2` at the start of action of turn 3; found `actions` is 1",
+    ] {
+        assert!(out(&o).contains(want), "{}", out(&o));
+    }
+}
+
 /// The card author's trial (issue 15), as two mods: three shrine cards with a
 /// rule change, and a utage card with a "when targeted" ability.
 fn trial(game: &str) -> PathBuf {
@@ -276,7 +309,7 @@ fn the_trial_mods_load_and_match_their_snapshots() {
             "  adds card trial_lab",
             "  adds card trial_militia",
             "  adds card trial_remodel",
-            "  changes counters.actions.start: 1 → 2",
+            "  changes counters.actions.start: actions_per_turn → 2",
             "  changes turn.end",
         ],
         "{text}"

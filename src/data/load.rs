@@ -689,6 +689,53 @@ impl Loader {
         }
     }
 
+    /// A parameter is read by its bare name, so it may not share one with a
+    /// counter, global or zone (which would hide it).
+    fn check_params(&mut self, r: &RawRules) {
+        for name in r.params.keys() {
+            let taken = [
+                ("counter", r.counters.contains_key(name)),
+                ("global", r.globals.contains_key(name)),
+                ("zone", r.zones.contains_key(name)),
+            ];
+            if let Some((what, _)) = taken.iter().find(|(_, t)| *t) {
+                let file = self.owner(&["params", name]);
+                let from = self.sources.text(file).find("params:").unwrap_or(0);
+                self.err_at(
+                    file,
+                    name,
+                    from,
+                    format!("the parameter `{name}` has the name of a {what}"),
+                    Some("code reads both by their bare name: rename one".into()),
+                );
+            }
+        }
+    }
+
+    /// A counter's start: a number, or the value of the parameter it names.
+    fn start(&mut self, counter: &str, start: &Start, params: &BTreeMap<String, i64>) -> i64 {
+        let name = match start {
+            Start::Value(v) => return *v,
+            Start::Param(p) => p,
+        };
+        if let Some(v) = params.get(name) {
+            return *v;
+        }
+        let file = self.owner(&["counters", counter, "start"]);
+        let from = self.sources.text(file).find("counters:").unwrap_or(0);
+        let help = did_you_mean(suggest(name, params.keys().map(String::as_str))).or_else(|| {
+            Some("a start is a number or the name of one of the rules' `params`".into())
+        });
+        self.err_at(
+            file,
+            name,
+            from,
+            format!("counter `{counter}` starts at `{name}`, which is no parameter"),
+            help,
+        );
+        0
+    }
+
     fn build(&mut self, rf: u32, r: RawRules, cards: Vec<CardSrc>) -> Option<Data> {
         // 1. Name tables.
         let n = &mut self.names;
@@ -697,6 +744,7 @@ impl Loader {
         n.counters = r.counters.keys().cloned().collect();
         n.globals = r.globals.keys().cloned().collect();
         n.zones = r.zones.keys().cloned().collect();
+        n.params = r.params.iter().map(|(k, v)| (k.clone(), *v)).collect();
         n.effects = r.effects.clone();
         n.windows = r.windows.keys().cloned().collect();
         n.verbs = r
@@ -705,6 +753,7 @@ impl Loader {
             .map(|(k, v)| (k.clone(), v.params.clone()))
             .collect();
         n.events = r.events.clone();
+        self.check_params(&r);
         self.declared_events = r.events.len();
         let n = &mut self.names;
         for builtin in ["turn_start", "turn_end"] {
@@ -1202,12 +1251,10 @@ impl Loader {
                     .collect()
             })
             .collect();
-        let counters = r
-            .counters
-            .iter()
+        let counters = (r.counters.iter())
             .map(|(k, c)| CounterDecl {
                 name: k.clone(),
-                start: c.start,
+                start: self.start(k, &c.start, &r.params),
                 visible: c.visible,
             })
             .collect();

@@ -148,10 +148,11 @@ fn shown(old: &Value, new: &Value) -> String {
 }
 
 /// The rules' sections keyed by the names they declare.
-const NAMED: [&str; 9] = [
+const NAMED: [&str; 10] = [
     "properties",
     "counters",
     "globals",
+    "params",
     "zones",
     "options",
     "verbs",

@@ -40,6 +40,11 @@ pub struct RawRules {
     /// Game-wide numbers, each with its start value; card text writes them bare.
     #[serde(default)]
     pub globals: BTreeMap<String, i64>,
+    /// Named values the rules read as constants (`hand_size: 5`; code
+    /// writes `draw(hand_size)`, a counter `start: hand_size`): the values a
+    /// mod changes by name (`params: {hand_size: 6}`), not literals in code.
+    #[serde(default)]
+    pub params: BTreeMap<String, i64>,
     /// The zones cards may be in (at most 64): name: declaration.
     pub zones: BTreeMap<String, RawZone>,
     /// Names of the game's events, which `emit` and moves raise and abilities
@@ -238,12 +243,27 @@ pub struct RawPlayers {
 #[serde(deny_unknown_fields)]
 /// A per-player counter.
 pub struct RawCounter {
-    /// Its value at the start of the game (default 0).
+    /// Its value at the start of the game (default 0): a number, or the
+    /// name of one of the rules' `params`.
     #[serde(default)]
-    pub start: i64,
+    pub start: Start,
     /// Who sees its value (default `public`).
     #[serde(default)]
     pub visible: Visibility,
+}
+
+/// A start value: a number, or a parameter's name.
+#[derive(Debug, Deserialize, JsonSchema, Clone, PartialEq, Eq)]
+#[serde(untagged)]
+pub enum Start {
+    Value(i64),
+    Param(String),
+}
+
+impl Default for Start {
+    fn default() -> Start {
+        Start::Value(0)
+    }
 }
 
 #[derive(Debug, Deserialize, JsonSchema, Clone, Copy, PartialEq, Eq, Default)]

@@ -600,12 +600,16 @@ impl<'a> Compiler<'a> {
                     Expr::Global(g)
                 } else if let Some(z) = find(&n_names.zones, n) {
                     Expr::Zone(z, None)
+                } else if let Some((_, v)) = n_names.params.iter().find(|(k, _)| k == n) {
+                    // A parameter is fixed once the rules (and a mod) load.
+                    Expr::Int(*v)
                 } else {
                     let locals = self.locals.iter().map(|(n, _)| n.as_str());
                     let all = locals
                         .chain(n_names.counters.iter().map(|s| s.as_str()))
                         .chain(n_names.globals.iter().map(|s| s.as_str()))
                         .chain(n_names.zones.iter().map(|s| s.as_str()))
+                        .chain(n_names.params.iter().map(|(s, _)| s.as_str()))
                         .chain(["this", "me", "active", "event", "true", "false", "none"]);
                     let help = did_you_mean(suggest(n, all)).or_else(|| {
                         Some(if n == "it" {

@@ -20,6 +20,8 @@ pub struct Names {
     pub def_index: HashMap<String, u16>,
     /// The board's square properties.
     pub square_props: Vec<String>,
+    /// The rules' named constants and their values.
+    pub params: Vec<(String, i64)>,
 }
 
 pub fn find(list: &[String], name: &str) -> Option<u16> {

@@ -1,0 +1,355 @@
+//! `fuda play`: a game at the terminal that a person can follow. Every
+//! seat's moves are printed as they happen (each seat prints the
+//! transcript's new lines, as the person may read them, before it answers);
+//! a person's decision shows a short status and the options with their
+//! cards' properties and text; besides option numbers the person may type
+//! `help`, `state`, `undo`, `save FILE` and `quit`. Undo plays the game
+//! again from its seed with the answers before the person's previous
+//! decision: the other seats answer as they did (same seed, same answers).
+//! End of input stops the game where it stands.
+
+use std::collections::VecDeque;
+use std::io::{BufRead, Read, Write};
+use std::path::Path;
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use crate::data::Data;
+use crate::engine::log::{pname, render_spans};
+use crate::engine::{Agent, Flow, Game, GameConfig, Outcome, Picks, Request, Res};
+use crate::replay::Save;
+use crate::value::{PlayerId, Value};
+
+/// Bytes of one input line: option numbers and file names need far fewer.
+const MAX_LINE_BYTES: usize = 64 * 1024;
+
+const HELP: &str = "\
+  numbers   the options to pick, separated by spaces (e.g. `0` or `2 0 1`)
+  state     everything you can see: every zone and counter
+  undo      back to your previous decision (the game is replayed up to it)
+  save FILE write the game so far to FILE (`fuda replay FILE` reads it)
+  quit, q   stop here (you are offered a save)
+  help      this list";
+
+/// Why the person stopped the game.
+#[derive(Clone, Copy, PartialEq)]
+enum Stop {
+    Quit,
+    Undo,
+    EndOfInput,
+}
+
+/// What every seat of one game shares: how much of the transcript is
+/// printed, for whom, and whether the person stopped.
+struct Shared {
+    viewer: PlayerId,
+    shown: usize,
+    /// Replaying after an undo: the transcript is passed over, not printed.
+    quiet: bool,
+    stop: Option<Stop>,
+}
+
+type Link = Arc<Mutex<Shared>>;
+
+fn lock(l: &Link) -> MutexGuard<'_, Shared> {
+    l.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Prints the transcript's lines not printed yet, as the viewer reads them.
+fn catch_up(g: &Game, s: &mut Shared) {
+    let from = s.shown.min(g.log.len());
+    if !s.quiet {
+        for (_, line, _) in render_spans(&g.data, &g.log[from..], Some(s.viewer)) {
+            crate::outln!("{line}");
+        }
+    }
+    s.shown = g.log.len();
+}
+
+/// A bot's seat: prints what happened before it answers.
+struct Narrated {
+    bot: Box<dyn Agent>,
+    link: Link,
+}
+
+impl Agent for Narrated {
+    fn answer(&mut self, g: &mut Game, req: &Request) -> Res<Picks> {
+        catch_up(g, &mut lock(&self.link));
+        self.bot.answer(g, req)
+    }
+    fn seat(&mut self, seed: u64, seat: usize) {
+        self.bot.seat(seed, seat);
+    }
+    fn data_bot(&self) -> Option<usize> {
+        self.bot.data_bot()
+    }
+    fn blind(&mut self, n: usize) -> Option<usize> {
+        self.bot.blind(n)
+    }
+    fn forks(&self) -> bool {
+        self.bot.forks()
+    }
+    fn boxed(&self) -> Box<dyn Agent> {
+        Box::new(Narrated {
+            bot: self.bot.boxed(),
+            link: self.link.clone(),
+        })
+    }
+}
+
+/// The person's seat: answers given before an undo first, then the terminal.
+#[derive(Clone)]
+struct Person {
+    prefix: VecDeque<Picks>,
+    link: Link,
+    /// Answers this seat has given in this game (replayed ones included).
+    given: usize,
+}
+
+impl Agent for Person {
+    fn answer(&mut self, g: &mut Game, req: &Request) -> Res<Picks> {
+        if let Some(p) = self.prefix.pop_front() {
+            self.given += 1;
+            return Ok(p);
+        }
+        {
+            let mut s = lock(&self.link);
+            s.quiet = false;
+            catch_up(g, &mut s);
+        }
+        show(g, req);
+        loop {
+            crate::outp!("> ");
+            crate::out::note(std::io::stdout().flush());
+            let Some(line) = read_line() else {
+                return self.stop(Stop::EndOfInput);
+            };
+            let line = line.trim();
+            let (word, rest) = line.split_once(' ').unwrap_or((line, ""));
+            match word {
+                "help" | "h" | "?" => crate::outln!("{HELP}"),
+                "state" | "s" => crate::outln!("{}", req.view(g).render(req.data)),
+                "quit" | "q" | "exit" => return self.stop(Stop::Quit),
+                "undo" | "u" if self.given == 0 => {
+                    crate::outln!("nothing to undo: this is your first decision")
+                }
+                "undo" | "u" => return self.stop(Stop::Undo),
+                "save" if rest.trim().is_empty() => crate::outln!("save FILE: a file name"),
+                "save" => save(g, Path::new(rest.trim())),
+                _ => {
+                    let picked: Option<Picks> =
+                        line.split_whitespace().map(|t| t.parse().ok()).collect();
+                    match picked {
+                        Some(p) if req.fits(&p) => {
+                            self.given += 1;
+                            return Ok(p);
+                        }
+                        _ => crate::outln!(
+                            "not an answer: choose {} of the option numbers above, or type help",
+                            count(req.min, req.max)
+                        ),
+                    }
+                }
+            }
+        }
+    }
+
+    fn boxed(&self) -> Box<dyn Agent> {
+        Box::new(self.clone())
+    }
+}
+
+impl Person {
+    fn stop(&self, why: Stop) -> Res<Picks> {
+        lock(&self.link).stop = Some(why);
+        Err(Flow::OutOfDecisions.into())
+    }
+}
+
+fn count(min: usize, max: usize) -> String {
+    if min == max {
+        format!("{min}")
+    } else {
+        format!("{min} to {max}")
+    }
+}
+
+/// One line of input, without its end; none at the end of input (or past
+/// the length limit: `fuda play < /dev/zero` has no line end).
+fn read_line() -> Option<String> {
+    let mut line = String::new();
+    let cap = MAX_LINE_BYTES as u64 + 1;
+    let n = (std::io::stdin().lock().take(cap).read_line(&mut line)).unwrap_or(0);
+    (n > 0 && n <= MAX_LINE_BYTES).then_some(line)
+}
+
+fn save(g: &Game, path: &Path) {
+    match Save::of(g).write(path) {
+        Ok(()) => crate::outln!(
+            "saved to {} (`fuda replay {}` plays it back)",
+            path.display(),
+            path.display()
+        ),
+        Err(e) => crate::outln!("cannot save to {}: {e}", path.display()),
+    }
+}
+
+/// The status, then the request with each option's card.
+fn show(g: &Game, req: &Request) {
+    let me = req.player;
+    let v = g.view(me);
+    let mut head = format!("\n-- turn {} · P{} active", v.turn, v.active);
+    if let Some(p) = &v.phase {
+        head += &format!(" · {p} phase");
+    }
+    crate::outln!("{head}");
+    // Counters by player, those not at zero.
+    let mut by: Vec<(String, Vec<String>)> = Vec::new();
+    for (p, c, n) in v.counters.iter().filter(|c| c.2 != 0) {
+        match by.last_mut() {
+            Some((q, list)) if q == p => list.push(format!("{c} {n}")),
+            _ => by.push((p.clone(), vec![format!("{c} {n}")])),
+        }
+    }
+    if !by.is_empty() {
+        let parts: Vec<String> = (by.iter())
+            .map(|(p, l)| format!("{p} {}", l.join(", ")))
+            .collect();
+        crate::outln!("   {}", parts.join(" · "));
+    }
+    // The person's own zones whose cards they see.
+    let mine = format!("{}'s ", pname(me));
+    for z in v.zones.iter().filter(|z| z.zone.starts_with(&mine)) {
+        if let Some(cards) = z.cards.as_ref().filter(|c| !c.is_empty()) {
+            let more = cards.len().saturating_sub(10);
+            let mut list = cards[..cards.len() - more].join(", ");
+            if more > 0 {
+                list += &format!(" and {more} more");
+            }
+            crate::outln!("   {}: {list}", z.zone);
+        }
+    }
+    crate::outln!(
+        "{} — {} (choose {}; help for commands):",
+        pname(me),
+        req.prompt,
+        count(req.min, req.max)
+    );
+    for (i, o) in req.options.iter().enumerate() {
+        let label = o.label_for(g, me);
+        // Card details only for a card the person may see.
+        let def = match &o.value {
+            Value::Card(c) if label == o.label(g) => Some(g.st.objs[*c as usize].def as usize),
+            Value::Def(d) => Some(*d as usize),
+            _ => None,
+        };
+        match def.map(|d| card(&g.data, d)).filter(|c| !c.is_empty()) {
+            Some(c) => crate::outln!("  {i}: {label} — {c}"),
+            None => crate::outln!("  {i}: {label}"),
+        }
+    }
+}
+
+/// A card's properties that differ from their defaults (a cost, a
+/// strength), then its text.
+fn card(data: &Data, def: usize) -> String {
+    let d = &data.defs[def];
+    let props: Vec<String> = (data.names.props.iter().zip(&d.props))
+        .zip(&data.prop_defaults)
+        .filter(|((_, v), dflt)| v != dflt)
+        .map(|((n, v), _)| format!("{n} {v}"))
+        .collect();
+    let text = d.text.trim();
+    match (props.is_empty(), text.is_empty()) {
+        (true, _) => text.to_string(),
+        (false, true) => props.join(", "),
+        (false, false) => format!("{}: {text}", props.join(", ")),
+    }
+}
+
+/// Plays `cfg` with a person at each seat of `people`, the transcript
+/// printed as the first of them may read it. Undo plays again from the
+/// seed. The result: the outcome, or `OutOfDecisions` when the person
+/// stopped (after saying so and offering a save).
+pub fn play(data: Arc<Data>, cfg: GameConfig, people: &[bool]) -> Res<Outcome> {
+    let viewer = people.iter().position(|&p| p).unwrap_or(0) as PlayerId;
+    let mut kept: Vec<(u8, Picks)> = Vec::new();
+    loop {
+        let link: Link = Arc::new(Mutex::new(Shared {
+            viewer,
+            shown: 0,
+            quiet: !kept.is_empty(),
+            stop: None,
+        }));
+        let agents: Vec<Box<dyn Agent>> = (cfg.agents.iter().enumerate())
+            .map(|(seat, a)| -> Box<dyn Agent> {
+                if people.get(seat) == Some(&true) {
+                    let prefix = (kept.iter())
+                        .filter(|(p, _)| *p as usize == seat + 1)
+                        .map(|(_, picks)| picks.clone())
+                        .collect();
+                    Box::new(Person {
+                        prefix,
+                        link: link.clone(),
+                        given: 0,
+                    })
+                } else {
+                    Box::new(Narrated {
+                        bot: a.boxed(),
+                        link: link.clone(),
+                    })
+                }
+            })
+            .collect();
+        let mut game = Game::new(
+            data.clone(),
+            GameConfig {
+                players: cfg.players,
+                seed: cfg.seed,
+                agents,
+                options: cfg.options.clone(),
+                logging: true,
+                tier: cfg.tier.clone(),
+            },
+        );
+        let result = game.play();
+        let stop = lock(&link).stop;
+        match stop {
+            None => {
+                catch_up(&game, &mut lock(&link));
+                return result;
+            }
+            Some(Stop::Undo) => {
+                // The answers before a person's last one: that decision is
+                // asked again.
+                let answers = Save::of(&game).answers;
+                let last = (answers.iter())
+                    .rposition(|a| people.get(a.player as usize - 1) == Some(&true))
+                    .unwrap_or(0);
+                kept = (answers[..last].iter())
+                    .map(|a| (a.player, a.picks.iter().map(|&i| i as usize).collect()))
+                    .collect();
+                crate::outln!("-- undone: back to your previous decision");
+            }
+            Some(why) => {
+                crate::outln!(
+                    "{}: the game stops at turn {} ({} answers given).",
+                    if why == Stop::Quit {
+                        "quit"
+                    } else {
+                        "end of input"
+                    },
+                    game.view(viewer).turn,
+                    Save::of(&game).answers.len()
+                );
+                if why == Stop::Quit {
+                    crate::outp!("save it? a file name, or Enter for no save: ");
+                    crate::out::note(std::io::stdout().flush());
+                    if let Some(name) = read_line().filter(|l| !l.trim().is_empty()) {
+                        save(&game, Path::new(name.trim()));
+                    }
+                }
+                return Err(Flow::OutOfDecisions.into());
+            }
+        }
+    }
+}
