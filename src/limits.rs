@@ -8,6 +8,10 @@
 /// nested loops, abilities that trigger each other, a move always chosen).
 pub const MAX_STEPS: u64 = 5_000_000;
 
+/// Bytes of a string made by `+` that cost one step (an item of a list
+/// walked or copied costs one).
+pub const TEXT_BYTES_PER_STEP: usize = 16;
+
 /// Turns a game may last (`max_turns`): with [`MAX_STEPS`] a turn, a game
 /// whose end rule never fires still ends.
 pub const MAX_TURNS: u32 = 10_000;
@@ -51,8 +55,14 @@ pub const MAX_CODE_BYTES: usize = 64 * 1024;
 /// before it exhausts memory.
 pub const MAX_LOG_ENTRIES: usize = 1_000_000;
 
-/// Operations one script call may run (an endless loop is stopped).
+/// Operations one script call may run (an endless loop is stopped),
+/// values read charged by size ([`SCRIPT_SIZE_PER_OPERATION`]).
 pub const MAX_SCRIPT_OPERATIONS: u64 = 2_000_000;
+
+/// Items (of arrays and maps) and bytes (of strings) a script reads for the
+/// cost of one operation: reading a variable of a 100,000-item array costs
+/// 25,000, so one call can scan, copy or grow a big value only so often.
+pub const SCRIPT_SIZE_PER_OPERATION: u64 = 4;
 
 /// Nested script function calls (endless recursion is stopped).
 pub const MAX_SCRIPT_CALL_LEVELS: usize = 48;

@@ -120,8 +120,15 @@ impl Agent for Person {
         loop {
             crate::outp!("> ");
             crate::out::note(std::io::stdout().flush());
-            let Some(line) = read_line() else {
-                return self.stop(Stop::EndOfInput);
+            let line = match read_input() {
+                Input::Line(line) => line,
+                Input::End => return self.stop(Stop::EndOfInput),
+                Input::TooLong => {
+                    crate::errln!(
+                        "an answer line longer than {MAX_LINE_BYTES} bytes: the game stops as at the end of input"
+                    );
+                    return self.stop(Stop::EndOfInput);
+                }
             };
             let line = line.trim();
             let (word, rest) = line.split_once(' ').unwrap_or((line, ""));
@@ -173,13 +180,30 @@ fn count(min: usize, max: usize) -> String {
     }
 }
 
-/// One line of input, without its end; none at the end of input (or past
-/// the length limit: `fuda play < /dev/zero` has no line end).
-fn read_line() -> Option<String> {
+/// What one read of the person's input gave.
+enum Input {
+    Line(String),
+    End,
+    /// A line past the length limit (`fuda play < /dev/zero` has no line end).
+    TooLong,
+}
+
+fn read_input() -> Input {
     let mut line = String::new();
     let cap = MAX_LINE_BYTES as u64 + 1;
-    let n = (std::io::stdin().lock().take(cap).read_line(&mut line)).unwrap_or(0);
-    (n > 0 && n <= MAX_LINE_BYTES).then_some(line)
+    match (std::io::stdin().lock().take(cap).read_line(&mut line)).unwrap_or(0) {
+        0 => Input::End,
+        n if n > MAX_LINE_BYTES => Input::TooLong,
+        _ => Input::Line(line),
+    }
+}
+
+/// One line of input; none at its end or past the length limit.
+fn read_line() -> Option<String> {
+    match read_input() {
+        Input::Line(line) => Some(line),
+        Input::End | Input::TooLong => None,
+    }
 }
 
 fn save(g: &Game, path: &Path) {

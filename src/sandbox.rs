@@ -5,6 +5,7 @@
 //! load-time check (`eval`). A call to a function the sandbox lacks is an error
 //! at load, at its line and column, not a surprise in the middle of a game.
 
+use std::cell::Cell;
 use std::collections::HashSet;
 
 use rhai::packages::{
@@ -12,11 +13,14 @@ use rhai::packages::{
     BasicMathPackage, BasicStringPackage, BitFieldPackage, LogicPackage, MoreStringPackage,
     Package,
 };
-use rhai::{AST, ASTNode, Engine, Expr, Position, Stmt, def_package};
+use rhai::{
+    AST, ASTNode, Array, Dynamic, Engine, EvalAltResult, Expr, INT, ImmutableString, Map,
+    NativeCallContext, Position, Stmt, def_package,
+};
 
 use crate::limits::{
     MAX_SCRIPT_ARRAY, MAX_SCRIPT_CALL_LEVELS, MAX_SCRIPT_EXPR_DEPTH, MAX_SCRIPT_FN_EXPR_DEPTH,
-    MAX_SCRIPT_MAP, MAX_SCRIPT_OPERATIONS, MAX_SCRIPT_STRING,
+    MAX_SCRIPT_MAP, MAX_SCRIPT_OPERATIONS, MAX_SCRIPT_STRING, SCRIPT_SIZE_PER_OPERATION,
 };
 
 def_package! {
@@ -63,7 +67,194 @@ pub fn engine() -> Engine {
     engine.set_max_string_size(MAX_SCRIPT_STRING);
     engine.set_max_array_size(MAX_SCRIPT_ARRAY);
     engine.set_max_map_size(MAX_SCRIPT_MAP);
+    meter(&mut engine);
     engine
+}
+
+thread_local! {
+    /// The running script call's operations: those charged by size
+    /// ([`weigh`]) and Rhai's own count when it last reported.
+    static METER: Cell<(u64, u64)> = const { Cell::new((0, 0)) };
+}
+
+/// The token a call stopped by its budget ends with.
+pub const OVER_BUDGET: &str = "fuda: over the operation budget";
+
+/// Runs one script call with a meter of its own (a call made from inside
+/// another, through a kernel operation, is metered apart, as Rhai counts
+/// it); returns its result and the operations it cost.
+pub fn metered<T>(f: impl FnOnce() -> T) -> (T, u64) {
+    let outer = METER.replace((0, 0));
+    let r = f();
+    let (sized, counted) = METER.replace(outer);
+    (r, sized.saturating_add(counted))
+}
+
+/// Charges `n` operations to the running call; an error (at `pos`, or
+/// where Rhai fills it in) once the call is over its budget.
+fn charge(n: u64, pos: Position) -> Result<(), Box<EvalAltResult>> {
+    let (sized, counted) = METER.get();
+    let sized = sized.saturating_add(n);
+    METER.set((sized, counted));
+    if sized.saturating_add(counted) > MAX_SCRIPT_OPERATIONS {
+        return Err(over_budget(pos));
+    }
+    Ok(())
+}
+
+fn over_budget(pos: Position) -> Box<EvalAltResult> {
+    Box::new(EvalAltResult::ErrorTerminated(OVER_BUDGET.into(), pos))
+}
+
+/// Rhai counts an operation per step whatever the size of the values it
+/// copies, scans or size-checks: one `contains` or `push` on a big array
+/// is one. So reading a variable is charged by what it holds
+/// ([`weigh`]), building a value from nothing (`pad`) by what it makes,
+/// and the call stops once Rhai's count and those charges pass
+/// [`MAX_SCRIPT_OPERATIONS`]. The work, and the values a call can make
+/// and keep, are bounded by the budget.
+fn meter(engine: &mut Engine) {
+    engine.on_progress(|counted| {
+        let (sized, _) = METER.get();
+        METER.set((sized, counted));
+        (counted.saturating_add(sized) > MAX_SCRIPT_OPERATIONS).then(|| Dynamic::from(OVER_BUDGET))
+    });
+    #[allow(deprecated)] // volatile in Rhai, not deprecated
+    engine.on_var(|name, _, ctx| {
+        // Stopped here, the error points at the variable read.
+        match ctx.scope().get(name) {
+            Some(v) => charge(weigh(v), Position::NONE).map(|_| None),
+            None => Ok(None),
+        }
+    });
+    engine.register_fn(
+        "pad",
+        |ctx: NativeCallContext, a: &mut Array, len: INT, item: Dynamic| {
+            let n = usize::try_from(len).unwrap_or(0);
+            if n <= a.len() {
+                return Ok(());
+            }
+            // Refused before it is made, as Rhai's own `pad` does.
+            let made = ((n - a.len()) as u64).saturating_mul(1 + size(&item));
+            if made.saturating_add(size_of_array(a)) > MAX_SCRIPT_ARRAY as u64 {
+                return Err(too_big(&ctx, "array"));
+            }
+            charge(made / SCRIPT_SIZE_PER_OPERATION, ctx.call_position())?;
+            a.resize(n, item);
+            Ok(())
+        },
+    );
+    engine.register_fn(
+        "contains",
+        |ctx: NativeCallContext, a: &mut Array, x: Dynamic| -> Result<bool, Box<EvalAltResult>> {
+            Ok(find(&ctx, a, &x)?.is_some())
+        },
+    );
+    engine.register_fn(
+        "index_of",
+        |ctx: NativeCallContext, a: &mut Array, x: Dynamic| -> Result<INT, Box<EvalAltResult>> {
+            Ok(find(&ctx, a, &x)?.map_or(-1, |i| i as INT))
+        },
+    );
+    fn pad_str(
+        ctx: &NativeCallContext,
+        s: &mut ImmutableString,
+        len: INT,
+        fill: &str,
+    ) -> Result<(), Box<EvalAltResult>> {
+        let n = usize::try_from(len).unwrap_or(0);
+        let have = s.chars().count();
+        if n <= have || fill.is_empty() {
+            return Ok(());
+        }
+        let add: String = fill.chars().cycle().take(n - have).collect();
+        charge(
+            add.len() as u64 / SCRIPT_SIZE_PER_OPERATION,
+            ctx.call_position(),
+        )?;
+        if s.len() + add.len() > MAX_SCRIPT_STRING {
+            return Err(too_big(ctx, "string"));
+        }
+        s.make_mut().push_str(&add);
+        Ok(())
+    }
+    engine.register_fn(
+        "pad",
+        |ctx: NativeCallContext, s: &mut ImmutableString, len: INT, c: char| {
+            pad_str(&ctx, s, len, c.encode_utf8(&mut [0; 4]))
+        },
+    );
+    engine.register_fn(
+        "pad",
+        |ctx: NativeCallContext, s: &mut ImmutableString, len: INT, fill: ImmutableString| {
+            pad_str(&ctx, s, len, &fill)
+        },
+    );
+}
+
+/// Operations one item costs where an array is searched by value
+/// (`contains`, `in`, `index_of`): each item is compared through Rhai's
+/// `==`, some ten times the work of an operation.
+const PER_COMPARISON: u64 = 8;
+
+/// The first item of `a` equal to `x` by Rhai's `==` (items of another
+/// type are unequal), as the array package searches, charged per item.
+fn find(
+    ctx: &NativeCallContext,
+    a: &mut Array,
+    x: &Dynamic,
+) -> Result<Option<usize>, Box<EvalAltResult>> {
+    charge(
+        (a.len() as u64).saturating_mul(PER_COMPARISON),
+        ctx.call_position(),
+    )?;
+    for (i, item) in a.iter_mut().enumerate() {
+        let same_type = item.type_id() == x.type_id();
+        let eq = match ctx.call_native_fn_raw("==", true, &mut [item, &mut x.clone()]) {
+            Ok(v) => v.as_bool().unwrap_or(false),
+            Err(e) if !same_type && matches!(*e, EvalAltResult::ErrorFunctionNotFound(..)) => false,
+            Err(e) => return Err(e),
+        };
+        if eq {
+            return Ok(Some(i));
+        }
+    }
+    Ok(None)
+}
+
+fn too_big(ctx: &NativeCallContext, what: &str) -> Box<EvalAltResult> {
+    Box::new(EvalAltResult::ErrorDataTooLarge(
+        format!("Size of {what}"),
+        ctx.call_position(),
+    ))
+}
+
+/// What reading a value costs: one operation per [`SCRIPT_SIZE_PER_OPERATION`]
+/// items of its arrays and maps and bytes of its strings, nested ones
+/// included (walking it costs about as much as it is charged).
+pub fn weigh(v: &Dynamic) -> u64 {
+    size(v) / SCRIPT_SIZE_PER_OPERATION
+}
+
+/// Items of a value's arrays and maps and bytes of its strings.
+fn size(v: &Dynamic) -> u64 {
+    if v.is_array() {
+        v.as_array_ref().map_or(0, |a| size_of_array(&a))
+    } else if v.is_map() {
+        v.as_map_ref().map_or(0, |m| size_of_map(&m))
+    } else if v.is_string() {
+        v.as_immutable_string_ref().map_or(0, |s| s.len() as u64)
+    } else {
+        0
+    }
+}
+
+fn size_of_array(a: &Array) -> u64 {
+    a.len() as u64 + a.iter().map(size).sum::<u64>()
+}
+
+fn size_of_map(m: &Map) -> u64 {
+    m.iter().map(|(k, x)| 1 + k.len() as u64 + size(x)).sum()
 }
 
 /// The names of every function registered in `engine`, with the keywords.

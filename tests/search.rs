@@ -78,7 +78,15 @@ fn ismcts_plays_every_game_the_same_for_a_seed() {
 #[test]
 fn agent_names_parse() {
     let data = games().remove(0);
-    for ok in ["ismcts", "ismcts:10", "ismcts:5ms", "ismcts:10:random"] {
+    for ok in [
+        "ismcts",
+        "ismcts:10",
+        "ismcts:5ms",
+        "ismcts:10:random",
+        "ismcts:10:margin",
+        "ismcts:10:random:margin",
+        "ismcts:10:margin:random",
+    ] {
         assert!(fuda::search::parse(ok, &data).is_some(), "{ok}");
     }
     for bad in [
@@ -87,6 +95,9 @@ fn agent_names_parse() {
         "ismcts:10:nobot",
         "ismctsx",
         "ismcts:1:random:1",
+        "ismcts:1:margin:margin",
+        "ismcts:1:random:random",
+        "ismcts:1:random:margin:random",
     ] {
         assert!(fuda::search::parse(bad, &data).is_none(), "{bad}");
     }

@@ -9,7 +9,7 @@ use crate::data::Data;
 use crate::value::Value;
 
 /// The board's state in one game.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Default)]
 pub struct Board {
     /// Square `s`'s property `p` at `s * nprops + p`.
     pub props: Vec<Value>,
@@ -25,6 +25,34 @@ pub struct Board {
     /// `squares()` and `squares(kind)` for each kind, made when the track is:
     /// rules ask for them on every decision, the lists never change between.
     pub lists: Vec<(Option<Arc<String>>, Value)>,
+}
+
+impl Clone for Board {
+    fn clone(&self) -> Board {
+        let mut b = Board::default();
+        b.clone_from(self);
+        b
+    }
+
+    /// Into this board's own vectors (a search copies one per playout).
+    fn clone_from(&mut self, src: &Board) {
+        let Board {
+            props,
+            nprops,
+            track,
+            place,
+            pieces,
+            dice,
+            lists,
+        } = src;
+        self.props.clone_from(props);
+        self.nprops = *nprops;
+        self.track.clone_from(track);
+        self.place.clone_from(place);
+        self.pieces.clone_from(pieces);
+        self.dice.clone_from(dice);
+        self.lists.clone_from(lists);
+    }
 }
 
 impl Board {

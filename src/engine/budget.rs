@@ -1,10 +1,14 @@
 //! The work budget of a turn: the steps taken and how deep code nests. Both
 //! tiers charge it here and only here, so the limits (and anything that will
 //! meter work) have one home. A step is an effect run, a loop round, a phase,
-//! a window action or a check point; see [`MAX_STEPS`] and [`MAX_DEPTH`].
+//! a window action or a check point, an item of a list walked or copied,
+//! [`TEXT_BYTES_PER_STEP`] bytes of a string made, an operation of a script;
+//! see [`MAX_STEPS`] and [`MAX_DEPTH`].
 
 use super::{Game, MAX_DEPTH, MAX_STEPS, Res};
 use crate::lang::ir::Span;
+use crate::limits::TEXT_BYTES_PER_STEP;
+use crate::value::Value;
 
 /// Steps taken in the current turn (or the setup), and the nesting depth.
 #[derive(Debug, Default)]
@@ -82,6 +86,24 @@ impl Game {
         }
         self.budget.steps += n;
         Ok(())
+    }
+
+    /// A list's items walked by code (`where`, `sum`, `any`, `contains`):
+    /// one step each, charged before the walk, so a big list costs what
+    /// walking it costs. Zones and other values are not charged here.
+    #[inline(always)]
+    pub(crate) fn visit(&mut self, v: &Value, span: Span) -> Res<()> {
+        match v {
+            Value::List(l) => self.charge(span, l.len() as u64),
+            _ => Ok(()),
+        }
+    }
+
+    /// A string of `len` bytes made by `+`: a step per
+    /// [`TEXT_BYTES_PER_STEP`], so big strings cost what making them costs.
+    #[inline(always)]
+    pub(crate) fn charge_text(&mut self, len: usize, span: Span) -> Res<()> {
+        self.charge(span, (len / TEXT_BYTES_PER_STEP) as u64)
     }
 
     /// Counts a piece of code run, one level deeper: the step budget and the

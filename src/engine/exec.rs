@@ -287,6 +287,7 @@ impl Game {
             self.check_visible(z, span)?;
         }
         let y = self.items(b, span)?;
+        let a_list = matches!(a, Value::List(_));
         let mut list = match a {
             Value::List(l) => l,
             Value::Zone(z) => {
@@ -310,6 +311,13 @@ impl Game {
         if (self.spare_list.as_ref()).is_some_and(|s| Arc::ptr_eq(s, &list)) {
             self.spare_list = None;
         }
+        // Items of lists copied cost a step each: `b`'s, and `a`'s when
+        // something else holds it (a zone's cards are not charged).
+        let mut copied = if let Value::List(_) = b { y.len() } else { 0 };
+        if a_list && Arc::get_mut(&mut list).is_none() {
+            copied += list.len();
+        }
+        self.charge(span, copied as u64)?;
         match Arc::get_mut(&mut list) {
             Some(v) => v.extend(y.iter().cloned()),
             None => {
@@ -324,7 +332,7 @@ impl Game {
 
     /// `a + b` where one is a string: `a`'s string grown in place when
     /// nothing else holds it (a chain of `+` makes one string).
-    fn join(&self, a: Value, b: &Value, span: Span) -> Res<Value> {
+    fn join(&mut self, a: Value, b: &Value, span: Span) -> Res<Value> {
         let mut s = match a {
             Value::Str(s) => s,
             other => Arc::new(self.show(&other)),
@@ -341,6 +349,7 @@ impl Game {
         if s.len() > super::MAX_LIST {
             return self.text_too_long(span);
         }
+        self.charge_text(s.len(), span)?;
         Ok(Value::Str(s))
     }
 

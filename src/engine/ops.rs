@@ -92,6 +92,7 @@ impl Game {
             }
             Builtin::Contains if matches!(a[0], Value::None) => Value::Bool(false),
             Builtin::Contains => {
+                self.visit(&a[0], sp)?;
                 let items = self.items(&a[0], sp)?;
                 Value::Bool(items.iter().any(|x| self.equal(x, &a[1])))
             }

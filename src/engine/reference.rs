@@ -159,7 +159,10 @@ impl Game {
                 let cards = self.cards_of(&list, f)?;
                 cards.into_iter().map(Value::Card).collect()
             }
-            _ => self.items(&list, f.span)?.to_vec(),
+            _ => {
+                self.visit(&list, f.span)?;
+                self.items(&list, f.span)?.to_vec()
+            }
         };
         let mut out = Vec::new();
         for item in items {
@@ -251,6 +254,7 @@ impl Game {
             Expr::Where(list, slot, cond) => Value::list(self.filter(list, *slot, cond, f)?),
             Expr::Sum(list, slot, body) => {
                 let list = self.eval(list, f)?;
+                self.visit(&list, f.span)?;
                 let mut total = 0i64;
                 for item in self.items(&list, f.span)?.iter() {
                     f.slots[*slot as usize] = item.clone();
@@ -261,6 +265,7 @@ impl Game {
             }
             Expr::Any(list, slot, cond) => {
                 let list = self.eval(list, f)?;
+                self.visit(&list, f.span)?;
                 for item in self.items(&list, f.span)?.iter() {
                     f.slots[*slot as usize] = item.clone();
                     if self.truth(cond, f)? {

@@ -33,6 +33,8 @@ impl Game {
                 if n + m > MAX_LIST {
                     return self.text_too_long(span);
                 }
+                // Charged as the string `+` would make.
+                self.charge_text(n + m, span)?;
                 parts.extend(more);
                 Ok(Said::Parts(parts, n + m))
             }

@@ -17,7 +17,8 @@ use crate::lang::builtins::Builtin;
 use crate::lang::compile::Origin;
 use crate::lang::ir::{Span, Special};
 use crate::lang::names::{Names, find};
-use crate::limits::MAX_SCRIPT_OPERATIONS;
+use crate::limits::{MAX_SCRIPT_OPERATIONS, SCRIPT_SIZE_PER_OPERATION};
+use crate::sandbox::OVER_BUDGET;
 use crate::value::{Args, ObjId, PlayerId, Value};
 
 /// A kernel value inside Rhai (a card, a player, a zone…).
@@ -185,11 +186,11 @@ fn enter<T>(
     me: PlayerId,
     span: Span,
     f: impl FnOnce(&Engine, &Scripts) -> T,
-) -> T {
+) -> (T, u64) {
     let data = g.data.clone();
     let prev = CURRENT.replace(g as *mut Game);
     let prev_ctx = CONTEXT.replace((this, me, span));
-    let r = f(runtime(&data), &data.scripts);
+    let r = crate::sandbox::metered(|| f(runtime(&data), &data.scripts));
     CONTEXT.set(prev_ctx);
     CURRENT.set(prev);
     r
@@ -224,6 +225,13 @@ fn finish(
                 None => span,
             };
             let message = match &*e {
+                EvalAltResult::ErrorTerminated(t, _)
+                    if t.clone().into_string().is_ok_and(|t| t == OVER_BUDGET) =>
+                {
+                    format!(
+                        "script stopped: it ran more than {MAX_SCRIPT_OPERATIONS} operations, values read counted by size (one per {SCRIPT_SIZE_PER_OPERATION} items or bytes)"
+                    )
+                }
                 EvalAltResult::ErrorTooManyOperations(_) => {
                     format!(
                         "script stopped: it ran more than {MAX_SCRIPT_OPERATIONS} operations (an endless loop?)"
@@ -269,7 +277,7 @@ pub fn run_snippet(
         0 => Value::None,
         n => Value::Event(n - 1),
     };
-    let r = enter(g, this, me, span, |engine, _| {
+    let (r, ops) = enter(g, this, me, span, |engine, _| {
         let mut scope = Scope::new();
         scope.push_constant(
             "card",
@@ -280,7 +288,9 @@ pub fn run_snippet(
         scope.push_constant("target", to_dynamic(target));
         engine.eval_ast_with_scope::<Dynamic>(&mut scope, ast)
     });
-    finish(g, r, origin, span)
+    let v = finish(g, r, origin, span)?;
+    g.charge(span, ops)?;
+    Ok(v)
 }
 
 /// Calls a function from the rules' script files.
@@ -301,11 +311,13 @@ pub fn call_fn(
         .cloned()
         .unwrap_or_default();
     let args: Vec<Dynamic> = args.into_iter().map(to_dynamic).collect();
-    let r = enter(g, this, me, span, |engine, s| {
+    let (r, ops) = enter(g, this, me, span, |engine, s| {
         let mut scope = Scope::new();
         engine.call_fn::<Dynamic>(&mut scope, &s.lib, &name, args)
     });
-    finish(g, r, &origin, span)
+    let v = finish(g, r, &origin, span)?;
+    g.charge(span, ops)?;
+    Ok(v)
 }
 
 impl Game {

@@ -26,7 +26,7 @@ pub struct Obj {
 }
 
 /// One zone for one owner. Ordered: the last card is the top.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Default)]
 pub struct ZoneInst {
     pub cards: Vec<ObjId>,
     /// For pile zones: one pile per card definition, in the order they were made.
@@ -40,6 +40,30 @@ pub struct ZoneInst {
     /// The emptied piles of the last game, kept so the next one's piles
     /// reuse their allocations.
     spare: Vec<Vec<ObjId>>,
+}
+
+impl Clone for ZoneInst {
+    fn clone(&self) -> ZoneInst {
+        let mut z = ZoneInst::default();
+        z.clone_from(self);
+        z
+    }
+
+    /// Into this zone's own vectors: a search copies a state per playout.
+    fn clone_from(&mut self, src: &ZoneInst) {
+        self.cards.clone_from(&src.cards);
+        self.piles.truncate(src.piles.len());
+        let kept = self.piles.len();
+        for ((d, p), (sd, sp)) in self.piles.iter_mut().zip(&src.piles) {
+            *d = *sd;
+            p.clone_from(sp);
+        }
+        self.piles.extend(src.piles[kept..].iter().cloned());
+        self.empty = src.empty;
+        self.nempty = src.nempty;
+        self.pile_defs.clone_from(&src.pile_defs);
+        // `spare` holds only allocations, no cards: each copy keeps its own.
+    }
 }
 
 impl ZoneInst {
@@ -194,7 +218,6 @@ pub struct ZoneLayout {
     pub piles: bool,
 }
 
-#[derive(Clone)]
 pub struct State {
     pub nplayers: u8,
     pub objs: Vec<Obj>,
@@ -252,13 +275,88 @@ pub struct State {
     pub hosted: Vec<ObjId>,
 }
 
-impl State {
-    pub fn new(data: &Data, nplayers: u8, seed: u64) -> State {
-        let mut st = State {
+impl Clone for State {
+    fn clone(&self) -> State {
+        let mut st = State::empty(self.nplayers, self.rng.clone());
+        st.clone_from(self);
+        st
+    }
+
+    /// Into this state's own vectors (a search copies one per playout: no
+    /// allocation once the copy has held a state as big).
+    fn clone_from(&mut self, src: &State) {
+        // Every field named: one added later must be copied here too.
+        let State {
             nplayers,
-            // Room for a usual game's cards from the start (no regrowing
-            // while the setup makes them).
-            objs: Vec::with_capacity(256),
+            objs,
+            zones,
+            layouts,
+            inst_ref,
+            ncounters,
+            counters,
+            globals,
+            mods,
+            active,
+            turn,
+            turns_taken,
+            phase,
+            rng,
+            lost,
+            events,
+            pending,
+            stack,
+            end_turn,
+            repeat_phase,
+            shared_zones,
+            made,
+            made_words,
+            scanned,
+            quiet,
+            heard,
+            awaited,
+            tags_seen,
+            board,
+            hosted,
+        } = src;
+        self.nplayers = *nplayers;
+        self.objs.clone_from(objs);
+        self.zones.clone_from(zones);
+        self.layouts.clone_from(layouts);
+        self.inst_ref.clone_from(inst_ref);
+        self.ncounters = *ncounters;
+        self.counters.clone_from(counters);
+        self.globals.clone_from(globals);
+        self.mods.clone_from(mods);
+        self.active = *active;
+        self.turn = *turn;
+        self.turns_taken.clone_from(turns_taken);
+        self.phase = *phase;
+        self.rng.clone_from(rng);
+        self.lost.clone_from(lost);
+        self.events.clone_from(events);
+        self.pending.clone_from(pending);
+        self.stack.clone_from(stack);
+        self.end_turn = *end_turn;
+        self.repeat_phase = *repeat_phase;
+        self.shared_zones = *shared_zones;
+        self.made.clone_from(made);
+        self.made_words.clone_from(made_words);
+        self.scanned = *scanned;
+        self.quiet.set(quiet.get());
+        self.heard.set(heard.get());
+        self.awaited = *awaited;
+        self.tags_seen = *tags_seen;
+        self.board.clone_from(board);
+        self.hosted.clone_from(hosted);
+    }
+}
+
+impl State {
+    /// A state with nothing in it: what `new` resets and `clone` copies into.
+    fn empty(nplayers: u8, rng: ChaCha8Rng) -> State {
+        State {
+            nplayers,
+            objs: Vec::new(),
             zones: Vec::new(),
             layouts: Vec::new(),
             inst_ref: Vec::new(),
@@ -270,7 +368,7 @@ impl State {
             turn: 0,
             turns_taken: Vec::new(),
             phase: None,
-            rng: ChaCha8Rng::seed_from_u64(seed),
+            rng,
             lost: Vec::new(),
             events: Vec::new(),
             pending: Vec::new(),
@@ -287,7 +385,14 @@ impl State {
             tags_seen: 0,
             board: Default::default(),
             hosted: Vec::new(),
-        };
+        }
+    }
+
+    pub fn new(data: &Data, nplayers: u8, seed: u64) -> State {
+        let mut st = State::empty(nplayers, ChaCha8Rng::seed_from_u64(seed));
+        // Room for a usual game's cards from the start (no regrowing
+        // while the setup makes them).
+        st.objs.reserve(256);
         st.reset(data, nplayers, seed);
         st
     }

@@ -46,6 +46,8 @@ pub struct Ismcts {
     budget: Budget,
     /// The rollout policy: a data bot by index, or random.
     policy: Option<usize>,
+    /// Rewards also count the score margin ([`rewards`]).
+    margin: bool,
     /// The agent's own seed, mixed with the game's and the seat.
     seed: u64,
     /// `seed` mixed with the game's seed and the seat ([`Agent::seat`]).
@@ -67,6 +69,7 @@ impl Ismcts {
         Ismcts {
             budget,
             policy,
+            margin: false,
             seed,
             seated: seed,
             rng: ChaCha8Rng::seed_from_u64(seed),
@@ -75,6 +78,12 @@ impl Ismcts {
             cands: Vec::new(),
             failed: 0,
         }
+    }
+
+    /// Rewards that also count the score margin (`ismcts:N:margin`).
+    pub fn with_margin(mut self, margin: bool) -> Ismcts {
+        self.margin = margin;
+        self
     }
 
     /// The copy, made on the first decision with the real game's data,
@@ -122,9 +131,18 @@ impl Ismcts {
     }
 }
 
+/// How much of a reward the score margin makes, when counted: enough to
+/// rank losses (a close one above a rout) and wins, never enough to rank a
+/// loss above a win.
+pub const MARGIN_WEIGHT: f64 = 0.2;
+
 /// Each player's reward: a share of the win (1 alone, 1/2 in a two-way
-/// draw), nothing for a loss.
-fn rewards(o: &Outcome, players: usize, out: &mut Vec<f64>) {
+/// draw), nothing for a loss. With `margin`, the share is weighed down to
+/// `1 - MARGIN_WEIGHT` and the rest is the player's lead over the best other
+/// score relative to their sizes, `(mine - best) / (|mine| + |best|)`, from
+/// 0 (a rout) through 1/2 (level) to 1: a playout lost closely teaches more
+/// than a rout, which matters in long games where playouts rarely win.
+fn rewards(o: &Outcome, players: usize, margin: bool, out: &mut Vec<f64>) {
     out.clear();
     out.resize(players, 0.0);
     let share = 1.0 / o.winners.len().max(1) as f64;
@@ -132,6 +150,20 @@ fn rewards(o: &Outcome, players: usize, out: &mut Vec<f64>) {
         if let Some(r) = out.get_mut(w as usize) {
             *r = share;
         }
+    }
+    if !margin || o.scores.len() != players || players < 2 {
+        return;
+    }
+    for (p, r) in out.iter_mut().enumerate() {
+        let best_other = (0..players)
+            .filter(|&q| q != p)
+            .map(|q| o.scores[q])
+            .max()
+            .unwrap_or(0);
+        let mine = o.scores[p];
+        let size = (mine.unsigned_abs() + best_other.unsigned_abs()).max(1) as f64;
+        let lead = ((mine - best_other) as f64 / size).clamp(-1.0, 1.0);
+        *r = *r * (1.0 - MARGIN_WEIGHT) + MARGIN_WEIGHT * (lead + 1.0) / 2.0;
     }
 }
 
@@ -178,7 +210,7 @@ impl Agent for Ismcts {
             let mut run = self.run.lock().unwrap_or_else(|e| e.into_inner());
             match r {
                 Ok(o) => {
-                    rewards(&o, players, &mut reward);
+                    rewards(&o, players, self.margin, &mut reward);
                     let path = std::mem::take(&mut run.path);
                     run.tree.backup(&path, &reward);
                     run.path = path;
@@ -212,6 +244,42 @@ impl Agent for Ismcts {
     }
 
     fn boxed(&self) -> Box<dyn Agent> {
-        Box::new(Ismcts::new(self.budget, self.policy, self.seed))
+        Box::new(Ismcts::new(self.budget, self.policy, self.seed).with_margin(self.margin))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::Ended;
+
+    fn outcome(winners: Vec<u8>, scores: Vec<i64>) -> Outcome {
+        Outcome {
+            winners,
+            scores,
+            turns: 1,
+            turns_taken: vec![1, 1],
+            limit: false,
+            ended: Ended::Rule,
+            rule: None,
+            lost: vec![],
+            tiebreaks: None,
+        }
+    }
+
+    #[test]
+    fn margin_ranks_close_losses_above_routs_and_never_above_a_win() {
+        let mut r = Vec::new();
+        rewards(&outcome(vec![0], vec![10, 9]), 2, false, &mut r);
+        assert_eq!(r, vec![1.0, 0.0]);
+        rewards(&outcome(vec![0], vec![10, 9]), 2, true, &mut r);
+        let close = r[1];
+        assert!(r[0] > 0.8 && r[0] <= 1.0, "{r:?}");
+        rewards(&outcome(vec![0], vec![30, 0]), 2, true, &mut r);
+        let rout = r[1];
+        assert!(close > rout, "close loss {close} vs rout {rout}");
+        assert!(close < 1.0 - MARGIN_WEIGHT, "a loss stays below any win");
+        rewards(&outcome(vec![0, 1], vec![5, 5]), 2, true, &mut r);
+        assert_eq!(r[0], r[1]);
     }
 }

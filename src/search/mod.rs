@@ -32,8 +32,9 @@ pub const DEFAULT_ITERATIONS: u32 = 1000;
 
 /// An agent by name: the kernel's (`first`, `random`, a data bot) or a
 /// search: `ismcts`, `ismcts:N` (N playouts per decision), `ismcts:Nms`
-/// (N milliseconds), each optionally `:<bot>` for the rollout policy (a
-/// data bot; `random` by default).
+/// (N milliseconds), each optionally followed by `:<bot>` for the rollout
+/// policy (a data bot; `random` by default) and `:margin` for rewards that
+/// also count the score margin, in either order.
 pub fn parse(name: &str, data: &Data) -> Option<Box<dyn Agent>> {
     let Some(rest) = name.strip_prefix("ismcts") else {
         return agent::parse(name, data);
@@ -49,12 +50,15 @@ pub fn parse(name: &str, data: &Data) -> Option<Box<dyn Agent>> {
             None => Budget::Iterations(b.parse().ok().filter(|&n| n > 0)?),
         },
     };
-    let policy = match parts.next() {
-        None | Some("random") => None,
-        Some(bot) => Some(data.bot(bot)?),
-    };
-    if parts.next().is_some() {
-        return None;
+    let (mut policy, mut margin) = (None, false);
+    let mut named = false;
+    for part in parts {
+        match part {
+            "margin" if !margin => margin = true,
+            _ if named || part == "margin" => return None,
+            "random" => named = true,
+            bot => (policy, named) = (Some(data.bot(bot)?), true),
+        }
     }
-    Some(Box::new(Ismcts::new(budget, policy, 0)))
+    Some(Box::new(Ismcts::new(budget, policy, 0).with_margin(margin)))
 }

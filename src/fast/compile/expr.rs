@@ -96,6 +96,7 @@ impl Compiler<'_> {
                 let (list, slot, body) = (self.val(list), self.slot(*slot), self.cond(body));
                 Box::new(move |g, f| {
                     let list = list(g, f)?;
+                    g.visit(&list, f.span)?;
                     for item in g.items(&list, f.span)?.iter() {
                         f.slots[slot] = item.clone();
                         if body(g, f)? {
@@ -240,6 +241,7 @@ impl Compiler<'_> {
                 let (list, slot, body) = (self.val(list), self.slot(*slot), self.val(body));
                 let generic: ValFn = Box::new(move |g, f| {
                     let list = list(g, f)?;
+                    g.visit(&list, f.span)?;
                     let mut total = 0i64;
                     for item in g.items(&list, f.span)?.iter() {
                         f.slots[slot] = item.clone();
@@ -393,6 +395,8 @@ impl Compiler<'_> {
         Box::new(move |g, f| {
             let z = zone.zone(g, f, span)?;
             let inst = g.st.inst(z);
+            // Charged as the list `piles` makes is when walked.
+            g.charge(span, g.st.zones[inst].piles.len() as u64)?;
             if let PileTest::Count(zone, shared, op, y, at) = rest {
                 for (d, p) in &g.st.zones[inst].piles {
                     if !pass[*d as usize] {
@@ -479,7 +483,14 @@ impl Compiler<'_> {
             matches!(op, CmpOp::Eq | CmpOp::Lt | CmpOp::Le) && op.holds(0, k) && !op.holds(1, k);
         Some(Box::new(move |g, f| {
             let z = zone.get(g, f)?;
-            let zi = &g.st.zones[g.st.inst(z)];
+            let inst = g.st.inst(z);
+            // Past the first test, `piles` lists them for `any`: charged as
+            // a list walked.
+            let zi = &g.st.zones[inst];
+            if !cmp.holds(zi.nempty as i64, n) {
+                g.charge(at_piles, zi.piles.len() as u64)?;
+            }
+            let zi = &g.st.zones[inst];
             if only_empty && zi.piles.len() <= 64 {
                 debug_assert_eq!(zi.nempty, zi.empty.count_ones());
                 debug_assert_eq!(
@@ -559,6 +570,7 @@ impl Compiler<'_> {
                 let z = match zone(g, f)? {
                     Value::Zone(z) => z,
                     other => {
+                        g.visit(&other, f.span)?;
                         for item in g.items(&other, f.span)?.iter() {
                             f.slots[slot] = item.clone();
                             if test.any(g, f)? {
@@ -584,6 +596,7 @@ impl Compiler<'_> {
             return Some(Box::new(move |g, f| {
                 let mut cards = Listed::new();
                 sum.cards(g, f, &mut cards)?;
+                g.charge(f.span, cards.len() as u64)?;
                 for &c in cards.as_slice() {
                     if test.card(g, f, slot, c)? {
                         return Ok(true);
@@ -603,7 +616,10 @@ impl Compiler<'_> {
         Some(Box::new(move |g, f| {
             f.span = span;
             let from = if all { g.st.active } else { f.me };
-            for p in players_from(g, from, all) {
+            // Charged as the list `players()` makes is when walked.
+            let ps = players_from(g, from, all);
+            g.charge(span, ps.len() as u64)?;
+            for p in ps {
                 f.slots[slot] = Value::Player(p);
                 if body(g, f)? {
                     return Ok(true);

@@ -79,7 +79,11 @@ impl Filter {
     ) -> Res<()> {
         let mut cards = Listed::new();
         match &self.src {
-            Source::Sum(sum) => sum.cards(g, f, &mut cards)?,
+            Source::Sum(sum) => {
+                sum.cards(g, f, &mut cards)?;
+                // Charged as the list `+` makes is when walked.
+                g.charge(f.span, cards.len() as u64)?;
+            }
             Source::Attached(x, span) => {
                 // As the call: its operand, then its span; no card, no cards.
                 let v = x(g, f)?;
@@ -88,6 +92,7 @@ impl Filter {
                     for c in g.st.attached(h) {
                         cards.push(c);
                     }
+                    g.charge(*span, cards.len() as u64)?;
                 }
             }
             Source::Code(list) => match list(g, f)? {
@@ -96,6 +101,7 @@ impl Filter {
                     zone_cards(g, z, &mut cards);
                 }
                 list => {
+                    g.visit(&list, f.span)?;
                     let items = g.items(&list, f.span)?;
                     for (i, item) in items.iter().enumerate() {
                         f.slots[self.slot] = item.clone();

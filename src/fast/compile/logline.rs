@@ -84,6 +84,8 @@ impl Compiler<'_> {
                             if n > crate::engine::MAX_LIST {
                                 return g.text_too_long(span);
                             }
+                            // Charged as the string `+` would make.
+                            g.charge_text(n, span)?;
                             Ok(Part::Len(n))
                         }
                     }

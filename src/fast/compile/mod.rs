@@ -211,6 +211,7 @@ fn filter_items(
             }
         }
     } else {
+        g.visit(list, f.span)?;
         for item in g.items(list, f.span)?.iter() {
             f.slots[slot] = item.clone();
             if cond(g, f)? {

@@ -1,0 +1,204 @@
+"""Simulations spread over Ray: seed shards (and a sweep's values) as Ray
+tasks, each running the Rust simulation in-process, their rows merged into
+one table (and, with `out`, one Parquet dataset: a file per task).
+
+Game `i` of a run always has seed `seed + i`, whoever plays it: the rows of
+a run split into `shards` are exactly the rows of one run over the same
+seeds (`python/tests/test_cluster.py` checks it on a local cluster of two
+workers). Ray runs locally by default (`ray.init()`), on a cluster with
+`address=` (or `RAY_ADDRESS`); see `docs/python.md`.
+
+    python -m fuda.cluster sim shrine --games 10000 --agents bigmoney,random --shards 16 --out runs/
+    python -m fuda.cluster sweep shrine --vary omiki.cost=4,5,6 --games 2000 --agents bigmoney
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+import tempfile
+
+import pyarrow as pa
+import pyarrow.compute
+import pyarrow.parquet as pq
+
+import fuda
+
+
+def _ray(address=None, num_cpus=None):
+    import ray
+
+    if not ray.is_initialized():
+        kw = {"address": address} if address else {}
+        if num_cpus is not None and not address:
+            kw["num_cpus"] = num_cpus
+        ray.init(**kw)
+    return ray
+
+
+def shard_ranges(games: int, shards: int) -> list[tuple[int, int]]:
+    """The games `0..games` split into `shards` consecutive ranges (first, count)."""
+    shards = max(1, min(shards, games or 1))
+    base, extra = divmod(games, shards)
+    out, first = [], 0
+    for k in range(shards):
+        n = base + (k < extra)
+        out.append((first, n))
+        first += n
+    return out
+
+
+def _run_task(kw: dict, mod: dict | None = None, variant: str | None = None):
+    """One task: a range of one run's games, played in Rust on the task's
+    thread; with `mod` (its files by path), on that mod, written where the
+    task runs (a cluster's nodes share no folder with the driver)."""
+    if mod is None:
+        t = fuda.sim(**kw)
+    else:
+        with tempfile.TemporaryDirectory(prefix="fuda-sweep-") as d:
+            for rel, text in mod.items():
+                path = os.path.join(d, rel)
+                os.makedirs(os.path.dirname(path), exist_ok=True)
+                with open(path, "w", encoding="utf-8") as f:
+                    f.write(text)
+            t = fuda.sim(**dict(kw, data=d))
+    if variant is not None:
+        t = t.add_column(2, "variant", pa.array([variant] * t.num_rows, pa.string()))
+    return t
+
+
+def sweep_mod(game: str, card: str, prop: str, value) -> dict:
+    """A mod of the shipped `game` in which `card`'s property `prop` is
+    `value`: its files by path (`mod.yaml`, `cards/<card>.yaml`), the card
+    copied from the file it is written in with that one property changed."""
+    import yaml
+
+    path, text = fuda.load(game).card_source(card)
+    doc = yaml.safe_load(text)
+    cards = doc if isinstance(doc, list) else [doc]
+    found = next((c for c in cards if isinstance(c, dict) and c.get("id") == card), None)
+    if found is None:
+        raise ValueError(f"{path} does not hold card {card!r} as a mapping")
+    found = dict(found, props=dict(found.get("props") or {}, **{prop: value}))
+    manifest = {"extends": game, "name": f"{card}.{prop}={value}", "replace": [card]}
+    return {
+        "mod.yaml": yaml.safe_dump(manifest, allow_unicode=True, sort_keys=False),
+        f"cards/{card}.yaml": yaml.safe_dump(found, allow_unicode=True, sort_keys=False),
+    }
+
+
+def _merged(ray, tasks, out):
+    tables = ray.get(tasks)
+    if out:
+        os.makedirs(out, exist_ok=True)
+        for k, t in enumerate(tables):
+            pq.write_table(t, os.path.join(out, f"part-{k:05d}.parquet"))
+    return pa.concat_tables(tables)
+
+
+def sim(
+    game: str,
+    games: int = 100,
+    agents: list[str] | None = None,
+    seed: int = 1,
+    shards: int = 2,
+    players: int | None = None,
+    options: dict | None = None,
+    data: str | None = None,
+    out: str | None = None,
+    address: str | None = None,
+):
+    """`fuda.sim` over Ray: the games split into `shards` seed ranges, one
+    Ray task each; the merged rows (a pyarrow Table, in game order) are the
+    rows of `fuda.sim(game, games, agents, seed)`."""
+    ray = _ray(address)
+    task = ray.remote(num_cpus=1)(_run_task)
+    common = dict(game=game, agents=agents, players=players, options=options, data=data, jobs=1)
+    tasks = [
+        task.remote(dict(common, games=n, seed=seed, first=first))
+        for first, n in shard_ranges(games, shards)
+    ]
+    return _merged(ray, tasks, out)
+
+
+def sweep(
+    game: str,
+    card: str,
+    prop: str,
+    values: list,
+    games: int = 100,
+    agents: list[str] | None = None,
+    seed: int = 1,
+    shards: int = 2,
+    players: int | None = None,
+    options: dict | None = None,
+    out: str | None = None,
+    address: str | None = None,
+):
+    """A sweep of one card property of a shipped game: for each value, a mod
+    with that value ([`sweep_mod`]) played over the same seeds, each value
+    split into `shards` Ray tasks. The rows of all values, with a `variant`
+    column (`card.prop=value`); each value's rows are those of
+    `fuda sim --data MOD` over the seeds."""
+    ray = _ray(address)
+    task = ray.remote(num_cpus=1)(_run_task)
+    common = dict(game=game, agents=agents, players=players, options=options, jobs=1)
+    tasks = [
+        task.remote(dict(common, games=n, seed=seed, first=first),
+                    sweep_mod(game, card, prop, v), f"{card}.{prop}={v}")
+        for v in values
+        for first, n in shard_ranges(games, shards)
+    ]
+    return _merged(ray, tasks, out)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="python -m fuda.cluster", description=__doc__.split("\n\n")[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    s = sub.add_parser("sim", help="many games, split into seed shards")
+    w = sub.add_parser("sweep", help="one card property over values, each split into seed shards")
+    w.add_argument("--vary", required=True, help="CARD.PROP=V1,V2,… (a card of a shipped game)")
+    s.add_argument("--data", default=None)
+    for p in (s, w):
+        p.add_argument("game")
+        p.add_argument("--games", type=int, default=100)
+        p.add_argument("--agents", default=None, help="comma-separated, as `fuda sim --agents`")
+        p.add_argument("--seed", type=int, default=1)
+        p.add_argument("--shards", type=int, default=None, help="Ray tasks per run (default: the cluster's CPUs)")
+        p.add_argument("--players", type=int, default=None)
+        p.add_argument("--out", default=None, help="a folder: the merged rows as a Parquet dataset")
+        p.add_argument("--address", default=None, help="a Ray cluster (default: RAY_ADDRESS, else a local Ray)")
+    a = ap.parse_args(argv)
+    ray = _ray(a.address)
+    shards = a.shards or max(1, int(ray.cluster_resources().get("CPU", 1)))
+    agents = a.agents.split(",") if a.agents else None
+    if a.cmd == "sweep":
+        target, _, vals = a.vary.partition("=")
+        card, _, prop = target.partition(".")
+        if not (card and prop and vals):
+            ap.error("--vary wants CARD.PROP=V1,V2,…")
+        values = [int(v) if v.lstrip("-").isdigit() else v for v in vals.split(",")]
+        t = sweep(a.game, card, prop, values, games=a.games, agents=agents, seed=a.seed,
+                  shards=shards, players=a.players, out=a.out)
+        for v in values:
+            label = f"{card}.{prop}={v}"
+            _print_summary(label, fuda.summary(t.filter(pa.compute.equal(t.column("variant"), label))))
+    else:
+        t = sim(a.game, games=a.games, agents=agents, seed=a.seed, shards=shards,
+                players=a.players, data=a.data, out=a.out)
+        _print_summary(f"{a.game}", fuda.summary(t))
+    if a.out:
+        print(f"rows: {a.out}/ (a Parquet dataset, one file per task)")
+    return 1 if fuda.summary(t)["errors"] else 0
+
+
+def _print_summary(label, s):
+    rates = "  ".join(f"P{i + 1} {r * 100:.1f}%" for i, r in enumerate(s["win_rates"]))
+    print(f"{label}: {s['games']} games  wins {rates}  shared {s['draws']}  "
+          f"average turns {s['avg_turns']:.1f}  errors {s['errors']}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
