@@ -29,11 +29,6 @@ def local_ray():
     ray.shutdown()
 
 
-def test_shard_ranges_cover_the_games_once():
-    assert fuda.cluster.shard_ranges(10, 3) == [(0, 4), (4, 3), (7, 3)]
-    assert fuda.cluster.shard_ranges(2, 5) == [(0, 1), (1, 1)]
-
-
 def test_sharded_sim_equals_one_run(local_ray, tmp_path):
     one = fuda.sim("shrine", games=50, agents=["bigmoney", "random"], seed=3)
     out = tmp_path / "rows"
@@ -59,7 +54,7 @@ def test_sweep_gives_each_value_the_rows_of_its_mod(local_ray, tmp_path):
         assert dict(fuda.load("shrine", str(mod)).cards)["omiki"]
         part = rows.filter(pa.compute.equal(rows.column("variant"), f"omiki.cost={v}"))
         one = fuda.sim("shrine", games=20, agents=["bigmoney", "random"], seed=2, data=str(mod))
-        assert part.drop_columns(["variant"]).equals(one)
+        assert part.drop_columns(["variant"]).equals(one.drop_columns(["variant"]))
         cli = subprocess.run(
             [fuda_bin(), "sim", "shrine", "--data", str(mod), "--games", "20",
              "--agents", "bigmoney,random", "--seed", "2", "--json"],
@@ -67,6 +62,14 @@ def test_sweep_gives_each_value_the_rows_of_its_mod(local_ray, tmp_path):
         )
         summary = json.loads(cli.stdout)
         assert fuda.summary(part) == {k: summary[k] for k in fuda.summary(part)}
+    # The same rows as `fuda sweep` (which lays the value over the data in
+    # memory, no mod), its games numbered across the values.
+    out = tmp_path / "sweep.parquet"
+    subprocess.run([fuda_bin(), "sweep", "shrine", "--vary", "omiki.cost=4,6", "--games", "20",
+                    "--agents", "bigmoney,random", "--seed", "2", "--out", str(out)],
+                   check=True, capture_output=True, text=True)
+    cli = pq.read_table(out)
+    assert cli.drop_columns(["game"]).to_pylist() == rows.drop_columns(["game"]).to_pylist()
     # The value matters: the two runs differ.
     a, b = (rows.filter(pa.compute.equal(rows.column("variant"), f"omiki.cost={v}")) for v in (4, 6))
     assert a.column("turns") != b.column("turns") or a.column("winner") != b.column("winner")
@@ -76,3 +79,31 @@ def test_command_line_sim(local_ray, tmp_path, capsys):
     assert fuda.cluster.main(["sim", "t3", "--games", "6", "--shards", "3", "--out", str(tmp_path)]) == 0
     assert "t3: 6 games" in capsys.readouterr().out
     assert pq.read_table(tmp_path).num_rows == 6
+
+
+@pytest.mark.parametrize("game,entrants,cli_flags", [
+    ("shrine", {"agents": ["bigmoney", "random", "first"]}, ["--agents", "bigmoney,random,first"]),
+    ("utage", {"decks": ["deck_reimu", "deck_marisa", "deck_kouma"]}, ["--decks", "deck_reimu,deck_marisa,deck_kouma"]),
+])
+def test_tournament_is_fuda_tournament(local_ray, tmp_path, game, entrants, cli_flags):
+    rows = fuda.cluster.tournament(game, games=6, seed=3, shards=2, **entrants)
+    out = tmp_path / "t.parquet"
+    cli = subprocess.run([fuda_bin(), "tournament", game, *cli_flags, "--games", "6", "--seed", "3",
+                          "--out", str(out)], check=True, capture_output=True, text=True)
+    assert rows.to_pylist() == pq.read_table(out).to_pylist()
+    # The same win matrix and ratings as the command prints.
+    standings = fuda.standings(rows)
+    assert "win matrix" in standings and "ratings" in standings
+    assert standings in cli.stdout
+    with pytest.raises(ValueError, match="two or more entrants"):
+        fuda.cluster.tournament(game, agents=["random"])
+
+
+def test_report_prints_what_fuda_report_prints(tmp_path):
+    games, cards = fuda.sim("shrine", games=10, seed=2, agents=["bigmoney", "random"], swap=True, cards=True)
+    out = tmp_path / "r.parquet"
+    # fuda reads Parquet without compression codecs (it is built without them).
+    pq.write_table(games, out, compression="none")
+    pq.write_table(cards, tmp_path / "r.cards.parquet", compression="none")
+    cli = subprocess.run([fuda_bin(), "report", str(out)], check=True, capture_output=True, text=True)
+    assert fuda.report(games, cards) == cli.stdout
