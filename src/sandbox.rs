@@ -178,7 +178,7 @@ fn meter(engine: &mut Engine) {
         "dedup",
         |ctx: NativeCallContext, a: &mut Array| -> Result<(), Box<EvalAltResult>> {
             charge_pairs(&ctx, a, a.len() as u64)?;
-            dedup_by(a, |x, y| Ok(equal(&ctx, x, y)?))
+            dedup_by(a, |x, y| equal(&ctx, x, y))
         },
     );
     engine.register_fn(
