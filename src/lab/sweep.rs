@@ -260,7 +260,7 @@ mod tests {
         assert_eq!(o.target, Target::Option("modules".into()));
         assert_eq!(ints(o.clone()), ["", "ofuda", "ofuda+amaneki"]);
         assert_eq!(
-            sets(&[o.clone()], &o.values[2..]),
+            sets(std::slice::from_ref(&o), &o.values[2..]),
             ["modules=ofuda,amaneki"]
         );
         assert!(parse("a=1").is_err() && parse("a.b=3..1").is_err() && parse("a.b=x").is_err());
