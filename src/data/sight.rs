@@ -95,8 +95,10 @@ fn hidden(
         Visibility::Public => return None,
         // Its own player's sees it; whether another's is read, only the run time knows.
         Visibility::Owner if !d.shared => return None,
-        Visibility::Owner => format!("`{key}: owner` on a shared zone, which no player owns"),
-        Visibility::Hidden => format!("`{key}: hidden`, which hides it from every player"),
+        Visibility::Owner => {
+            format!("which `{key}: owner` hides from every player (a shared zone has no owner)")
+        }
+        Visibility::Hidden => format!("which `{key}: hidden` hides from every player"),
     };
     let whose = if d.shared {
         String::new()
@@ -120,7 +122,7 @@ fn hidden(
         span.file,
         a as u32,
         b as u32,
-        format!("bot `{bot}` reads {what} zone `{name}`{whose}, hidden from it by {why}"),
+        format!("bot `{bot}` reads {what} zone `{name}`{whose}, {why}"),
         Some(help),
     ))
 }
