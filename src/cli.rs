@@ -1,5 +1,7 @@
 //! The `fuda` command line.
 
+mod lab;
+
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -142,6 +144,72 @@ enum Cmd {
         /// search_playouts, search_playouts_per_sec).
         #[arg(long)]
         json: bool,
+        /// Write one row per game (and, with --cards, per player and card
+        /// beside it, FILE.cards.EXT): .parquet, .csv or .jsonl.
+        #[arg(long, value_name = "FILE")]
+        out: Option<PathBuf>,
+        /// Count per-card moves (the rules' `stats:`) and print per-card win
+        /// rates with intervals.
+        #[arg(long)]
+        cards: bool,
+        /// Play each seed in every seat rotation; report the seat advantage.
+        #[arg(long)]
+        swap: bool,
+        /// Play only block K of N of the seeds (from 0): the rows of shards
+        /// 0/N … N-1/N, concatenated, are the whole run's.
+        #[arg(long, value_name = "K/N")]
+        shard: Option<crate::lab::shard::Shard>,
+    },
+    /// Every pairing of entrants (agents or decks), seats swapped: the win
+    /// matrix with intervals and a rating per entrant.
+    #[command(after_help = GAME_FLAGS)]
+    Tournament {
+        #[command(flatten)]
+        game: GameArgs,
+        /// Entrants' decks: the values of the game's one option with a value
+        /// per seat (e.g. a deck list), one per entrant.
+        #[arg(long, value_delimiter = ',')]
+        decks: Vec<String>,
+        /// Games per pairing and seating (each seed is played both ways).
+        #[arg(long, default_value_t = 100)]
+        games: u64,
+        #[arg(long, default_value_t = 1)]
+        jobs: usize,
+        #[arg(long)]
+        json: bool,
+        /// Write one row per game: .parquet, .csv or .jsonl.
+        #[arg(long, value_name = "FILE")]
+        out: Option<PathBuf>,
+    },
+    /// Rerun a simulation for each value of a card property or rules value
+    /// (on a data overlay; no file edited): the card's win rate added per
+    /// value. Several --vary make a grid.
+    #[command(after_help = GAME_FLAGS)]
+    Sweep {
+        #[command(flatten)]
+        game: GameArgs,
+        /// CARD.PROP=FROM..TO (or =A,B,C; FROM..TO/STEP), or rules.KEY.…=…
+        #[arg(long, required = true)]
+        vary: Vec<String>,
+        /// Games per value (and seat rotation).
+        #[arg(long, default_value_t = 100)]
+        games: u64,
+        #[arg(long, default_value_t = 1)]
+        jobs: usize,
+        #[arg(long)]
+        swap: bool,
+        #[arg(long)]
+        json: bool,
+        #[arg(long, value_name = "FILE")]
+        out: Option<PathBuf>,
+    },
+    /// Tables and an HTML page of plots from rows a lab command wrote.
+    Report {
+        /// Rows written by --out (.parquet or .jsonl).
+        file: PathBuf,
+        /// Write one self-contained HTML page with SVG plots.
+        #[arg(long, value_name = "OUT")]
+        html: Option<PathBuf>,
     },
     /// List a game's options: their flags and the values they accept.
     Options { game: String },
@@ -236,7 +304,12 @@ pub fn main() -> ExitCode {
             };
         }
     };
-    if let Cmd::Run { game, .. } | Cmd::Sim { game, .. } | Cmd::Play { game } = &mut cli.cmd {
+    if let Cmd::Run { game, .. }
+    | Cmd::Sim { game, .. }
+    | Cmd::Play { game }
+    | Cmd::Tournament { game, .. }
+    | Cmd::Sweep { game, .. } = &mut cli.cmd
+    {
         game.flags = flags;
     }
     on_big_stack(move || command(cli))
@@ -264,7 +337,7 @@ fn help_game(args: &[OsString]) -> Option<(Source, String)> {
     let args: Vec<&str> = args.iter().skip(1).filter_map(|a| a.to_str()).collect();
     let sub = args
         .iter()
-        .position(|a| ["run", "sim", "play"].contains(a))?;
+        .position(|a| ["run", "sim", "play", "tournament", "sweep"].contains(a))?;
     let game = args.get(sub + 1).filter(|g| !g.starts_with('-'))?;
     let dir = args
         .iter()
@@ -464,7 +537,62 @@ fn command(cli: Cli) -> ExitCode {
             games,
             jobs,
             json,
-        } => sim(&dir, &game, games, jobs, json),
+            out,
+            cards,
+            swap,
+            shard,
+        } => {
+            if out.is_none() && !cards && !swap && shard.is_none() {
+                return sim(&dir, &game, games, jobs, json);
+            }
+            let o = lab::LabOut {
+                games,
+                shard: shard.unwrap_or_default(),
+                jobs,
+                out,
+                cards,
+                json,
+            };
+            lab::sim(&dir, &game, swap, &o)
+        }
+        Cmd::Tournament {
+            game,
+            decks,
+            games,
+            jobs,
+            json,
+            out,
+        } => {
+            let o = lab::LabOut {
+                games,
+                shard: Default::default(),
+                jobs,
+                out,
+                cards: false,
+                json,
+            };
+            lab::tournament(&dir, &game, &decks, &o)
+        }
+        Cmd::Sweep {
+            game,
+            vary,
+            games,
+            jobs,
+            swap,
+            json,
+            out,
+        } => {
+            let o = lab::LabOut {
+                games,
+                shard: Default::default(),
+                jobs,
+                out,
+                cards: true,
+                json,
+            };
+            lab::sweep(&dir, &game, &vary, swap, &o)
+        }
+        Cmd::Report { file, html } => lab::report_cmd(&file, html.as_deref()),
         Cmd::Play { mut game } => {
             if game.agents.is_empty() {
                 game.agents = vec!["human".into(), "random".into()];
@@ -885,7 +1013,7 @@ pub fn prepare(
     prepare_rest(data, a, players, logging)
 }
 
-fn prepare_rest(
+pub fn prepare_rest(
     data: Arc<Data>,
     a: &GameArgs,
     players: u8,
@@ -1081,7 +1209,7 @@ fn sim(dir: &Source, a: &GameArgs, games: u64, jobs: usize, json: bool) -> ExitC
             say(format_args!("  P{} wins {w} ({:.1}%)", i + 1, r * 100.0));
         }
         say(format_args!(
-            "  shared wins {}  average turns {:.1}  {:.0} games/s",
+            "  draws {}  average turns {:.1}  {:.0} games/s",
             s.draws, s.avg_turns, s.games_per_sec
         ));
         if let (Some(n), Some(rate)) = (s.search_playouts, s.search_playouts_per_sec) {

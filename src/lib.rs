@@ -15,6 +15,7 @@ pub mod engine;
 pub mod explain;
 pub mod fast;
 pub mod human;
+pub mod lab;
 pub mod lang;
 pub mod limits;
 pub mod lsp;

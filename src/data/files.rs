@@ -18,6 +18,9 @@ pub static SCENARIOS: &[(&str, &[u8])] = include!(concat!(env!("OUT_DIR"), "/sce
 pub enum Files {
     Embedded,
     Dir(Root),
+    /// Files given in memory (path, bytes) laid over others: a variant of
+    /// a game with no file edited (`fuda sweep`).
+    Over(Box<Files>, Vec<(String, Vec<u8>)>),
 }
 
 impl Files {
@@ -30,6 +33,7 @@ impl Files {
         match self {
             Files::Embedded => rel.to_string(),
             Files::Dir(root) => root.given().join(rel).display().to_string(),
+            Files::Over(base, _) => base.name(rel),
         }
     }
 
@@ -47,6 +51,10 @@ impl Files {
                 }
                 std::fs::read(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))
             }
+            Files::Over(base, over) => match over.iter().find(|(p, _)| p == rel) {
+                Some((_, bytes)) => Ok(bytes.clone()),
+                None => base.read(rel),
+            },
         }
     }
 
@@ -54,6 +62,7 @@ impl Files {
         match self {
             Files::Embedded => embedded(rel).is_some(),
             Files::Dir(root) => root.given().join(rel).exists(),
+            Files::Over(base, over) => over.iter().any(|(p, _)| p == rel) || base.exists(rel),
         }
     }
 
@@ -75,6 +84,7 @@ impl Files {
                         .then(|| p.file_stem()?.to_str().map(str::to_string))?
                 })
                 .collect(),
+            Files::Over(base, _) => base.games(),
         };
         games.sort();
         games
@@ -85,6 +95,7 @@ impl Files {
         match self {
             Files::Embedded => true,
             Files::Dir(root) => root.inside(&root.given().join(rel)),
+            Files::Over(base, _) => base.inside(rel),
         }
     }
 
@@ -118,6 +129,8 @@ impl Files {
                     .filter(|p| yaml(p))
                     .collect()
             }
+            // The laid files replace files of the same path only.
+            Files::Over(base, _) => base.yaml_under(rel, errs),
         };
         // By path components, as the folder's paths sort (`a/x` before `a-b`).
         out.sort_by(|a, b| a.split('/').cmp(b.split('/')));

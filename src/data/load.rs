@@ -55,6 +55,7 @@ pub(crate) fn load(
     let within = match &l.base {
         Files::Embedded => "the built-in games".to_string(),
         Files::Dir(root) => root.given().display().to_string(),
+        Files::Over(..) => "the data with a variant laid over".to_string(),
     };
     if !plain_name(&game) {
         let help = Some(format!(
@@ -1129,6 +1130,28 @@ impl Loader {
                 help,
             ));
         }
+        let stats = [&r.stats.gained, &r.stats.played, &r.stats.drawn].map(|names| {
+            let mut ids = Vec::new();
+            for n in names {
+                match find(&self.names.events, n) {
+                    Some(e) => ids.push(e),
+                    None => {
+                        let (rf, from) = at(self, "stats");
+                        let (s, e) =
+                            find_word(&self.text_of(rf), n, from).unwrap_or((from, from + 1));
+                        let help = did_you_mean(suggest(n, self.names.events.iter().map(|x| x.as_str())));
+                        self.errs.push(self.sources.error(
+                            rf,
+                            s as u32,
+                            e as u32,
+                            format!("unknown event `{n}`: `stats:` counts moves by the events of `events:`"),
+                            help,
+                        ));
+                    }
+                }
+            }
+            ids
+        });
         // Which rules of each bot may decide in each window.
         for w in &mut windows {
             w.bots = bots
@@ -1305,6 +1328,7 @@ impl Loader {
             defs_by_tag,
             bots,
             default_agent: r.default_agent.clone(),
+            stats,
             scripts,
             sources: std::mem::take(&mut self.sources),
             board,

@@ -64,6 +64,8 @@ pub struct Data {
     pub bots: Vec<(String, Vec<BotRule>)>,
     /// The agent of a seat the command line names none for (`default_agent:`).
     pub default_agent: Option<String>,
+    /// The events of each counted kind ([`STAT_KINDS`]): the rules' `stats:`.
+    pub stats: [Vec<u16>; 3],
     pub scripts: scripts::Scripts,
     pub sources: Sources,
     /// The board, if the game has one (else no square).
@@ -75,6 +77,9 @@ pub struct Data {
     /// The mod laid over the game, if one is.
     pub layer: Option<overlay::Layer>,
 }
+
+/// The kinds of moves the balance lab counts, in the order of [`Data::stats`].
+pub const STAT_KINDS: [&str; 3] = ["gained", "played", "drawn"];
 
 pub struct CounterDecl {
     pub name: String,

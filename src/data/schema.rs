@@ -100,6 +100,10 @@ pub struct RawRules {
     /// `bots:`, `random` or `first` (default: random).
     #[serde(default)]
     pub default_agent: Option<String>,
+    /// What the balance lab counts per card (`fuda sim --cards`): the
+    /// events whose moves make a card gained, played or drawn.
+    #[serde(default)]
+    pub stats: RawStats,
     /// Rhai files under `rules/` whose functions card text may call.
     #[serde(default)]
     pub scripts: Vec<String>,
@@ -542,4 +546,20 @@ pub struct RawCard {
     /// Card ids and counts: a ready-made list such as a deck.
     #[serde(default)]
     pub list: BTreeMap<String, u32>,
+}
+
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+/// Which moves the balance lab counts: each list names events of `events:`;
+/// a card moved with one of them as its cause counts once.
+pub struct RawStats {
+    /// Events whose moves give a player a card (e.g. a purchase).
+    #[serde(default)]
+    pub gained: Vec<String>,
+    /// Events whose moves put a card into play.
+    #[serde(default)]
+    pub played: Vec<String>,
+    /// Events whose moves draw a card.
+    #[serde(default)]
+    pub drawn: Vec<String>,
 }

@@ -46,6 +46,40 @@ impl Source {
         }
     }
 
+    /// Loads one game with files given in memory (path relative to the
+    /// data, bytes) read instead of the files of those paths: a variant with
+    /// no file edited. A mod's files are not replaced, only the game's.
+    pub fn load_over(&self, game: &str, over: Vec<(String, Vec<u8>)>) -> Result<Data, DataErrors> {
+        let (base, dir) = match self {
+            Source::Embedded => (Files::Embedded, None),
+            Source::Dir(d) => (Files::dir(d), None),
+            Source::Mod(d) => (Files::Embedded, Some(d.as_path())),
+        };
+        super::load::load(
+            Files::Over(Box::new(base), over),
+            game,
+            dir,
+            &Unsaved::default(),
+        )
+    }
+
+    /// The bytes of a file of the game's data (path relative to the data).
+    pub fn read(&self, rel: &str) -> Result<Vec<u8>, String> {
+        match self {
+            Source::Embedded | Source::Mod(_) => Files::Embedded.read(rel),
+            Source::Dir(d) => Files::dir(d).read(rel),
+        }
+    }
+
+    /// The YAML files under a folder of the data (paths relative to it).
+    pub fn yaml_under(&self, rel: &str) -> Vec<String> {
+        let mut errs = Vec::new();
+        match self {
+            Source::Embedded | Source::Mod(_) => Files::Embedded.yaml_under(rel, &mut errs),
+            Source::Dir(d) => Files::dir(d).yaml_under(rel, &mut errs),
+        }
+    }
+
     /// The games it holds (a mod: the one it extends, if its `mod.yaml`
     /// says so; else none, and loading says why).
     pub fn games(&self) -> Vec<String> {

@@ -5,6 +5,7 @@ pub mod agent;
 pub mod board;
 mod board_ops;
 mod budget;
+pub mod counts;
 pub mod decide;
 pub mod events;
 pub mod exec;
@@ -191,6 +192,8 @@ pub struct Game {
     spare_slots: Vec<Value>,
     /// Told of every phase's start and end, if set.
     pub watch: Option<Box<dyn Watch>>,
+    /// Moves counted for the balance lab, if asked ([`Game::count_moves`]).
+    counts: Option<Box<counts::MoveCounts>>,
     /// Some seat forks the game ([`Agent::forks`]): resume points are kept.
     forking: bool,
     /// The last resume point, when forking ([`resume`]).
@@ -238,6 +241,7 @@ impl Game {
             spare_list: None,
             spare_slots: Vec::new(),
             watch: None,
+            counts: None,
             forking: false,
             fork: None,
         }
@@ -248,6 +252,17 @@ impl Game {
     fn seated_all(mut self) -> Game {
         self.forking = self.agents.iter().any(|a| a.forks());
         self
+    }
+
+    /// Counts the moves of the rules' `stats:` events from now on (and in
+    /// renewed games), or stops counting. Ask before the game is played.
+    pub fn count_moves(&mut self, on: bool) {
+        self.counts = on.then(|| Box::new(counts::MoveCounts::new(&self.data, self.st.nplayers)));
+    }
+
+    /// The moves counted this game, if counting ([`Game::count_moves`]).
+    pub fn move_counts(&self) -> Option<&counts::MoveCounts> {
+        self.counts.as_deref()
     }
 
     /// Makes this game a new one of the same game data, as [`Game::new`]
@@ -304,10 +319,14 @@ impl Game {
             spare_list: _,
             spare_slots: _,
             watch,
+            counts,
             forking,
             fork,
         } = self;
         *watch = None;
+        if let Some(c) = counts {
+            c.reset(players);
+        }
         st.reset(data, players, seed);
         seat_agents(agents, seat_bots, players, seed);
         *forking = agents.iter().any(|a| a.forks());

@@ -758,7 +758,9 @@ impl Game {
     #[inline(never)]
     fn find_quiet(&self, e: u16) -> bool {
         let bit = crate::value::bit(e);
-        let quiet = !self.has_listeners(e, true) && !self.has_listeners(e, false);
+        let quiet = !self.has_listeners(e, true)
+            && !self.has_listeners(e, false)
+            && !self.counts.as_ref().is_some_and(|c| c.counts_event(e));
         let known = if quiet {
             &self.st.quiet
         } else {
@@ -881,7 +883,10 @@ impl Game {
             }
         }
         self.st.relocate(c, dest, bottom);
-        if self.logging || cause.is_some_and(|e| self.has_listeners(e, false)) {
+        if self.logging
+            || self.counts.is_some()
+            || cause.is_some_and(|e| self.has_listeners(e, false))
+        {
             self.after_move(&[(c, from, dest)], cause, f)?;
         }
         Ok(true)
@@ -933,6 +938,7 @@ impl Game {
         // have moved, so whether anything follows the moves is known now.
         let keep = together
             && (self.logging
+                || self.counts.is_some()
                 || cause
                     .is_some_and(|e| self.has_listeners(e, true) || self.has_listeners(e, false)));
         let mut batch: smallvec::SmallVec<[(ObjId, ZoneRef, ZoneRef); 8]> =
@@ -954,7 +960,10 @@ impl Game {
                 if keep {
                     batch.push((c, from, dest));
                 }
-            } else if self.logging || cause.is_some_and(|e| self.has_listeners(e, false)) {
+            } else if self.logging
+                || self.counts.is_some()
+                || cause.is_some_and(|e| self.has_listeners(e, false))
+            {
                 self.after_move(&[(c, from, dest)], cause, f)?;
             }
         }
@@ -994,6 +1003,13 @@ impl Game {
             });
         }
         let Some(cause) = cause else { return Ok(()) };
+        if let Some(counts) = &mut self.counts {
+            // Credited like the log line: to the card's owner after the move.
+            for &(c, _, _) in batch {
+                let o = &self.st.objs[c as usize];
+                counts.add(cause, o.owner, o.def);
+            }
+        }
         if !self.has_listeners(cause, false) {
             return Ok(());
         }
