@@ -1135,14 +1135,14 @@ fn serve(dir: Source, host: &str, port: u16) -> ExitCode {
             match running.join() {
                 Ok(Ok(())) => ExitCode::SUCCESS,
                 Ok(Err(e)) => {
-                    eprintln!("error: {e}");
+                    errln!("error: {e}");
                     ExitCode::from(1)
                 }
                 Err(_) => ExitCode::from(101),
             }
         }
         Err(e) => {
-            eprintln!("error: cannot listen on {host}:{port}: {e}");
+            errln!("error: cannot listen on {host}:{port}: {e}");
             ExitCode::from(1)
         }
     }

@@ -4,7 +4,8 @@
 //! clicking, plays a card by clicking, sees the bot's move in the log, steps
 //! back three decisions in the debug panel and branches, saves a card file
 //! and sees the divergence, then a data error; a card named as markup shows
-//! as text. It takes screenshots of three tables: into a temporary folder,
+//! as text. A second test clicks whole games to their ends and checks the
+//! result the page shows against the command line's. It takes screenshots of three tables: into a temporary folder,
 //! or into docs/ with `FUDA_SCREENSHOT_DOCS=1`.
 //!
 //! Chromium is required: without it the test fails and says how to install
@@ -243,17 +244,36 @@ impl Browser {
 }
 
 fn post(addr: SocketAddr, path: &str, body: Value) -> Value {
-    let mut s = TcpStream::connect(addr).unwrap();
     let body = body.to_string();
-    write!(
-        s,
+    let head = format!(
         "POST {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
         body.len()
-    )
-    .unwrap();
+    );
+    serde_json::from_str(&http(addr, &head)).unwrap()
+}
+
+/// One request's response body.
+fn http(addr: SocketAddr, request: &str) -> String {
+    let mut s = TcpStream::connect(addr).unwrap();
+    s.write_all(request.as_bytes()).unwrap();
     let mut raw = String::new();
     s.read_to_string(&mut raw).unwrap();
-    serde_json::from_str(raw.split_once("\r\n\r\n").unwrap().1).unwrap()
+    raw.split_once("\r\n\r\n").unwrap().1.to_string()
+}
+
+/// The binary's stdout (it must succeed).
+fn fuda(args: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_fuda"))
+        .args(args)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "fuda {args:?}: {stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    stdout
 }
 
 /// Where screenshots go: docs/ when asked, else a temporary folder.
@@ -415,5 +435,101 @@ fn the_table_in_a_browser() {
         }
         b.screenshot(&shots.join(format!("table-{game}.png")));
         stage(&format!("{game}: screenshot"));
+    }
+}
+
+/// Clicks at most this many times for one game (a whole shrine or landgrab
+/// game against its bot takes a few hundred).
+const MAX_CLICKS: usize = 2000;
+
+/// Whole games in the page: the person answers every request by clicking
+/// what the `first` agent picks (the first `max(min, 1)` options, capped
+/// at `max`) until the page shows the result. The same seed with `first`
+/// at P1 on the command line, and `fuda replay` of the table's save, give
+/// the same result line.
+#[test]
+fn whole_games_clicked_to_their_ends() {
+    let (addr, _) = fuda::serve::start(Source::Embedded, "127.0.0.1", 0).unwrap();
+    let mut b = Browser::launch();
+    let t0 = Instant::now();
+    let dir = tempfile::tempdir().unwrap();
+    for (game, bot, seed) in [("shrine", "bigmoney", 3), ("landgrab", "landgrab", 3)] {
+        let t = post(
+            addr,
+            "/api/tables",
+            json!({ "game": game, "seats": ["human", bot], "seed": seed }),
+        );
+        assert!(t["error"].is_null(), "{t}");
+        let (id, token) = (t["id"].as_str().unwrap(), t["token"].as_str().unwrap());
+        b.goto(&format!("http://{addr}/#t={id}&k={token}"));
+        let over = "document.querySelector('#news .over')";
+        let mut clicks = 0;
+        let mut asked = -1i64;
+        loop {
+            // The next request (a later answer count), or the game's end.
+            b.wait(&format!(
+                "{over} || (document.querySelector('#request .option:enabled') && askedAt > {asked})"
+            ));
+            if b.holds(over) {
+                break;
+            }
+            let r = b.eval("[askedAt, last.request.min, last.request.max, !!document.querySelector('#request .done')]");
+            asked = r[0].as_i64().unwrap();
+            let (min, max) = (r[1].as_u64().unwrap(), r[2].as_u64().unwrap());
+            for i in 0..min.max(1).min(max) {
+                b.click(&format!("#request .option[data-index='{i}']"));
+                clicks += 1;
+            }
+            if r[3] == json!(true) {
+                b.click("#request .done");
+                clicks += 1;
+            }
+            assert!(clicks < MAX_CLICKS, "{game}: no end after {clicks} clicks");
+        }
+        let shown = b.eval(&format!("{over}.textContent"));
+        let shown = shown.as_str().unwrap();
+        eprintln!(
+            "{:>6.1}s {game}: {clicks} clicks, {shown}",
+            t0.elapsed().as_secs_f64()
+        );
+        let line = shown
+            .strip_prefix("Game over: ")
+            .unwrap_or_else(|| panic!("{game}: {shown}"));
+        assert!(line.contains("winner"), "{shown}");
+        // The command line, with `first` where the person sat.
+        let seed = seed.to_string();
+        let cli = fuda(&[
+            "play",
+            game,
+            "--agents",
+            &format!("first,{bot}"),
+            "--seed",
+            &seed,
+        ]);
+        assert!(
+            cli.lines().any(|l| l == line),
+            "{game}: the page shows {line:?}; the command line ends:\n{}",
+            cli.lines().rev().take(3).collect::<Vec<_>>().join("\n")
+        );
+        // The table's save, replayed.
+        let save = http(
+            addr,
+            &format!(
+                "GET /api/tables/{id}/save?token={token} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
+            ),
+        );
+        let file = dir.path().join(format!("{game}.json"));
+        std::fs::write(&file, save).unwrap();
+        let replayed = fuda(&["replay", file.to_str().unwrap()]);
+        assert!(
+            replayed.lines().any(|l| l.ends_with(line)),
+            "{game}: the page shows {line:?}; the replay ends:\n{}",
+            replayed
+                .lines()
+                .rev()
+                .take(3)
+                .collect::<Vec<_>>()
+                .join("\n")
+        );
     }
 }

@@ -208,3 +208,39 @@ fn a_card_is_found_where_it_is_named_and_a_mod_verb_in_the_mod() {
     assert!(std::fs::metadata(&copy).unwrap().permissions().readonly());
     c.stop();
 }
+
+#[test]
+fn a_scenarios_decisions_complete_with_what_a_decision_can_show() {
+    let path = root().join("tests/scenarios/shrine/bigmoney_buy_order.yaml");
+    let saved = std::fs::read_to_string(&path).unwrap();
+    let uri = file_uri(&path);
+    let mut c = Client::start(&[]);
+    // A scenario has no diagnostics of its own (`fuda test` runs it); the
+    // server answers in order, so each answer sees the change before it.
+    c.open(&uri, &saved);
+    let labels = |c: &mut Client, text: &str, at: usize| -> Vec<String> {
+        let items = c.ask("textDocument/completion", doc_at(&uri, text, at));
+        (items.as_array().unwrap().iter())
+            .map(|i| i["label"].as_str().unwrap().to_string())
+            .collect()
+    };
+    // A new answer: the game's moves (each label once), cards and words.
+    let typed = saved.replacen("  - buy omiki\n", "  - buy omiki\n  - b\n", 1);
+    c.change(&uri, 2, &typed);
+    let at = typed.find("  - b\n").unwrap() + "  - b".len();
+    let got = labels(&mut c, &typed, at);
+    assert_eq!(got.iter().filter(|l| *l == "buy").count(), 1, "{got:?}");
+    assert!(!got.iter().any(|l| l == "count"), "no operations: {got:?}");
+    // After a move's label: the cards and players it may name.
+    let typed = saved.replacen("  - buy omiki\n", "  - buy omiki\n  - buy om\n", 1);
+    c.change(&uri, 3, &typed);
+    let at = typed.find("  - buy om\n").unwrap() + "  - buy om".len();
+    let got = labels(&mut c, &typed, at);
+    assert!(got.contains(&"omiki".to_string()), "{got:?}");
+    assert!(got.iter().all(|l| l.starts_with("om")), "{got:?}");
+    // In `expect:`, conditions again: operations, not answers.
+    let at = saved.find("pile_count").unwrap() + 2;
+    let got = labels(&mut c, &saved, at);
+    assert!(got.contains(&"pile_count".to_string()), "{got:?}");
+    c.stop();
+}

@@ -2,9 +2,9 @@
 tasks, each running the Rust simulation in-process, their rows merged into
 one table (and, with `out`, one Parquet dataset: a file per task).
 
-Game `i` of a run always has seed `seed + i`, whoever plays it: the rows of
-a run split into `shards` are exactly the rows of one run over the same
-seeds (`python/tests/test_cluster.py` checks it on a local cluster of two
+Each task plays one shard of the seeds (`fuda.sim(shard=(k, n))`, as
+`fuda sim --shard K/N`), numbering its games as in the whole run: the rows
+of a run split into `shards`, concatenated, are exactly the rows of one run (`python/tests/test_cluster.py` checks it on a local cluster of two
 workers). Ray runs locally by default (`ray.init()`), on a cluster with
 `address=` (or `RAY_ADDRESS`); see `docs/python.md`.
 
@@ -38,20 +38,14 @@ def _ray(address=None, num_cpus=None):
     return ray
 
 
-def shard_ranges(games: int, shards: int) -> list[tuple[int, int]]:
-    """The games `0..games` split into `shards` consecutive ranges (first, count)."""
-    shards = max(1, min(shards, games or 1))
-    base, extra = divmod(games, shards)
-    out, first = [], 0
-    for k in range(shards):
-        n = base + (k < extra)
-        out.append((first, n))
-        first += n
-    return out
+def _shards(games: int, shards: int) -> list[tuple[int, int]]:
+    """`shard=` of each task: (k, n) for k < n, no more shards than games."""
+    n = max(1, min(shards, games or 1))
+    return [(k, n) for k in range(n)]
 
 
 def _run_task(kw: dict, mod: dict | None = None, variant: str | None = None):
-    """One task: a range of one run's games, played in Rust on the task's
+    """One task: a shard of one run's games, played in Rust on the task's
     thread; with `mod` (its files by path), on that mod, written where the
     task runs (a cluster's nodes share no folder with the driver)."""
     if mod is None:
@@ -65,8 +59,14 @@ def _run_task(kw: dict, mod: dict | None = None, variant: str | None = None):
                     f.write(text)
             t = fuda.sim(**dict(kw, data=d))
     if variant is not None:
-        t = t.add_column(2, "variant", pa.array([variant] * t.num_rows, pa.string()))
+        t = tuple(_labelled(x, variant) for x in t) if isinstance(t, tuple) else _labelled(t, variant)
     return t
+
+
+def _labelled(t, variant):
+    """Rows whose `variant` column names the sweep's value."""
+    return t.set_column(t.schema.get_field_index("variant"), "variant",
+                        pa.array([variant] * t.num_rows, pa.string()))
 
 
 def sweep_mod(game: str, card: str, prop: str, value) -> dict:
@@ -89,13 +89,19 @@ def sweep_mod(game: str, card: str, prop: str, value) -> dict:
     }
 
 
-def _merged(ray, tasks, out):
-    tables = ray.get(tasks)
+def _merged(ray, tasks, out, cards):
+    """The tasks' rows in task order; with `cards`, the games' and the cards'
+    (written as `out/part-K.parquet` and `out/cards/part-K.parquet`)."""
+    results = ray.get(tasks)
+    parts = [(r, None) if not cards else r for r in results]
     if out:
-        os.makedirs(out, exist_ok=True)
-        for k, t in enumerate(tables):
-            pq.write_table(t, os.path.join(out, f"part-{k:05d}.parquet"))
-    return pa.concat_tables(tables)
+        os.makedirs(os.path.join(out, "cards") if cards else out, exist_ok=True)
+        for k, (g, c) in enumerate(parts):
+            pq.write_table(g, os.path.join(out, f"part-{k:05d}.parquet"))
+            if cards:
+                pq.write_table(c, os.path.join(out, "cards", f"part-{k:05d}.parquet"))
+    games = pa.concat_tables([g for g, _ in parts])
+    return (games, pa.concat_tables([c for _, c in parts])) if cards else games
 
 
 def sim(
@@ -104,23 +110,24 @@ def sim(
     agents: list[str] | None = None,
     seed: int = 1,
     shards: int = 2,
+    swap: bool = False,
+    cards: bool = False,
     players: int | None = None,
     options: dict | None = None,
     data: str | None = None,
     out: str | None = None,
     address: str | None = None,
 ):
-    """`fuda.sim` over Ray: the games split into `shards` seed ranges, one
-    Ray task each; the merged rows (a pyarrow Table, in game order) are the
-    rows of `fuda.sim(game, games, agents, seed)`."""
+    """`fuda.sim` over Ray: the seeds split into `shards` blocks, one Ray
+    task each; the merged rows (in game order) are the rows of
+    `fuda.sim(game, games, agents, seed, swap=swap, cards=cards)`: a pyarrow
+    Table, or with `cards` the pair (games, cards)."""
     ray = _ray(address)
     task = ray.remote(num_cpus=1)(_run_task)
-    common = dict(game=game, agents=agents, players=players, options=options, data=data, jobs=1)
-    tasks = [
-        task.remote(dict(common, games=n, seed=seed, first=first))
-        for first, n in shard_ranges(games, shards)
-    ]
-    return _merged(ray, tasks, out)
+    common = dict(game=game, games=games, agents=agents, seed=seed, swap=swap, cards=cards,
+                  players=players, options=options, data=data, jobs=1)
+    tasks = [task.remote(dict(common, shard=s)) for s in _shards(games, shards)]
+    return _merged(ray, tasks, out, cards)
 
 
 def sweep(
@@ -132,6 +139,8 @@ def sweep(
     agents: list[str] | None = None,
     seed: int = 1,
     shards: int = 2,
+    swap: bool = False,
+    cards: bool = False,
     players: int | None = None,
     options: dict | None = None,
     out: str | None = None,
@@ -144,14 +153,14 @@ def sweep(
     `fuda sim --data MOD` over the seeds."""
     ray = _ray(address)
     task = ray.remote(num_cpus=1)(_run_task)
-    common = dict(game=game, agents=agents, players=players, options=options, jobs=1)
+    common = dict(game=game, games=games, agents=agents, seed=seed, swap=swap, cards=cards,
+                  players=players, options=options, jobs=1)
     tasks = [
-        task.remote(dict(common, games=n, seed=seed, first=first),
-                    sweep_mod(game, card, prop, v), f"{card}.{prop}={v}")
+        task.remote(dict(common, shard=s), sweep_mod(game, card, prop, v), f"{card}.{prop}={v}")
         for v in values
-        for first, n in shard_ranges(games, shards)
+        for s in _shards(games, shards)
     ]
-    return _merged(ray, tasks, out)
+    return _merged(ray, tasks, out, cards)
 
 
 def main(argv=None):

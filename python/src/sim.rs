@@ -1,82 +1,26 @@
-//! `fuda.sim`: many games played in Rust (the GIL released), one row per
-//! game as a pyarrow Table. Game `i` of a run has seed `seed + i`, as in
-//! `fuda sim`; `first` starts the run at game `first`, so a run split into
-//! ranges (`fuda.cluster`) gives exactly the rows of one run.
+//! `fuda.sim`: many games played in Rust (the GIL released) by the balance
+//! lab's runner (`fuda::lab::sim`), their rows as pyarrow Tables: the same
+//! rows, columns and game numbers as `fuda sim --out`, shard for shard.
 
 use std::path::PathBuf;
-use std::sync::Arc;
 
-use fuda::data::Data;
-use fuda::engine::{Agent, Game, GameConfig};
-use pyo3::exceptions::PyRuntimeError;
+use fuda::engine::GameConfig;
+use fuda::lab::shard::Shard;
+use fuda::lab::sim::SimRun;
+use fuda::lab::table::{Col, Table, cards_table, games_table};
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
-use rayon::prelude::*;
+use pyo3::types::{PyDict, PyTuple};
 
 use crate::game::{named_agent, options_of, players_of, rules_of};
 
-/// One game's row.
-struct Row {
-    game: u64,
-    seed: u64,
-    /// `P1`…, `draw` (a shared win) or `error`.
-    winner: String,
-    turns: u32,
-    ended: String,
-    error: String,
-    scores: Vec<i64>,
-    won: Vec<bool>,
-}
-
-fn play(data: &Arc<Data>, cfg: &GameConfig, slot: &mut Option<Game>, game: u64) -> Row {
-    let seed = cfg.seed.wrapping_add(game);
-    let g = match slot {
-        Some(g) => {
-            g.renew_seed(seed);
-            g
-        }
-        None => slot.insert(Game::new(
-            data.clone(),
-            GameConfig {
-                seed,
-                ..cfg.clone()
-            },
-        )),
-    };
-    let n = cfg.players as usize;
-    match g.play() {
-        Ok(o) => Row {
-            game,
-            seed,
-            winner: match o.winners[..] {
-                [w] => format!("P{}", w + 1),
-                _ => "draw".into(),
-            },
-            turns: o.turns,
-            ended: o.ended.word().into(),
-            error: String::new(),
-            scores: o.scores.clone(),
-            won: (0..n as u8).map(|p| o.winners.contains(&p)).collect(),
-        },
-        Err(f) => Row {
-            game,
-            seed,
-            winner: "error".into(),
-            turns: g.st.turn,
-            ended: "error".into(),
-            error: fuda::report::flow_line(data, &f),
-            scores: vec![0; n],
-            won: vec![false; n],
-        },
-    }
-}
-
-/// Plays games `first..first + games` (seeds `seed + i`) on `jobs` threads
-/// (0: one per CPU); returns their rows as a pyarrow Table in game order:
-/// `game`, `seed`, `winner`, `turns`, `ended`, `error`, and per seat
-/// `pN_agent`, `pN_score`, `pN_won`.
+/// Plays `games` seeds from `seed` (with `swap`, each in every seat
+/// rotation; with `shard=(k, n)`, block k of n of those seeds) on `jobs`
+/// threads (0: one per CPU). Returns the games' rows as a pyarrow Table;
+/// with `cards=True`, a pair `(games, cards)`: the per-player, per-card
+/// counts of the rules' `stats:` as well.
 #[pyfunction]
-#[pyo3(signature = (game, games=100, agents=None, seed=1, first=0, players=None, options=None, data=None, jobs=0, reference=false))]
+#[pyo3(signature = (game, games=100, agents=None, seed=1, shard=None, swap=false, cards=false, players=None, options=None, data=None, jobs=0, reference=false))]
 #[allow(clippy::too_many_arguments)]
 pub fn sim<'py>(
     py: Python<'py>,
@@ -84,7 +28,9 @@ pub fn sim<'py>(
     games: u64,
     agents: Option<Vec<String>>,
     seed: u64,
-    first: u64,
+    shard: Option<(u64, u64)>,
+    swap: bool,
+    cards: bool,
     players: Option<u8>,
     options: Option<&Bound<'py, PyDict>>,
     data: Option<PathBuf>,
@@ -94,77 +40,59 @@ pub fn sim<'py>(
     let rules = rules_of(py, game, data)?;
     let r = rules.get();
     let players = players_of(r, players)?;
+    let shard = match shard {
+        None => Shard::default(),
+        Some((index, count)) if index < count => Shard { index, count },
+        Some((k, n)) => {
+            return Err(PyValueError::new_err(format!(
+                "shard=({k}, {n}): block k of n, 0 <= k < n"
+            )));
+        }
+    };
     // As `fuda sim --agents`: seats past the names take the last one; none
     // named, the rules' default agent (else random).
-    let mut names = agents.unwrap_or_default();
-    if names.is_empty() {
-        names.push(
-            r.data
-                .default_agent
-                .clone()
-                .unwrap_or_else(|| "random".into()),
-        );
-    }
-    let last = names[names.len() - 1].clone();
-    names.resize(players as usize, last);
-    let seats: Vec<Box<dyn Agent>> = (names.iter())
-        .map(|n| named_agent(r, n))
-        .collect::<PyResult<_>>()?;
-    let cfg = GameConfig {
+    let names = agents.unwrap_or_default();
+    let mut cfg = GameConfig {
         players,
         seed,
-        agents: seats,
+        agents: Vec::new(),
         options: options_of(r, options)?,
         logging: false,
         tier: (!reference).then(|| r.tier.clone()),
     };
+    cfg.agents = (fuda::lab::sim::seats(&r.data, &cfg, &names).iter())
+        .map(|s| named_agent(r, &s.agent))
+        .collect::<PyResult<_>>()?;
+    let how = SimRun {
+        games,
+        shard,
+        swap,
+        cards,
+        jobs,
+        progress: false,
+    };
     let data = r.data.clone();
-    let rows = py.detach(|| -> Result<Vec<Row>, String> {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(jobs)
-            .stack_size(fuda::sim::STACK_SIZE)
-            .build()
-            .map_err(|e| format!("cannot start {jobs} threads: {e}"))?;
-        if jobs != 1
-            && let Some(t) = &cfg.tier
-        {
-            t.compile_all(&data);
-        }
-        Ok(pool.install(|| {
-            (first..first + games)
-                .into_par_iter()
-                .map_init(|| None, |slot, i| play(&data, &cfg, slot, i))
-                .collect()
-        }))
-    });
-    let rows = rows.map_err(PyRuntimeError::new_err)?;
+    let run = py
+        .detach(|| fuda::lab::sim::sim(data, &cfg, &names, &how))
+        .map_err(PyRuntimeError::new_err)?;
+    let table = games_table(&run.rows.games);
+    let games = arrow(py, &table)?;
+    if !cards {
+        return Ok(games);
+    }
+    let cards = arrow(py, &cards_table(&run.rows.cards))?;
+    Ok(PyTuple::new(py, [games, cards])?.into_any())
+}
+
+/// A lab table as a pyarrow Table, column for column.
+fn arrow<'py>(py: Python<'py>, t: &Table) -> PyResult<Bound<'py, PyAny>> {
     let cols = PyDict::new(py);
-    cols.set_item("game", rows.iter().map(|r| r.game).collect::<Vec<_>>())?;
-    cols.set_item("seed", rows.iter().map(|r| r.seed).collect::<Vec<_>>())?;
-    cols.set_item(
-        "winner",
-        rows.iter().map(|r| r.winner.as_str()).collect::<Vec<_>>(),
-    )?;
-    cols.set_item("turns", rows.iter().map(|r| r.turns).collect::<Vec<_>>())?;
-    cols.set_item(
-        "ended",
-        rows.iter().map(|r| r.ended.as_str()).collect::<Vec<_>>(),
-    )?;
-    cols.set_item(
-        "error",
-        rows.iter().map(|r| r.error.as_str()).collect::<Vec<_>>(),
-    )?;
-    for (p, name) in names.iter().enumerate() {
-        let n = rows.len();
-        cols.set_item(format!("p{}_agent", p + 1), vec![name.as_str(); n])?;
-        cols.set_item(
-            format!("p{}_score", p + 1),
-            rows.iter().map(|r| r.scores[p]).collect::<Vec<_>>(),
-        )?;
-        cols.set_item(
-            format!("p{}_won", p + 1),
-            rows.iter().map(|r| r.won[p]).collect::<Vec<_>>(),
-        )?;
+    for (name, col) in &t.cols {
+        match col {
+            Col::Int(v) => cols.set_item(name, v)?,
+            Col::Text(v) => cols.set_item(name, v)?,
+            Col::Bool(v) => cols.set_item(name, v)?,
+        }
     }
     py.import("pyarrow")?.call_method1("table", (cols,))
 }

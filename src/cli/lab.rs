@@ -66,14 +66,14 @@ fn play_all(variants: &[Variant], seed: u64, o: &LabOut, cards: bool) -> Result<
 fn finish(datas: &[Arc<Data>], run: Result<Run, String>, o: &LabOut, kind: Kind) -> ExitCode {
     let cards = o.cards || kind == Kind::Sweep;
     if cards && datas.iter().any(|d| d.stats.iter().all(|e| e.is_empty())) {
-        eprintln!(
+        crate::errln!(
             "note: the rules declare no `stats:` events: gained, played and drawn stay 0 (the final deck is counted)"
         );
     }
     let run = match run {
         Ok(r) => r,
         Err(e) => {
-            eprintln!("error: {e}");
+            crate::errln!("error: {e}");
             return ExitCode::from(1);
         }
     };
@@ -91,15 +91,15 @@ fn finish(datas: &[Arc<Data>], run: Result<Run, String>, o: &LabOut, kind: Kind)
             g.count, g.first_seed
         );
         match &g.error {
-            Some(e) => eprintln!(
+            Some(e) => crate::errln!(
                 "{head}\n{:?}",
                 miette::Report::new(crate::report::run_error(data, e))
             ),
-            None => eprintln!("{head}\nerror: {}", g.message),
+            None => crate::errln!("{head}\nerror: {}", g.message),
         }
     }
     if stopped {
-        eprintln!(
+        crate::errln!(
             "stopped: {} of {planned} games played (Ctrl-C); the rows so far are kept",
             rows.games.len()
         );
@@ -112,7 +112,7 @@ fn finish(datas: &[Arc<Data>], run: Result<Run, String>, o: &LabOut, kind: Kind)
         match table::write_rows(path, &rows, cards) {
             Ok(w) => written = w,
             Err(e) => {
-                eprintln!("error: {e}");
+                crate::errln!("error: {e}");
                 return ExitCode::from(1);
             }
         }
@@ -132,10 +132,10 @@ fn finish(datas: &[Arc<Data>], run: Result<Run, String>, o: &LabOut, kind: Kind)
     } else {
         say(format_args!("{} games in {secs:.1}s", rows.games.len()));
         if let Some(st) = &st {
-            print!("{}", standings_text(st));
+            crate::outp!("{}", standings_text(st));
         } else {
             for s in &sums {
-                print!("{}", summary_text(s));
+                crate::outp!("{}", summary_text(s));
             }
         }
         if kind == Kind::Sweep {
@@ -163,7 +163,7 @@ fn finish(datas: &[Arc<Data>], run: Result<Run, String>, o: &LabOut, kind: Kind)
                 }
             }
         } else if cards {
-            print!("{}", cards_text(&stats, usize::MAX));
+            crate::outp!("{}", cards_text(&stats, usize::MAX));
         }
         for p in &written {
             say(format_args!("wrote {}", p.display()));
@@ -287,7 +287,7 @@ pub fn sweep(dir: &Source, a: &GameArgs, vary: &[String], swap: bool, o: &LabOut
         let data = match dir.load_over(&a.game, files) {
             Ok(d) => Arc::new(d),
             Err(e) => {
-                eprintln!("with {label}:");
+                crate::errln!("with {label}:");
                 return report(e);
             }
         };
@@ -315,19 +315,19 @@ pub fn report_cmd(file: &Path, html: Option<&Path>) -> ExitCode {
     let rows = match table::read_rows(file) {
         Ok(r) => r,
         Err(e) => {
-            eprintln!("error: {e}");
+            crate::errln!("error: {e}");
             return ExitCode::from(1);
         }
     };
     for s in summarize(&rows.games) {
-        print!("{}", summary_text(&s));
+        crate::outp!("{}", summary_text(&s));
     }
     let stats = card_stats(&rows);
-    print!("{}", cards_text(&stats, 20));
+    crate::outp!("{}", cards_text(&stats, 20));
     if let Some(out) = html {
         let title = format!("fuda report: {}", file.display());
         if let Err(e) = std::fs::write(out, crate::lab::report::html(&title, &rows)) {
-            eprintln!("error: cannot write {}: {e}", out.display());
+            crate::errln!("error: cannot write {}: {e}", out.display());
             return ExitCode::from(1);
         }
         say(format_args!("wrote {}", out.display()));

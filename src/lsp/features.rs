@@ -15,8 +15,9 @@ use crate::lang::builtins::Builtin;
 
 /// What may be written at `off`: after `@` the card ids; after `.` the
 /// properties; after `on:` the events; after `zone:` the zones; after
-/// `tags:` the tags; elsewhere (card text, conditions, rules code) the
-/// kernel operations, the verbs and every declared name.
+/// `tags:` the tags; in a scenario's `decisions:` the options a decision
+/// can show ([`decision_labels`]); elsewhere (card text, conditions, rules
+/// code) the kernel operations, the verbs and every declared name.
 pub fn complete(data: &Data, text: &str, off: usize) -> Vec<CompletionItem> {
     let (start, _) = text::word_at(text, off);
     let prefix = &text[start..off.max(start)];
@@ -38,6 +39,8 @@ pub fn complete(data: &Data, text: &str, off: usize) -> Vec<CompletionItem> {
                 Some(card_doc(data, d)),
             )
         }));
+    } else if let Some(typed) = decision_typed(before, line) {
+        out = decision_labels(data, typed);
     } else if before.ends_with('.') {
         names(&mut out, &n.props, CompletionItemKind::PROPERTY, "property");
     } else if key.starts_with("on:") {
@@ -85,6 +88,75 @@ pub fn complete(data: &Data, text: &str, off: usize) -> Vec<CompletionItem> {
     }
     out.retain(|i| i.label.starts_with(prefix));
     out
+}
+
+/// In a scenario's `decisions:` list (the last top-level key before the
+/// line), on an answer (`- …`, `answer:`, `offered:`, `not_offered:`,
+/// `options:`): the words of the answer typed before the current word.
+fn decision_typed<'a>(before: &str, line: &'a str) -> Option<&'a str> {
+    let top = (before.lines().rev().skip(1))
+        .find(|l| l.starts_with(|c: char| c.is_ascii_alphabetic()))?;
+    if !top.starts_with("decisions:") {
+        return None;
+    }
+    let mut rest = line.trim_start();
+    let mut item = false;
+    if let Some(r) = rest.strip_prefix('-') {
+        (rest, item) = (r.trim_start(), true);
+    }
+    let key = ["answer:", "offered:", "not_offered:", "options:"]
+        .iter()
+        .find_map(|k| rest.strip_prefix(k));
+    if let Some(r) = key {
+        rest = r.trim_start();
+    } else if !item || rest.contains(':') {
+        return None;
+    }
+    // Inside a flow list or quotes, the current answer only.
+    let rest = rest.rsplit([',', '[']).next().unwrap_or(rest);
+    Some(rest.trim_start_matches([' ', '"', '\'']))
+}
+
+/// What a decision of the game can show, as the scenario reader accepts it
+/// (`scenario::read`'s known labels): after a move's label, the cards and
+/// players it may name; else the moves, the cards, the players and
+/// pass/yes/no.
+fn decision_labels(data: &Data, typed: &str) -> Vec<CompletionItem> {
+    let cards = data.defs.iter().map(|d| {
+        item(
+            &d.id,
+            CompletionItemKind::REFERENCE,
+            format!("{} — {}", d.name, d.text),
+            Some(card_doc(data, d)),
+        )
+    });
+    let players = (1..=data.players.1).map(|p| {
+        item(
+            &format!("P{p}"),
+            CompletionItemKind::VALUE,
+            "player".into(),
+            None,
+        )
+    });
+    let after_move =
+        (data.moves.iter()).any(|m| typed.trim_end() == m.label && typed.ends_with(' '));
+    if after_move {
+        return cards.chain(players).collect();
+    }
+    let mut labels: Vec<&str> = data.moves.iter().map(|m| m.label.as_str()).collect();
+    labels.sort_unstable();
+    labels.dedup();
+    let moves = labels.into_iter().map(|label| {
+        item(
+            label,
+            CompletionItemKind::EVENT,
+            format!("move of {} (then a card or player)", data.game),
+            None,
+        )
+    });
+    let words =
+        ["pass", "yes", "no"].map(|w| item(w, CompletionItemKind::KEYWORD, "answer".into(), None));
+    moves.chain(cards).chain(players).chain(words).collect()
 }
 
 /// Which parameters name something the rules declare.

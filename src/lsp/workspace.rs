@@ -82,7 +82,20 @@ impl Workspace {
         if let Some(d) = &self.data {
             return Some((d.clone(), matches!(source::open(Some(d)), Source::Mod(_))));
         }
-        path.ancestors().skip(1).find_map(|dir| {
+        let is_data = |dir: &Path| {
+            dir.join(crate::data::manifest::FILE).is_file()
+                || (dir.join("rules").is_dir() && dir.join("cards").is_dir())
+        };
+        // A scenario folder may hold `rules/` and `cards/` of scenarios: the
+        // data is above the `scenarios` folder of a data folder or mod.
+        let inside = (path.ancestors().skip(1)).find(|d| {
+            d.file_name().is_some_and(|n| n == "scenarios")
+                && d.parent().is_some_and(|p| {
+                    is_data(p) || (p.ends_with("tests") && p.parent().is_some_and(is_data))
+                })
+        });
+        let from = inside.map_or(path, |d| d);
+        from.ancestors().skip(1).find_map(|dir| {
             if dir.join(crate::data::manifest::FILE).is_file() {
                 Some((dir.to_path_buf(), true))
             } else if dir.join("rules").is_dir() && dir.join("cards").is_dir() {
