@@ -1249,10 +1249,11 @@ fn play_terminal(dir: &Source, a: &GameArgs) -> ExitCode {
         Err(code) => return code,
     };
     // Seats past the names take the last one (as `prepare` seats them).
-    let people: Vec<bool> = (0..cfg.players as usize)
-        .map(|i| (a.agents.get(i).or(a.agents.last())).is_some_and(|n| n == "human"))
+    let names: Vec<String> = (0..cfg.players as usize)
+        .filter_map(|i| a.agents.get(i).or(a.agents.last()).cloned())
         .collect();
-    match crate::play::play(data.clone(), cfg, &people).map_err(|e| *e) {
+    let people: Vec<bool> = names.iter().map(|n| n == "human").collect();
+    match crate::play::play(data.clone(), cfg, &people, &names).map_err(|e| *e) {
         Ok(o) => {
             print_outcome(&data, &o, false);
             ExitCode::SUCCESS

@@ -8,6 +8,13 @@
 /// nested loops, abilities that trigger each other, a move always chosen).
 pub const MAX_STEPS: u64 = 5_000_000;
 
+/// Steps one game may take, setup and turns together: rules can stay just
+/// under [`MAX_STEPS`] every turn for [`MAX_TURNS`] turns (hours), so the
+/// game is stopped here (seconds: a script's operations, the slowest
+/// steps, run at about 4M a second), over 50 times what the shipped games
+/// take (at most 365,093, t3 played to its turn limit).
+pub const MAX_GAME_STEPS: u64 = 20_000_000;
+
 /// Bytes of a string made by `+` that cost one step (an item of a list
 /// walked or copied costs one).
 pub const TEXT_BYTES_PER_STEP: usize = 16;

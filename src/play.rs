@@ -46,6 +46,8 @@ struct Shared {
     /// Replaying after an undo: the transcript is passed over, not printed.
     quiet: bool,
     stop: Option<Stop>,
+    /// Per seat, "human" or the agent's name: a save records them.
+    agents: Vec<String>,
 }
 
 type Link = Arc<Mutex<Shared>>;
@@ -141,7 +143,7 @@ impl Agent for Person {
                 }
                 "undo" | "u" => return self.stop(Stop::Undo),
                 "save" if rest.trim().is_empty() => crate::outln!("save FILE: a file name"),
-                "save" => save(g, Path::new(rest.trim())),
+                "save" => save(g, Path::new(rest.trim()), &lock(&self.link).agents),
                 _ => {
                     let picked: Option<Picks> =
                         line.split_whitespace().map(|t| t.parse().ok()).collect();
@@ -206,8 +208,10 @@ fn read_line() -> Option<String> {
     }
 }
 
-fn save(g: &Game, path: &Path) {
-    match Save::of(g).write(path) {
+fn save(g: &Game, path: &Path, agents: &[String]) {
+    let mut s = Save::of(g);
+    s.agents = agents.to_vec();
+    match s.write(path) {
         Ok(()) => crate::outln!(
             "saved to {} (`fuda replay {}` plays it back)",
             path.display(),
@@ -290,11 +294,12 @@ fn card(data: &Data, def: usize) -> String {
     }
 }
 
-/// Plays `cfg` with a person at each seat of `people`, the transcript
+/// Plays `cfg` with a person at each seat of `people` (`names`: each
+/// seat's name, for a save), the transcript
 /// printed as the first of them may read it. Undo plays again from the
 /// seed. The result: the outcome, or `OutOfDecisions` when the person
 /// stopped (after saying so and offering a save).
-pub fn play(data: Arc<Data>, cfg: GameConfig, people: &[bool]) -> Res<Outcome> {
+pub fn play(data: Arc<Data>, cfg: GameConfig, people: &[bool], names: &[String]) -> Res<Outcome> {
     let viewer = people.iter().position(|&p| p).unwrap_or(0) as PlayerId;
     let mut kept: Vec<(u8, Picks)> = Vec::new();
     loop {
@@ -303,6 +308,7 @@ pub fn play(data: Arc<Data>, cfg: GameConfig, people: &[bool]) -> Res<Outcome> {
             shown: 0,
             quiet: !kept.is_empty(),
             stop: None,
+            agents: names.to_vec(),
         }));
         let agents: Vec<Box<dyn Agent>> = (cfg.agents.iter().enumerate())
             .map(|(seat, a)| -> Box<dyn Agent> {
@@ -369,7 +375,7 @@ pub fn play(data: Arc<Data>, cfg: GameConfig, people: &[bool]) -> Res<Outcome> {
                     crate::outp!("save it? a file name, or Enter for no save: ");
                     crate::out::note(std::io::stdout().flush());
                     if let Some(name) = read_line().filter(|l| !l.trim().is_empty()) {
-                        save(&game, Path::new(name.trim()));
+                        save(&game, Path::new(name.trim()), names);
                     }
                 }
                 return Err(Flow::OutOfDecisions.into());

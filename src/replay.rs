@@ -29,6 +29,10 @@ pub struct Save {
     /// Every answer, in the order given.
     #[serde(default)]
     pub answers: Vec<Answer>,
+    /// Per seat, who answered: "human" or an agent's name, when the saver
+    /// knows them (the table does); opening the save seats them again.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub agents: Vec<String>,
 }
 
 /// One answer: who gave it (from 1) and the indices of the options picked.
@@ -74,6 +78,7 @@ impl Save {
             options,
             data_hash: format!("{:016x}", data.hash()),
             answers,
+            agents: Vec::new(),
         }
     }
 

@@ -54,7 +54,7 @@ fn state(g: &Game) -> String {
         "end_turn {} repeat_phase {} made {:?}",
         st.end_turn, st.repeat_phase, st.made
     );
-    let _ = writeln!(s, "steps {}", g.steps());
+    let _ = writeln!(s, "steps {} game {}", g.steps(), g.game_steps());
     let _ = writeln!(s, "decisions {:?}", g.decisions);
     s
 }

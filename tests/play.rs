@@ -119,7 +119,12 @@ fn quit_offers_a_save_that_replays() {
     let mid = dir.path().join("mid.json");
     let out = play(&SHRINE, &format!("save {}\nquit\n\n", mid.display()));
     assert!(out.contains("saved to"), "{out}");
-    assert!(mid.exists());
+    // Both saves record the seats' agents (the table seats them again).
+    for f in [&file, &mid] {
+        let save: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(f).unwrap()).unwrap();
+        assert_eq!(save["agents"], serde_json::json!(["human", "bigmoney"]));
+    }
 }
 
 #[test]

@@ -401,10 +401,16 @@ fn a_saved_game_replays_and_opens() {
     let text = String::from_utf8(out.stdout).unwrap();
     let outcome = end["table"]["over"]["text"].as_str().unwrap();
     assert_eq!(text.lines().last().unwrap(), outcome);
-    // Opened in the table, it replays to the same end.
+    // Opened in the table, it replays to the same end, with the same
+    // agents at the seats (the save records them).
     let save: Value = serde_json::from_str(&save).unwrap();
+    assert_eq!(save["agents"], json!(["human", "random"]));
     let (st, t2) = post(addr, "/api/open", json!({ "save": save }));
     assert_eq!(st, 200, "{t2}");
+    let agents: Vec<&Value> = (t2["seats"].as_array().unwrap().iter())
+        .map(|s| &s["agent"])
+        .collect();
+    assert_eq!(agents, [&json!("human"), &json!("random")]);
     let mut w = ws(
         addr,
         t2["id"].as_str().unwrap(),

@@ -2,13 +2,30 @@
 
 `Game` steps one game (`request`, `answer`, `view`, `result`, `save`);
 `replay` continues a saved one; `sim` plays many in Rust and returns their
-rows (a pyarrow Table), `summary` totals them as `fuda sim --json` does;
+rows (a pyarrow Table), `summary` totals them as `fuda sim --json` does,
+`report` and `standings` print them as `fuda report` and `fuda tournament` do;
 `fuda.pettingzoo` and `fuda.cluster` build on these.
 """
 
-from ._fuda import Game, Rules, games, load, replay, sim
+import json
 
-__all__ = ["Game", "Rules", "games", "load", "replay", "sim", "summary"]
+from ._fuda import Game, Rules, games, load, replay, sim
+from . import _fuda
+
+__all__ = ["Game", "Rules", "games", "load", "replay", "report", "sim", "standings", "summary"]
+
+
+def report(rows, cards=None) -> str:
+    """The text `fuda report FILE` prints for these rows (a games Table, and
+    optionally its cards Table): each variant's win rates with intervals,
+    then the per-card table."""
+    return _fuda.report_text(json.dumps(rows.to_pylist()), json.dumps(cards.to_pylist() if cards is not None else []))
+
+
+def standings(rows) -> str:
+    """The win matrix and Elo ratings `fuda tournament` prints, from a
+    tournament's rows (two-player games, in game order)."""
+    return _fuda.standings_text(json.dumps(rows.to_pylist()))
 
 
 def summary(rows) -> dict:

@@ -10,6 +10,7 @@ workers). Ray runs locally by default (`ray.init()`), on a cluster with
 
     python -m fuda.cluster sim shrine --games 10000 --agents bigmoney,random --shards 16 --out runs/
     python -m fuda.cluster sweep shrine --vary omiki.cost=4,5,6 --games 2000 --agents bigmoney
+    python -m fuda.cluster tournament utage --decks deck_reimu,deck_marisa,deck_kouma --games 1000
 """
 
 from __future__ import annotations
@@ -163,14 +164,82 @@ def sweep(
     return _merged(ray, tasks, out, cards)
 
 
+def tournament(
+    game: str,
+    agents: list[str] | None = None,
+    decks: list[str] | None = None,
+    games: int = 100,
+    seed: int = 1,
+    shards: int = 2,
+    deck_option: str = "decks",
+    options: dict | None = None,
+    data: str | None = None,
+    out: str | None = None,
+    address: str | None = None,
+):
+    """`fuda tournament` over Ray: every pair of entrants (agents, decks, or
+    both, as `--agents`/`--decks`) plays the seeds in both seatings, each
+    pair's seeds split into `shards` tasks. The merged rows are those of
+    `fuda tournament … --out` (the same games, numbers, order and entrant
+    names), so `fuda.standings(rows)` prints its win matrix and ratings."""
+    agents, decks = list(agents or []), list(decks or [])
+    n = max(len(agents), len(decks))
+    if n < 2 or (len(agents) > 1 and len(decks) > 1 and len(agents) != len(decks)):
+        raise ValueError("a tournament needs two or more entrants: agents=[…] and/or decks=[…] "
+                         "(as many of each, or one to share)")
+
+    def entrant(i):
+        agent = agents[i] if i < len(agents) else (agents[0] if agents else None)
+        deck = decks[i] if i < len(decks) else None
+        label = deck if deck and len(agents) <= 1 else f"{agent}+{deck}" if deck else agent
+        return agent, deck, label
+
+    pairs = [(i, j) for i in range(n) for j in range(i + 1, n)]
+    ray = _ray(address)
+    task = ray.remote(num_cpus=1)(_run_task)
+    tasks = []
+    for i, j in pairs:
+        (ai, di, _), (aj, dj, _) = entrant(i), entrant(j)
+        opts = dict(options or {})
+        if di and dj:
+            opts[deck_option] = f"{di},{dj}"
+        names = [ai, aj] if ai and aj else None
+        kw = dict(game=game, games=games, agents=names, seed=seed, swap=True, players=2,
+                  options=opts, data=data, jobs=1)
+        tasks += [task.remote(dict(kw, shard=s)) for s in _shards(games, shards)]
+    parts = ray.get(tasks)
+    per = len(_shards(games, shards))
+    tables = []
+    for p, (i, j) in enumerate(pairs):
+        t = pa.concat_tables(parts[p * per:(p + 1) * per])
+        # As one run of every pairing: seed by seed, each pair in both seatings.
+        g = t.column("game").to_pylist()
+        t = t.set_column(0, "game", pa.array([k // 2 * 2 * len(pairs) + 2 * p + k % 2 for k in g], pa.int64()))
+        labels = [entrant(i)[2], entrant(j)[2]]
+        rot = t.column("rotation").to_pylist()
+        for seat in (0, 1):
+            col = t.schema.get_field_index(f"p{seat + 1}_entrant")
+            t = t.set_column(col, f"p{seat + 1}_entrant",
+                             pa.array([labels[(seat + r) % 2] for r in rot], pa.string()))
+        tables.append(t)
+    rows = pa.concat_tables(tables).sort_by("game")
+    if out:
+        os.makedirs(out, exist_ok=True)
+        pq.write_table(rows, os.path.join(out, "part-00000.parquet"))
+    return rows
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="python -m fuda.cluster", description=__doc__.split("\n\n")[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
     s = sub.add_parser("sim", help="many games, split into seed shards")
     w = sub.add_parser("sweep", help="one card property over values, each split into seed shards")
     w.add_argument("--vary", required=True, help="CARD.PROP=V1,V2,… (a card of a shipped game)")
-    s.add_argument("--data", default=None)
-    for p in (s, w):
+    t = sub.add_parser("tournament", help="every pair of entrants, seats swapped, split into seed shards")
+    t.add_argument("--decks", default=None, help="comma-separated deck ids, as `fuda tournament --decks`")
+    for p in (s, t):
+        p.add_argument("--data", default=None)
+    for p in (s, w, t):
         p.add_argument("game")
         p.add_argument("--games", type=int, default=100)
         p.add_argument("--agents", default=None, help="comma-separated, as `fuda sim --agents`")
@@ -183,7 +252,11 @@ def main(argv=None):
     ray = _ray(a.address)
     shards = a.shards or max(1, int(ray.cluster_resources().get("CPU", 1)))
     agents = a.agents.split(",") if a.agents else None
-    if a.cmd == "sweep":
+    if a.cmd == "tournament":
+        t = tournament(a.game, agents=agents, decks=a.decks.split(",") if a.decks else None,
+                       games=a.games, seed=a.seed, shards=shards, data=a.data, out=a.out)
+        print(fuda.standings(t), end="")
+    elif a.cmd == "sweep":
         target, _, vals = a.vary.partition("=")
         card, _, prop = target.partition(".")
         if not (card and prop and vals):

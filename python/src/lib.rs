@@ -36,5 +36,7 @@ fn _fuda(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(load, m)?)?;
     m.add_function(wrap_pyfunction!(game::replay, m)?)?;
     m.add_function(wrap_pyfunction!(sim::sim, m)?)?;
+    m.add_function(wrap_pyfunction!(sim::report_text, m)?)?;
+    m.add_function(wrap_pyfunction!(sim::standings_text, m)?)?;
     Ok(())
 }

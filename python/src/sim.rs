@@ -5,9 +5,14 @@
 use std::path::PathBuf;
 
 use fuda::engine::GameConfig;
+use fuda::lab::cards::card_stats;
+use fuda::lab::report::{cards_text, summary_text};
+use fuda::lab::rows::Rows;
 use fuda::lab::shard::Shard;
 use fuda::lab::sim::SimRun;
-use fuda::lab::table::{Col, Table, cards_table, games_table};
+use fuda::lab::summary::summarize;
+use fuda::lab::table::{Col, Table, card_row, cards_table, game_row, games_table};
+use fuda::lab::tournament::standings;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
@@ -95,4 +100,33 @@ fn arrow<'py>(py: Python<'py>, t: &Table) -> PyResult<Bound<'py, PyAny>> {
         }
     }
     py.import("pyarrow")?.call_method1("table", (cols,))
+}
+
+/// Rows given as JSON lists of column maps (`Table.to_pylist()`).
+fn rows_of(games: &str, cards: &str) -> PyResult<Rows> {
+    let maps = |s: &str| -> PyResult<Vec<serde_json::Map<String, serde_json::Value>>> {
+        serde_json::from_str(s).map_err(|e| PyValueError::new_err(format!("rows: {e}")))
+    };
+    Ok(Rows {
+        games: maps(games)?.iter().map(game_row).collect(),
+        cards: maps(cards)?.iter().map(card_row).collect(),
+    })
+}
+
+/// What `fuda report FILE` prints for these rows: each variant's summary,
+/// then the per-card table when there are card rows.
+#[pyfunction]
+pub fn report_text(games: &str, cards: &str) -> PyResult<String> {
+    let rows = rows_of(games, cards)?;
+    let mut out: String = summarize(&rows.games).iter().map(summary_text).collect();
+    out += &cards_text(&card_stats(&rows), 20);
+    Ok(out)
+}
+
+/// What `fuda tournament` prints for these rows: the win matrix and the
+/// ratings, from two-player games in row order.
+#[pyfunction]
+pub fn standings_text(games: &str) -> PyResult<String> {
+    let rows = rows_of(games, "[]")?;
+    Ok(fuda::lab::report::standings_text(&standings(&rows.games)))
 }

@@ -79,3 +79,31 @@ def test_command_line_sim(local_ray, tmp_path, capsys):
     assert fuda.cluster.main(["sim", "t3", "--games", "6", "--shards", "3", "--out", str(tmp_path)]) == 0
     assert "t3: 6 games" in capsys.readouterr().out
     assert pq.read_table(tmp_path).num_rows == 6
+
+
+@pytest.mark.parametrize("game,entrants,cli_flags", [
+    ("shrine", {"agents": ["bigmoney", "random", "first"]}, ["--agents", "bigmoney,random,first"]),
+    ("utage", {"decks": ["deck_reimu", "deck_marisa", "deck_kouma"]}, ["--decks", "deck_reimu,deck_marisa,deck_kouma"]),
+])
+def test_tournament_is_fuda_tournament(local_ray, tmp_path, game, entrants, cli_flags):
+    rows = fuda.cluster.tournament(game, games=6, seed=3, shards=2, **entrants)
+    out = tmp_path / "t.parquet"
+    cli = subprocess.run([fuda_bin(), "tournament", game, *cli_flags, "--games", "6", "--seed", "3",
+                          "--out", str(out)], check=True, capture_output=True, text=True)
+    assert rows.to_pylist() == pq.read_table(out).to_pylist()
+    # The same win matrix and ratings as the command prints.
+    standings = fuda.standings(rows)
+    assert "win matrix" in standings and "ratings" in standings
+    assert standings in cli.stdout
+    with pytest.raises(ValueError, match="two or more entrants"):
+        fuda.cluster.tournament(game, agents=["random"])
+
+
+def test_report_prints_what_fuda_report_prints(tmp_path):
+    games, cards = fuda.sim("shrine", games=10, seed=2, agents=["bigmoney", "random"], swap=True, cards=True)
+    out = tmp_path / "r.parquet"
+    # fuda reads Parquet without compression codecs (it is built without them).
+    pq.write_table(games, out, compression="none")
+    pq.write_table(cards, tmp_path / "r.cards.parquet", compression="none")
+    cli = subprocess.run([fuda_bin(), "report", str(out)], check=True, capture_output=True, text=True)
+    assert fuda.report(games, cards) == cli.stdout

@@ -1,20 +1,37 @@
-//! The work budget of a turn: the steps taken and how deep code nests. Both
-//! tiers charge it here and only here, so the limits (and anything that will
-//! meter work) have one home. A step is an effect run, a loop round, a phase,
+//! The work budget of a turn and of a game: the steps taken and how deep
+//! code nests. Both tiers charge it here and only here, so the limits (and
+//! anything that will meter work) have one home. A step is an effect run, a loop round, a phase,
 //! a window action or a check point, an item of a list walked or copied,
 //! [`TEXT_BYTES_PER_STEP`] bytes of a string made, an operation of a script;
-//! see [`MAX_STEPS`] and [`MAX_DEPTH`].
+//! see [`MAX_STEPS`], [`MAX_GAME_STEPS`] and [`MAX_DEPTH`].
 
 use super::{Game, MAX_DEPTH, MAX_STEPS, Res};
 use crate::lang::ir::Span;
-use crate::limits::TEXT_BYTES_PER_STEP;
+use crate::limits::{MAX_GAME_STEPS, TEXT_BYTES_PER_STEP};
 use crate::value::Value;
 
-/// Steps taken in the current turn (or the setup), and the nesting depth.
-#[derive(Debug, Default)]
+/// Steps taken in the current turn (or the setup) and before it, and the
+/// nesting depth.
+#[derive(Debug)]
 pub(crate) struct Budget {
     steps: u64,
+    /// The steps this turn may take: [`MAX_STEPS`], or what is left of
+    /// [`MAX_GAME_STEPS`] if less, so one comparison checks both.
+    limit: u64,
+    /// Steps of the setup and the turns before this one.
+    before: u64,
     depth: u32,
+}
+
+impl Default for Budget {
+    fn default() -> Budget {
+        Budget {
+            steps: 0,
+            limit: MAX_STEPS,
+            before: 0,
+            depth: 0,
+        }
+    }
 }
 
 impl Budget {
@@ -27,7 +44,7 @@ impl Budget {
     /// several at once checks first, then [`Budget::spend`]s them.
     #[inline(always)]
     pub(crate) fn room(&self, n: u64) -> bool {
-        self.steps + n <= MAX_STEPS
+        self.steps + n <= self.limit
     }
 
     /// Takes `n` steps known to fit ([`Budget::room`]).
@@ -48,9 +65,21 @@ impl Budget {
         self.depth -= n;
     }
 
-    /// A new turn: no steps taken.
+    /// A new turn: no steps taken, those before counted against the game's.
     pub(crate) fn new_turn(&mut self) {
+        self.resume_at(self.before + self.steps);
+    }
+
+    /// A turn starting after `before` steps of the game.
+    pub(crate) fn resume_at(&mut self, before: u64) {
+        self.before = before;
         self.steps = 0;
+        self.limit = MAX_STEPS.min(MAX_GAME_STEPS.saturating_sub(before));
+    }
+
+    /// The steps the game has taken so far.
+    pub(crate) fn total(&self) -> u64 {
+        self.before + self.steps
     }
 
     /// A new game.
@@ -65,11 +94,17 @@ impl Game {
         self.budget.steps
     }
 
-    /// Counts one step of work; fails once the turn has taken [`MAX_STEPS`].
+    /// The steps the game has taken so far, setup included.
+    pub fn game_steps(&self) -> u64 {
+        self.budget.total()
+    }
+
+    /// Counts one step of work; fails once the turn has taken [`MAX_STEPS`]
+    /// or the game [`MAX_GAME_STEPS`].
     #[inline(always)]
     pub(crate) fn tick(&mut self, span: Span) -> Res<()> {
         self.budget.steps += 1;
-        if self.budget.steps > MAX_STEPS {
+        if self.budget.steps > self.budget.limit {
             return self.too_many_steps(span);
         }
         Ok(())
@@ -79,7 +114,7 @@ impl Game {
     /// would.
     #[inline(always)]
     pub(crate) fn charge(&mut self, span: Span, n: u64) -> Res<()> {
-        let left = MAX_STEPS.saturating_sub(self.budget.steps);
+        let left = self.budget.limit.saturating_sub(self.budget.steps);
         if n > left {
             self.budget.steps += left;
             return self.tick(span);
@@ -131,6 +166,15 @@ impl Game {
 
     #[cold]
     fn too_many_steps(&self, span: Span) -> Res<()> {
+        if self.budget.limit < MAX_STEPS {
+            return self.err(
+                span,
+                format!(
+                    "the game ran more than {MAX_GAME_STEPS} steps in all, the game's budget, not a turn's (turn {} went past it; a turn may take {MAX_STEPS}): turns that each run close to the turn's limit?",
+                    self.st.turn
+                ),
+            );
+        }
         self.err(
             span,
             format!(

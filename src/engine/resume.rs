@@ -20,6 +20,8 @@ pub struct Resume {
     pub setup: bool,
     /// The phase the turn starts at (a scenario's start), if not the first.
     pub phase: Option<u16>,
+    /// The steps the game had taken (a copy goes on with the game's budget).
+    pub steps: u64,
 }
 
 impl Game {
@@ -44,10 +46,11 @@ impl Game {
     #[inline(never)]
     fn mark_now(&mut self, setup: bool, phase: Option<u16>) {
         let answers = self.decisions.len();
+        let steps = self.budget.total();
         match &mut self.fork {
             Some(r) => {
                 r.st.clone_from(&self.st);
-                (r.answers, r.setup, r.phase) = (answers, setup, phase);
+                (r.answers, r.setup, r.phase, r.steps) = (answers, setup, phase, steps);
             }
             None => {
                 self.fork = Some(Box::new(Resume {
@@ -55,6 +58,7 @@ impl Game {
                     answers,
                     setup,
                     phase,
+                    steps,
                 }))
             }
         }
@@ -68,6 +72,7 @@ impl Game {
     pub fn resume(&mut self, from: &Resume) -> Res<Outcome> {
         self.st.clone_from(&from.st);
         self.decisions.clear();
+        self.budget.resume_at(from.steps);
         if from.setup {
             return self.play();
         }

@@ -294,48 +294,54 @@ fn flag(m: &Map<String, Value>, k: &str) -> bool {
     m.get(k).and_then(Value::as_bool).unwrap_or(false)
 }
 
+/// A game's row from its columns (a line of JSON, a Parquet row).
+pub fn game_row(m: &Map<String, Value>) -> GameRow {
+    GameRow {
+        game: int(m, "game") as u64,
+        seed: int(m, "seed") as u64,
+        variant: text(m, "variant"),
+        rotation: int(m, "rotation") as u32,
+        options: text(m, "options"),
+        seats: (1..=int(m, "players"))
+            .map(|p| SeatRow {
+                entrant: text(m, &format!("p{p}_entrant")),
+                agent: text(m, &format!("p{p}_agent")),
+                options: text(m, &format!("p{p}_options")),
+                score: int(m, &format!("p{p}_score")),
+                won: flag(m, &format!("p{p}_won")),
+            })
+            .collect(),
+        winner: text(m, "winner"),
+        turns: int(m, "turns") as u32,
+        ended: text(m, "ended"),
+        error: text(m, "error"),
+    }
+}
+
+/// A card's row from its columns.
+pub fn card_row(m: &Map<String, Value>) -> CardRow {
+    CardRow {
+        game: int(m, "game") as u64,
+        seed: int(m, "seed") as u64,
+        variant: text(m, "variant"),
+        player: int(m, "player") as u32,
+        entrant: text(m, "entrant"),
+        card: text(m, "card"),
+        gained: int(m, "gained") as u32,
+        played: int(m, "played") as u32,
+        drawn: int(m, "drawn") as u32,
+        final_deck: int(m, "final_deck") as u32,
+        won: flag(m, "won"),
+    }
+}
+
 /// The rows of a run written by [`write_rows`]: the games, and the cards if
 /// their file is there.
 pub fn read_rows(path: &Path) -> Result<Rows, String> {
-    let games = (read(path)?.iter())
-        .map(|m| GameRow {
-            game: int(m, "game") as u64,
-            seed: int(m, "seed") as u64,
-            variant: text(m, "variant"),
-            rotation: int(m, "rotation") as u32,
-            options: text(m, "options"),
-            seats: (1..=int(m, "players"))
-                .map(|p| SeatRow {
-                    entrant: text(m, &format!("p{p}_entrant")),
-                    agent: text(m, &format!("p{p}_agent")),
-                    options: text(m, &format!("p{p}_options")),
-                    score: int(m, &format!("p{p}_score")),
-                    won: flag(m, &format!("p{p}_won")),
-                })
-                .collect(),
-            winner: text(m, "winner"),
-            turns: int(m, "turns") as u32,
-            ended: text(m, "ended"),
-            error: text(m, "error"),
-        })
-        .collect();
+    let games = read(path)?.iter().map(game_row).collect();
     let cp = cards_path(path);
     let cards = if cp.exists() {
-        (read(&cp)?.iter())
-            .map(|m| CardRow {
-                game: int(m, "game") as u64,
-                seed: int(m, "seed") as u64,
-                variant: text(m, "variant"),
-                player: int(m, "player") as u32,
-                entrant: text(m, "entrant"),
-                card: text(m, "card"),
-                gained: int(m, "gained") as u32,
-                played: int(m, "played") as u32,
-                drawn: int(m, "drawn") as u32,
-                final_deck: int(m, "final_deck") as u32,
-                won: flag(m, "won"),
-            })
-            .collect()
+        read(&cp)?.iter().map(card_row).collect()
     } else {
         Vec::new()
     };

@@ -173,8 +173,8 @@ async fn new_table(State(s): State<Shared>, Body(b): Body<NewTable>) -> Response
 #[derive(Deserialize)]
 struct OpenSave {
     save: Save,
-    /// The seats' agents (default: a person at the first, the rules'
-    /// default agent at the others).
+    /// The seats' agents (default: the save's, else a person at the
+    /// first and the rules' default agent at the others).
     #[serde(default)]
     seats: Vec<String>,
 }
@@ -205,6 +205,11 @@ async fn open_save(State(s): State<Shared>, Body(b): Body<OpenSave>) -> Response
     let bot = (data.default_agent.clone()).unwrap_or_else(|| "random".into());
     let mut seats = b.seats;
     if seats.len() != n {
+        seats = save.agents.clone();
+    }
+    // A save's agents this data does not know are not seated.
+    let unknown = |a: &String| a != "human" && search::parse(a, &data).is_none();
+    if seats.len() != n || seats.iter().any(unknown) {
         seats = (0..n)
             .map(|i| if i == 0 { "human".into() } else { bot.clone() })
             .collect();

@@ -494,7 +494,9 @@ impl Link {
                 live.asked = person.map(|r| r.player as usize);
                 live.seats = seats;
                 live.debug = debug;
-                live.save = serde_json::to_value(crate::replay::Save::of(g)).ok();
+                let mut save = crate::replay::Save::of(g);
+                save.agents = self.table.setup.seats.clone();
+                live.save = serde_json::to_value(save).ok();
             } else {
                 return;
             }
