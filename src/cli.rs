@@ -181,14 +181,15 @@ enum Cmd {
         #[arg(long, value_name = "FILE")]
         out: Option<PathBuf>,
     },
-    /// Rerun a simulation for each value of a card property or rules value
-    /// (on a data overlay; no file edited): the card's win rate added per
-    /// value. Several --vary make a grid.
+    /// Rerun a simulation for each value of a card property, rules value or
+    /// option (on a data overlay; no file edited): the card's win rate added
+    /// (or the seat advantage) per value. Several --vary make a grid.
     #[command(after_help = GAME_FLAGS)]
     Sweep {
         #[command(flatten)]
         game: GameArgs,
-        /// CARD.PROP=FROM..TO (or =A,B,C; FROM..TO/STEP), or rules.KEY.…=…
+        /// CARD.PROP=FROM..TO (or =A,B,C; FROM..TO/STEP), rules.KEY.…=…, or
+        /// set.OPTION=IDS,IDS (ids of one value joined by +)
         #[arg(long, required = true)]
         vary: Vec<String>,
         /// Games per value (and seat rotation).

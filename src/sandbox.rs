@@ -14,7 +14,7 @@ use rhai::packages::{
     Package,
 };
 use rhai::{
-    AST, ASTNode, Array, Dynamic, Engine, EvalAltResult, Expr, INT, ImmutableString, Map,
+    AST, ASTNode, Array, Dynamic, Engine, EvalAltResult, Expr, FnPtr, INT, ImmutableString, Map,
     NativeCallContext, Position, Stmt, def_package,
 };
 
@@ -114,8 +114,12 @@ fn over_budget(pos: Position) -> Box<EvalAltResult> {
 /// [`MAX_SCRIPT_OPERATIONS`]. The work, and the values a call can make
 /// and keep, are bounded by the budget.
 fn meter(engine: &mut Engine) {
-    engine.on_progress(|counted| {
-        let (sized, _) = METER.get();
+    // Each report is one operation. Rhai's own count is not used: the
+    // operations of a callback (`sort`, `map`, `filter`…) run on a copy of
+    // it that is dropped when the callback returns.
+    engine.on_progress(|_| {
+        let (sized, counted) = METER.get();
+        let counted = counted + 1;
         METER.set((sized, counted));
         (counted.saturating_add(sized) > MAX_SCRIPT_OPERATIONS).then(|| Dynamic::from(OVER_BUDGET))
     });
@@ -156,6 +160,40 @@ fn meter(engine: &mut Engine) {
             Ok(find(&ctx, a, &x)?.map_or(-1, |i| i as INT))
         },
     );
+    // Arrays and maps compared item by item through Rhai's `==` (nested
+    // ones through these again): charged per item, as `contains` is.
+    engine.register_fn("==", |ctx: NativeCallContext, a: &mut Array, b: Array| {
+        equal_arrays(&ctx, a, b)
+    });
+    engine.register_fn("!=", |ctx: NativeCallContext, a: &mut Array, b: Array| {
+        equal_arrays(&ctx, a, b).map(|e| !e)
+    });
+    engine.register_fn("==", |ctx: NativeCallContext, a: &mut Map, b: Map| {
+        equal_maps(&ctx, a, b)
+    });
+    engine.register_fn("!=", |ctx: NativeCallContext, a: &mut Map, b: Map| {
+        equal_maps(&ctx, a, b).map(|e| !e)
+    });
+    engine.register_fn(
+        "dedup",
+        |ctx: NativeCallContext, a: &mut Array| -> Result<(), Box<EvalAltResult>> {
+            charge_pairs(&ctx, a, a.len() as u64)?;
+            dedup_by(a, |x, y| equal(&ctx, x, y))
+        },
+    );
+    engine.register_fn(
+        "dedup",
+        |ctx: NativeCallContext, a: &mut Array, f: FnPtr| -> Result<(), Box<EvalAltResult>> {
+            charge_pairs(&ctx, a, a.len() as u64)?;
+            dedup_by(a, |x, y| {
+                let r = f.call_raw(&ctx, None, [y.clone(), x.clone()])?;
+                Ok(r.as_bool().unwrap_or(false))
+            })
+        },
+    );
+    for name in ["sort", "sort_by"] {
+        engine.register_fn(name, sort_by);
+    }
     fn pad_str(
         ctx: &NativeCallContext,
         s: &mut ImmutableString,
@@ -209,17 +247,136 @@ fn find(
         ctx.call_position(),
     )?;
     for (i, item) in a.iter_mut().enumerate() {
-        let same_type = item.type_id() == x.type_id();
-        let eq = match ctx.call_native_fn_raw("==", true, &mut [item, &mut x.clone()]) {
-            Ok(v) => v.as_bool().unwrap_or(false),
-            Err(e) if !same_type && matches!(*e, EvalAltResult::ErrorFunctionNotFound(..)) => false,
-            Err(e) => return Err(e),
-        };
-        if eq {
+        if equal(ctx, item, &mut x.clone())? {
             return Ok(Some(i));
         }
     }
     Ok(None)
+}
+
+/// Whether two values are equal by Rhai's `==` (values of different types
+/// with no `==` between them are unequal, as the array package has it).
+fn equal(
+    ctx: &NativeCallContext,
+    a: &mut Dynamic,
+    b: &mut Dynamic,
+) -> Result<bool, Box<EvalAltResult>> {
+    let same_type = a.type_id() == b.type_id();
+    match ctx.call_native_fn_raw("==", true, &mut [a, b]) {
+        Ok(v) => Ok(v.as_bool().unwrap_or(false)),
+        Err(e) if !same_type && matches!(*e, EvalAltResult::ErrorFunctionNotFound(..)) => Ok(false),
+        Err(e) => Err(e),
+    }
+}
+
+fn equal_arrays(
+    ctx: &NativeCallContext,
+    a: &mut Array,
+    mut b: Array,
+) -> Result<bool, Box<EvalAltResult>> {
+    if a.len() != b.len() {
+        return Ok(false);
+    }
+    charge(
+        (a.len() as u64).saturating_mul(PER_COMPARISON),
+        ctx.call_position(),
+    )?;
+    for (x, y) in a.iter_mut().zip(b.iter_mut()) {
+        if !equal(ctx, x, y)? {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
+fn equal_maps(
+    ctx: &NativeCallContext,
+    a: &mut Map,
+    mut b: Map,
+) -> Result<bool, Box<EvalAltResult>> {
+    if a.len() != b.len() {
+        return Ok(false);
+    }
+    charge(
+        (a.len() as u64).saturating_mul(PER_COMPARISON),
+        ctx.call_position(),
+    )?;
+    for (k, x) in a.iter_mut() {
+        let Some(y) = b.get_mut(k) else {
+            return Ok(false);
+        };
+        if !equal(ctx, x, y)? {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
+/// Charges `pairs` comparisons of `a`'s items, each through Rhai with both
+/// items copied: [`PER_COMPARISON`] operations and the copies' size.
+fn charge_pairs(ctx: &NativeCallContext, a: &Array, pairs: u64) -> Result<(), Box<EvalAltResult>> {
+    let per_item = size_of_array(a) / (a.len() as u64).max(1);
+    let each = PER_COMPARISON + 2 * per_item / SCRIPT_SIZE_PER_OPERATION;
+    charge(pairs.saturating_mul(each), ctx.call_position())
+}
+
+/// `dedup` stopped at the first failed comparison (Rhai's took a failure
+/// as "unequal" and went on, past an exhausted budget).
+fn dedup_by(
+    a: &mut Array,
+    mut same: impl FnMut(&mut Dynamic, &mut Dynamic) -> Result<bool, Box<EvalAltResult>>,
+) -> Result<(), Box<EvalAltResult>> {
+    let mut failed = None;
+    a.dedup_by(|x, y| {
+        failed.is_none()
+            && same(x, y).unwrap_or_else(|e| {
+                failed = Some(e);
+                false
+            })
+    });
+    failed.map_or(Ok(()), Err)
+}
+
+/// `sort` with a comparer, charged before for about n·log₂n comparisons
+/// ([`charge_pairs`]) and stopped at the first failed one (Rhai's went on
+/// with every comparison after an exhausted budget). Results as Rhai's:
+/// a number's sign, or `true` for "before".
+fn sort_by(ctx: NativeCallContext, a: &mut Array, f: FnPtr) -> Result<(), Box<EvalAltResult>> {
+    let n = a.len() as u64;
+    if n <= 1 {
+        return Ok(());
+    }
+    charge_pairs(&ctx, a, n * (64 - n.leading_zeros() as u64))?;
+    let mut failed = None;
+    let sorted = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        a.sort_by(|x, y| {
+            if failed.is_some() {
+                return std::cmp::Ordering::Equal;
+            }
+            match f.call_raw(&ctx, None, [x.clone(), y.clone()]) {
+                Ok(v) => match v
+                    .as_int()
+                    .or_else(|_| v.as_bool().map(|b| if b { -1 } else { 1 }))
+                {
+                    Ok(v) => v.cmp(&0),
+                    Err(_) => x.type_id().cmp(&y.type_id()),
+                },
+                Err(e) => {
+                    failed = Some(e);
+                    std::cmp::Ordering::Equal
+                }
+            }
+        })
+    }));
+    if let Some(e) = failed {
+        return Err(e);
+    }
+    sorted.map_err(|_| {
+        Box::new(EvalAltResult::ErrorRuntime(
+            "error in comparer for sorting".into(),
+            ctx.call_position(),
+        ))
+    })
 }
 
 fn too_big(ctx: &NativeCallContext, what: &str) -> Box<EvalAltResult> {

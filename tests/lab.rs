@@ -152,38 +152,51 @@ fn parquet_rows_read_by_duckdb_match_the_json_lines() {
 
 #[test]
 fn card_counts_are_the_same_on_both_tiers_and_for_any_jobs() {
+    // The speed tier counts at its quiet moves (a card, a zone's top cards,
+    // a whole zone, a straight move body, a hook); the reference tier at its
+    // one move path. Each game moves cards in the ways its bots make it.
     let d = tmp();
-    for (game, extra) in [
-        ("shrine", vec!["--agents", "random"]),
-        ("utage", vec![]),
-        ("t3", vec![]),
+    for (name, game, extra) in [
+        ("bigmoney", "shrine", vec!["--set", "kingdom="]),
+        ("random", "shrine", vec!["--agents", "random"]),
+        ("utage", "utage", vec![]),
+        ("hyakki", "hyakki", vec![]),
+        ("landgrab", "landgrab", vec![]),
+        ("t3", "t3", vec![]),
     ] {
-        let run = |name: &str, more: &[&str]| {
-            let out = p(d.path(), &format!("{game}-{name}.jsonl"));
+        let run = |tier: &str, more: &[&str]| {
+            let out = p(d.path(), &format!("{name}-{tier}.jsonl"));
             let args = [
-                &["sim", game, "--games", "6", "--cards", "--out", &out][..],
+                &[
+                    "sim", game, "--games", "8", "--swap", "--cards", "--out", &out,
+                ][..],
                 &extra,
                 more,
             ]
             .concat();
             ok(&fuda(&args));
-            std::fs::read_to_string(d.path().join(format!("{game}-{name}.cards.jsonl"))).unwrap()
+            let read = |end: &str| {
+                std::fs::read_to_string(d.path().join(format!("{name}-{tier}{end}"))).unwrap()
+            };
+            (read(".cards.jsonl"), read(".jsonl"))
         };
         let fast = run("fast", &[]);
-        assert!(fast.lines().count() > 10, "{game}: card rows");
-        assert!(
-            fast.contains("\"drawn\":") && !fast.lines().all(|l| l.contains("\"drawn\":0")),
-            "{game}: draws counted"
-        );
+        assert!(fast.0.lines().count() > 10, "{name}: card rows");
+        for kind in ["played", "drawn"] {
+            assert!(
+                !fast.0.lines().all(|l| l.contains(&format!("\"{kind}\":0"))),
+                "{name}: {kind} counted"
+            );
+        }
         assert_eq!(
             fast,
             run("reference", &["--reference"]),
-            "{game}: counts differ between tiers"
+            "{name}: counts (or games) differ between tiers"
         );
         assert_eq!(
             fast,
             run("jobs", &["--jobs", "2"]),
-            "{game}: counts differ with --jobs"
+            "{name}: counts (or games) differ with --jobs"
         );
     }
 }
@@ -367,6 +380,80 @@ fn sweep_varies_a_card_on_an_overlay_and_the_report_plots_it() {
     let bad = fuda(&["sweep", "shrine", "--vary", "nosuchcard.cost=1..2"]);
     assert_eq!(bad.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&bad.stderr).contains("no card `nosuchcard`"));
+}
+
+#[test]
+fn a_sweep_varies_an_option_and_several_varies_make_a_grid() {
+    let d = tmp();
+    // An option's values are card ids (`+` joins several, empty is none).
+    let out = ok(&fuda(&[
+        "sweep",
+        "shrine",
+        "--vary",
+        "set.big=koumakan,eientei",
+        "--games",
+        "6",
+        "--swap",
+        "--set",
+        "kingdom=",
+        "--out",
+        &p(d.path(), "o.jsonl"),
+    ]));
+    assert!(out.contains("sweep of set.big: seat advantage"), "{out}");
+    for v in ["koumakan", "eientei"] {
+        assert!(out.contains(&format!("  set.big={v} ")), "{out}");
+    }
+    let games = std::fs::read_to_string(d.path().join("o.jsonl")).unwrap();
+    assert_eq!(games.lines().count(), 24, "2 values, 6 seeds, 2 seatings");
+    for v in ["koumakan", "eientei"] {
+        let with = (games.lines())
+            .filter(|l| l.contains(&format!("\"variant\":\"set.big={v}\"")))
+            .filter(|l| l.contains(&format!("big={v}")))
+            .count();
+        assert_eq!(with, 12, "the option in effect for set.big={v}:\n{games}");
+    }
+    let html = p(d.path(), "o.html");
+    ok(&fuda(&["report", &p(d.path(), "o.jsonl"), "--html", &html]));
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert!(page.contains("<h2>Sweep</h2>") && page.contains("set.big=eientei"));
+    // Two --vary: every combination, the first slowest.
+    let out = ok(&fuda(&[
+        "sweep",
+        "shrine",
+        "--vary",
+        "omiki.cost=6..7",
+        "--vary",
+        "set.modules=,ofuda+amaneki",
+        "--games",
+        "3",
+        "--agents",
+        "bigmoney,random",
+        "--set",
+        "kingdom=",
+        "--json",
+    ]));
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    let variants: Vec<&str> = (v["summaries"].as_array().unwrap().iter())
+        .map(|s| s["variant"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        variants,
+        [
+            "omiki.cost=6, set.modules=",
+            "omiki.cost=6, set.modules=ofuda+amaneki",
+            "omiki.cost=7, set.modules=",
+            "omiki.cost=7, set.modules=ofuda+amaneki"
+        ]
+    );
+    assert_eq!(v["games"], 12);
+    // A card the option refuses stops the sweep before any game.
+    let bad = fuda(&["sweep", "shrine", "--vary", "set.big=koumakan,omiki"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&bad.stderr).contains("omiki"),
+        "{}",
+        String::from_utf8_lossy(&bad.stderr)
+    );
 }
 
 fn chromium() -> Option<PathBuf> {

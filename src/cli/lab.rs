@@ -144,13 +144,13 @@ fn finish(datas: &[Arc<Data>], run: Result<Run, String>, o: &LabOut, kind: Kind)
                 say(format_args!(
                     "sweep of {n}: {what}, 95% intervals (Newcombe)"
                 ));
-                if !n.starts_with("rules.") {
+                if !n.starts_with("rules.") && !n.starts_with("set.") {
                     say(format_args!(
                         "  n: player-games with the card in their final deck, and without"
                     ));
                 }
                 for p in pts {
-                    let x = p.x;
+                    let x = &p.label;
                     let [with, without] = p.n;
                     match p.value {
                         Some((_, d, lo, hi)) => say(format_args!(
@@ -274,7 +274,7 @@ pub fn sweep(dir: &Source, a: &GameArgs, vary: &[String], swap: bool, o: &LabOut
     }
     if varies.is_empty() {
         return super::usage(DataError::plain(
-            "a sweep needs --vary CARD.PROP=FROM..TO (or rules.KEY=…)".to_string(),
+            "a sweep needs --vary CARD.PROP=FROM..TO (or rules.KEY=…, or set.OPTION=…)".to_string(),
             None,
         ));
     }
@@ -292,7 +292,10 @@ pub fn sweep(dir: &Source, a: &GameArgs, vary: &[String], swap: bool, o: &LabOut
             }
         };
         let players = a.players.unwrap_or(data.players.2);
-        let (data, cfg) = match prepare_rest(data, a, players, false) {
+        // A varied option is set after the command line's, so it wins.
+        let mut a = a.clone();
+        a.set.extend(sweep::sets(&varies, &values));
+        let (data, cfg) = match prepare_rest(data, &a, players, false) {
             Ok(x) => x,
             Err(code) => return code,
         };

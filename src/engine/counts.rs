@@ -1,11 +1,14 @@
 //! Moves counted per player, card and kind, for the balance lab: a move
 //! whose cause is one of the rules' `stats:` events ([`Data::stats`]) counts
 //! once per card, for the card's owner after the move. Off unless asked
-//! ([`Game::count_moves`]); while on, those events are never quiet, so every
-//! tier moves such cards through the kernel's one move path, which counts.
+//! ([`Game::count_moves`]). The kernel's move path counts (`after_move`);
+//! the speed tier's quiet moves (nothing logged or listening) count through
+//! the [`Game`] methods below, so counting leaves them quiet: off, it costs
+//! them one test.
 
+use super::Game;
 use crate::data::{Data, STAT_KINDS};
-use crate::value::{DefId, PlayerId};
+use crate::value::{DefId, ObjId, PlayerId, Value, ZoneRef};
 
 /// How many kinds are counted.
 pub const KINDS: usize = STAT_KINDS.len();
@@ -68,5 +71,110 @@ impl MoveCounts {
     pub(crate) fn reset(&mut self, players: u8) {
         self.counts.clear();
         self.counts.resize(players as usize * KINDS * self.ndefs, 0);
+    }
+}
+
+/// The speed tier's quiet moves: [`State`](super::state::State)'s moves,
+/// then each moved card counted as `after_move` counts it.
+impl Game {
+    /// A quiet move of card `c` to the top of `to`.
+    #[inline(always)]
+    pub(crate) fn quiet_relocate(&mut self, c: ObjId, to: ZoneRef, cause: Option<u16>) {
+        self.st.relocate(c, to, false);
+        self.count_moved(cause, c);
+    }
+
+    /// A quiet move of the top card listed in zone instance `from`: the
+    /// card, or None if it lists none.
+    #[inline(always)]
+    pub(crate) fn quiet_top(
+        &mut self,
+        from: usize,
+        to: ZoneRef,
+        cause: Option<u16>,
+    ) -> Option<ObjId> {
+        let c = self.st.move_top(from, to)?;
+        self.count_moved(cause, c);
+        Some(c)
+    }
+
+    /// `n` quiet moves of the top card of zone instance `from` (which lists
+    /// at least `n` cards).
+    #[inline(always)]
+    pub(crate) fn quiet_tops(&mut self, from: usize, to: ZoneRef, n: usize, cause: Option<u16>) {
+        if self.counts.is_some() {
+            return self.counted_tops(from, to, n, cause);
+        }
+        self.st.move_tops(from, to, n);
+    }
+
+    /// A quiet move of every card of a zone to the top of another, as
+    /// [`State::move_zone`](super::state::State::move_zone): false, nothing
+    /// moved, where it cannot.
+    #[inline(always)]
+    pub(crate) fn quiet_zone(
+        &mut self,
+        from: ZoneRef,
+        to: ZoneRef,
+        out: Option<&mut Vec<Value>>,
+        cause: Option<u16>,
+    ) -> bool {
+        if self.counts.is_some() {
+            return self.counted_zone(from, to, out, cause);
+        }
+        self.st.move_zone(from, to, out)
+    }
+
+    /// After a quiet move of card `c` caused by `cause`: counted, if
+    /// counting.
+    #[inline(always)]
+    pub(crate) fn count_moved(&mut self, cause: Option<u16>, c: ObjId) {
+        if self.counts.is_some()
+            && let Some(e) = cause
+        {
+            self.count_one(e, c);
+        }
+    }
+
+    #[inline(never)]
+    fn count_one(&mut self, e: u16, c: ObjId) {
+        if let Some(counts) = &mut self.counts {
+            let o = &self.st.objs[c as usize];
+            counts.add(e, o.owner, o.def);
+        }
+    }
+
+    /// [`Game::quiet_tops`] while counting: card by card (as
+    /// [`State::move_tops`](super::state::State::move_tops) moves them).
+    #[inline(never)]
+    fn counted_tops(&mut self, from: usize, to: ZoneRef, n: usize, cause: Option<u16>) {
+        for _ in 0..n {
+            self.quiet_top(from, to, cause);
+        }
+    }
+
+    /// [`Game::quiet_zone`] while counting: the moved cards are the top
+    /// ones of the destination, a zone of cards, after the move.
+    #[inline(never)]
+    fn counted_zone(
+        &mut self,
+        from: ZoneRef,
+        to: ZoneRef,
+        out: Option<&mut Vec<Value>>,
+        cause: Option<u16>,
+    ) -> bool {
+        let n = self.st.zones[self.st.inst(from)].cards.len();
+        if !self.st.move_zone(from, to, out) {
+            return false;
+        }
+        let (Some(counts), Some(e)) = (&mut self.counts, cause) else {
+            return true;
+        };
+        let cards = &self.st.zones[self.st.inst(to)].cards;
+        for &c in &cards[cards.len() - n..] {
+            let o = &self.st.objs[c as usize];
+            counts.add(e, o.owner, o.def);
+        }
+        true
     }
 }

@@ -721,7 +721,7 @@ impl Game {
             && !bottom
             && self.quiet_move(cause)
         {
-            self.st.relocate(*c, *to, false);
+            self.quiet_relocate(*c, *to, cause);
             return Ok(Value::Card(*c));
         }
         self.move_value_slow(cards, zone, cause, bottom, together, f)
@@ -758,9 +758,7 @@ impl Game {
     #[inline(never)]
     fn find_quiet(&self, e: u16) -> bool {
         let bit = crate::value::bit(e);
-        let quiet = !self.has_listeners(e, true)
-            && !self.has_listeners(e, false)
-            && !self.counts.as_ref().is_some_and(|c| c.counts_event(e));
+        let quiet = !self.has_listeners(e, true) && !self.has_listeners(e, false);
         let known = if quiet {
             &self.st.quiet
         } else {
@@ -787,7 +785,7 @@ impl Game {
         {
             let mut list = self.spare_list();
             if let Some(items) = Arc::get_mut(&mut list)
-                && self.st.move_zone(*from, *to, Some(items))
+                && self.quiet_zone(*from, *to, Some(items), cause)
             {
                 return Ok(self.keep_list(list));
             }

@@ -150,17 +150,20 @@ pub fn standings_text(s: &Standings) -> String {
 
 /// One value of a sweep: the figure with its interval, if both sides of the
 /// comparison were seen, and the sides' sample sizes (player-games with the
-/// card in their final deck and without; for a rules value, the finished
-/// games, twice).
+/// card in their final deck and without; for a rules value or an option,
+/// the finished games, twice).
 #[derive(Debug, Clone, PartialEq)]
 pub struct SweepPoint {
+    /// The value as given (an option's ids joined by `+`).
+    pub label: String,
+    /// The value, or for one that is not a number (an option's), its place.
     pub x: f64,
     pub value: Option<Point>,
     pub n: [u64; 2],
 }
 
 /// A sweep's figures: per value, the varied card's win rate added (or, for
-/// a rules value, the seat advantage), with intervals. A value where no
+/// a rules value or an option, the seat advantage), with intervals. A value where no
 /// player (or every player) ended with the card has no figure, only its
 /// sample sizes; the other values keep theirs.
 pub fn sweep_points(rows: &Rows, stats: &[CardStat]) -> Option<(String, Vec<SweepPoint>)> {
@@ -170,16 +173,16 @@ pub fn sweep_points(rows: &Rows, stats: &[CardStat]) -> Option<(String, Vec<Swee
     }
     let mut name = None;
     let mut pts = Vec::new();
-    for s in &sums {
-        let (n, x) = s.variant.rsplit_once('=')?;
+    for (i, s) in sums.iter().enumerate() {
+        let (n, label) = s.variant.split_once('=')?;
         if s.variant.contains(", ") || name.is_some_and(|m| m != n) {
             return None;
         }
         name = Some(n);
-        let x: f64 = x.parse().ok()?;
+        let x: f64 = label.parse().unwrap_or(i as f64);
         let card = n
             .split_once('.')
-            .filter(|(c, _)| *c != "rules")
+            .filter(|(c, _)| !["rules", "set"].contains(c))
             .map(|(c, _)| c);
         let (d, sides) = match card {
             Some(c) => match stats
@@ -200,10 +203,16 @@ pub fn sweep_points(rows: &Rows, stats: &[CardStat]) -> Option<(String, Vec<Swee
         };
         let value =
             (sides[0] > 0 && sides[1] > 0).then_some((x, d.d * 100.0, d.lo * 100.0, d.hi * 100.0));
-        pts.push(SweepPoint { x, value, n: sides });
+        let label = label.to_string();
+        pts.push(SweepPoint {
+            label,
+            x,
+            value,
+            n: sides,
+        });
     }
     let n = name?;
-    let what = if n.starts_with("rules.") {
+    let what = if n.starts_with("rules.") || n.starts_with("set.") {
         "seat advantage (P1 - last seat, points)".to_string()
     } else {
         format!(
@@ -229,12 +238,25 @@ pub fn html(title: &str, rows: &Rows) -> String {
         let (n, what) = name.split_once('|').unwrap_or((&name, ""));
         let seen: Vec<Point> = pts.iter().filter_map(|p| p.value).collect();
         let _ = write!(body, "<h2>Sweep</h2>");
-        if !seen.is_empty() {
-            body += &curve(&format!("{what} against {n}"), n, "points", &seen);
+        // A curve over numbers; values that are not (an option's) as bars.
+        if pts.iter().all(|p| p.label.parse::<f64>().is_ok()) {
+            if !seen.is_empty() {
+                body += &curve(&format!("{what} against {n}"), n, "points", &seen);
+            }
+        } else {
+            let items: Vec<(String, f64, f64, f64)> = (pts.iter())
+                .filter_map(|p| {
+                    p.value
+                        .map(|(_, d, lo, hi)| (format!("{n}={}", p.label), d, lo, hi))
+                })
+                .collect();
+            if !items.is_empty() {
+                body += &bars(&format!("{what} by {n}, 95% intervals"), &items);
+            }
         }
         let unseen: Vec<String> = (pts.iter())
             .filter(|p| p.value.is_none())
-            .map(|p| format!("{n}={} (n {} with, {} without)", p.x, p.n[0], p.n[1]))
+            .map(|p| format!("{n}={} (n {} with, {} without)", p.label, p.n[0], p.n[1]))
             .collect();
         if !unseen.is_empty() {
             let _ = write!(

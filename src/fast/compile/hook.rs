@@ -34,10 +34,12 @@ pub struct Hook {
 /// A leaf as [`Hook::exec`] runs it, and the span it leaves.
 enum Step {
     Counter(u16, AssignOp, i64, Span),
-    Zones(ZoneAt, ZoneAt, Span),
+    /// From, to, the move's cause.
+    Zones(ZoneAt, ZoneAt, Option<u16>, Span),
     Whole {
         zone: ZoneAt,
         to: ZoneAt,
+        cause: Option<u16>,
         mask: u64,
         negate: bool,
         slots: (usize, usize),
@@ -114,7 +116,7 @@ impl Hook {
                     ] => {
                         events.extend(*cause);
                         most += 1;
-                        Step::Zones(*from, *to, *span)
+                        Step::Zones(*from, *to, *cause, *span)
                     }
                     _ => match top_call(body) {
                         Some((&k, each, _)) if k <= MAX_LOOP as i64 => {
@@ -138,6 +140,7 @@ impl Hook {
                     Step::Whole {
                         zone: *zone,
                         to: *to,
+                        cause: *cause,
                         mask: *mask,
                         negate: *negate,
                         slots: *slots,
@@ -206,9 +209,9 @@ impl Hook {
                     span = s;
                     continue;
                 }
-                Step::Zones(from, to, s) => {
+                Step::Zones(from, to, cause, s) => {
                     if let (Some(a), Some(b)) = (find(from, p), find(to, p))
-                        && g.st.move_zone(a, b, None)
+                        && g.quiet_zone(a, b, None, cause)
                     {
                         g.budget.spend(1);
                         span = s;
@@ -246,6 +249,7 @@ impl Hook {
                 Step::Whole {
                     zone,
                     to,
+                    cause,
                     mask,
                     negate,
                     slots: (it, x),
@@ -263,7 +267,7 @@ impl Hook {
                         let Some(&bottom) = zi.cards.first() else {
                             continue;
                         };
-                        if g.st.move_zone(z, to, None) {
+                        if g.quiet_zone(z, to, None, cause) {
                             g.budget.spend(k as u64);
                             last = Some((it, x, bottom));
                             span = s;
@@ -334,7 +338,7 @@ impl TopLoop {
                 }
                 if k > 0 {
                     g.budget.spend(k as u64);
-                    g.st.move_tops(src, dst, k as usize);
+                    g.quiet_tops(src, dst, k as usize, self.cause);
                     span = self.span;
                     i += k;
                     continue;
@@ -352,7 +356,7 @@ impl TopLoop {
                 break;
             }
             g.budget.spend(1);
-            g.st.move_top(src, dst);
+            g.quiet_top(src, dst, self.cause);
             span = self.span;
             i += 1;
         }
@@ -373,7 +377,7 @@ impl TopLoop {
         {
             return false;
         }
-        if !g.st.move_zone(b, a, None) {
+        if !g.quiet_zone(b, a, None, w.cause) {
             return false;
         }
         g.st.shuffle(a);

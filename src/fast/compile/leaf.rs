@@ -138,7 +138,7 @@ pub(super) fn run(leaves: &[Leaf], g: &mut Game, f: &mut Frame) -> Res<()> {
                         && let Ok(to) = to.get(g, f) =>
                 {
                     f.span = *span;
-                    g.st.relocate(c, to, false);
+                    g.quiet_relocate(c, to, *cause);
                 }
                 _ => code(g, f)?,
             },
@@ -246,7 +246,7 @@ pub(super) fn call(body: &[Leaf], g: &mut Game, f: &mut Frame, span: Span, at: S
 #[inline(always)]
 pub(super) fn zones(g: &mut Game, f: &Frame, from: ZoneAt, to: ZoneAt, cause: Option<u16>) -> bool {
     match (from.find(f), to.find(f)) {
-        (Some(a), Some(b)) => g.quiet_move(cause) && g.st.move_zone(a, b, None),
+        (Some(a), Some(b)) => g.quiet_move(cause) && g.quiet_zone(a, b, None, cause),
         _ => false,
     }
 }
@@ -274,7 +274,7 @@ pub(super) fn zone_move<K: Keep>(
     if !K::VALUE
         && let Value::Zone(from) = *cards
         && g.quiet_move(cause)
-        && g.st.move_zone(from, to, None)
+        && g.quiet_zone(from, to, None, cause)
     {
         return Ok(K::keep(Value::None));
     }
@@ -311,7 +311,7 @@ pub(super) fn whole_move(
         return true;
     };
     let Ok(to) = to.get(g, f) else { return false };
-    if !g.st.move_zone(z, to, None) {
+    if !g.quiet_zone(z, to, None, cause) {
         return false;
     }
     g.budget.spend(n as u64);

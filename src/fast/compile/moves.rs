@@ -53,7 +53,7 @@ impl Compiler<'_> {
                 f.span = span;
                 match f.slots[s] {
                     Value::Card(c) if g.quiet_move(cause) => {
-                        g.st.relocate(c, to, false);
+                        g.quiet_relocate(c, to, cause);
                         Ok(K::keep(Value::Card(c)))
                     }
                     Value::Zone(z) => zone_move::<K>(g, f, &Value::Zone(z), to, cause, together),
@@ -70,7 +70,7 @@ impl Compiler<'_> {
                 f.span = span;
                 let from = g.st.inst(from);
                 if g.quiet_move(cause)
-                    && let Some(c) = g.st.move_top(from, to)
+                    && let Some(c) = g.quiet_top(from, to, cause)
                 {
                     return Ok(K::keep(Value::Card(c)));
                 }

@@ -323,7 +323,7 @@ impl Compiler<'_> {
                                 let to = zone.get(g, f)?;
                                 f.span = *span;
                                 if g.quiet_move(*cause) {
-                                    g.st.relocate(c, to, false);
+                                    g.quiet_relocate(c, to, *cause);
                                 } else {
                                     let (c, to) = (Value::Card(c), Value::Zone(to));
                                     g.move_value(&c, &to, *cause, false, *together, f)?;

@@ -27,7 +27,8 @@ pub struct Straight {
     /// depends on their order (a move changes no tag, property or counter),
     /// so [`Straight::run`] does them without dispatch: counters, then move.
     pub(super) ctrs: Option<Box<[Ctr]>>,
-    pub(super) to: Option<ZoneAt>,
+    /// The one move's destination and cause.
+    pub(super) to: Option<(ZoneAt, Option<u16>)>,
     /// An effect run last, and how many calls deep.
     pub(super) run: Option<(u16, u32)>,
 }
@@ -40,6 +41,8 @@ pub struct Bound<'s> {
     pub(super) owner: Option<PlayerId>,
     /// The player whose counters change.
     pub(super) me: PlayerId,
+    /// The move's cause.
+    pub(super) cause: Option<u16>,
     pub(super) calls: u64,
     /// The effect run last, if the card has it.
     pub(super) run: Option<u16>,
@@ -61,13 +64,15 @@ impl Bound<'_> {
         g.budget.spend(self.calls);
         Ctr::change(self.ctrs, g, self.me, tags, def);
         g.st.move_listed(c, from, i, self.dst, self.owner);
+        g.count_moved(self.cause, c);
         true
     }
 }
 
 /// A step of a [`Straight`] body.
 pub(super) enum Op {
-    Move(ZoneAt),
+    /// To a zone, with a cause.
+    Move(ZoneAt, Option<u16>),
     Counter(Ctr),
 }
 
@@ -125,12 +130,12 @@ impl Straight {
             run: None,
         };
         s.leaves(leaves, 0)?;
-        let moves = s.ops.iter().filter(|o| matches!(o, Op::Move(_))).count();
+        let moves = s.ops.iter().filter(|o| matches!(o, Op::Move(..))).count();
         if moves <= 1 {
             let mut ctrs = Vec::new();
             for op in &s.ops {
                 match *op {
-                    Op::Move(to) => s.to = Some(to),
+                    Op::Move(to, cause) => s.to = Some((to, cause)),
                     Op::Counter(c) => ctrs.push(c),
                 }
             }
@@ -178,7 +183,7 @@ impl Straight {
                     slot, to, cause, ..
                 } if self.same(*slot) && !matches!(to, ZoneAt::Slot(..)) => {
                     self.events.extend(*cause);
-                    self.ops.push(Op::Move(*to));
+                    self.ops.push(Op::Move(*to, *cause));
                 }
                 Leaf::Counter { c, op, num, .. } => {
                     let by = match num {
@@ -231,8 +236,8 @@ impl Straight {
     /// Whether the body may move its card into a zone declared `zone`.
     pub fn moves_into(&self, zone: u16) -> bool {
         self.ops.iter().any(|op| match op {
-            Op::Move(ZoneAt::Fixed(z)) => z.zone == zone,
-            Op::Move(ZoneAt::Mine(z) | ZoneAt::Slot(z, _)) => *z == zone,
+            Op::Move(ZoneAt::Fixed(z), _) => z.zone == zone,
+            Op::Move(ZoneAt::Mine(z) | ZoneAt::Slot(z, _), _) => *z == zone,
             Op::Counter(..) => false,
         })
     }
@@ -260,8 +265,9 @@ impl Straight {
             && g.st.mods.is_empty()
         {
             Ctr::change(ctrs, g, me, tags, def);
-            if let Some(to) = self.to {
+            if let Some((to, cause)) = self.to {
                 g.st.shift(c, at, to.mine(me));
+                g.count_moved(cause, c);
             }
         } else {
             self.ops_in_order(g, data, me, c, at);
@@ -286,7 +292,7 @@ impl Straight {
     /// changes and one move to a zone of cards (no effect, no modifier in
     /// play): what [`Straight::run`] looks up per play, found once.
     pub fn bind(&self, g: &Game, me: PlayerId) -> Option<Bound<'_>> {
-        let (ctrs, to) = (self.ctrs.as_deref()?, self.to?);
+        let (ctrs, (to, cause)) = (self.ctrs.as_deref()?, self.to?);
         if !g.st.mods.is_empty() {
             return None;
         }
@@ -296,6 +302,7 @@ impl Straight {
             dst,
             owner,
             me,
+            cause,
             calls: self.calls as u64,
             run: self.run.map(|(e, _)| e),
         })
@@ -315,12 +322,13 @@ impl Straight {
         let (def, tags) = (&data.defs[o.def as usize], o.tags);
         for op in &self.ops {
             match *op {
-                Op::Move(to) => {
+                Op::Move(to, cause) => {
                     let to = to.mine(me);
                     match at.take() {
                         Some((inst, i)) => g.st.relocate_at(c, inst, i, to),
                         None => g.st.relocate(c, to, false),
                     }
+                    g.count_moved(cause, c);
                 }
                 Op::Counter(Ctr(mask, negate, ctr, op, ref by)) => {
                     if (tags & mask != 0) != negate {

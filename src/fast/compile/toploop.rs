@@ -61,7 +61,7 @@ impl TopLoop {
                 && let Some(k) = self.quiet_run(g, src, n - i)
             {
                 g.budget.spend(k as u64 * (1 + self.calls as u64));
-                g.st.move_tops(src, dst, k);
+                g.quiet_tops(src, dst, k, self.cause);
                 f.span = self.end.unwrap_or(self.span);
                 i += k as i64;
                 continue;
@@ -86,7 +86,7 @@ impl TopLoop {
                         break 'one;
                     }
                 }
-                if g.quiet_move(self.cause) && g.st.move_top(src, dst).is_some() {
+                if g.quiet_move(self.cause) && g.quiet_top(src, dst, self.cause).is_some() {
                     f.span = self.span;
                     break 'one;
                 }
@@ -111,7 +111,7 @@ impl TopLoop {
         if !g.quiet_move(w.cause) || op.holds(g.st.size(b) as i64, k) {
             return false;
         }
-        if !g.st.move_zone(b, a, None) {
+        if !g.quiet_zone(b, a, None, w.cause) {
             return false;
         }
         g.st.shuffle(a);
