@@ -21,26 +21,11 @@ use base64::Engine;
 use fuda::data::source::Source;
 use serde_json::{Value, json};
 
+mod chromium;
+
 /// The last guard of every wait (the test bounds its work by steps; this
 /// only stops a hang).
 const GUARD: Duration = Duration::from_secs(120);
-
-/// The browser: `FUDA_CHROMIUM`, else `chromium` on the PATH.
-fn chromium() -> PathBuf {
-    if let Some(p) = std::env::var_os("FUDA_CHROMIUM") {
-        return p.into();
-    }
-    let path = std::env::var_os("PATH").unwrap_or_default();
-    (std::env::split_paths(&path).map(|d| d.join("chromium")))
-        .find(|p| p.is_file())
-        .unwrap_or_else(|| {
-            panic!(
-                "the browser test needs Chromium: `apt-get install -y --no-install-recommends \
-                 chromium fonts-ipaexfont-gothic` (Debian; .ci/run does this), or set \
-                 FUDA_CHROMIUM to a Chromium binary"
-            )
-        })
-}
 
 struct Browser {
     child: Child,
@@ -60,15 +45,9 @@ impl Drop for Browser {
 impl Browser {
     fn launch() -> Browser {
         let profile = tempfile::tempdir().unwrap();
-        let mut child = Command::new(chromium())
+        let mut child = Command::new(chromium::path())
+            .args(chromium::HEADLESS)
             .args([
-                "--headless",
-                "--no-sandbox",
-                "--disable-gpu",
-                "--no-first-run",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--disable-sync",
                 "--disable-dev-shm-usage",
                 "--remote-debugging-port=0",
                 "--window-size=1280,900",

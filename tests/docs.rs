@@ -4,6 +4,9 @@
 //! Fenced blocks are found by their info string:
 //! - ```` ```yaml card GAME ```` — a card file (one card or a list), added to
 //!   GAME's cards; the game must still load.
+//! - ```` ```yaml card GAME fails ```` — a card file GAME must refuse to load:
+//!   each error's message must be written in the page; the card is then
+//!   taken away again.
 //! - ```` ```yaml rules GAME ```` — a whole rules file `rules/GAME.yaml`; it must load.
 //! - ```` ```yaml mod PATH ```` — a file of a mod (`mod.yaml`, `rules.yaml`,
 //!   `cards/x.yaml`); the mod must load.
@@ -117,6 +120,25 @@ fn check_page(root: &Path, page: &Path) -> (usize, Vec<String>) {
         };
         let game = match info.as_slice() {
             ["sh" | "text"] => continue,
+            ["yaml", "card", game, "fails"] => {
+                ran += 1;
+                let card = file(dir.join(format!("cards/{game}/docs_{}.yaml", b.line)));
+                match fuda::data::load::load_game(dir, game) {
+                    Ok(_) => failures.push(format!("{at}: the card should not load; it does")),
+                    Err(e) => {
+                        for e in &e.errors {
+                            if !text.contains(e.message.as_str()) {
+                                failures.push(format!(
+                                    "{at}: the page should show the error `{}`",
+                                    e.message
+                                ));
+                            }
+                        }
+                    }
+                }
+                std::fs::remove_file(card).unwrap();
+                continue;
+            }
             ["yaml", "card", game] => {
                 file(dir.join(format!("cards/{game}/docs_{}.yaml", b.line)));
                 game
@@ -184,7 +206,7 @@ fn check_page(root: &Path, page: &Path) -> (usize, Vec<String>) {
             }
             other => {
                 failures.push(format!(
-                    "{at}: a block marked {other:?} is not run: use `yaml card GAME`, \
+                    "{at}: a block marked {other:?} is not run: use `yaml card GAME [fails]`, \
                      `yaml rules GAME`, `yaml mod PATH`, `yaml scenario`, `sh` or `text`"
                 ));
                 continue;

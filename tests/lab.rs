@@ -6,8 +6,10 @@
 //! that needs one fails, saying how to install it, when it is missing
 //! (`.ci/run` installs both).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
+
+mod chromium;
 
 fn fuda(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_fuda"))
@@ -456,19 +458,6 @@ fn a_sweep_varies_an_option_and_several_varies_make_a_grid() {
     );
 }
 
-fn chromium() -> Option<PathBuf> {
-    ["chromium", "chromium-browser", "google-chrome"]
-        .iter()
-        .find_map(|c| {
-            Command::new(c)
-                .arg("--version")
-                .output()
-                .ok()
-                .filter(|o| o.status.success())
-                .map(|_| PathBuf::from(c))
-        })
-}
-
 #[test]
 fn the_report_opens_in_headless_chromium() {
     let d = tmp();
@@ -508,27 +497,16 @@ fn the_report_opens_in_headless_chromium() {
         "--html",
         &cards.display().to_string(),
     ]));
-    let Some(chrome) = chromium() else {
-        missing("Chromium", "apt-get install -y chromium");
-    };
+    let chrome = chromium::path();
     let profile = tmp();
     let shot = match std::env::var("FUDA_SCREENSHOT_DOCS") {
         Ok(_) => Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/lab-report.png"),
         Err(_) => d.path().join("shot.png"),
     };
-    let base = [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--hide-scrollbars",
-    ];
     let run = |extra: &[String], page: &Path| {
         let mut c = Command::new(&chrome);
-        c.args(base)
+        c.args(chromium::HEADLESS)
+            .arg("--hide-scrollbars")
             .arg(format!("--user-data-dir={}", profile.path().display()))
             .args(extra)
             .arg(format!("file://{}", page.display()));

@@ -47,7 +47,7 @@ fn count_params(data: &Data) -> Vec<u64> {
 }
 
 /// Calls `s` on every statement and `e` on every expression of a block.
-fn walk(stmts: &[Stmt], s: &mut impl FnMut(&Stmt), e: &mut impl FnMut(&Expr)) {
+pub(super) fn walk(stmts: &[Stmt], s: &mut impl FnMut(&Stmt), e: &mut impl FnMut(&Expr)) {
     for st in stmts {
         s(st);
         match st {

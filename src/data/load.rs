@@ -104,6 +104,9 @@ pub(crate) fn load(
     let data = l.build(rules_file, rules, cards);
     if let Some(d) = &data {
         l.errs.extend(counts::check(d));
+        l.errs.extend(kinds::check(d));
+        l.errs.extend(would::check(d, l.declared_events));
+        l.errs.extend(sight::check(d));
         l.errs.extend(construction::check(d));
     }
     match data {

@@ -7,6 +7,7 @@ pub mod counts;
 pub mod diag;
 pub mod export;
 pub mod files;
+pub mod kinds;
 pub mod load;
 pub mod locate;
 pub mod manifest;
@@ -14,8 +15,10 @@ pub mod options;
 pub mod overlay;
 pub mod schema;
 pub mod scripts;
+pub mod sight;
 pub mod source;
 pub mod unsaved;
+pub mod would;
 pub mod yaml;
 pub mod yamltext;
 

@@ -70,7 +70,7 @@ builtins! {
     Emit = "emit", 1..=5, "event, card?, player?, amount?, target?",
         "Raises a rules-declared event: first `would <event>` (abilities may prevent it or change `event.amount`), then the event. `event.player` defaults to the player running the code. Returns whether it happened, or with an amount the amount that happened (0 if prevented).";
     Prevent = "prevent", 0..=0, "",
-        "Inside an ability on a `would` event: the event does not happen. An error elsewhere.";
+        "Inside an ability on a `would` event: the event does not happen. An error elsewhere (`fuda check` reports one written in an ability on a plain `on:` event).";
     Run = "run", 2..=4, "card, effect, player?, target?",
         "Runs one of the card's named effects now, for the player (default: the player running the code); `target` is visible to it. Nothing for none.";
     Stack = "stack", 2..=3, "card, effect, player?",
