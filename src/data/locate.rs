@@ -123,23 +123,23 @@ pub fn scalar_at(text: &str, value: &str, from: usize) -> Option<(Vec<(u32, u32)
             Some('"') => Style::Double,
             _ => Style::Plain,
         };
-        if c == first || (c == '\\' && style == Style::Double) {
-            if let Some((mut points, end)) = walk(text, p, body, lead, style, &mut work) {
-                let ends = match style {
-                    Style::Single => b.get(end) == Some(&b'\''),
-                    Style::Double => b.get(end) == Some(&b'"'),
-                    Style::Plain => {
-                        let rest = text[end..].split('\n').next().unwrap_or("");
-                        let rest = rest.trim_start_matches([' ', '\t', '\r']);
-                        rest.is_empty() || rest.starts_with(['#', ',', ']', '}'])
-                    }
-                };
-                if ends {
-                    if lead > 0 {
-                        points.insert(0, (0, p as u32));
-                    }
-                    return Some((points, end));
+        if (c == first || (c == '\\' && style == Style::Double))
+            && let Some((mut points, end)) = walk(text, p, body, lead, style, &mut work)
+        {
+            let ends = match style {
+                Style::Single => b.get(end) == Some(&b'\''),
+                Style::Double => b.get(end) == Some(&b'"'),
+                Style::Plain => {
+                    let rest = text[end..].split('\n').next().unwrap_or("");
+                    let rest = rest.trim_start_matches([' ', '\t', '\r']);
+                    rest.is_empty() || rest.starts_with(['#', ',', ']', '}'])
                 }
+            };
+            if ends {
+                if lead > 0 {
+                    points.insert(0, (0, p as u32));
+                }
+                return Some((points, end));
             }
         }
         if work == 0 {
