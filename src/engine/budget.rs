@@ -123,13 +123,15 @@ impl Game {
         Ok(())
     }
 
-    /// A list's items walked by code (`where`, `sum`, `any`, `contains`):
-    /// one step each, charged before the walk, so a big list costs what
-    /// walking it costs. Zones and other values are not charged here.
+    /// A list's items or a zone's cards walked by code (`where`, `sum`,
+    /// `any`, `contains`): one step each (a zone's: the items it lists, see
+    /// [`State::listed`]), charged before the walk, so a big list or zone
+    /// costs what walking it costs.
     #[inline(always)]
     pub(crate) fn visit(&mut self, v: &Value, span: Span) -> Res<()> {
         match v {
             Value::List(l) => self.charge(span, l.len() as u64),
+            Value::Zone(z) => self.charge(span, self.st.listed(*z) as u64),
             _ => Ok(()),
         }
     }

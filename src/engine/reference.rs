@@ -157,6 +157,8 @@ impl Game {
             Value::Zone(z) => {
                 self.check_visible(z, f.span)?;
                 let cards = self.cards_of(&list, f)?;
+                // A step a card, as a list's items.
+                self.charge(f.span, cards.len() as u64)?;
                 cards.into_iter().map(Value::Card).collect()
             }
             _ => {

@@ -544,7 +544,14 @@ impl State {
     /// How many items a zone lists: its cards, or its non-empty piles.
     #[inline]
     pub fn listed(&self, z: ZoneRef) -> usize {
-        let zi = &self.zones[self.inst(z)];
+        self.listed_inst(self.inst(z))
+    }
+
+    /// [`State::listed`] of zone instance `inst`: the items a walk of it
+    /// visits (its cards, or its piles' top cards), each a step.
+    #[inline]
+    pub fn listed_inst(&self, inst: usize) -> usize {
+        let zi = &self.zones[inst];
         if zi.piles.is_empty() {
             zi.cards.len()
         } else {

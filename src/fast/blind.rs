@@ -73,7 +73,8 @@ impl Game {
                 }
                 let zone = match inst {
                     Some(i) => {
-                        self.tick(pick.span)?;
+                        let walk = self.st.listed_inst(i) as u64;
+                        self.charge(pick.span, 1 + walk)?;
                         i
                     }
                     None => *inst.insert(self.pick_zone(np, pick.span, p)?),

@@ -65,7 +65,10 @@ impl Game {
             owner: if self.st.shared(np.zone) { 0 } else { p },
         };
         self.check_visible(z, pick)?;
-        Ok(self.st.inst(z))
+        let inst = self.st.inst(z);
+        // The walk of the zone, as `where` charges it.
+        self.charge(pick, self.st.listed_inst(inst) as u64)?;
+        Ok(inst)
     }
 
     /// The options of a native pick reading zone instance `inst`.

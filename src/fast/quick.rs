@@ -146,7 +146,9 @@ impl Game {
         // Below this index the zone's cards are yet to be scanned.
         let mut hi = usize::MAX;
         loop {
-            if !self.budget.room(need) {
+            // The pick's walk of its zone, once it is known.
+            let walk = pl.inst.map_or(0, |i| self.st.listed_inst(i) as u64);
+            if !self.budget.room(need + walk) {
                 return Ok(false);
             }
             // The round's step, the condition's, the pick's.
@@ -158,7 +160,7 @@ impl Game {
                 k = 3;
             }
             let (inst, add) = match pl.inst {
-                Some(inst) => (inst, k),
+                Some(inst) => (inst, k + walk),
                 None => {
                     self.budget.spend(k - 1);
                     (*pl.inst.insert(self.pick_zone(np, q.pick, p)?), 0)
@@ -327,7 +329,8 @@ impl Game {
         // later rounds only count the pick's step.
         let inst = match pl.inst {
             Some(inst) => {
-                self.tick(q.pick)?;
+                let walk = self.st.listed_inst(inst) as u64;
+                self.charge(q.pick, 1 + walk)?;
                 inst
             }
             None => *pl.inst.insert(self.pick_zone(&q.np, q.pick, p)?),
@@ -404,9 +407,10 @@ impl Game {
         let (p, mv, q) = (pl.p, pl.mv, pl.q);
         let (m, np) = (q.m, &q.np);
         if let Some(inst) = pl.inst
-            && self.budget.room(5)
+            && self.budget.room(5 + self.st.listed_inst(inst) as u64)
             && (mv.cond.is_none() || q.cond_cmp.is_some())
         {
+            let walk = self.st.listed_inst(inst) as u64;
             // The round's step, the condition's, the pick's.
             let mut k = 2;
             if let Some((a, op, b)) = q.cond_cmp {
@@ -417,10 +421,10 @@ impl Game {
                 k = 3;
             }
             let Some(c) = self.pick_first(data, &np.test, p, m, inst) else {
-                self.budget.spend(k);
+                self.budget.spend(k + walk);
                 return Ok(None);
             };
-            self.budget.spend(k + 2);
+            self.budget.spend(k + walk + 2);
             self.record_one(p, 0);
             return Ok(Some(c));
         }

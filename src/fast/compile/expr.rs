@@ -580,6 +580,8 @@ impl Compiler<'_> {
                         return Ok(false);
                     }
                 };
+                // Charged, then checked, as `visit` and `items` do.
+                g.charge(f.span, g.st.listed(z) as u64)?;
                 g.check_visible(z, f.span)?;
                 let mut cards = Listed::new();
                 zone_cards(g, z, &mut cards);

@@ -98,6 +98,7 @@ impl Filter {
             Source::Code(list) => match list(g, f)? {
                 Value::Zone(z) => {
                     g.check_visible(z, f.span)?;
+                    g.charge(f.span, g.st.listed(z) as u64)?;
                     zone_cards(g, z, &mut cards);
                 }
                 list => {

@@ -171,7 +171,7 @@ impl Hook {
             && g.viewer.is_none()
             && g.budget.depth() + 2 <= MAX_DEPTH
             && g.budget
-                .room(self.most + self.wholes * g.st.objs.len() as u64)
+                .room(self.most + 2 * self.wholes * g.st.objs.len() as u64)
             && g.quiet_events(&self.events, self.mask)
     }
 
@@ -268,7 +268,8 @@ impl Hook {
                             continue;
                         };
                         if g.quiet_zone(z, to, None, cause) {
-                            g.budget.spend(k as u64);
+                            // The walk and a round a card, as `whole_move`.
+                            g.budget.spend(2 * k as u64);
                             last = Some((it, x, bottom));
                             span = s;
                             continue;

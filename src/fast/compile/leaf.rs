@@ -300,8 +300,9 @@ pub(super) fn whole_move(
     }
     let zi = &g.st.zones[g.st.inst(z)];
     let n = zi.cards.len();
+    // The walk of the zone (a step a card), then a loop round a card.
     if !zi.piles.is_empty()
-        || !g.budget.room(n as u64)
+        || !g.budget.room(2 * n as u64)
         || !(zi.cards.iter()).all(|&c| (g.st.tags(c) & mask != 0) != negate)
     {
         return false;
@@ -314,7 +315,7 @@ pub(super) fn whole_move(
     if !g.quiet_zone(z, to, None, cause) {
         return false;
     }
-    g.budget.spend(n as u64);
+    g.budget.spend(2 * n as u64);
     f.slots[it] = Value::Card(last);
     f.slots[x] = Value::Card(last);
     f.span = span;

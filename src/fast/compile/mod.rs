@@ -204,6 +204,7 @@ fn filter_items(
 ) -> Res<()> {
     if let Value::Zone(z) = list {
         g.check_visible(*z, f.span)?;
+        g.charge(f.span, g.st.listed(*z) as u64)?;
         for c in g.cards_of(list, f)? {
             f.slots[slot] = Value::Card(c);
             if cond(g, f)? {

@@ -59,10 +59,8 @@ pub(super) fn sum_prop(zones: Box<[ZoneOp]>, pr: u16, generic: ValFn) -> ValFn {
         if n > crate::engine::MAX_LIST {
             return generic(g, f);
         }
-        // A sum of zones is a list walked (a zone alone is not charged).
-        if zs.len() > 1 {
-            g.charge(f.span, n as u64)?;
-        }
+        // A zone, or the list a sum of zones makes, walked.
+        g.charge(f.span, n as u64)?;
         let mut total = 0i64;
         for &z in &zs {
             let zi = &g.st.zones[g.st.inst(z)];

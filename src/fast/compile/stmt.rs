@@ -304,6 +304,7 @@ impl Compiler<'_> {
                     {
                         return Ok(());
                     }
+                    g.charge(f.span, g.st.listed(z) as u64)?;
                     let mut pass = Cards::new();
                     for c in g.cards_of(&Value::Zone(z), f)? {
                         f.slots[it] = Value::Card(c);
