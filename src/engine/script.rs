@@ -248,14 +248,30 @@ fn finish(
 }
 
 /// Maps a Rhai position (line/column within a snippet) to a file offset.
-fn pos_offset_in_origin(_file_text: &str, origin: &Origin, pos: Position) -> u32 {
-    // Snippet line k starts at origin.lines[k] when every line was found.
-    let line = pos.line().unwrap_or(1);
+fn pos_offset_in_origin(file_text: &str, origin: &Origin, pos: Position) -> u32 {
+    // Snippet line k starts at origin.lines[k] when every line was found;
+    // a script file is mapped as a whole (one entry): its lines counted.
+    let line = pos.line().unwrap_or(1).max(1);
     let col = pos.position().unwrap_or(1);
-    match origin.lines.get(line - 1) {
-        Some((_, f)) => f + col.saturating_sub(1) as u32,
-        None => origin.map(0),
-    }
+    let start = match origin.lines.get(line - 1) {
+        Some((_, f)) => *f as usize,
+        None => {
+            let known = origin.lines.len().max(1) - 1;
+            let mut at = origin.lines.last().map_or(0, |(_, f)| *f as usize);
+            for _ in known..line - 1 {
+                match file_text.get(at..).and_then(|t| t.find('\n')) {
+                    Some(i) => at += i + 1,
+                    None => break,
+                }
+            }
+            at
+        }
+    };
+    // The column counts characters.
+    let line_text = file_text.get(start..).unwrap_or("");
+    let col = (line_text.char_indices().nth(col.saturating_sub(1)))
+        .map_or(line_text.len().min(col.saturating_sub(1)), |(i, _)| i);
+    (start + col) as u32
 }
 
 /// Runs a card's Rhai snippet.
