@@ -160,6 +160,16 @@ fn param_wants(data: &Data) -> Vec<[u64; 3]> {
     }
 }
 
+/// What verb `v`'s code uses its parameter `i` as (`"a number"`, `"a
+/// player"`, `"a zone"`), when the code shows it.
+pub fn param_use(data: &Data, v: usize, i: usize) -> Option<&'static str> {
+    let wanted = param_wants(data);
+    let w = wanted.get(v)?;
+    (WANTS.into_iter())
+        .find(|k| i < 64 && w[*k as usize] & (1 << i) != 0)
+        .map(Want::text)
+}
+
 /// Whether `place op= value` needs a number: `+=`/`-=` anywhere, and `=` to
 /// a global or to a player's counter.
 fn assigns_number(place: &Place, op: AssignOp) -> bool {
