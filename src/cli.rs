@@ -1280,7 +1280,7 @@ fn finish_run(game: &mut Game, json: bool, view: Option<u8>, save: Option<&Path>
     if let Some(path) = save
         && let Err(e) = crate::replay::Save::of(game).write(path)
     {
-        errln!("error: cannot save to {}: {e}", path.display());
+        errln!("error: cannot save the game: {e}");
         return ExitCode::from(1);
     }
     match outcome {

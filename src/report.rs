@@ -73,6 +73,18 @@ pub fn flow(data: &Data, f: Flow) -> std::process::ExitCode {
     }
 }
 
+/// The source of `end: if:`, on one line, when the rules name no end rules.
+fn end_condition(data: &Data) -> Option<String> {
+    if !data.end_rules.is_empty() {
+        return None;
+    }
+    let span = data.end_if.span;
+    let text = data.sources.text(span.file);
+    let c = text.get(span.start as usize..span.end as usize)?;
+    let c = c.split_whitespace().collect::<Vec<_>>().join(" ");
+    (!c.is_empty()).then_some(c)
+}
+
 /// One line for a game's result: its winners, the scores, the turns and
 /// what ended it.
 pub fn outcome_line(data: &Data, o: &Outcome) -> String {
@@ -114,7 +126,12 @@ pub fn outcome_line(data: &Data, o: &Outcome) -> String {
     }
     let ended = match (o.ended, rule) {
         (Ended::Rule, Some(r)) => format!("the end rule `{r}`"),
-        (Ended::Rule, None) => "the end rule".into(),
+        // An unnamed `end: if:` is shown by its condition, so a result
+        // always says what held.
+        (Ended::Rule, None) => match end_condition(data) {
+            Some(c) => format!("the end rule `{c}`"),
+            None => "the end rule".into(),
+        },
         (Ended::Lost, _) => "players losing".into(),
         (Ended::TurnLimit, _) => "the turn limit".into(),
         (Ended::Unfinished, _) => "nothing: it goes on".into(),

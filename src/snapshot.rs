@@ -184,12 +184,12 @@ fn one<'r>(
             writeln!(out, "{:?}", miette::Report::new(e))?;
         }
         if let Some(s) = run.stopped.as_ref().filter(|s| s.starts_with("error")) {
-            writeln!(out, "  {s}")?;
+            writeln!(out, "  {}", crate::out::printable(s))?;
         }
         // What happened, to read beside what was expected.
         writeln!(out, "transcript of {shown}:")?;
         for line in run.render(None).lines() {
-            writeln!(out, "  | {line}")?;
+            writeln!(out, "  | {}", crate::out::printable(line))?;
         }
         return Ok(false);
     }
@@ -215,7 +215,7 @@ fn one<'r>(
         true
     } else if let Some(r) = review {
         writeln!(out, "{shown}: {}", changed(old))?;
-        writeln!(out, "{d}")?;
+        writeln!(out, "{}", crate::out::printable(&d))?;
         r.accept(file, &d, old)
     } else {
         false
@@ -240,7 +240,7 @@ fn one<'r>(
         changed(old),
         pending.display()
     )?;
-    writeln!(out, "{d}")?;
+    writeln!(out, "{}", crate::out::printable(&d))?;
     Ok(false)
 }
 

@@ -208,7 +208,7 @@ fn a_random_draft_saves_each_answer_with_its_player_and_replays_the_same() {
     let played = stdout(&run);
     assert!(run.status.success(), "{played}");
     assert!(
-        played.ends_with("scores: P1 3, P2 3, P3 3; turns: 1; ended by the end rule\n"),
+        played.ends_with("scores: P1 3, P2 3, P3 3; turns: 1; ended by the end rule `true`\n"),
         "{played}"
     );
     let save: serde_json::Value =

@@ -47,14 +47,23 @@ impl Sources {
         let start = floor_char(&text, (start as usize).min(len));
         // A caret, not a page: long spans are cut to a few hundred bytes.
         let end = floor_char(&text, (end as usize).clamp(start, len).min(start + 400));
-        let message = message.into();
+        let message = shown(message.into());
         DataError {
             label: short_label(&message),
             message,
             src: Src { name: path, text },
             span: Some((start, end - start).into()),
-            help,
+            help: help.map(shown),
         }
+    }
+}
+
+/// A message as printed: names from data (a card's, a player's answer)
+/// may hold escape sequences, which must not reach the terminal.
+fn shown(message: String) -> String {
+    match crate::out::printable(&message) {
+        std::borrow::Cow::Borrowed(_) => message,
+        std::borrow::Cow::Owned(s) => s,
     }
 }
 
@@ -89,8 +98,17 @@ impl SourceCode for Src {
         let start = floor_char(text, span.offset());
         let line_start = text[..start].rfind('\n').map(|i| i + 1).unwrap_or(0);
         let name = self.name.clone();
+        let line_end = text[start..]
+            .find('\n')
+            .map(|i| start + i)
+            .unwrap_or(text.len());
         if start - line_start <= WIDE {
             let c = text.read_span(span, context_lines_before, context_lines_after)?;
+            // A very long line (this one or one around it) is shown as a
+            // window of this line from its start: each error would print it.
+            if c.data().len() > SHOWN {
+                return Ok(window(self, span, line_start, line_start, line_end));
+            }
             // The column in characters, not bytes (a line of Japanese).
             let at = floor_char(text, c.span().offset());
             let from = text[..at].rfind('\n').map_or(0, |i| i + 1);
@@ -103,21 +121,34 @@ impl SourceCode for Src {
                 c.line_count(),
             )));
         }
-        let line = text[..line_start].matches('\n').count();
-        let line_end = text[start..]
-            .find('\n')
-            .map(|i| start + i)
-            .unwrap_or(text.len());
-        let end = floor_char(text, (start + span.len().max(200)).min(line_end));
-        Ok(Box::new(MietteSpanContents::new_named(
-            name,
-            &text.as_bytes()[start..end],
-            (start, end - start).into(),
-            line,
-            text[line_start..start].chars().count(),
-            1,
-        )))
+        Ok(window(self, span, start, line_start, line_end))
     }
+}
+
+/// Bytes of source an error shows before its lines are cut to a window.
+const SHOWN: usize = 8 * 1024;
+
+/// The part of one line from `from` to a little past the span (at most
+/// to the line's end), with the line and column of `from`.
+fn window<'a>(
+    src: &'a Src,
+    span: &SourceSpan,
+    from: usize,
+    line_start: usize,
+    line_end: usize,
+) -> Box<dyn SpanContents<'a> + 'a> {
+    let text = src.text.as_str();
+    let start = floor_char(text, span.offset());
+    let line = text[..line_start].matches('\n').count();
+    let end = floor_char(text, (start + span.len().max(200)).min(line_end));
+    Box::new(MietteSpanContents::new_named(
+        src.name.clone(),
+        &text.as_bytes()[from..end],
+        (from, end - from).into(),
+        line,
+        text[line_start..from].chars().count(),
+        1,
+    ))
 }
 
 fn short_label(message: &str) -> String {
@@ -147,14 +178,14 @@ impl DataError {
     /// An error about something that is not in a file (a command-line value).
     pub fn plain(message: impl Into<String>, help: Option<String>) -> DataError {
         DataError {
-            message: message.into(),
+            message: shown(message.into()),
             src: Src {
                 name: "<input>".into(),
                 text: Arc::new(String::new()),
             },
             span: None,
             label: String::new(),
-            help,
+            help: help.map(shown),
         }
     }
 }
@@ -165,4 +196,25 @@ impl DataError {
 pub struct DataErrors {
     #[related]
     pub errors: Vec<DataError>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An error near the start of a 500 KB line shows a window of it, not
+    /// the whole line (the error cap printed it 50 times).
+    #[test]
+    fn long_line_is_cut() {
+        let mut sources = Sources::default();
+        let line = format!("tags: [{}]\n", "x, ".repeat(170_000));
+        let f = sources.add("cards/big.yaml".into(), format!("id: a\n{line}name: A\n"));
+        let e = sources.error(f, 13, 14, "unknown tag `x`", None);
+        let mut out = String::new();
+        miette::GraphicalReportHandler::new_themed(miette::GraphicalTheme::unicode_nocolor())
+            .render_report(&mut out, &e)
+            .unwrap();
+        assert!(out.len() < 4_000, "{} bytes shown", out.len());
+        assert!(out.contains("cards/big.yaml:2:8"), "{out}");
+    }
 }
