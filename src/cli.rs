@@ -702,9 +702,10 @@ fn new_card(dir: &Source, game: &str, id: &str) -> ExitCode {
         Ok(w) => {
             say(format_args!("wrote {}", w.card.display()));
             say(format_args!("wrote {}", w.scenario.display()));
+            say(format_args!("wrote {}", w.snap.display()));
             say(format_args!(
-                "next: edit the card, then `fuda test {} --update` writes its snapshot \
-                 (`--watch` runs it on every save)",
+                "next: edit the card, then `fuda test {}` shows what changed and \
+                 `--update` rewrites the snapshot (`--watch` runs it on every save)",
                 w.scenario.display()
             ));
             ExitCode::SUCCESS
