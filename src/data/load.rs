@@ -69,16 +69,18 @@ pub(crate) fn load(
         return Err(DataErrors { errors: l.errs });
     }
     let rules_rel = format!("rules/{game}.yaml");
+    // An unknown game is one error, not also the failed read of its rules.
+    if !l.base.exists(&rules_rel) {
+        let games = l.base.games();
+        let help = did_you_mean(suggest(&game, games.iter().map(|s| s.as_str())))
+            .or_else(|| Some(format!("games in {within}: {}", games.join(", "))));
+        l.errs.push(DataError::plain(
+            format!("unknown game `{game}`: no {rules_rel} in {within}"),
+            help,
+        ));
+        return Err(DataErrors { errors: l.errs });
+    }
     let Some((rules_file, rules)) = l.read_rules(&rules_rel) else {
-        if !l.base.exists(&rules_rel) {
-            let games = l.base.games();
-            let help = did_you_mean(suggest(&game, games.iter().map(|s| s.as_str())))
-                .or_else(|| Some(format!("games in {within}: {}", games.join(", "))));
-            l.errs.push(DataError::plain(
-                format!("unknown game `{game}`: no {}", l.base.name(&rules_rel)),
-                help,
-            ));
-        }
         return Err(DataErrors { errors: l.errs });
     };
     let folder = rules.cards.as_deref().unwrap_or(&game);
