@@ -1418,14 +1418,13 @@ fn replay(
     finish_run(&mut game, json, view, None)
 }
 
+/// Seats by name, with their agents.
+type Seats = (Vec<String>, Vec<Box<dyn Agent>>);
+
 /// The save's agents, by name and seated, to play on after its answers;
 /// none when it records none or names one this data does not know (the
 /// replay then stops at the last answer, as it always did).
-fn play_on(
-    data: &Data,
-    save: &crate::replay::Save,
-    file: &Path,
-) -> Option<(Vec<String>, Vec<Box<dyn Agent>>)> {
+fn play_on(data: &Data, save: &crate::replay::Save, file: &Path) -> Option<Seats> {
     if save.agents.is_empty() {
         return None;
     }
