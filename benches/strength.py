@@ -70,23 +70,30 @@ def main():
     ap.add_argument("--procs", type=int, default=2)
     ap.add_argument("--seed", type=int, default=1000)
     ap.add_argument("--only", default="", help="comma-separated games")
+    ap.add_argument("--vs", default="both", choices=["random", "bot", "both"],
+                    help="the opponents: random, the game's first data bot, or both")
     a = ap.parse_args()
     todo = []
     for g in (a.only.split(",") if a.only else games()):
-        opps = ["random"] + ([bot(g)] if bot(g) else [])
+        opps = (["random"] if a.vs != "bot" else []) + ([bot(g)] if bot(g) and a.vs != "random" else [])
         for it in a.iters.split(","):
             for o in opps:
                 todo.append((g, f"ismcts:{it}", o, a.games, a.seed))
-    with ThreadPoolExecutor(a.procs) as ex:
-        rows = list(ex.map(lambda t: pairing(*t), todo))
     print("| game | search | opponent | games | wins (shared = ½) | win rate | 95% Wilson | playouts/s |")
     print("|---|---|---|---|---|---|---|---|")
-    for r in rows:
-        w = r["wins"] + r["draws"] / 2
-        lo, hi = wilson(w, r["n"])
-        err = f" ({r['errors']} errors)" if r["errors"] else ""
-        print(f"| {r['game']} | {r['search']} | {r['opp']} | {r['n']} | {w:g}{err} | "
-              f"{w / r['n']:.0%} | {lo:.0%}–{hi:.0%} | {r['rate']:.0f} |", flush=True)
+    with ThreadPoolExecutor(a.procs) as ex:
+        rows = ex.map(lambda t: pairing(*t), todo)
+        for r in rows:
+            row(r)
+
+
+def row(r):
+    """One table row, printed as soon as its pairing is played."""
+    w = r["wins"] + r["draws"] / 2
+    lo, hi = wilson(w, r["n"])
+    err = f" ({r['errors']} errors)" if r["errors"] else ""
+    print(f"| {r['game']} | {r['search']} | {r['opp']} | {r['n']} | {w:g}{err} | "
+          f"{w / r['n']:.0%} | {lo:.0%}–{hi:.0%} | {r['rate']:.0f} |", flush=True)
 
 
 if __name__ == "__main__":

@@ -618,7 +618,7 @@ fn command(cli: Cli) -> ExitCode {
             what: New::Mod { game, dir },
         } => new_mod(&game, &dir),
         Cmd::Explain { game, card } => explain(&dir, &game, &card),
-        Cmd::Lsp => crate::lsp::run(cli.data.clone()),
+        Cmd::Lsp => lsp(cli.data.clone()),
         Cmd::Events { game } => match dir.load(&game) {
             Ok(d) => {
                 let text = crate::explain::events::events(&d);
@@ -697,9 +697,10 @@ fn new_card(dir: &Source, game: &str, id: &str) -> ExitCode {
         Ok(w) => {
             say(format_args!("wrote {}", w.card.display()));
             say(format_args!("wrote {}", w.scenario.display()));
+            say(format_args!("wrote {}", w.snap.display()));
             say(format_args!(
-                "next: edit the card, then `fuda test {} --update` writes its snapshot \
-                 (`--watch` runs it on every save)",
+                "next: edit the card, then `fuda test {}` shows what changed and \
+                 `--update` rewrites the snapshot (`--watch` runs it on every save)",
                 w.scenario.display()
             ));
             ExitCode::SUCCESS
@@ -1024,11 +1025,9 @@ pub fn prepare_rest(
         match parsed {
             Some(k) => agents.push(k),
             None => {
-                let known: Vec<&str> = ["first", "random", "human", "ismcts[:N|:Nms][:bot]"]
-                    .into_iter()
-                    .chain(data.bots.iter().map(|(n, _)| n.as_str()))
-                    .collect();
-                let help = did_you_mean(suggest(name, known.iter().copied()))
+                let mut known = crate::search::names(&data);
+                known.insert(2, "human".into());
+                let help = did_you_mean(suggest(name, known.iter().map(|s| s.as_str())))
                     .or_else(|| Some(format!("agents: {}", known.join(", "))));
                 return Err(usage(DataError::plain(
                     format!("unknown agent \"{name}\""),
@@ -1117,7 +1116,35 @@ fn option_sets(data: &Data, a: &GameArgs) -> Result<Vec<(String, Vec<String>)>, 
     Ok(sets)
 }
 
+/// `fuda lsp`: the language server on stdio.
+#[cfg(feature = "lsp")]
+fn lsp(data: Option<std::path::PathBuf>) -> ExitCode {
+    crate::lsp::run(data)
+}
+
+#[cfg(not(feature = "lsp"))]
+fn lsp(_: Option<std::path::PathBuf>) -> ExitCode {
+    left_out("lsp", "lsp")
+}
+
+#[cfg(not(feature = "table"))]
+fn serve(_: Source, _: &str, _: u16) -> ExitCode {
+    left_out("serve", "table")
+}
+
+/// A command whose cargo feature this build was made without.
+#[cfg(not(all(feature = "table", feature = "lsp")))]
+fn left_out(cmd: &str, feature: &str) -> ExitCode {
+    usage(DataError::plain(
+        format!("`fuda {cmd}` is not in this build of fuda"),
+        Some(format!(
+            "build it with the `{feature}` feature (on by default): cargo install --path . --features {feature}"
+        )),
+    ))
+}
+
 /// `fuda serve`: prints the table's address and serves until stopped.
+#[cfg(feature = "table")]
 fn serve(dir: Source, host: &str, port: u16) -> ExitCode {
     let watching = dir.folder().is_some();
     match crate::serve::start(dir, host, port) {
@@ -1285,7 +1312,7 @@ fn finish_run(game: &mut Game, json: bool, view: Option<u8>, save: Option<&Path>
     if let Some(path) = save
         && let Err(e) = crate::replay::Save::of(game).write(path)
     {
-        errln!("error: cannot save to {}: {e}", path.display());
+        errln!("error: cannot save the game: {e}");
         return ExitCode::from(1);
     }
     match outcome {

@@ -18,6 +18,7 @@ pub mod human;
 pub mod lab;
 pub mod lang;
 pub mod limits;
+#[cfg(feature = "lsp")]
 pub mod lsp;
 pub mod play;
 pub mod replay;
@@ -27,6 +28,7 @@ pub mod scaffold;
 pub mod scenario;
 pub mod schema;
 pub mod search;
+#[cfg(feature = "table")]
 pub mod serve;
 pub mod sim;
 pub mod snapshot;

@@ -271,7 +271,7 @@ fn save(g: &Game, path: &Path, agents: &[String]) {
             path.display(),
             path.display()
         ),
-        Err(e) => crate::outln!("cannot save to {}: {e}", path.display()),
+        Err(e) => crate::outln!("cannot save the game: {e}"),
     }
 }
 

@@ -82,9 +82,10 @@ impl Save {
         }
     }
 
-    pub fn write(&self, path: &Path) -> std::io::Result<()> {
-        let text = serde_json::to_string(self).map_err(std::io::Error::other)?;
-        std::fs::write(path, text + "\n")
+    /// Writes the save, never through a symlink or into a special file.
+    pub fn write(&self, path: &Path) -> Result<(), String> {
+        let text = serde_json::to_string(self).map_err(|e| e.to_string())?;
+        crate::data::confine::write_own(path, (text + "\n").as_bytes())
     }
 
     pub fn read(path: &Path) -> Result<Save, String> {

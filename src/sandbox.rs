@@ -194,6 +194,12 @@ fn meter(engine: &mut Engine) {
     for name in ["sort", "sort_by"] {
         engine.register_fn(name, sort_by);
     }
+    engine.register_fn("sort", |ctx: NativeCallContext, a: &mut Array| {
+        sort_builtin(&ctx, a, false)
+    });
+    engine.register_fn("sort_desc", |ctx: NativeCallContext, a: &mut Array| {
+        sort_builtin(&ctx, a, true)
+    });
     fn pad_str(
         ctx: &NativeCallContext,
         s: &mut ImmutableString,
@@ -377,6 +383,66 @@ fn sort_by(ctx: NativeCallContext, a: &mut Array, f: FnPtr) -> Result<(), Box<Ev
             ctx.call_position(),
         ))
     })
+}
+
+/// `sort()` and `sort_desc()` without a comparer, as Rhai's (numbers,
+/// characters, strings or booleans, all of one type), charged before for
+/// about n·log₂n comparisons: the items and string bytes compared, one
+/// operation per [`SCRIPT_SIZE_PER_OPERATION`], as reading them is (Rhai's
+/// cost only the read of the array, a thousandth of the work).
+fn sort_builtin(
+    ctx: &NativeCallContext,
+    a: &mut Array,
+    desc: bool,
+) -> Result<(), Box<EvalAltResult>> {
+    use std::any::TypeId;
+    use std::cmp::Ordering;
+    let n = a.len() as u64;
+    if n <= 1 {
+        return Ok(());
+    }
+    let compared = (n * (64 - n.leading_zeros() as u64)).saturating_mul(size_of_array(a) / n);
+    charge(compared / SCRIPT_SIZE_PER_OPERATION, ctx.call_position())?;
+    let t = a[0].type_id();
+    let not_found =
+        |what: String| Box::new(EvalAltResult::ErrorFunctionNotFound(what, Position::NONE));
+    if a.iter().any(|x| x.type_id() != t) {
+        return Err(not_found(
+            "elements of different types cannot be sorted".into(),
+        ));
+    }
+    let order: fn(&Dynamic, &Dynamic) -> Ordering = if t == TypeId::of::<INT>() {
+        |x, y| x.as_int().ok().cmp(&y.as_int().ok())
+    } else if t == TypeId::of::<char>() {
+        |x, y| x.as_char().ok().cmp(&y.as_char().ok())
+    } else if t == TypeId::of::<rhai::FLOAT>() {
+        // Not a number after every number: an order Rust's sort accepts.
+        |x, y| {
+            let (x, y) = (x.as_float().unwrap_or(0.0), y.as_float().unwrap_or(0.0));
+            x.partial_cmp(&y)
+                .unwrap_or_else(|| x.is_nan().cmp(&y.is_nan()))
+        }
+    } else if t == TypeId::of::<ImmutableString>() {
+        |x, y| match (x.as_immutable_string_ref(), y.as_immutable_string_ref()) {
+            (Ok(x), Ok(y)) => x.as_str().cmp(y.as_str()),
+            _ => Ordering::Equal,
+        }
+    } else if t == TypeId::of::<bool>() {
+        |x, y| x.as_bool().ok().cmp(&y.as_bool().ok())
+    } else if t == TypeId::of::<()>() {
+        return Ok(());
+    } else {
+        return Err(not_found(format!(
+            "elements of {} cannot be sorted",
+            a[0].type_name()
+        )));
+    };
+    if desc {
+        a.sort_by(|x, y| order(y, x));
+    } else {
+        a.sort_by(order);
+    }
+    Ok(())
 }
 
 fn too_big(ctx: &NativeCallContext, what: &str) -> Box<EvalAltResult> {

@@ -38,6 +38,8 @@ impl Refused {
 pub struct Written {
     pub card: PathBuf,
     pub scenario: PathBuf,
+    /// The scenario's snapshot, as `fuda test --update` writes it.
+    pub snap: PathBuf,
 }
 
 /// Where a new card and its scenario go, relative to the data folder: a
@@ -100,11 +102,13 @@ pub fn new_card(dir: &Path, game: &str, id: &str) -> Result<Written, Refused> {
     }
     // Paths relative to the data folder, which the schema lines count from.
     let (card_rel, scenario_rel) = layout(dir, game, id);
+    let scenario = dir.join(&scenario_rel);
     let written = Written {
         card: dir.join(&card_rel),
-        scenario: dir.join(&scenario_rel),
+        snap: crate::snapshot::snap_path(&scenario),
+        scenario,
     };
-    if let Some(p) = [&written.card, &written.scenario]
+    if let Some(p) = [&written.card, &written.scenario, &written.snap]
         .into_iter()
         .find(|p| p.symlink_metadata().is_ok())
     {
@@ -132,7 +136,32 @@ pub fn new_card(dir: &Path, game: &str, id: &str) -> Result<Written, Refused> {
         &scenario_text(&data, id),
     );
     write(&root, &written.scenario, &scenario)?;
+    snapshot(&crate::data::source::open(Some(dir)), &written.scenario)?;
     Ok(written)
+}
+
+/// Writes the snapshot of `scenario`, a new scenario that passes, as
+/// `fuda test --update` writes it; returns its path.
+fn snapshot(source: &Source, scenario: &Path) -> Result<PathBuf, Refused> {
+    let opts = crate::snapshot::Options {
+        update: true,
+        ..Default::default()
+    };
+    let mut said = Vec::new();
+    let made = crate::snapshot::run(
+        source,
+        std::slice::from_ref(&scenario.to_path_buf()),
+        &opts,
+        None,
+        &mut said,
+    );
+    if made.map_or(true, |s| s.failed > 0) {
+        return Err(Refused::one(DataError::plain(
+            format!("the new scenario {} does not pass", scenario.display()),
+            Some(String::from_utf8_lossy(&said).into_owned()),
+        )));
+    }
+    Ok(crate::snapshot::snap_path(scenario))
 }
 
 /// The card `fuda new mod` starts a mod with.
@@ -199,27 +228,10 @@ pub fn new_mod(dir: &Path, game: &str) -> Result<Vec<PathBuf>, Refused> {
         &scenario_rel,
         &with_schema(dir, Kind::Scenario, &scenario_rel, &scenario),
     )?;
-    // The snapshot, made as `fuda test --update` makes it.
-    let scenario = dir.join(&scenario_rel);
-    let opts = crate::snapshot::Options {
-        update: true,
-        ..Default::default()
-    };
-    let mut said = Vec::new();
-    let made = crate::snapshot::run(
+    wrote.push(snapshot(
         &Source::Mod(dir.into()),
-        std::slice::from_ref(&scenario),
-        &opts,
-        None,
-        &mut said,
-    );
-    if made.map_or(true, |s| s.failed > 0) {
-        return Err(Refused::one(DataError::plain(
-            format!("the new scenario {} does not pass", scenario.display()),
-            Some(String::from_utf8_lossy(&said).into_owned()),
-        )));
-    }
-    wrote.push(crate::snapshot::snap_path(&scenario));
+        &dir.join(&scenario_rel),
+    )?);
     Ok(wrote)
 }
 

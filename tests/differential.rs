@@ -296,14 +296,14 @@ fn tiers_fail_the_same_way() {
     // show it: written in place, `fuda check` refuses it at load
     // (tests/bad_input/check-*), and this tests the run time.
     let cases = [
-        "coins += \"x\"",
+        "let x = \"x\"\ncoins += x",
         "actions = none",
-        "coins += hand",
+        "let h = hand\ncoins += h",
         "move(1, hand)",
-        "move(top(deck), 5)",
+        "let five = 5\nmove(top(deck), five)",
         "move(top(deck(5)), hand)",
         "repeat 200000 { coins += 1 }",
-        "repeat \"x\" { coins += 1 }",
+        "let x = \"x\"\nrepeat x { coins += 1 }",
         "let n = 0\nwhile true { n += 1 }",
         "coins += 1 / 0",
         "if 5 is action { coins += 1 }",
@@ -313,20 +313,20 @@ fn tiers_fail_the_same_way() {
         "run(me, \"play\")",
         "coins += sum(hand, it.cost) + sum(3, it)",
         "let four = 4\ncoins += any(hand, it is resource) + 1\ncoins += sum(supply + four, it.cost)",
-        "for p in players() { p.coins += \"z\" }",
+        "let z = \"z\"\nfor p in players() { p.coins += z }",
         "draw(2)\ngain(@honoumai)\ncoins += first(hand).cost + \"a\"",
         "repeat 100000 { repeat 60 { let a = 1 } }",
         // Verbs the speed tier inlines and runs as shapes, given bad values.
         "let x = \"x\"\ndraw(x)",
         "draw(200000)",
-        "draw_for(5, 2)",
+        "let five = 5\ndraw_for(five, 2)",
         "draw_for(me, 2)\ngain(5)",
         "let h = hand\nreveal_top(none)\nlook_top(h)",
         "coins += 1\nactions += 1\ndraw(1)\ncoins += top(hand)",
         // A counted `while` loop of the top card, run as `repeat`.
         "let i = 0\nwhile i < 200000 { move(top(deck), hand, \"draw\")\ni += 1 }",
         "let n = \"x\"\nlet i = 0\nwhile i < n { move(top(deck), hand, \"draw\")\ni += 1 }",
-        "let n = 5\nlet i = 0\nwhile i < n { if count(deck) < 1 { move_together(discard, deck); shuffle(deck) }\nmove(top(deck), hand, \"draw\")\ni += 1 }\nrepeat \"x\" { coins += i }",
+        "let n = 5\nlet x = \"x\"\nlet i = 0\nwhile i < n { if count(deck) < 1 { move_together(discard, deck); shuffle(deck) }\nmove(top(deck), hand, \"draw\")\ni += 1 }\nrepeat x { coins += i }",
         "let i = 0\nwhile i < 3 { if count(deck) == 0 { return none }\nmove(top(deck), hand, \"draw\")\ni += 1 }\ncoins += i + \"a\"",
         // Filters and searches of sums of zones, attached cards, players,
         // read in place; conjunctions with leading tag tests; tail returns.
@@ -342,7 +342,7 @@ fn tiers_fail_the_same_way() {
         "for p in players() { if p.coins >= 0 and p.actions < 5 { coins += 1 } }\nfor x in hand { if x.cost <= coins { coins += 1 } }\nfor x in hand { if x.name < count(deck(5)) { coins += 1 } }",
         "for x in hand { if x.name < 3 { coins += 1 } }",
         "for x in [1, none] { if x.cost < actions { coins += 1 } }",
-        "if top(hand) == @osaisen and hand != none and top(hand) != top(deck) { coins += 1 }\ncoins += (me == 3) + \"a\"",
+        "if top(hand) == @osaisen and hand != none and top(hand) != top(deck) { coins += 1 }\nlet a = \"a\"\ncoins += (me == 3) + a",
         "if any(hand, it is resource and it.cost > 100) { coins += 1 }\nif any(discard, it.cost >= 0) { coins += 1 }\ncoins += any(hand, it.cost + hand)",
         "if any(deck(5), it is resource) { coins += 1 }",
         // `first` and `next_player` with no argument list made.

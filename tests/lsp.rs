@@ -244,3 +244,55 @@ fn a_scenarios_decisions_complete_with_what_a_decision_can_show() {
     assert!(got.contains(&"pile_count".to_string()), "{got:?}");
     c.stop();
 }
+
+#[test]
+fn a_verbs_parameters_complete_hover_and_lead_to_params_in_its_body() {
+    let path = root().join("rules/shrine.yaml");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let uri = file_uri(&path);
+    let mut c = Client::start(&[]);
+    c.open(&uri, &text);
+    assert_eq!(c.diagnostics(&uri), Vec::<Value>::new());
+    let verb = text.find("\n  draw_for:\n").expect("shrine's draw_for");
+    let body = verb + text[verb..].find("deck(p)").unwrap();
+
+    // Completion inside `draw_for`'s code: its parameters come first, told
+    // as parameters; not in another verb's code.
+    let at = body + "deck(".len();
+    let items = c.ask("textDocument/completion", doc_at(&uri, &text, at));
+    let items = items.as_array().unwrap();
+    let labels: Vec<&str> = items.iter().map(|i| i["label"].as_str().unwrap()).collect();
+    assert_eq!(labels[..2], ["p", "n"], "{labels:?}");
+    assert_eq!(items[0]["detail"], "parameter of verb draw_for(p, n)");
+    assert_eq!(items[0]["kind"], 6, "a variable");
+    let refill = text.find("\n  refill:\n").unwrap();
+    let other = refill + text[refill..].find("count(deck)").unwrap() + "count(".len();
+    let items = c.ask("textDocument/completion", doc_at(&uri, &text, other));
+    assert!(
+        (items.as_array().unwrap().iter())
+            .all(|i| !i["detail"].as_str().unwrap_or("").starts_with("parameter")),
+        "{items:#?}"
+    );
+
+    // Hover on a parameter: which verb's, and what its code uses it as.
+    let p = body + "deck(".len();
+    let hover = c.ask("textDocument/hover", doc_at(&uri, &text, p));
+    let md = hover["contents"]["value"].as_str().unwrap();
+    assert!(md.contains("draw_for(p, n)"), "{md}");
+    assert!(
+        md.contains("parameter `p` of verb `draw_for`: its code uses it as a player"),
+        "{md}"
+    );
+    let n = verb + text[verb..].find("repeat n").unwrap() + "repeat ".len();
+    let hover = c.ask("textDocument/hover", doc_at(&uri, &text, n));
+    let md = hover["contents"]["value"].as_str().unwrap();
+    assert!(md.contains("its code uses it as a number"), "{md}");
+
+    // Definition: the name in the verb's `params:`.
+    let defs = c.ask("textDocument/definition", doc_at(&uri, &text, p));
+    let defs = defs.as_array().unwrap();
+    assert_eq!(defs.len(), 1, "{defs:#?}");
+    let params = verb + text[verb..].find("params: [p, n]").unwrap() + "params: [".len();
+    assert_eq!(defs[0]["range"]["start"], pos(&text, params));
+    c.stop();
+}

@@ -218,7 +218,11 @@ fn data_export_writes_the_built_in_games_and_refuses_a_folder_in_use() {
     files(&games, &games.join(scenarios), &mut mine);
     files(root(), &root().join(scenarios), &mut theirs);
     theirs.retain(|f| f.extension().is_some_and(|e| e == "yaml" || e == "snap"));
-    assert_eq!(mine, theirs);
+    assert_eq!(
+        mine, theirs,
+        "the scenarios built into fuda are not those of tests/scenarios: build.rs \
+         notices a new file only at its next run (`touch build.rs`)"
+    );
     for f in &mine {
         let a = std::fs::read(games.join(f)).unwrap();
         assert!(a == std::fs::read(root().join(f)).unwrap(), "{f:?} differs");

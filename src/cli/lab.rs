@@ -329,8 +329,9 @@ pub fn report_cmd(file: &Path, html: Option<&Path>) -> ExitCode {
     crate::outp!("{}", cards_text(&stats, 20));
     if let Some(out) = html {
         let title = format!("fuda report: {}", file.display());
-        if let Err(e) = std::fs::write(out, crate::lab::report::html(&title, &rows)) {
-            crate::errln!("error: cannot write {}: {e}", out.display());
+        let html = crate::lab::report::html(&title, &rows);
+        if let Err(e) = crate::data::confine::write_own(out, html.as_bytes()) {
+            crate::errln!("error: {e}");
             return ExitCode::from(1);
         }
         say(format_args!("wrote {}", out.display()));

@@ -7,7 +7,8 @@
 //! outside it.
 //!
 //! Files fuda keeps beside data (snapshots, pending snapshots, scaffolding,
-//! exports) go through [`read_own`] and [`write_own`] (or [`Root::write`],
+//! exports) and the files it writes where it is told (saves, reports) go
+//! through [`read_own`] and [`write_own`] (or [`Root::write`],
 //! which also confines the folders on the way): never through a symlink,
 //! never to or from a special file, reads capped.
 
@@ -51,15 +52,24 @@ pub fn read_own(path: &Path) -> Result<Option<String>, String> {
     }
 }
 
-/// Writes a file fuda keeps beside data (a snapshot, a pending snapshot),
-/// replacing a regular file of that name; a symlink (even a dangling one)
-/// or a special file is refused, never written through.
+/// Writes a file fuda keeps beside data (a snapshot, a pending snapshot)
+/// or one named for output (a save, a report), replacing a regular file of
+/// that name; a symlink (even a dangling one) or a special file is refused,
+/// never written through.
 pub fn write_own(path: &Path, bytes: &[u8]) -> Result<(), String> {
     use std::io::Write;
-    let mut file = open(path, true, libc::O_NOFOLLOW).map_err(|e| why_not(path, "write", &e))?;
-    (file.set_len(0))
-        .and_then(|()| file.write_all(bytes))
+    (create_own(path)?)
+        .write_all(bytes)
         .map_err(|e| why_not(path, "write", &e))
+}
+
+/// Opens a file to write as [`write_own`] does, emptied: a save named in a
+/// data folder (`--save MOD/game.json`) may be a link the mod ships, or a
+/// named pipe that would block forever.
+pub fn create_own(path: &Path) -> Result<File, String> {
+    let file = open(path, true, libc::O_NOFOLLOW).map_err(|e| why_not(path, "write", &e))?;
+    file.set_len(0).map_err(|e| why_not(path, "write", &e))?;
+    Ok(file)
 }
 
 /// Opens `path` without blocking (a named pipe would) and keeps it only if

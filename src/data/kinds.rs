@@ -1,54 +1,24 @@
 //! Argument kinds, checked at load: a value whose kind the code shows (a
 //! string, a list, a player…) given where an operation or a verb takes a
-//! number, a player or a zone fails in play every time, so `fuda check` says
-//! so at the call. A value whose kind only the run time knows (a variable, a
-//! field, a verb's result) is not guessed at.
+//! number, a player or a zone, or given to a counter, fails in play every
+//! time, so `fuda check` says so at the call. A value whose kind only the run
+//! time knows (a variable, a field, a verb's result) is not guessed at.
 
 use super::counts::walk;
 use super::{Data, DataError};
 use crate::lang::builtins::Builtin;
-use crate::lang::ir::{BinOp, Code, Expr, Stmt};
+use crate::lang::ir::{AssignOp, BinOp, Code, Expr, Place, Stmt};
+use crate::lang::kind::{Kind, kind};
 
 /// What a parameter takes.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Want {
-    Number,
-    Player,
-    Zone,
+    Number = 0,
+    Player = 1,
+    Zone = 2,
 }
 
-/// The kind of value an expression always has, as the code shows it.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Kind {
-    /// A number, true/false or none (all read as numbers).
-    Number,
-    Text,
-    List,
-    Player,
-    Zone,
-    CardId,
-}
-
-impl Kind {
-    fn text(self) -> &'static str {
-        match self {
-            Kind::Number => "a number",
-            Kind::Text => "a string",
-            Kind::List => "a list",
-            Kind::Player => "a player",
-            Kind::Zone => "a zone",
-            Kind::CardId => "a card id",
-        }
-    }
-
-    fn fits(self, want: Want) -> bool {
-        match want {
-            Want::Number => self == Kind::Number,
-            Want::Player => self == Kind::Player,
-            Want::Zone => self == Kind::Zone,
-        }
-    }
-}
+const WANTS: [Want; 3] = [Want::Number, Want::Player, Want::Zone];
 
 impl Want {
     fn text(self) -> &'static str {
@@ -60,60 +30,13 @@ impl Want {
     }
 }
 
-/// The kind `e` always has, if the code shows it.
-fn kind(e: &Expr) -> Option<Kind> {
-    Some(match e {
-        Expr::Int(_)
-        | Expr::Bool(_)
-        | Expr::None
-        | Expr::Neg(_)
-        | Expr::Not(_)
-        | Expr::Is(..)
-        | Expr::And(..)
-        | Expr::Or(..)
-        | Expr::Sum(..)
-        | Expr::Any(..) => Kind::Number,
-        Expr::Str(_) => Kind::Text,
-        Expr::List(_) | Expr::Where(..) => Kind::List,
-        Expr::Def(_) => Kind::CardId,
-        Expr::Me | Expr::Active => Kind::Player,
-        Expr::Zone(..) => Kind::Zone,
-        Expr::Bin(BinOp::Add, a, b, _) => match (kind(a)?, kind(b)?) {
-            (Kind::List | Kind::Zone, Kind::List | Kind::Zone) => Kind::List,
-            (Kind::Text, _) | (_, Kind::Text) => Kind::Text,
-            (Kind::Number, Kind::Number) => Kind::Number,
-            _ => return None,
-        },
-        Expr::Bin(..) => Kind::Number,
-        Expr::Call(b, ..) => match b {
-            Builtin::Count
-            | Builtin::Empty
-            | Builtin::PileCount
-            | Builtin::EmptyPiles
-            | Builtin::Random
-            | Builtin::Min
-            | Builtin::Max
-            | Builtin::Roll
-            | Builtin::Piece
-            | Builtin::Advance
-            | Builtin::May
-            | Builtin::Contains
-            | Builtin::HasTag => Kind::Number,
-            Builtin::Players
-            | Builtin::Others
-            | Builtin::Piles
-            | Builtin::Defs
-            | Builtin::Listed
-            | Builtin::Choose
-            | Builtin::Reveal
-            | Builtin::Look
-            | Builtin::Attached
-            | Builtin::RandomPick => Kind::List,
-            Builtin::NextPlayer | Builtin::Player => Kind::Player,
-            _ => return None,
-        },
-        _ => return None,
-    })
+/// Whether a value of kind `k` fits a parameter that takes `want`.
+fn fits(k: Kind, want: Want) -> bool {
+    match want {
+        Want::Number => k == Kind::Number,
+        Want::Player => k == Kind::Player,
+        Want::Zone => k == Kind::Zone,
+    }
 }
 
 /// The parameter at each argument of a call of `b` that takes a kind, as
@@ -169,7 +92,8 @@ fn wants(b: Builtin, args: &[Expr]) -> Vec<(usize, Want, &'static str)> {
                 | Builtin::Create
                 | Builtin::ChooseEach,
                 "zone" | "to",
-            ) => Want::Zone,
+            )
+            | (Builtin::Move | Builtin::MoveAll, "zone") => Want::Zone,
             _ => continue,
         };
         out.push((i, want, name));
@@ -177,11 +101,12 @@ fn wants(b: Builtin, args: &[Expr]) -> Vec<(usize, Want, &'static str)> {
     out
 }
 
-/// Each verb's parameters that its code reads as numbers (directly, or
-/// handed on to another verb's number), one bit each (the first 64). A
-/// parameter the verb writes is left out (it may be made a number first).
-fn number_params(data: &Data) -> Vec<u64> {
-    let mut nums = vec![0u64; data.verbs.len()];
+/// Each verb's parameters that its code uses as a number, a player or a zone
+/// (directly, or handed on to another verb's parameter), one bit each (the
+/// first 64), by [`Want`]. A parameter the verb writes is left out (it may be
+/// made fit first).
+fn param_wants(data: &Data) -> Vec<[u64; 3]> {
+    let mut wanted = vec![[0u64; 3]; data.verbs.len()];
     loop {
         let mut changed = false;
         for (v, code) in data.verbs.iter().enumerate() {
@@ -190,53 +115,79 @@ fn number_params(data: &Data) -> Vec<u64> {
                 Expr::Local(s) if *s < nparams && !code.binds_slot(*s) => 1u64 << s,
                 _ => 0,
             };
-            let mut counts = 0;
+            let mut mask = wanted[v];
             walk(
                 &code.stmts,
-                &mut |s| {
-                    if let Stmt::Repeat(n, _) = s {
-                        counts |= bit(n);
+                &mut |s| match s {
+                    Stmt::Repeat(n, _) => mask[Want::Number as usize] |= bit(n),
+                    Stmt::Assign(place, op, e, _) if assigns_number(place, *op) => {
+                        mask[Want::Number as usize] |= bit(e)
                     }
+                    _ => {}
                 },
                 &mut |_| {},
             );
-            let mut mask = nums[v] | counts;
             walk(&code.stmts, &mut |_| {}, &mut |e| match e {
-                Expr::Neg(a) => mask |= bit(a),
+                Expr::Neg(a) => mask[Want::Number as usize] |= bit(a),
                 Expr::Bin(op, a, b, _) if !matches!(op, BinOp::Add | BinOp::Eq | BinOp::Ne) => {
-                    mask |= bit(a) | bit(b)
+                    mask[Want::Number as usize] |= bit(a) | bit(b)
                 }
+                Expr::Zone(_, Some(owner)) => mask[Want::Player as usize] |= bit(owner),
                 Expr::Call(b, args, _) => {
                     for (i, want, _) in wants(*b, args) {
-                        if want == Want::Number {
-                            mask |= bit(&args[i]);
-                        }
+                        mask[want as usize] |= bit(&args[i]);
                     }
                 }
                 Expr::Verb(w, args, _) => {
                     for (i, a) in args.iter().enumerate().take(64) {
-                        if nums[*w as usize] & (1 << i) != 0 {
-                            mask |= bit(a);
+                        for (m, w) in mask.iter_mut().zip(wanted[*w as usize]) {
+                            if w & (1 << i) != 0 {
+                                *m |= bit(a);
+                            }
                         }
                     }
                 }
                 _ => {}
             });
-            if mask != nums[v] {
-                nums[v] = mask;
+            if mask != wanted[v] {
+                wanted[v] = mask;
                 changed = true;
             }
         }
         if !changed {
-            return nums;
+            return wanted;
         }
     }
+}
+
+/// What verb `v`'s code uses its parameter `i` as (`"a number"`, `"a
+/// player"`, `"a zone"`), when the code shows it.
+pub fn param_use(data: &Data, v: usize, i: usize) -> Option<&'static str> {
+    let wanted = param_wants(data);
+    let w = wanted.get(v)?;
+    (WANTS.into_iter())
+        .find(|k| i < 64 && w[*k as usize] & (1 << i) != 0)
+        .map(Want::text)
+}
+
+/// Whether `place op= value` needs a number: `+=`/`-=` anywhere, and `=` to
+/// a global or to a player's counter.
+fn assigns_number(place: &Place, op: AssignOp) -> bool {
+    op != AssignOp::Set
+        || match place {
+            Place::Global(_) => true,
+            Place::Field(base, f) => {
+                f.counter.is_some()
+                    && (kind(base) == Some(Kind::Player) || f.prop.is_none() && f.special.is_none())
+            }
+            Place::Local(_) => false,
+        }
 }
 
 /// Every argument whose kind the code shows and the parameter it is given
 /// to cannot take.
 pub fn check(data: &Data) -> Vec<DataError> {
-    let nums = number_params(data);
+    let wanted = param_wants(data);
     let mut out = Vec::new();
     let mut err = |span: crate::lang::ir::Span, message: String, help: String| {
         out.push(data.sources.error(
@@ -248,21 +199,42 @@ pub fn check(data: &Data) -> Vec<DataError> {
         ));
     };
     for code in data.codes() {
-        check_code(data, &nums, code, &mut err);
+        check_code(data, &wanted, code, &mut err);
     }
     out
 }
 
 fn check_code(
     data: &Data,
-    nums: &[u64],
+    wanted: &[[u64; 3]],
     code: &Code,
     err: &mut impl FnMut(crate::lang::ir::Span, String, String),
 ) {
+    walk(
+        &code.stmts,
+        &mut |s| {
+            if let Stmt::Assign(place, op, e, span) = s
+                && assigns_number(place, *op)
+                && let Some(k) = kind(e).filter(|k| *k != Kind::Number)
+            {
+                let what = match op {
+                    AssignOp::Set => "a counter holds a number",
+                    AssignOp::Add => "`+=` adds a number",
+                    AssignOp::Sub => "`-=` takes away a number",
+                };
+                err(
+                    *span,
+                    format!("{what}; got {}", k.text()),
+                    "counters, globals and `+=`/`-=` hold numbers (true/false and none count as 1 and 0)".into(),
+                );
+            }
+        },
+        &mut |_| {},
+    );
     walk(&code.stmts, &mut |_| {}, &mut |e| match e {
         Expr::Call(b, args, span) => {
             for (i, want, name) in wants(*b, args) {
-                if let Some(k) = kind(&args[i]).filter(|k| !k.fits(want)) {
+                if let Some(k) = kind(&args[i]).filter(|k| !fits(*k, want)) {
                     err(
                         *span,
                         format!(
@@ -279,24 +251,27 @@ fn check_code(
         Expr::Verb(w, args, span) => {
             let (verb, params) = &data.names.verbs[*w as usize];
             for (i, a) in args.iter().enumerate().take(64) {
-                if nums[*w as usize] & (1 << i) == 0 {
-                    continue;
-                }
-                if let Some(k) = kind(a).filter(|k| !k.fits(Want::Number)) {
+                let Some(k) = kind(a) else { continue };
+                let want = WANTS.into_iter().find(|want| {
+                    wanted[*w as usize][*want as usize] & (1 << i) != 0 && !fits(k, *want)
+                });
+                if let Some(want) = want {
                     let at = data.verbs[*w as usize].span;
                     let (line, _) =
                         super::load::line_col(data.sources.text(at.file), at.start as usize);
                     err(
                         *span,
                         format!(
-                            "verb `{verb}` takes a number as `{}`; got {}",
+                            "verb `{verb}` takes {} as `{}`; got {}",
+                            want.text(),
                             params[i],
                             k.text()
                         ),
                         format!(
-                            "`{verb}({})` reads `{}` as a number ({}:{line})",
+                            "`{verb}({})` reads `{}` as {} ({}:{line})",
                             params.join(", "),
                             params[i],
+                            want.text(),
                             data.sources.path(at.file)
                         ),
                     );

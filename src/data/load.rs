@@ -13,7 +13,7 @@ use super::schema::*;
 use super::unsaved::Unsaved;
 use super::*;
 use crate::data::confine::plain_name;
-use crate::data::locate::{code_origin, find_key, find_word};
+use crate::data::locate::{code_origin, find_key, find_word, line_origin, scalar_at};
 use crate::lang::compile::{CompileError, Context, compile_code, compile_expr};
 use crate::lang::ir::{Code, Expr, Stmt};
 use crate::lang::names::find;
@@ -69,16 +69,18 @@ pub(crate) fn load(
         return Err(DataErrors { errors: l.errs });
     }
     let rules_rel = format!("rules/{game}.yaml");
+    // An unknown game is one error, not also the failed read of its rules.
+    if !l.base.exists(&rules_rel) {
+        let games = l.base.games();
+        let help = did_you_mean(suggest(&game, games.iter().map(|s| s.as_str())))
+            .or_else(|| Some(format!("games in {within}: {}", games.join(", "))));
+        l.errs.push(DataError::plain(
+            format!("unknown game `{game}`: no {rules_rel} in {within}"),
+            help,
+        ));
+        return Err(DataErrors { errors: l.errs });
+    }
     let Some((rules_file, rules)) = l.read_rules(&rules_rel) else {
-        if !l.base.exists(&rules_rel) {
-            let games = l.base.games();
-            let help = did_you_mean(suggest(&game, games.iter().map(|s| s.as_str())))
-                .or_else(|| Some(format!("games in {within}: {}", games.join(", "))));
-            l.errs.push(DataError::plain(
-                format!("unknown game `{game}`: no {}", l.base.name(&rules_rel)),
-                help,
-            ));
-        }
         return Err(DataErrors { errors: l.errs });
     };
     let folder = rules.cards.as_deref().unwrap_or(&game);
@@ -579,6 +581,8 @@ impl Loader {
                     .and_then(|t| t.find(needle))
                     .map(|i| (from + i, from + i + needle.len()))
             })
+            // Escaped or folded in the file: found as the scalar it is.
+            .or_else(|| scalar_at(text, needle, from).map(|(at, end)| (at[0].1 as usize, end)))
             .unwrap_or((from, from));
         self.errs
             .push(self.sources.error(file, a as u32, b as u32, message, help));
@@ -702,7 +706,8 @@ impl Loader {
     }
 
     fn rhai(&mut self, file: u32, from: usize, text: &str, params: &[&str]) -> Code {
-        let origin = code_origin(self.sources.text(file), text, from, file);
+        // Line by line: a Rhai position is a line and a column.
+        let origin = line_origin(self.sources.text(file), text, from, file);
         let Some(scripts) = self.scripts.as_mut() else {
             return Code::default();
         };

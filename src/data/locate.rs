@@ -51,10 +51,20 @@ pub fn find_key(text: &str, key: &str, value: &str, from: usize) -> Option<usize
     None
 }
 
-/// Maps a code string back into its file, line by line, searching from `from`.
-/// Lines that cannot be found (escaped quotes, folded text) fall back to the
-/// first line's position.
+/// Maps a code string back into its file, searching from `from`: through
+/// the YAML scalar that holds it ([`scalar_at`]) when it is found, else line
+/// by line ([`line_origin`]).
 pub fn code_origin(text: &str, code: &str, from: usize, file: u32) -> Origin {
+    match scalar_at(text, code, from) {
+        Some((lines, _)) => Origin { file, lines },
+        None => line_origin(text, code, from, file),
+    }
+}
+
+/// Maps a code string back into its file line by line, one entry a line
+/// found, searching from `from`. Lines that cannot be found (escaped quotes,
+/// folded text) fall back to the first line's position.
+pub fn line_origin(text: &str, code: &str, from: usize, file: u32) -> Origin {
     let mut lines = Vec::new();
     let mut search = from.min(text.len());
     let mut code_off = 0usize;
@@ -88,6 +98,149 @@ pub fn code_origin(text: &str, code: &str, from: usize, file: u32) -> Origin {
     Origin { file, lines }
 }
 
+/// Where the YAML scalar whose parsed value is `value` sits in `text`, at or
+/// after `from`: the points where the offsets of the two part (a folded
+/// line break, indentation, an escape, `''` in single quotes), as
+/// `(offset in value, offset in file)`, and where the scalar's text ends in
+/// the file. A value read from YAML differs from its text there, so a plain
+/// search misses it; this walks both in step. `None` when no place matches
+/// within a bounded amount of work.
+pub fn scalar_at(text: &str, value: &str, from: usize) -> Option<(Vec<(u32, u32)>, usize)> {
+    let lead = value.len() - value.trim_start().len();
+    let body = value.trim();
+    let first = body.chars().next()?;
+    // Work bounded as a few passes over the file: a value that matches
+    // nearly everywhere (a long run of one letter) is given up on.
+    let mut work = 4 * text.len() + 4 * body.len();
+    let b = text.as_bytes();
+    let mut p = from.min(text.len());
+    while p < text.len() {
+        let at = &text[p..];
+        let c = at.chars().next()?;
+        let before = text[..p].chars().next_back();
+        let style = match before {
+            Some('\'') => Style::Single,
+            Some('"') => Style::Double,
+            _ => Style::Plain,
+        };
+        if (c == first || (c == '\\' && style == Style::Double))
+            && let Some((mut points, end)) = walk(text, p, body, lead, style, &mut work)
+        {
+            let ends = match style {
+                Style::Single => b.get(end) == Some(&b'\''),
+                Style::Double => b.get(end) == Some(&b'"'),
+                Style::Plain => {
+                    let rest = text[end..].split('\n').next().unwrap_or("");
+                    let rest = rest.trim_start_matches([' ', '\t', '\r']);
+                    rest.is_empty() || rest.starts_with(['#', ',', ']', '}'])
+                }
+            };
+            if ends {
+                if lead > 0 {
+                    points.insert(0, (0, p as u32));
+                }
+                return Some((points, end));
+            }
+        }
+        if work == 0 {
+            return None;
+        }
+        work -= 1;
+        p += c.len_utf8();
+    }
+    None
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Style {
+    Plain,
+    Single,
+    Double,
+}
+
+/// Walks `value` (its first `lead` bytes of space left out) and the file
+/// from `p` in step; see [`scalar_at`].
+fn walk(
+    text: &str,
+    p: usize,
+    value: &str,
+    lead: usize,
+    style: Style,
+    work: &mut usize,
+) -> Option<(Vec<(u32, u32)>, usize)> {
+    let is_space = |c: char| matches!(c, ' ' | '\t' | '\n' | '\r');
+    let mut points = vec![(lead as u32, p as u32)];
+    let (mut i, mut j) = (0, p);
+    while i < value.len() {
+        *work = work.checked_sub(1)?;
+        let c = value[i..].chars().next()?;
+        let f = text[j..].chars().next()?;
+        let (di, dj) = if is_space(c) && is_space(f) {
+            // A folded line break, indentation: runs of space on both sides.
+            let di = value[i..].find(|x| !is_space(x)).unwrap_or(value.len() - i);
+            let mut dj = 0;
+            loop {
+                let rest = &text[j + dj..];
+                match rest.chars().next() {
+                    Some(x) if is_space(x) => dj += 1,
+                    // An escaped line break in double quotes is no character.
+                    Some('\\') if style == Style::Double && rest[1..].starts_with('\n') => dj += 2,
+                    _ => break,
+                }
+            }
+            (di, dj)
+        } else if c == '\'' && style == Style::Single && text[j..].starts_with("''") {
+            (1, 2)
+        } else if c == f {
+            (c.len_utf8(), c.len_utf8())
+        } else if f == '\\' && style == Style::Double {
+            let (e, n) = escape(&text[j + 1..])?;
+            if e != c {
+                return None;
+            }
+            (c.len_utf8(), 1 + n)
+        } else {
+            return None;
+        };
+        i += di;
+        j += dj;
+        if di != dj {
+            points.push(((lead + i) as u32, j as u32));
+        }
+    }
+    Some((points, j))
+}
+
+/// The character a YAML double-quoted escape (after its `\\`) stands for,
+/// and the bytes it takes.
+fn escape(s: &str) -> Option<(char, usize)> {
+    let hex = |n: usize| {
+        let h = s.get(1..1 + n)?;
+        char::from_u32(u32::from_str_radix(h, 16).ok()?).map(|c| (c, 1 + n))
+    };
+    let c = match s.chars().next()? {
+        '0' => '\0',
+        'a' => '\u{7}',
+        'b' => '\u{8}',
+        't' | '\t' => '\t',
+        'n' => '\n',
+        'v' => '\u{b}',
+        'f' => '\u{c}',
+        'r' => '\r',
+        'e' => '\u{1b}',
+        'N' => '\u{85}',
+        '_' => '\u{a0}',
+        'L' => '\u{2028}',
+        'P' => '\u{2029}',
+        'x' => return hex(2),
+        'u' => return hex(4),
+        'U' => return hex(8),
+        c @ (' ' | '"' | '/' | '\\') => c,
+        _ => return None,
+    };
+    Some((c, 1))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -99,6 +252,29 @@ mod tests {
         let o = code_origin(text, code, 0, 0);
         let at = o.map(code.find("actions").unwrap()) as usize;
         assert_eq!(&text[at..at + 7], "actions");
+    }
+
+    #[test]
+    fn maps_folded_quoted_and_escaped_scalars() {
+        let at = |text: &str, value: &str, word: &str| {
+            let (points, _) = scalar_at(text, value, 0).unwrap();
+            let o = Origin {
+                file: 0,
+                lines: points,
+            };
+            let i = o.map(value.find(word).unwrap()) as usize;
+            text[i..].split_whitespace().next().unwrap().to_string()
+        };
+        let plain = "id: a\nplay: draw(1) +\n   zork(2)\n";
+        assert_eq!(at(plain, "draw(1) + zork(2)", "zork"), "zork(2)");
+        let single = "play: 'log(\"it''s\"); zork(1)'\n";
+        assert_eq!(at(single, "log(\"it's\"); zork(1)", "zork"), "zork(1)'");
+        let double = "tags: [a, \"\\e[2J x\\ty\"]\n";
+        assert_eq!(at(double, "\u{1b}[2J x\ty", "y"), "y\"]");
+        assert_eq!(
+            scalar_at(double, "\u{1b}[2J x\ty", 0).unwrap().1,
+            double.len() - 3
+        );
     }
 
     #[test]

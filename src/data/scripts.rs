@@ -21,7 +21,8 @@ pub struct Scripts {
     /// Functions from the rules' script files.
     pub lib: AST,
     pub fns: Vec<(String, usize)>,
-    pub lib_origins: Vec<Origin>,
+    /// The file of each of [`Scripts::fns`] (where its run-time errors are).
+    fn_files: Vec<u32>,
     pub snippets: Vec<(AST, Origin)>,
     /// Functions scripts may call: the sandbox's and the kernel's (for the
     /// load-time check of calls).
@@ -49,7 +50,7 @@ impl Scripts {
             engine,
             lib: AST::empty(),
             fns: Vec::new(),
-            lib_origins: Vec::new(),
+            fn_files: Vec::new(),
             snippets: Vec::new(),
             known,
             unchecked: Vec::new(),
@@ -65,11 +66,18 @@ impl Scripts {
         let ast = self.parse(text, &origin)?;
         for f in ast.iter_functions() {
             self.fns.push((f.name.to_string(), f.params.len()));
+            self.fn_files.push(file);
         }
         self.lib = self.lib.merge(&ast);
-        self.lib_origins.push(origin.clone());
         self.unchecked.push((ast, text.to_string(), origin));
         Ok(())
+    }
+
+    /// The script file that defines function `name` (the last one, as a
+    /// later file's function replaces an earlier one's).
+    pub fn file_of(&self, name: &str) -> Option<u32> {
+        let i = self.fns.iter().rposition(|(n, _)| n == name)?;
+        self.fn_files.get(i).copied()
     }
 
     /// The calls of the rules' script files to functions that exist nowhere.

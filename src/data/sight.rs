@@ -1,9 +1,10 @@
 //! What a data bot may read: a bot decides from what its player may see, so
 //! a rule reading the cards (or the size) of a zone its zone declaration
 //! hides from every player fails whenever it is weighed. `fuda check` says
-//! so at the zone's name. A zone whose owner only the run time knows
-//! (`hand(active)`) is not guessed at.
+//! so at the zone's name, or at the call of the verb that reads it. A zone
+//! whose owner only the run time knows (`hand(active)`) is not guessed at.
 
+use super::counts::walk;
 use super::locate::find_word;
 use super::{Data, DataError, Visibility};
 use crate::lang::builtins::Builtin;
@@ -18,6 +19,7 @@ enum Read {
 
 /// Every read, in a bot's rules, of a zone hidden from the bot's player.
 pub fn check(data: &Data) -> Vec<DataError> {
+    let verbs = verb_reads(data);
     let mut out = Vec::new();
     for (bot, rules) in &data.bots {
         for rule in rules {
@@ -30,10 +32,84 @@ pub fn check(data: &Data) -> Vec<DataError> {
                         out.push(e);
                     }
                 });
+                walk(&code.stmts, &mut |_| {}, &mut |e| {
+                    if let Expr::Verb(w, _, span) = e
+                        && let Some((z, read, at)) = verbs[*w as usize]
+                    {
+                        out.push(through_verb(data, bot, *w, z, read, at, *span));
+                    }
+                });
             }
         }
     }
     out
+}
+
+/// For each verb, the first read in its code (or in the verbs it calls) of
+/// a zone hidden from every player: the zone, what is read, and where.
+fn verb_reads(data: &Data) -> Vec<Option<(u16, Read, Span)>> {
+    let mut reads: Vec<Option<(u16, Read, Span)>> = vec![None; data.verbs.len()];
+    loop {
+        let mut changed = false;
+        for (v, code) in data.verbs.iter().enumerate() {
+            if reads[v].is_some() {
+                continue;
+            }
+            let mut found = None;
+            walk(&code.stmts, &mut |_| {}, &mut |e| {
+                if found.is_some() {
+                    return;
+                }
+                found = match e {
+                    Expr::Verb(w, ..) => reads[*w as usize],
+                    _ => direct(e, code.span)
+                        .filter(|(z, _, read, _)| why_hidden(data, *z, *read).is_some())
+                        .map(|(z, _, read, at)| (z, read, at)),
+                };
+            });
+            if found.is_some() {
+                reads[v] = found;
+                changed = true;
+            }
+        }
+        if !changed {
+            return reads;
+        }
+    }
+}
+
+/// The error for a bot's call of verb `w`, whose code reads zone `z` (at
+/// `at`) that no player may see.
+fn through_verb(
+    data: &Data,
+    bot: &str,
+    w: u16,
+    z: u16,
+    read: Read,
+    at: Span,
+    call: Span,
+) -> DataError {
+    let d = &data.zones[z as usize];
+    let what = match read {
+        Read::Cards => "the cards of",
+        Read::Size => "the size of",
+    };
+    let verb = &data.names.verbs[w as usize].0;
+    let (line, col) = super::load::line_col(data.sources.text(at.file), at.start as usize);
+    data.sources.error(
+        call.file,
+        call.start,
+        call.end.max(call.start + 1),
+        format!(
+            "bot `{bot}` calls verb `{verb}`, which reads {what} zone `{}`, {}",
+            d.name,
+            why_hidden(data, z, read).unwrap_or_default()
+        ),
+        Some(format!(
+            "a bot sees only what its player may see: `{verb}` reads it at {}:{line}:{col}",
+            data.sources.path(at.file)
+        )),
+    )
 }
 
 /// Calls `f` on each zone the code reads the cards or the size of, with its
@@ -47,31 +123,38 @@ fn each_read(code: &Code, f: &mut impl FnMut(u16, Option<&Expr>, Read, Span)) {
 }
 
 fn expr(e: &Expr, around: Span, f: &mut impl FnMut(u16, Option<&Expr>, Read, Span)) {
-    let mut read = |x: &Expr, r: Read, span: Span| {
-        if let Expr::Zone(z, owner) = x {
-            f(*z, owner.as_deref(), r, span);
-        }
-    };
+    if let Some((z, owner, r, span)) = direct(e, around) {
+        f(z, owner, r, span);
+    }
     let around = match e {
-        Expr::Where(list, ..) | Expr::Sum(list, ..) | Expr::Any(list, ..) => {
-            read(list, Read::Cards, around);
-            around
-        }
-        Expr::Call(b, args, span) => {
-            match (b, args.first()) {
-                (Builtin::First | Builtin::At | Builtin::Contains, Some(a)) => {
-                    read(a, Read::Cards, *span)
-                }
-                (Builtin::Count | Builtin::Empty, Some(a)) => read(a, Read::Size, *span),
-                _ => {}
-            }
-            *span
-        }
-        Expr::Bin(_, _, _, span) | Expr::Is(.., span) | Expr::Verb(_, _, span) => *span,
+        Expr::Call(_, _, span)
+        | Expr::Bin(_, _, _, span)
+        | Expr::Is(.., span)
+        | Expr::Verb(_, _, span) => *span,
         _ => around,
     };
     for c in e.children() {
         expr(c, around, f);
+    }
+}
+
+/// The zone `e` itself reads the cards or the size of (not its parts'),
+/// with its owner as written and the span of the call (else `around`).
+fn direct(e: &Expr, around: Span) -> Option<(u16, Option<&Expr>, Read, Span)> {
+    let (x, r, span) = match e {
+        Expr::Where(list, ..) | Expr::Sum(list, ..) | Expr::Any(list, ..) => {
+            (&**list, Read::Cards, around)
+        }
+        Expr::Call(b, args, span) => match (b, args.first()) {
+            (Builtin::First | Builtin::At | Builtin::Contains, Some(a)) => (a, Read::Cards, *span),
+            (Builtin::Count | Builtin::Empty, Some(a)) => (a, Read::Size, *span),
+            _ => return None,
+        },
+        _ => return None,
+    };
+    match x {
+        Expr::Zone(z, owner) => Some((*z, owner.as_deref(), r, span)),
+        _ => None,
     }
 }
 
@@ -85,21 +168,13 @@ fn hidden(
     span: Span,
 ) -> Option<DataError> {
     let d = &data.zones[z as usize];
-    let (vis, key, what) = match read {
-        Read::Cards => (d.contents, "contents", "the cards of"),
-        Read::Size => (d.size, "size", "the size of"),
+    let what = match read {
+        Read::Cards => "the cards of",
+        Read::Size => "the size of",
     };
     // The bot's own zone: written without an owner, or `zone(me)`.
     let own = matches!(owner, None | Some(Expr::Me));
-    let why = match vis {
-        Visibility::Public => return None,
-        // Its own player's sees it; whether another's is read, only the run time knows.
-        Visibility::Owner if !d.shared => return None,
-        Visibility::Owner => {
-            format!("which `{key}: owner` hides from every player (a shared zone has no owner)")
-        }
-        Visibility::Hidden => format!("which `{key}: hidden` hides from every player"),
-    };
+    let why = why_hidden(data, z, read)?;
     let whose = if d.shared {
         String::new()
     } else if own {
@@ -125,4 +200,23 @@ fn hidden(
         format!("bot `{bot}` reads {what} zone `{name}`{whose}, {why}"),
         Some(help),
     ))
+}
+
+/// Why reading `read` of zone `z` is hidden from every player, if it is.
+/// A per-player `owner` zone is not: its own player sees it, and whether
+/// another's is read only the run time knows.
+fn why_hidden(data: &Data, z: u16, read: Read) -> Option<String> {
+    let d = &data.zones[z as usize];
+    let (vis, key) = match read {
+        Read::Cards => (d.contents, "contents"),
+        Read::Size => (d.size, "size"),
+    };
+    match vis {
+        Visibility::Public => None,
+        Visibility::Owner if !d.shared => None,
+        Visibility::Owner => Some(format!(
+            "which `{key}: owner` hides from every player (a shared zone has no owner)"
+        )),
+        Visibility::Hidden => Some(format!("which `{key}: hidden` hides from every player")),
+    }
 }

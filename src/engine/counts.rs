@@ -7,6 +7,7 @@
 //! them one test.
 
 use super::Game;
+use super::state::Obj;
 use crate::data::{Data, STAT_KINDS};
 use crate::value::{DefId, ObjId, PlayerId, Value, ZoneRef};
 
@@ -53,6 +54,24 @@ impl MoveCounts {
                     .get_mut((player as usize * KINDS + k) * self.ndefs + def as usize)
             {
                 *n += 1;
+            }
+        }
+    }
+
+    /// [`MoveCounts::add`] for each of `cards`, moved by `event`, with the
+    /// event's kinds looked up once (nothing to do for most events).
+    pub(crate) fn add_cards(&mut self, event: u16, objs: &[Obj], cards: &[ObjId]) {
+        let kinds = self.kinds.get(event as usize).copied().unwrap_or(0);
+        if kinds == 0 {
+            return;
+        }
+        for k in (0..KINDS).filter(|k| kinds & (1 << k) != 0) {
+            for &c in cards {
+                let o = &objs[c as usize];
+                let i = (o.owner as usize * KINDS + k) * self.ndefs + o.def as usize;
+                if let Some(n) = self.counts.get_mut(i) {
+                    *n += 1;
+                }
             }
         }
     }
@@ -144,13 +163,21 @@ impl Game {
         }
     }
 
-    /// [`Game::quiet_tops`] while counting: card by card (as
-    /// [`State::move_tops`](super::state::State::move_tops) moves them).
+    /// [`Game::quiet_tops`] while counting: the moved cards are the top
+    /// `n` of the destination after the move (card by card onto piles or
+    /// within one zone, as [`State::move_tops`](super::state::State::move_tops)
+    /// moves them).
     #[inline(never)]
     fn counted_tops(&mut self, from: usize, to: ZoneRef, n: usize, cause: Option<u16>) {
-        for _ in 0..n {
-            self.quiet_top(from, to, cause);
+        let dst = self.st.inst(to);
+        if dst == from || self.st.is_piles(to) {
+            for _ in 0..n {
+                self.quiet_top(from, to, cause);
+            }
+            return;
         }
+        self.st.move_tops(from, to, n);
+        self.count_top(cause, dst, n);
     }
 
     /// [`Game::quiet_zone`] while counting: the moved cards are the top
@@ -167,14 +194,17 @@ impl Game {
         if !self.st.move_zone(from, to, out) {
             return false;
         }
-        let (Some(counts), Some(e)) = (&mut self.counts, cause) else {
-            return true;
-        };
-        let cards = &self.st.zones[self.st.inst(to)].cards;
-        for &c in &cards[cards.len() - n..] {
-            let o = &self.st.objs[c as usize];
-            counts.add(e, o.owner, o.def);
-        }
+        self.count_top(cause, self.st.inst(to), n);
         true
+    }
+
+    /// Counts the top `n` cards of zone instance `inst`, moved there by
+    /// `cause`.
+    fn count_top(&mut self, cause: Option<u16>, inst: usize, n: usize) {
+        let (Some(counts), Some(e)) = (&mut self.counts, cause) else {
+            return;
+        };
+        let cards = &self.st.zones[inst].cards;
+        counts.add_cards(e, &self.st.objs, &cards[cards.len() - n..]);
     }
 }

@@ -208,14 +208,22 @@ fn finish(
             if let Some(flow) = FLOW.with(|s| s.borrow_mut().take()) {
                 return Err(flow);
             }
-            let e = match *e {
-                EvalAltResult::ErrorInFunctionCall(_, _, inner, _) => inner,
-                other => Box::new(other),
-            };
-            let (file, text) = (text_of.file, g.data.sources.text(text_of.file));
+            // Down to the error inside the innermost script function, at
+            // its place in that function's own file (or at the call that
+            // failed, if the error has no place of its own).
+            let (mut e, mut origin) = (e, std::borrow::Cow::Borrowed(text_of));
+            while let EvalAltResult::ErrorInFunctionCall(name, _, mut inner, pos) = *e {
+                if inner.position().line().is_none() {
+                    inner.set_position(pos);
+                } else if let Some(file) = g.data.scripts.file_of(&name) {
+                    origin = std::borrow::Cow::Owned(Origin::identity(file));
+                }
+                e = inner;
+            }
+            let (file, text) = (origin.file, g.data.sources.text(origin.file));
             let at = match e.position().line() {
                 Some(_) => {
-                    let snippet_off = pos_offset_in_origin(text, text_of, e.position());
+                    let snippet_off = pos_offset_in_origin(text, &origin, e.position());
                     Span {
                         file,
                         start: snippet_off,
@@ -320,12 +328,9 @@ pub fn call_fn(
 ) -> Res<Value> {
     let data = g.data.clone();
     let name = data.scripts.fns[id as usize].0.clone();
-    let origin = data
-        .scripts
-        .lib_origins
-        .first()
-        .cloned()
-        .unwrap_or_default();
+    // The called function's file: an error with no function call between
+    // is in it.
+    let origin = Origin::identity(data.scripts.file_of(&name).unwrap_or_default());
     let args: Vec<Dynamic> = args.into_iter().map(to_dynamic).collect();
     let (r, ops) = enter(g, this, me, span, |engine, s| {
         let mut scope = Scope::new();

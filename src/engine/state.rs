@@ -500,6 +500,12 @@ impl State {
         self.at(z).0
     }
 
+    /// Whether zone `z` keeps its cards in piles by card.
+    #[inline(always)]
+    pub fn is_piles(&self, z: ZoneRef) -> bool {
+        self.at(z).1.piles
+    }
+
     /// A zone's instance, with its layout (one lookup).
     #[inline(always)]
     fn at(&self, z: ZoneRef) -> (usize, ZoneLayout) {

@@ -3,6 +3,8 @@
 //! of those who played it) against the players who did not — the "win rate
 //! added" — each with its interval and sample sizes.
 
+use std::collections::HashMap;
+
 use super::interval::{Diff, Rate, newcombe, wilson};
 use super::rows::Rows;
 
@@ -30,47 +32,82 @@ pub struct CardStat {
     pub small: bool,
 }
 
+/// One card's sums over a variant's rows.
+#[derive(Default)]
+struct Sums {
+    /// (won, rows) with the card in the final deck; the same having played it.
+    deck: (u64, u64),
+    played: (u64, u64),
+    gained: u64,
+    plays: u64,
+    drawn: u64,
+}
+
+/// One variant's finished player-games, single wins and cards' sums, the
+/// cards in the order they first appear.
+struct Variant<'a> {
+    name: &'a str,
+    total: u64,
+    wins: u64,
+    cards: Vec<(&'a str, Sums)>,
+}
+
 /// One figure per variant and card, sorted by win rate added (final deck),
-/// highest first, within each variant.
+/// highest first, within each variant. One pass over the rows: a run has a
+/// row per player, game and card.
 pub fn card_stats(rows: &Rows) -> Vec<CardStat> {
     let mut out = Vec::new();
-    let mut variants: Vec<&str> = Vec::new();
+    // Variants in the order they first appear.
+    let mut variants: Vec<Variant> = Vec::new();
+    let mut at: HashMap<&str, usize> = HashMap::new();
     for g in &rows.games {
-        if !variants.contains(&g.variant.as_str()) {
-            variants.push(&g.variant);
+        let i = *at.entry(&g.variant).or_insert_with(|| {
+            variants.push(Variant {
+                name: &g.variant,
+                total: 0,
+                wins: 0,
+                cards: Vec::new(),
+            });
+            variants.len() - 1
+        });
+        if g.finished() {
+            variants[i].total += g.seats.len() as u64;
+            variants[i].wins += g.winner_seat().is_some() as u64;
         }
     }
-    for v in variants {
-        let done = rows.games.iter().filter(|g| g.variant == v && g.finished());
-        let (mut total, mut wins) = (0u64, 0u64);
-        for g in done {
-            let single = g.winner_seat();
-            total += g.seats.len() as u64;
-            wins += single.is_some() as u64;
+    let mut card_at: HashMap<(&str, &str), usize> = HashMap::new();
+    for c in &rows.cards {
+        let Some(&v) = at.get(c.variant.as_str()) else {
+            continue;
+        };
+        let cards = &mut variants[v].cards;
+        let k = *card_at.entry((&c.variant, &c.card)).or_insert_with(|| {
+            cards.push((&c.card, Sums::default()));
+            cards.len() - 1
+        });
+        let s = &mut cards[k].1;
+        let won = c.won as u64;
+        if c.final_deck > 0 {
+            s.deck = (s.deck.0 + won, s.deck.1 + 1);
         }
-        let mut ids: Vec<&str> = Vec::new();
-        for c in rows.cards.iter().filter(|c| c.variant == v) {
-            if !ids.contains(&c.card.as_str()) {
-                ids.push(&c.card);
-            }
+        if c.played > 0 {
+            s.played = (s.played.0 + won, s.played.1 + 1);
         }
-        let mut stats: Vec<CardStat> = (ids.iter())
-            .map(|id| {
-                let mine = || {
-                    rows.cards
-                        .iter()
-                        .filter(|c| c.variant == v && c.card == *id)
-                };
-                let count = |f: &dyn Fn(&super::rows::CardRow) -> bool| {
-                    let n = mine().filter(|c| f(c)).count() as u64;
-                    let w = mine().filter(|c| f(c) && c.won).count() as u64;
-                    (w, n)
-                };
-                let (wd, nd) = count(&|c| c.final_deck > 0);
-                let (wp, np) = count(&|c| c.played > 0);
-                let per = |f: &dyn Fn(&super::rows::CardRow) -> u32| {
-                    mine().map(|c| f(c) as f64).sum::<f64>() / total.max(1) as f64
-                };
+        s.gained += c.gained as u64;
+        s.plays += c.played as u64;
+        s.drawn += c.drawn as u64;
+    }
+    for Variant {
+        name: v,
+        total,
+        wins,
+        cards,
+    } in variants
+    {
+        let mut stats: Vec<CardStat> = (cards.into_iter())
+            .map(|(id, s)| {
+                let ((wd, nd), (wp, np)) = (s.deck, s.played);
+                let per = |n: u64| n as f64 / total.max(1) as f64;
                 let in_deck = wilson(wd, nd);
                 let not_in_deck = wilson(wins - wd.min(wins), total - nd.min(total));
                 let played = wilson(wp, np);
@@ -79,9 +116,9 @@ pub fn card_stats(rows: &Rows) -> Vec<CardStat> {
                     variant: v.to_string(),
                     card: id.to_string(),
                     player_games: total,
-                    gained_per_game: per(&|c| c.gained),
-                    played_per_game: per(&|c| c.played),
-                    drawn_per_game: per(&|c| c.drawn),
+                    gained_per_game: per(s.gained),
+                    played_per_game: per(s.plays),
+                    drawn_per_game: per(s.drawn),
                     added_in_deck: newcombe(in_deck, not_in_deck),
                     added_played: newcombe(played, not_played),
                     small: [nd, total - nd.min(total)].iter().any(|&n| n < SMALL),

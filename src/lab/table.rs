@@ -150,7 +150,7 @@ pub fn write(path: &Path, t: &Table) -> Result<(), String> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).map_err(|e| fail(&e))?;
     }
-    let file = std::fs::File::create(path).map_err(|e| fail(&e))?;
+    let file = crate::data::confine::create_own(path)?;
     let mut w = std::io::BufWriter::new(file);
     match format_of(path)? {
         Format::Parquet => parquet_write(w, t).map_err(|e| fail(&e)),

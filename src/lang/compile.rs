@@ -8,6 +8,7 @@ use pest::iterators::Pair;
 
 use crate::lang::builtins::Builtin;
 use crate::lang::ir::*;
+use crate::lang::kind::{Kind, kind};
 use crate::lang::names::{Names, find};
 use crate::suggest::{did_you_mean, suggest, suggest_kinds};
 
@@ -308,6 +309,13 @@ impl<'a> Compiler<'a> {
                         &count,
                         format!("repeat {k} times: a count must be 0 or more"),
                         None,
+                    ));
+                }
+                if let Some(k) = kind(&n).filter(|k| *k != Kind::Number) {
+                    return Err(self.err(
+                        &count,
+                        format!("`repeat` takes a number of times; got {}", k.text()),
+                        Some("`repeat n { … }` runs its block n times: give it a number, or a count like `count(hand)`".into()),
                     ));
                 }
                 Ok(Stmt::Repeat(n, self.block(next(&mut it))?))

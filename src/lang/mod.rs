@@ -4,4 +4,5 @@ pub mod builtins;
 pub mod compile;
 pub mod doc;
 pub mod ir;
+pub mod kind;
 pub mod names;

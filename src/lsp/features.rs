@@ -50,6 +50,18 @@ pub fn complete(data: &Data, text: &str, off: usize) -> Vec<CompletionItem> {
     } else if key.starts_with("tags:") {
         names(&mut out, &n.tags, CompletionItemKind::CONSTANT, "tag");
     } else {
+        // In a verb's entry, its parameters first.
+        if let Some(v) = meaning::verb_around(data, text, start) {
+            let (name, params) = &n.verbs[v];
+            for (i, p) in params.iter().enumerate() {
+                out.push(item(
+                    p,
+                    CompletionItemKind::VARIABLE,
+                    format!("parameter of verb {name}({})", params.join(", ")),
+                    Some(param_doc(data, v, i)),
+                ));
+            }
+        }
         out.extend(Builtin::ALL.iter().map(|b| {
             let doc = format!("{}\n\n{}", b.doc(), super::features::named_params(*b));
             item(
@@ -215,6 +227,17 @@ fn card_doc(data: &Data, d: &crate::data::CardDef) -> String {
     s
 }
 
+/// What a verb's parameter is, and what the verb's code uses it as when
+/// the code shows it (what `fuda check` holds its callers to).
+fn param_doc(data: &Data, v: usize, i: usize) -> String {
+    let (name, params) = &data.names.verbs[v];
+    let used = match crate::data::kinds::param_use(data, v, i) {
+        Some(kind) => format!(": its code uses it as {kind}, so a call must give {kind}"),
+        None => String::new(),
+    };
+    format!("parameter `{}` of verb `{name}`{used}", params[i])
+}
+
 /// A verb's entry in the rules and its doc comment.
 fn verb_doc(data: &Data, v: usize) -> Option<(String, String)> {
     let spot = meaning::verb_spot(data, v)?;
@@ -261,6 +284,14 @@ fn describe(data: &Data, m: Meaning) -> Option<String> {
                 yaml(&body)
             ))
         }
+        Meaning::Param(v, i) => {
+            let (name, params) = n.verbs.get(v)?;
+            Some(format!(
+                "```\n{name}({})\n```\n{}",
+                params.join(", "),
+                param_doc(data, v, i)
+            ))
+        }
         Meaning::Card(d) => data.defs.get(d).map(|d| card_doc(data, d)),
         Meaning::Zone(z) => declared("zones", &n.zones[z], "zone"),
         Meaning::Counter(c) => declared("counters", &n.counters[c], "counter"),
@@ -295,6 +326,7 @@ pub fn definition(data: &Data, text: &str, off: usize) -> Vec<Location> {
     let spots: Vec<Spot> = (meanings.iter())
         .flat_map(|m| match *m {
             Meaning::Verb(v) => meaning::verb_spot(data, v).into_iter().collect(),
+            Meaning::Param(v, i) => meaning::param_spot(data, v, i).into_iter().collect(),
             Meaning::Card(d) => meaning::card_spot(data, d).into_iter().collect(),
             Meaning::Zone(z) => meaning::declared(data, "zones", &n.zones[z])
                 .into_iter()

@@ -1,6 +1,6 @@
 //! What a name in an open file stands for in its game: a kernel operation,
-//! a verb, a card, a zone, a counter, an event, a tag or a property; and
-//! where the rules declare it.
+//! a verb, a verb's parameter (in that verb's entry), a card, a zone, a
+//! counter, an event, a tag or a property; and where the rules declare it.
 
 use crate::data::Data;
 use crate::data::locate::{find_key, find_word};
@@ -13,6 +13,8 @@ use super::text::word_at;
 pub enum Meaning {
     Op(Builtin),
     Verb(usize),
+    /// A verb's parameter (the verb, the parameter's index).
+    Param(usize, usize),
     Card(usize),
     Zone(usize),
     Counter(usize),
@@ -48,6 +50,13 @@ pub fn at(data: &Data, text: &str, off: usize) -> (usize, usize, Vec<Meaning>) {
         return (start, end, card.into_iter().collect());
     }
     let call = text[end..].trim_start().starts_with('(');
+    // In a verb's entry, its parameter hides any other name it matches.
+    if let Some(v) = verb_around(data, text, start)
+        && let Some(i) = (n.verbs[v].1.iter()).position(|p| p == word)
+        && !call
+    {
+        return (start, end, vec![Meaning::Param(v, i)]);
+    }
     let mut out: Vec<Meaning> = Vec::new();
     out.extend(Builtin::lookup(word).map(Meaning::Op));
     out.extend(n.verb(word).map(|v| Meaning::Verb(v as usize)));
@@ -93,6 +102,34 @@ pub fn verb_spot(data: &Data, v: usize) -> Option<Spot> {
     let (start, end) = entry(text, "verbs", name, 0)?;
     Some(Spot {
         file: code.span.file,
+        start,
+        end,
+    })
+}
+
+/// The verb whose entry in `text` (a rules file, or a mod's `add:`) holds
+/// `off`, by the indentation of its lines.
+pub fn verb_around(data: &Data, text: &str, off: usize) -> Option<usize> {
+    (data.names.verbs.iter()).position(|(name, _)| {
+        entry(text, "verbs", name, 0).is_some_and(|(key, _)| {
+            let line_start = text[..key].rfind('\n').map_or(0, |i| i + 1);
+            let (body, _) = entry_text(text, key);
+            (line_start..=line_start + body.len()).contains(&off)
+        })
+    })
+}
+
+/// Where verb `v` names its parameter `i`: the word in its `params:`.
+pub fn param_spot(data: &Data, v: usize, i: usize) -> Option<Spot> {
+    let key = verb_spot(data, v)?;
+    let text = data.sources.text(key.file);
+    let (body, _) = entry_text(text, key.start);
+    let line_start = text[..key.start].rfind('\n').map_or(0, |i| i + 1);
+    let params = line_start + body.find("params:")?;
+    let name = &data.names.verbs.get(v)?.1.get(i)?;
+    let (start, end) = find_word(text, name, params)?;
+    (end <= line_start + body.len()).then_some(Spot {
+        file: key.file,
         start,
         end,
     })

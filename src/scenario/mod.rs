@@ -105,6 +105,11 @@ pub struct RawScenario {
     #[serde(default)]
     #[schemars(extend("enum" = ["allowed", null]))]
     pub unused: Option<String>,
+    /// Seats played by an agent instead of the script: `p2: bigmoney` (any
+    /// name `fuda run --agents` takes, `ismcts:50` too). Their decisions take
+    /// no answer from `decisions:` and are not counted by `after:`.
+    #[serde(default)]
+    pub seats: BTreeMap<String, String>,
 }
 
 fn two() -> u8 {
@@ -290,6 +295,20 @@ pub fn run_with(
         }
         None => None,
     };
+    let mut seated = seats(&raw, &data, sources, fid, &text, &mut errors);
+    if let Some(p) = waiting_for
+        && let Some(name) = raw.seats.get(&format!("p{p}"))
+        && seated[p as usize - 1].is_some()
+    {
+        errors.push(err_at(
+            sources,
+            fid,
+            "waiting_for",
+            waiting_at,
+            format!("`waiting_for: {p}` names a seat `{name}` plays: it never waits"),
+            Some("name a seat `decisions:` answers for".into()),
+        ));
+    }
     let tester = Shared::default();
     let phase_points = groups.iter().any(|g| matches!(g.when, When::Phase { .. }));
     *tester.lock() = Tester {
@@ -303,12 +322,14 @@ pub fn run_with(
     let cfg = GameConfig {
         players: raw.players,
         seed: raw.seed,
-        agents: (0..raw.players)
-            .map(|_| {
-                Box::new(Asked {
-                    script: Scripted(script.clone()),
-                    tester: tester.clone(),
-                }) as Box<dyn Agent>
+        agents: (seated.iter_mut())
+            .map(|a| {
+                a.take().unwrap_or_else(|| {
+                    Box::new(Asked {
+                        script: Scripted(script.clone()),
+                        tester: tester.clone(),
+                    })
+                })
             })
             .collect(),
         options,
@@ -632,6 +653,41 @@ fn reader_key_at(text: &str, key: &str) -> usize {
         return 0;
     }
     text.find(&format!("\n{line}")).map_or(0, |i| i + 1)
+}
+
+/// The agents `seats:` names, by seat (none: the script answers).
+fn seats(
+    raw: &RawScenario,
+    data: &Data,
+    sources: &Sources,
+    fid: u32,
+    text: &str,
+    errors: &mut Vec<DataError>,
+) -> Vec<Option<Box<dyn Agent>>> {
+    let mut out: Vec<Option<Box<dyn Agent>>> = (0..raw.players).map(|_| None).collect();
+    let at = reader_key_at(text, "seats");
+    for (key, name) in &raw.seats {
+        let Some(p) = player_key(key, raw.players) else {
+            let msg = format!(
+                "`seats:` takes players `p1` to `p{}`, not `{key}`",
+                raw.players
+            );
+            errors.push(err_at(sources, fid, key, at, msg, None));
+            continue;
+        };
+        match crate::search::parse(name, data) {
+            Some(a) => out[p as usize] = Some(a),
+            None => {
+                let known = crate::search::names(data);
+                let help = did_you_mean(suggest(name, known.iter().map(|s| s.as_str())))
+                    .or_else(|| Some(format!("agents: {}", known.join(", "))));
+                let from = find_key(text, key, "", at).unwrap_or(at);
+                let msg = format!("unknown agent \"{name}\"");
+                errors.push(err_at(sources, fid, name, from, msg, help));
+            }
+        }
+    }
+    out
 }
 
 fn player_key(key: &str, players: u8) -> Option<PlayerId> {

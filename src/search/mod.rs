@@ -30,6 +30,15 @@ use crate::engine::agent::{self, Agent};
 /// Playouts per decision when `ismcts` names no budget.
 pub const DEFAULT_ITERATIONS: u32 = 1000;
 
+/// The names [`parse`] takes, for help texts: the search's as a pattern.
+pub fn names(data: &Data) -> Vec<String> {
+    (["first", "random", "ismcts[:N|:Nms][:bot]"]
+        .iter()
+        .map(|s| s.to_string()))
+    .chain(data.bots.iter().map(|(n, _)| n.clone()))
+    .collect()
+}
+
 /// An agent by name: the kernel's (`first`, `random`, a data bot) or a
 /// search: `ismcts`, `ismcts:N` (N playouts per decision), `ismcts:Nms`
 /// (N milliseconds), each optionally followed by `:<bot>` for the rollout
