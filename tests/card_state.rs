@@ -84,7 +84,7 @@ fn a_cards_state_shows_only_where_the_card_is_seen() {
         let v = g.view(0);
         let z = v.zones.iter().find(|z| z.zone == "P1's hand").unwrap();
         let states = z.states.as_ref().expect("a state in P1's hand");
-        assert!(states.iter().any(|s| *s == own), "seed {seed}: {states:?}");
+        assert!(states.contains(&own), "seed {seed}: {states:?}");
 
         // P1's leader (public): both seats see its state.
         let open = leader[0];
