@@ -594,12 +594,7 @@ fn command(cli: Cli) -> ExitCode {
             lab::sweep(&dir, &game, &vary, swap, &o)
         }
         Cmd::Report { file, html } => lab::report_cmd(&file, html.as_deref()),
-        Cmd::Play { mut game } => {
-            if game.agents.is_empty() {
-                game.agents = vec!["human".into(), "random".into()];
-            }
-            play_terminal(&dir, &game)
-        }
+        Cmd::Play { game } => play_terminal(&dir, &game),
         Cmd::Serve { host, port } => serve(dir, &host, port),
         Cmd::Doc { topic } => doc(topic.as_deref()),
         Cmd::Data {
@@ -1272,16 +1267,27 @@ fn run(dir: &Source, a: &GameArgs, json: bool, view: Option<u8>, save: Option<&P
 /// `fuda play`: the game at the terminal, the transcript printed as it goes
 /// (`crate::play`).
 fn play_terminal(dir: &Source, a: &GameArgs) -> ExitCode {
-    let (data, cfg) = match prepare(dir, a, true) {
+    let (data, mut cfg) = match prepare(dir, a, true) {
         Ok(x) => x,
         Err(code) => return code,
     };
     // Seats past the names take the last one (as `prepare` seats them).
-    let names: Vec<String> = (0..cfg.players as usize)
+    let mut names: Vec<String> = (0..cfg.players as usize)
         .filter_map(|i| a.agents.get(i).or(a.agents.last()).cloned())
         .collect();
+    if a.agents.is_empty() {
+        // None named: the person at P1, the rules' default agent elsewhere
+        // (as `prepare` seated it), by name so a save reopens with them.
+        let bot = (data.default_agent.clone())
+            .filter(|b| crate::search::parse(b, &data).is_some())
+            .unwrap_or_else(|| "random".into());
+        names = vec![bot; cfg.players as usize];
+        names[0] = "human".into();
+        cfg.agents[0] = Box::new(crate::human::Human);
+    }
     let people: Vec<bool> = names.iter().map(|n| n == "human").collect();
-    match crate::play::play(data.clone(), cfg, &people, &names).map_err(|e| *e) {
+    let played = crate::play::play(data.clone(), cfg, &people, &names, Vec::new(), false);
+    match played.map_err(|e| *e) {
         Ok(o) => {
             print_outcome(&data, &o, false);
             ExitCode::SUCCESS
@@ -1386,16 +1392,94 @@ fn replay(
             }
         }
     }
+    let tier = (!reference).then(|| crate::fast::tier(&data));
+    // Without `--upto`, the save's agents play on from its last answer; a
+    // person's seat makes it `fuda play` from there.
+    let on = match upto {
+        None => play_on(&data, &save, file),
+        Some(_) => None,
+    };
+    if let Some((names, bots)) = on {
+        if names.iter().any(|n| n == "human") && !json {
+            let people: Vec<bool> = names.iter().map(|n| n == "human").collect();
+            let kept = (save.answers.iter())
+                .map(|a| (a.player, a.picks.iter().map(|&i| i as usize).collect()))
+                .collect();
+            let cfg = GameConfig {
+                players: save.players,
+                seed: save.seed,
+                agents: bots,
+                options,
+                logging: true,
+                tier,
+            };
+            say(format_args!(
+                "-- replaying {} answers, then playing on",
+                save.answers.len()
+            ));
+            let played = crate::play::play(data.clone(), cfg, &people, &names, kept, true);
+            return match played.map_err(|e| *e) {
+                Ok(o) => {
+                    print_outcome(&data, &o, false);
+                    ExitCode::SUCCESS
+                }
+                Err(crate::engine::Flow::OutOfDecisions) => ExitCode::SUCCESS,
+                Err(f) => crate::report::flow(&data, f),
+            };
+        }
+        if !names.iter().any(|n| n == "human") {
+            agents = (agents.into_iter().zip(bots))
+                .map(|(a, b)| a.then(b))
+                .collect();
+        }
+    }
     let cfg = GameConfig {
         players: save.players,
         seed: save.seed,
         agents: agents.into_iter().map(|a| Box::new(a) as _).collect(),
         options,
         logging: true,
-        tier: (!reference).then(|| crate::fast::tier(&data)),
+        tier,
     };
     let mut game = Game::new(data, cfg);
     finish_run(&mut game, json, view, None)
+}
+
+/// Seats by name, with their agents.
+type Seats = (Vec<String>, Vec<Box<dyn Agent>>);
+
+/// The save's agents, by name and seated, to play on after its answers;
+/// none when it records none or names one this data does not know (the
+/// replay then stops at the last answer, as it always did).
+fn play_on(data: &Data, save: &crate::replay::Save, file: &Path) -> Option<Seats> {
+    if save.agents.is_empty() {
+        return None;
+    }
+    if save.agents.len() != save.players as usize {
+        errln!(
+            "warning: {} records {} agents for {} players; the replay stops at its last answer",
+            file.display(),
+            save.agents.len(),
+            save.players
+        );
+        return None;
+    }
+    let mut bots = Vec::new();
+    for name in &save.agents {
+        let bot = match name.as_str() {
+            "human" => Some(Box::new(crate::human::Human) as Box<dyn Agent>),
+            other => crate::search::parse(other, data),
+        };
+        let Some(bot) = bot else {
+            errln!(
+                "warning: {} records the agent \"{name}\", which this data does not know; the replay stops at its last answer",
+                file.display()
+            );
+            return None;
+        };
+        bots.push(bot);
+    }
+    Some((save.agents.clone(), bots))
 }
 
 pub fn print_log(game: &Game, log: &[Entry], viewer: Option<u8>, json: bool) {

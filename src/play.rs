@@ -7,14 +7,21 @@
 //! again from its seed with the answers before the person's previous
 //! decision: the other seats answer as they did (same seed, same answers).
 //! End of input stops the game where it stands.
+//!
+//! Hot seat: with several people at one terminal, each has their own
+//! transcript (rendered for their seat, from where they last read it) and
+//! their own undo; between two people the screen is cleared and the next
+//! one presses Enter, so nothing of one person's hand stays on screen for
+//! the next.
 
 use std::collections::VecDeque;
-use std::io::{BufRead, Read, Write};
+use std::io::{BufRead, IsTerminal, Read, Write};
 use std::path::Path;
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use crate::data::Data;
 use crate::engine::log::{pname, render_spans};
+use crate::engine::view::with_state;
 use crate::engine::{Agent, Flow, Game, GameConfig, Outcome, Picks, Request, Res};
 use crate::replay::Save;
 use crate::value::{PlayerId, Value};
@@ -38,14 +45,18 @@ enum Stop {
     EndOfInput,
 }
 
-/// What every seat of one game shares: how much of the transcript is
-/// printed, for whom, and whether the person stopped.
+/// What every seat of one game shares: who holds the terminal, how much of
+/// the transcript each seat has read, and whether a person stopped.
 struct Shared {
-    viewer: PlayerId,
-    shown: usize,
+    /// The person at the terminal; none before the first handover.
+    viewer: Option<PlayerId>,
+    /// Per seat, how many transcript entries it has been shown.
+    shown: Vec<usize>,
     /// Replaying after an undo: the transcript is passed over, not printed.
     quiet: bool,
     stop: Option<Stop>,
+    /// Several people: the terminal is handed over between them.
+    hot_seat: bool,
     /// Per seat, "human" or the agent's name: a save records them.
     agents: Vec<String>,
 }
@@ -56,15 +67,43 @@ fn lock(l: &Link) -> MutexGuard<'_, Shared> {
     l.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// Prints the transcript's lines not printed yet, as the viewer reads them.
+/// Prints the transcript's lines the person at the terminal has not read,
+/// as their seat reads them.
 fn catch_up(g: &Game, s: &mut Shared) {
-    let from = s.shown.min(g.log.len());
+    let Some(viewer) = s.viewer else {
+        return;
+    };
+    let seen = &mut s.shown[viewer as usize];
+    let from = (*seen).min(g.log.len());
     if !s.quiet {
-        for (_, line, _) in render_spans(&g.data, &g.log[from..], Some(s.viewer)) {
+        for (_, line, _) in render_spans(&g.data, &g.log[from..], Some(viewer)) {
             crate::outln!("{line}");
         }
     }
-    s.shown = g.log.len();
+    *seen = g.log.len();
+}
+
+/// Lines printed by the handover: enough to scroll a tall terminal's
+/// screen away where clearing it is not understood.
+const HANDOVER_LINES: usize = 60;
+
+/// Hands the terminal to `to`: the screen is cleared (and scrolled away),
+/// then `to` presses Enter. False at the end of input.
+fn hand_over(to: PlayerId) -> bool {
+    // Our own escape (clear, cursor home), past the escaping of `outp!`,
+    // and only to a terminal.
+    let mut out = std::io::stdout();
+    if out.is_terminal() {
+        crate::out::note(out.write_all(b"\x1b[2J\x1b[H"));
+    }
+    crate::outp!("{}", "\n".repeat(HANDOVER_LINES));
+    crate::outp!(
+        "-- pass the terminal to {}. {}, press Enter: ",
+        pname(to),
+        pname(to)
+    );
+    crate::out::note(std::io::stdout().flush());
+    read_line().is_some()
 }
 
 /// A bot's seat: prints what happened before it answers.
@@ -101,6 +140,7 @@ impl Agent for Narrated {
 /// The person's seat: answers given before an undo first, then the terminal.
 #[derive(Clone)]
 struct Person {
+    seat: PlayerId,
     prefix: VecDeque<Picks>,
     link: Link,
     /// Answers this seat has given in this game (replayed ones included).
@@ -115,7 +155,19 @@ impl Agent for Person {
         }
         {
             let mut s = lock(&self.link);
-            s.quiet = false;
+            if s.quiet {
+                // The replay before an undo was read already, by everyone.
+                let at = g.log.len();
+                s.shown.iter_mut().for_each(|n| *n = at);
+                s.quiet = false;
+            }
+            if s.viewer != Some(self.seat) {
+                if s.hot_seat && !hand_over(self.seat) {
+                    drop(s);
+                    return self.stop(Stop::EndOfInput);
+                }
+                s.viewer = Some(self.seat);
+            }
             catch_up(g, &mut s);
         }
         show(g, req);
@@ -169,7 +221,9 @@ impl Agent for Person {
 
 impl Person {
     fn stop(&self, why: Stop) -> Res<Picks> {
-        lock(&self.link).stop = Some(why);
+        let mut s = lock(&self.link);
+        s.stop = Some(why);
+        s.viewer = Some(self.seat);
         Err(Flow::OutOfDecisions.into())
     }
 }
@@ -244,17 +298,33 @@ fn show(g: &Game, req: &Request) {
             .collect();
         crate::outln!("   {}", parts.join(" · "));
     }
-    // The person's own zones whose cards they see.
+    // The person's own zones whose cards they see; elsewhere, the cards
+    // they see that have a state (the rules' `shown:`).
     let mine = format!("{}'s ", pname(me));
-    for z in v.zones.iter().filter(|z| z.zone.starts_with(&mine)) {
-        if let Some(cards) = z.cards.as_ref().filter(|c| !c.is_empty()) {
-            let more = cards.len().saturating_sub(10);
-            let mut list = cards[..cards.len() - more].join(", ");
-            if more > 0 {
-                list += &format!(" and {more} more");
-            }
-            crate::outln!("   {}: {list}", z.zone);
+    for z in &v.zones {
+        let Some(cards) = z.cards.as_ref().filter(|c| !c.is_empty()) else {
+            continue;
+        };
+        let none = Vec::new();
+        let state = |i: usize| z.states.as_ref().and_then(|s| s.get(i)).unwrap_or(&none);
+        let shown: Vec<String> = match z.zone.starts_with(&mine) {
+            true => (cards.iter().enumerate())
+                .map(|(i, c)| with_state(c, state(i)))
+                .collect(),
+            false => (cards.iter().enumerate())
+                .filter(|(i, _)| !state(*i).is_empty())
+                .map(|(i, c)| with_state(c, state(i)))
+                .collect(),
+        };
+        if shown.is_empty() {
+            continue;
         }
+        let more = shown.len().saturating_sub(10);
+        let mut list = shown[..shown.len() - more].join(", ");
+        if more > 0 {
+            list += &format!(" and {more} more");
+        }
+        crate::outln!("   {}: {list}", z.zone);
     }
     crate::outln!(
         "{} — {} (choose {}; help for commands):",
@@ -263,10 +333,13 @@ fn show(g: &Game, req: &Request) {
         count(req.min, req.max)
     );
     for (i, o) in req.options.iter().enumerate() {
-        let label = o.label_for(g, me);
+        let mut label = o.label_for(g, me);
         // Card details only for a card the person may see.
         let def = match &o.value {
-            Value::Card(c) if label == o.label(g) => Some(g.st.objs[*c as usize].def as usize),
+            Value::Card(c) if label == o.label(g) => {
+                label = with_state(&label, &g.shown_state(*c));
+                Some(g.st.objs[*c as usize].def as usize)
+            }
             Value::Def(d) => Some(*d as usize),
             _ => None,
         };
@@ -286,28 +359,40 @@ fn card(data: &Data, def: usize) -> String {
         .filter(|((_, v), dflt)| v != dflt)
         .map(|((n, v), _)| format!("{n} {v}"))
         .collect();
-    let text = d.text.trim();
+    // On one line: the option's line is the card's.
+    let text = d.text.split_whitespace().collect::<Vec<_>>().join(" ");
     match (props.is_empty(), text.is_empty()) {
-        (true, _) => text.to_string(),
+        (true, _) => text,
         (false, true) => props.join(", "),
         (false, false) => format!("{}: {text}", props.join(", ")),
     }
 }
 
 /// Plays `cfg` with a person at each seat of `people` (`names`: each
-/// seat's name, for a save), the transcript
-/// printed as the first of them may read it. Undo plays again from the
-/// seed. The result: the outcome, or `OutOfDecisions` when the person
-/// stopped (after saying so and offering a save).
-pub fn play(data: Arc<Data>, cfg: GameConfig, people: &[bool], names: &[String]) -> Res<Outcome> {
-    let viewer = people.iter().position(|&p| p).unwrap_or(0) as PlayerId;
-    let mut kept: Vec<(u8, Picks)> = Vec::new();
+/// seat's name, for a save), each person reading the transcript as their
+/// seat may. `kept`: answers (player from 1, picks) to play first, as a
+/// save's; `show_kept`: print what they play, else pass over it. Undo plays
+/// again from the seed. The result: the outcome, or `OutOfDecisions` when a
+/// person stopped (after saying so and offering a save).
+pub fn play(
+    data: Arc<Data>,
+    cfg: GameConfig,
+    people: &[bool],
+    names: &[String],
+    mut kept: Vec<(u8, Picks)>,
+    show_kept: bool,
+) -> Res<Outcome> {
+    let hot_seat = people.iter().filter(|&&p| p).count() > 1;
+    // One person holds the terminal from the start; several take turns.
+    let mut viewer = (!hot_seat).then(|| people.iter().position(|&p| p).unwrap_or(0) as PlayerId);
+    let mut quiet = !kept.is_empty() && !show_kept;
     loop {
         let link: Link = Arc::new(Mutex::new(Shared {
             viewer,
-            shown: 0,
-            quiet: !kept.is_empty(),
+            shown: vec![0; cfg.players as usize],
+            quiet,
             stop: None,
+            hot_seat,
             agents: names.to_vec(),
         }));
         let agents: Vec<Box<dyn Agent>> = (cfg.agents.iter().enumerate())
@@ -318,6 +403,7 @@ pub fn play(data: Arc<Data>, cfg: GameConfig, people: &[bool], names: &[String])
                         .map(|(_, picks)| picks.clone())
                         .collect();
                     Box::new(Person {
+                        seat: seat as PlayerId,
                         prefix,
                         link: link.clone(),
                         given: 0,
@@ -342,18 +428,24 @@ pub fn play(data: Arc<Data>, cfg: GameConfig, people: &[bool], names: &[String])
             },
         );
         let result = game.play();
-        let stop = lock(&link).stop;
+        let (stop, at) = {
+            let s = lock(&link);
+            (s.stop, s.viewer)
+        };
+        viewer = at;
+        quiet = true;
         match stop {
             None => {
                 catch_up(&game, &mut lock(&link));
                 return result;
             }
             Some(Stop::Undo) => {
-                // The answers before a person's last one: that decision is
-                // asked again.
+                // The answers before this person's last one: that decision
+                // is asked again (and the others' after it).
+                let me = at.map_or(0, |p| p as usize + 1);
                 let answers = Save::of(&game).answers;
                 let last = (answers.iter())
-                    .rposition(|a| people.get(a.player as usize - 1) == Some(&true))
+                    .rposition(|a| a.player as usize == me)
                     .unwrap_or(0);
                 kept = (answers[..last].iter())
                     .map(|a| (a.player, a.picks.iter().map(|&i| i as usize).collect()))
@@ -368,7 +460,7 @@ pub fn play(data: Arc<Data>, cfg: GameConfig, people: &[bool], names: &[String])
                     } else {
                         "end of input"
                     },
-                    game.view(viewer).turn,
+                    game.view(viewer.unwrap_or(0)).turn,
                     Save::of(&game).answers.len()
                 );
                 if why == Stop::Quit {

@@ -588,6 +588,34 @@ impl Loader {
             .push(self.sources.error(file, a as u32, b as u32, message, help));
     }
 
+    /// The rules' `shown:` resolved: tag bits and property indices, an
+    /// unknown name a located error.
+    fn shown(&mut self, s: &RawShown) -> (u64, Vec<u16>) {
+        let rf = self.owner(&["shown"]);
+        let from = find_word(self.sources.text(rf), "shown", 0).map_or(0, |(a, _)| a);
+        let mut tags = 0u64;
+        for t in &s.tags {
+            match find(&self.names.tags, t) {
+                Some(id) => tags |= crate::value::bit(id),
+                None => {
+                    let table = self.names.tags.clone();
+                    self.unknown(rf, from, "tag", t, &table);
+                }
+            }
+        }
+        let mut props = Vec::new();
+        for p in &s.properties {
+            match self.names.props.iter().position(|n| n == p) {
+                Some(i) => props.push(i as u16),
+                None => {
+                    let table = self.names.props.clone();
+                    self.unknown(rf, from, "property", p, &table);
+                }
+            }
+        }
+        (tags, props)
+    }
+
     fn unknown(&mut self, file: u32, from: usize, what: &str, name: &str, table: &[String]) {
         let help = did_you_mean(suggest(name, table.iter().map(|s| s.as_str())));
         self.err_at(file, name, from, format!("unknown {what} \"{name}\""), help);
@@ -1175,6 +1203,7 @@ impl Loader {
 
         // 4. Cards.
         let prop_defaults: Vec<i64> = r.properties.values().copied().collect();
+        let (shown_tags, shown_props) = self.shown(&r.shown);
         let mut defs = Vec::with_capacity(cards.len());
         for (i, c) in cards.iter().enumerate() {
             let (file, at) = (c.file, c.at);
@@ -1311,6 +1340,8 @@ impl Loader {
                 r.players.default.unwrap_or(r.players.min),
             ),
             prop_defaults,
+            shown_tags,
+            shown_props,
             counters,
             globals_start: r.globals.values().copied().collect(),
             zones,

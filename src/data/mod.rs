@@ -35,6 +35,10 @@ pub struct Data {
     pub names: Names,
     pub players: (u8, u8, u8),
     pub prop_defaults: Vec<i64>,
+    /// The rules' `shown:`: tags (as bits) and properties a card's view
+    /// shows with it.
+    pub shown_tags: u64,
+    pub shown_props: Vec<u16>,
     pub counters: Vec<CounterDecl>,
     pub globals_start: Vec<i64>,
     pub zones: Vec<ZoneDecl>,

@@ -33,6 +33,10 @@ pub struct RawRules {
     /// A card sets its own under `props:`; card text reads `it.cost`.
     #[serde(default)]
     pub properties: BTreeMap<String, i64>,
+    /// A card's state a player is shown wherever they see the card itself
+    /// (views, `fuda play`, the table); a hidden card shows none of it.
+    #[serde(default)]
+    pub shown: RawShown,
     /// Per-player numbers (`actions`, `hp`): name: `{start, visible}`. Card
     /// text writes them bare for `me` (`actions += 1`), else `p.hp`.
     #[serde(default)]
@@ -224,6 +228,19 @@ impl<'de> Deserialize<'de> for RawOption {
 
 fn default_max_turns() -> u32 {
     400
+}
+
+#[derive(Debug, Deserialize, JsonSchema, Default)]
+#[serde(deny_unknown_fields)]
+/// A card's state shown with the card: `{tags: [activated], properties: [power]}`.
+pub struct RawShown {
+    /// Tags (of `tags:`) shown on a card that has them, as `mark` gives them.
+    #[serde(default)]
+    pub tags: Vec<String>,
+    /// Properties (of `properties:`) shown when `modify` changed them from
+    /// the card's own value.
+    #[serde(default)]
+    pub properties: Vec<String>,
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]

@@ -6,7 +6,7 @@ use serde::Serialize;
 use super::Game;
 use super::log::{count, pname, sees_contents, sees_size, zone_label};
 use crate::data::{Data, Visibility};
-use crate::value::{PlayerId, ZoneRef};
+use crate::value::{ObjId, PlayerId, ZoneRef};
 
 #[derive(Debug, Serialize)]
 pub struct View {
@@ -26,6 +26,10 @@ pub struct ZoneView {
     pub zone: String,
     pub size: Option<usize>,
     pub cards: Option<Vec<String>>,
+    /// Per card of `cards`, in its order: the state the rules' `shown:`
+    /// shows with it ([`Game::shown_state`]); absent where no card has one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub states: Option<Vec<Vec<String>>>,
     pub top: Option<String>,
     pub piles: Option<Vec<(String, usize)>>,
 }
@@ -57,10 +61,21 @@ impl Game {
             let inst = &self.st.zones[self.st.inst(z)];
             let see = sees_contents(d, z, v);
             let name = |c: &u32| d.def_name(self.st.objs[*c as usize].def).to_string();
+            let listed = see && !decl.piles;
+            let states: Vec<Vec<String>> = match listed {
+                true => inst
+                    .cards
+                    .iter()
+                    .rev()
+                    .map(|&c| self.shown_state(c))
+                    .collect(),
+                false => Vec::new(),
+            };
             zones.push(ZoneView {
                 zone: zone_label(d, z),
                 size: sees_size(d, z, v).then(|| self.st.size(z)),
-                cards: (see && !decl.piles).then(|| inst.cards.iter().rev().map(name).collect()),
+                cards: listed.then(|| inst.cards.iter().rev().map(name).collect()),
+                states: states.iter().any(|s| !s.is_empty()).then_some(states),
                 top: (decl.top || see)
                     .then(|| inst.cards.last().map(name))
                     .flatten(),
@@ -87,6 +102,35 @@ impl Game {
     }
 }
 
+impl Game {
+    /// A card's state as the rules' `shown:` shows it: the shown tags it
+    /// has, and each shown property `modify` changed (`power 5`). For a
+    /// card the asker may see: the caller checks that.
+    pub fn shown_state(&self, c: ObjId) -> Vec<String> {
+        let d = &self.data;
+        let o = &self.st.objs[c as usize];
+        let mut s: Vec<String> = (d.names.tags.iter().enumerate())
+            .filter(|(t, _)| d.shown_tags & o.tags & crate::value::bit(*t) != 0)
+            .map(|(_, n)| n.clone())
+            .collect();
+        for &p in &d.shown_props {
+            let now = self.st.prop(d, c, p);
+            if now != d.defs[o.def as usize].props[p as usize] {
+                s.push(format!("{} {now}", d.names.props[p as usize]));
+            }
+        }
+        s
+    }
+}
+
+/// A card's name with its state, if it has one: `name [activated]`.
+pub fn with_state(name: &str, state: &[String]) -> String {
+    match state.is_empty() {
+        true => name.to_string(),
+        false => format!("{name} [{}]", state.join(", ")),
+    }
+}
+
 impl View {
     pub fn render(&self, _data: &Data) -> String {
         let mut s = format!(
@@ -109,7 +153,18 @@ impl View {
                 s += &format!(" [{n}]");
             }
             if let Some(c) = &z.cards {
-                s += &format!(": {}", c.join(", "));
+                let no_state = Vec::new();
+                let shown: Vec<String> = (c.iter().enumerate())
+                    .map(|(i, n)| {
+                        let st = z
+                            .states
+                            .as_ref()
+                            .and_then(|s| s.get(i))
+                            .unwrap_or(&no_state);
+                        with_state(n, st)
+                    })
+                    .collect();
+                s += &format!(": {}", shown.join(", "));
             } else if let Some(t) = &z.top {
                 s += &format!(" top: {t}");
             }

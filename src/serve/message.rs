@@ -165,7 +165,16 @@ pub fn seat(g: &Game, me: PlayerId, req: Option<&Request>) -> Json {
             json!({
                 "zone": z.zone,
                 "size": z.size,
-                "cards": z.cards.as_deref().map(cards),
+                "cards": z.cards.as_deref().map(|list| {
+                    let mut shown = cards(list);
+                    // A card's state (the rules' `shown:`) beside its details.
+                    for (c, s) in shown.iter_mut().zip(z.states.iter().flatten()) {
+                        if !s.is_empty() {
+                            c["state"] = json!(s);
+                        }
+                    }
+                    shown
+                }),
                 "top": z.top.as_ref().map(|t| cards(std::slice::from_ref(t))),
                 "piles": z.piles.as_ref().map(|ps| ps.iter().map(|(id, n)| {
                     let d = data.names.def_index.get(id).map(|&d| card(data, d as usize));

@@ -144,6 +144,7 @@ function cardEl(c) {
   if (c.props && c.props.length) {
     d.append(el("div", "props", c.props.map(([k, v]) => k + " " + v).join(" · ")));
   }
+  if (c.state && c.state.length) d.append(el("div", "state", c.state.join(" · ")));
   if (c.text) d.append(el("div", "text", c.text));
   d.title = [c.name, c.subtitle, c.text].filter(Boolean).join("\n");
   return d;

@@ -1,0 +1,145 @@
+//! A card's state (the rules' `shown:`: tags given with `mark`, properties
+//! changed with `modify`) in the per-player view: shown with a card the seat
+//! sees, never with one it does not. Tested by changing the state of a card
+//! hidden from a seat: that seat's view stays the same to the byte.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use fuda::data::{Data, load};
+use fuda::engine::state::{Modifier, Until};
+use fuda::engine::{Game, GameConfig, agent};
+use fuda::value::ZoneRef;
+
+fn utage() -> Arc<Data> {
+    Arc::new(load::load_game(Path::new(env!("CARGO_MANIFEST_DIR")), "utage").unwrap())
+}
+
+/// A utage game stopped at its first decision (setup done, hands drawn).
+fn started(d: &Arc<Data>, seed: u64) -> Game {
+    let mut g = Game::new(
+        d.clone(),
+        GameConfig {
+            players: 2,
+            seed,
+            agents: vec![Box::new(agent::Replay::default()); 2],
+            options: Default::default(),
+            logging: false,
+            tier: None,
+        },
+    );
+    assert!(
+        g.play().is_err(),
+        "no answers: it stops at the first decision"
+    );
+    g
+}
+
+/// The cards of a player's zone (from 0), top last.
+fn cards(g: &Game, zone: &str, owner: u8) -> Vec<u32> {
+    let zone = g.data.names.zones.iter().position(|z| z == zone).unwrap() as u16;
+    let i = g.st.inst(ZoneRef { zone, owner });
+    g.st.zones[i].cards.clone()
+}
+
+fn tag(d: &Data, name: &str) -> u64 {
+    1u64 << d.names.tags.iter().position(|t| t == name).unwrap()
+}
+
+fn view(g: &Game, p: u8) -> String {
+    serde_json::to_string(&g.view(p)).unwrap()
+}
+
+#[test]
+fn a_cards_state_shows_only_where_the_card_is_seen() {
+    let d = utage();
+    for seed in [1, 2, 3] {
+        let mut g = started(&d, seed);
+        let hand = cards(&g, "hand", 0);
+        let leader = cards(&g, "leader", 0);
+        assert!(!hand.is_empty() && !leader.is_empty(), "seed {seed}");
+        let before = [view(&g, 0), view(&g, 1)];
+
+        // P1's hand card activated, with a changed accuracy: hidden from
+        // P2, whose view does not change; P1 sees both on the card.
+        let secret = hand[0];
+        g.st.objs[secret as usize].tags |= tag(&d, "activated");
+        let accuracy = d.names.props.iter().position(|p| p == "accuracy").unwrap();
+        g.st.mods.push(Modifier {
+            obj: secret,
+            prop: accuracy as u16,
+            delta: 2,
+            until: Until::Forever,
+            or: Until::Forever,
+        });
+        assert_eq!(
+            view(&g, 1),
+            before[1],
+            "seed {seed}: P2 sees P1's hand's state"
+        );
+        assert_ne!(view(&g, 0), before[0], "seed {seed}");
+        let own = g.shown_state(secret);
+        assert_eq!(own[0], "activated", "seed {seed}");
+        assert!(own[1].starts_with("accuracy "), "seed {seed}: {own:?}");
+        let v = g.view(0);
+        let z = v.zones.iter().find(|z| z.zone == "P1's hand").unwrap();
+        let states = z.states.as_ref().expect("a state in P1's hand");
+        assert!(states.contains(&own), "seed {seed}: {states:?}");
+
+        // P1's leader (public): both seats see its state.
+        let open = leader[0];
+        g.st.objs[open as usize].tags |= tag(&d, "battled");
+        for p in [0, 1] {
+            let v = g.view(p);
+            let z = v.zones.iter().find(|z| z.zone == "P1's leader").unwrap();
+            let s = z.states.as_ref().expect("a state on P1's leader");
+            assert!(
+                s.iter().any(|s| s.contains(&"battled".to_string())),
+                "seed {seed}"
+            );
+        }
+        // A tag the rules do not show stays out of every view.
+        let unshown = g.view(1);
+        g.st.objs[open as usize].tags |= tag(&d, "nobattle");
+        assert_eq!(
+            serde_json::to_string(&g.view(1)).unwrap(),
+            serde_json::to_string(&unshown).unwrap(),
+            "seed {seed}"
+        );
+    }
+}
+
+#[test]
+fn an_unknown_shown_tag_is_a_located_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    std::fs::create_dir_all(dir.path().join("rules")).unwrap();
+    let rules = std::fs::read_to_string(root.join("rules/utage.yaml")).unwrap();
+    let broken = rules.replace(
+        "tags: [activated, battled, negated]",
+        "tags: [activatd, battled, negated]",
+    );
+    assert_ne!(broken, rules);
+    std::fs::write(dir.path().join("rules/utage.yaml"), broken).unwrap();
+    let cards = dir.path().join("cards");
+    std::fs::create_dir_all(&cards).unwrap();
+    let copy = std::process::Command::new("cp")
+        .args(["-r", root.join("cards/utage").to_str().unwrap()])
+        .arg(&cards)
+        .status()
+        .unwrap();
+    assert!(copy.success());
+    for f in std::fs::read_dir(root.join("rules")).unwrap() {
+        let f = f.unwrap().path();
+        if f.extension().is_some_and(|e| e == "rhai") {
+            std::fs::copy(&f, dir.path().join("rules").join(f.file_name().unwrap())).unwrap();
+        }
+    }
+    let err = load::load_game(dir.path(), "utage")
+        .map(|_| ())
+        .unwrap_err();
+    let text = format!("{:?}", miette::Report::new(err));
+    assert!(text.contains("unknown tag \"activatd\""), "{text}");
+    assert!(text.contains("activated"), "a suggestion: {text}");
+    assert!(text.contains("utage.yaml"), "{text}");
+}
