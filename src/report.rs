@@ -23,8 +23,7 @@ pub fn run_error(data: &Data, e: &RunError) -> DataError {
         ),
         None => (e.span, None),
     };
-    data.sources
-        .error(at.file, at.start, at.end.max(at.start + 1), message, help)
+    data.sources.at_span(at, message, help)
 }
 
 /// `file:line:column` of a span's start.

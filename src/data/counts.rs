@@ -110,10 +110,8 @@ pub fn check(data: &Data) -> Vec<DataError> {
                     && counts[*w as usize] & (1 << i) != 0
                 {
                     let (name, params) = &data.names.verbs[*w as usize];
-                    out.push(data.sources.error(
-                        span.file,
-                        span.start,
-                        span.end.max(span.start + 1),
+                    out.push(data.sources.at_span(
+                        span,
                         format!(
                             "{name}: `{}` is {k}, and it counts how many times",
                             params[i]

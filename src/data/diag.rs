@@ -29,6 +29,22 @@ impl Sources {
             .unwrap_or("<unknown>")
     }
 
+    /// An error at a compiled span (at least one character wide).
+    pub fn at_span(
+        &self,
+        span: crate::lang::ir::Span,
+        message: impl Into<String>,
+        help: Option<String>,
+    ) -> DataError {
+        self.error(
+            span.file,
+            span.start,
+            span.end.max(span.start + 1),
+            message,
+            help,
+        )
+    }
+
     /// An error pointing at `start..end` of a file.
     pub fn error(
         &self,

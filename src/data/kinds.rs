@@ -190,13 +190,7 @@ pub fn check(data: &Data) -> Vec<DataError> {
     let wanted = param_wants(data);
     let mut out = Vec::new();
     let mut err = |span: crate::lang::ir::Span, message: String, help: String| {
-        out.push(data.sources.error(
-            span.file,
-            span.start,
-            span.end.max(span.start + 1),
-            message,
-            Some(help),
-        ));
+        out.push(data.sources.at_span(span, message, Some(help)));
     };
     for code in data.codes() {
         check_code(data, &wanted, code, &mut err);

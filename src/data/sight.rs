@@ -96,10 +96,8 @@ fn through_verb(
     };
     let verb = &data.names.verbs[w as usize].0;
     let (line, col) = super::load::line_col(data.sources.text(at.file), at.start as usize);
-    data.sources.error(
-        call.file,
-        call.start,
-        call.end.max(call.start + 1),
+    data.sources.at_span(
+        call,
         format!(
             "bot `{bot}` calls verb `{verb}`, which reads {what} zone `{}`, {}",
             d.name,

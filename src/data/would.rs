@@ -54,13 +54,7 @@ pub fn check(data: &Data, declared: usize) -> Vec<DataError> {
                     },
                     _ => return,
                 };
-                out.push(data.sources.error(
-                    span.file,
-                    span.start,
-                    span.end.max(span.start + 1),
-                    message,
-                    Some(help),
-                ));
+                out.push(data.sources.at_span(span, message, Some(help)));
             });
         }
     }
