@@ -111,7 +111,7 @@ pub fn check(data: &Data) -> Vec<DataError> {
                 {
                     let (name, params) = &data.names.verbs[*w as usize];
                     out.push(data.sources.at_span(
-                        span,
+                        *span,
                         format!(
                             "{name}: `{}` is {k}, and it counts how many times",
                             params[i]

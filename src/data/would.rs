@@ -54,7 +54,7 @@ pub fn check(data: &Data, declared: usize) -> Vec<DataError> {
                     },
                     _ => return,
                 };
-                out.push(data.sources.at_span(span, message, Some(help)));
+                out.push(data.sources.at_span(*span, message, Some(help)));
             });
         }
     }
