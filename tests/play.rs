@@ -23,13 +23,7 @@ fn play(args: &[&str], input: &str) -> String {
     });
     let out = child.wait_with_output().unwrap();
     feed.join().unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-    assert!(
-        out.status.success(),
-        "{stdout}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    stdout
+    succeeded(out)
 }
 
 const SHRINE: [&str; 5] = ["shrine", "--agents", "human,bigmoney", "--seed", "4"];
@@ -141,6 +135,11 @@ fn fuda(args: &[&str]) -> String {
         .stdin(Stdio::null())
         .output()
         .unwrap();
+    succeeded(out)
+}
+
+/// The stdout of a command that must have succeeded (else its output fails the test).
+fn succeeded(out: std::process::Output) -> String {
     let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
     assert!(
         out.status.success(),
