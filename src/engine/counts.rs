@@ -47,15 +47,7 @@ impl MoveCounts {
 
     pub(crate) fn add(&mut self, event: u16, player: PlayerId, def: DefId) {
         let kinds = self.kinds.get(event as usize).copied().unwrap_or(0);
-        for k in 0..KINDS {
-            if kinds & (1 << k) != 0
-                && let Some(n) = self
-                    .counts
-                    .get_mut((player as usize * KINDS + k) * self.ndefs + def as usize)
-            {
-                *n += 1;
-            }
-        }
+        self.bump(kinds, player, def);
     }
 
     /// [`MoveCounts::add`] for each of `cards`, moved by `event`, with the
@@ -65,13 +57,19 @@ impl MoveCounts {
         if kinds == 0 {
             return;
         }
+        for &c in cards {
+            let o = &objs[c as usize];
+            self.bump(kinds, o.owner, o.def);
+        }
+    }
+
+    /// One more of `def` for `player` in each of `kinds` (a bit per kind).
+    #[inline(always)]
+    fn bump(&mut self, kinds: u8, player: PlayerId, def: DefId) {
         for k in (0..KINDS).filter(|k| kinds & (1 << k) != 0) {
-            for &c in cards {
-                let o = &objs[c as usize];
-                let i = (o.owner as usize * KINDS + k) * self.ndefs + o.def as usize;
-                if let Some(n) = self.counts.get_mut(i) {
-                    *n += 1;
-                }
+            let i = (player as usize * KINDS + k) * self.ndefs + def as usize;
+            if let Some(n) = self.counts.get_mut(i) {
+                *n += 1;
             }
         }
     }
