@@ -262,6 +262,29 @@ impl Game {
         })
     }
 
+    /// Item `i` of a list-like value, as [`Game::items`] lists them, read in
+    /// place: `first` and `at` of a big zone copy nothing.
+    pub fn item_at(&self, v: &Value, i: usize, span: Span) -> Res<Value> {
+        Ok(match v {
+            Value::List(l) => l.get(i).cloned(),
+            Value::Zone(z) => {
+                self.check_visible(*z, span)?;
+                let zi = &self.st.zones[self.st.inst(*z)];
+                if zi.piles.is_empty() {
+                    let n = zi.cards.len();
+                    (i < n).then(|| Value::Card(zi.cards[n - 1 - i]))
+                } else {
+                    let mut tops = zi.piles.iter().filter_map(|(_, p)| p.last());
+                    tops.nth(i).map(|&c| Value::Card(c))
+                }
+            }
+            Value::None => None,
+            Value::Card(_) | Value::Player(_) | Value::Def(_) => (i == 0).then(|| v.clone()),
+            other => return self.err(span, format!("expected a list, found {}", other.kind())),
+        }
+        .unwrap_or(Value::None))
+    }
+
     /// A zone's cards as values, in the order the interpreter lists them:
     /// ordered zones top card first, pile rows in their order (each pile's
     /// top card).

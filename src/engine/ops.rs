@@ -80,15 +80,12 @@ impl Game {
             // `first` and `contains` of none (an unset option): no list made.
             Builtin::First => match &a[0] {
                 Value::None => Value::None,
-                v => self.items(v, sp)?.first().cloned().unwrap_or(Value::None),
+                v => self.item_at(v, 0, sp)?,
             },
             Builtin::At => {
                 let i = self.int(&a[1], sp)?;
-                let items = self.items(&a[0], sp)?;
-                usize::try_from(i)
-                    .ok()
-                    .and_then(|i| items.get(i).cloned())
-                    .unwrap_or(Value::None)
+                // A negative index is past the end: none.
+                self.item_at(&a[0], usize::try_from(i).unwrap_or(usize::MAX), sp)?
             }
             Builtin::Contains if matches!(a[0], Value::None) => Value::Bool(false),
             Builtin::Contains => {

@@ -91,7 +91,7 @@ impl Compiler<'_> {
                     f.span = span;
                     Ok(match v {
                         Value::None => Value::None,
-                        v => (g.items(&v, span)?.first().cloned()).unwrap_or(Value::None),
+                        v => g.item_at(&v, 0, span)?,
                     })
                 })
             }
