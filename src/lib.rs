@@ -18,6 +18,7 @@ pub mod human;
 pub mod lab;
 pub mod lang;
 pub mod limits;
+pub mod memory;
 #[cfg(feature = "lsp")]
 pub mod lsp;
 pub mod play;

@@ -15,6 +15,21 @@ pub const MAX_STEPS: u64 = 5_000_000;
 /// take (at most 365,093, t3 played to its turn limit).
 pub const MAX_GAME_STEPS: u64 = 20_000_000;
 
+/// Bytes one game may hold, all it made together (lists, strings, script
+/// values, cards, its transcript), counted by the allocator
+/// ([`crate::memory`]) and checked every [`MEMORY_CHECK_STEPS`] steps and
+/// every [`MEMORY_CHECK_OPERATIONS`] script operations: data that builds
+/// values without end is stopped before the machine runs out of memory.
+pub const MAX_GAME_BYTES: usize = 512 << 20;
+
+/// Steps between two checks of a game's memory: a step makes a bounded
+/// amount (an item copied or a few bytes of text), so little is made
+/// between checks.
+pub const MEMORY_CHECK_STEPS: u64 = 4096;
+
+/// Script operations between two checks of a game's memory.
+pub const MEMORY_CHECK_OPERATIONS: u64 = 1024;
+
 /// Bytes of a string made by `+` that cost one step (an item of a list
 /// walked or copied costs one).
 pub const TEXT_BYTES_PER_STEP: usize = 16;

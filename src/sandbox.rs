@@ -19,6 +19,7 @@ use rhai::{
 };
 
 use crate::limits::{
+    MEMORY_CHECK_OPERATIONS,
     MAX_SCRIPT_ARRAY, MAX_SCRIPT_CALL_LEVELS, MAX_SCRIPT_EXPR_DEPTH, MAX_SCRIPT_FN_EXPR_DEPTH,
     MAX_SCRIPT_MAP, MAX_SCRIPT_OPERATIONS, MAX_SCRIPT_STRING, SCRIPT_SIZE_PER_OPERATION,
 };
@@ -75,17 +76,26 @@ thread_local! {
     /// The running script call's operations: those charged by size
     /// ([`weigh`]) and Rhai's own count when it last reported.
     static METER: Cell<(u64, u64)> = const { Cell::new((0, 0)) };
+    /// The running call's memory ceiling: the thread's allocation count
+    /// ([`crate::memory::held`]) past which its game holds too much.
+    static CEILING: Cell<isize> = const { Cell::new(isize::MAX) };
 }
 
 /// The token a call stopped by its budget ends with.
 pub const OVER_BUDGET: &str = "fuda: over the operation budget";
 
+/// The token a call stopped by its game's memory budget ends with.
+pub const OVER_MEMORY: &str = "fuda: over the memory budget";
+
 /// Runs one script call with a meter of its own (a call made from inside
 /// another, through a kernel operation, is metered apart, as Rhai counts
-/// it); returns its result and the operations it cost.
-pub fn metered<T>(f: impl FnOnce() -> T) -> (T, u64) {
+/// it), stopped once the thread's allocation count passes `ceiling`;
+/// returns its result and the operations it cost.
+pub fn metered<T>(ceiling: isize, f: impl FnOnce() -> T) -> (T, u64) {
     let outer = METER.replace((0, 0));
+    let outer_ceiling = CEILING.replace(ceiling);
     let r = f();
+    CEILING.set(outer_ceiling);
     let (sized, counted) = METER.replace(outer);
     (r, sized.saturating_add(counted))
 }
@@ -94,12 +104,23 @@ pub fn metered<T>(f: impl FnOnce() -> T) -> (T, u64) {
 /// where Rhai fills it in) once the call is over its budget.
 fn charge(n: u64, pos: Position) -> Result<(), Box<EvalAltResult>> {
     let (sized, counted) = METER.get();
+    let before = sized.saturating_add(counted);
     let sized = sized.saturating_add(n);
     METER.set((sized, counted));
     if sized.saturating_add(counted) > MAX_SCRIPT_OPERATIONS {
         return Err(over_budget(pos));
     }
+    if over_memory(before, before.saturating_add(n)) {
+        return Err(Box::new(EvalAltResult::ErrorTerminated(OVER_MEMORY.into(), pos)));
+    }
     Ok(())
+}
+
+/// Whether the game holds too much, looked at once every
+/// [`MEMORY_CHECK_OPERATIONS`] (from `before` to `after` operations).
+fn over_memory(before: u64, after: u64) -> bool {
+    before / MEMORY_CHECK_OPERATIONS != after / MEMORY_CHECK_OPERATIONS
+        && crate::memory::held().1 > CEILING.get()
 }
 
 fn over_budget(pos: Position) -> Box<EvalAltResult> {
@@ -119,8 +140,12 @@ fn meter(engine: &mut Engine) {
     // it that is dropped when the callback returns.
     engine.on_progress(|_| {
         let (sized, counted) = METER.get();
+        let before = sized.saturating_add(counted);
         let counted = counted + 1;
         METER.set((sized, counted));
+        if over_memory(before, before + 1) {
+            return Some(Dynamic::from(OVER_MEMORY));
+        }
         (counted.saturating_add(sized) > MAX_SCRIPT_OPERATIONS).then(|| Dynamic::from(OVER_BUDGET))
     });
     #[allow(deprecated)] // volatile in Rhai, not deprecated

@@ -18,6 +18,7 @@
 //! outside: {victim.txt: "keep\n"}  # optional: files made in {out}; each must be unchanged after
 //! absent: ["{out}/made.txt"]          # optional: paths that must not exist after the run
 //! stdin: /dev/zero         # optional: a file for stdin (default: none)
+//! env: {FUDA_MAX_GAME_BYTES: "67108864"}   # optional: environment of the run
 //! pipe: true              # optional: read one line of stdout, then close the pipe
 //! pipe_lines: 0           # with pipe: lines read first (default 1; 0: `fuda … | true`)
 //! append: {rules/shrine.yaml: "scripts: [lib.rhai]\n"}   # optional: add to a file
@@ -68,6 +69,8 @@ struct Case {
     absent: Vec<String>,
     #[serde(default)]
     stdin: Option<String>,
+    #[serde(default)]
+    env: BTreeMap<String, String>,
     #[serde(default)]
     pipe: bool,
     #[serde(default = "one")]
@@ -204,6 +207,7 @@ fn run(case: &Case, dir: &Path, scratch: &Path) -> Ran {
     cmd.args(&args)
         .current_dir(scratch)
         .env("NO_COLOR", "1")
+        .envs(&case.env)
         .stdin(match &case.stdin {
             Some(f) => std::fs::File::open(fill(f, dir)).unwrap().into(),
             None => Stdio::null(),

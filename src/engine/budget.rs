@@ -3,11 +3,14 @@
 //! anything that will meter work) have one home. A step is an effect run, a loop round, a phase,
 //! a window action or a check point, an item of a list walked or copied,
 //! [`TEXT_BYTES_PER_STEP`] bytes of a string made, an operation of a script;
-//! see [`MAX_STEPS`], [`MAX_GAME_STEPS`] and [`MAX_DEPTH`].
+//! see [`MAX_STEPS`], [`MAX_GAME_STEPS`] and [`MAX_DEPTH`]. The bytes the game
+//! holds are checked at steps too ([`MEMORY_CHECK_STEPS`]), against
+//! [`crate::limits::MAX_GAME_BYTES`].
 
 use super::{Game, MAX_DEPTH, MAX_STEPS, Res};
 use crate::lang::ir::Span;
-use crate::limits::{MAX_GAME_STEPS, TEXT_BYTES_PER_STEP};
+use crate::limits::{MAX_GAME_STEPS, MEMORY_CHECK_STEPS, TEXT_BYTES_PER_STEP};
+use crate::memory::{Held, max_game_bytes};
 use crate::value::Value;
 
 /// Steps taken in the current turn (or the setup) and before it, and the
@@ -15,21 +18,28 @@ use crate::value::Value;
 #[derive(Debug)]
 pub(crate) struct Budget {
     steps: u64,
-    /// The steps this turn may take: [`MAX_STEPS`], or what is left of
-    /// [`MAX_GAME_STEPS`] if less, so one comparison checks both.
+    /// The next step that needs a look: the turn's limit or the next memory
+    /// check, whichever is first, so one comparison checks all.
     limit: u64,
+    /// The steps this turn may take: [`MAX_STEPS`], or what is left of
+    /// [`MAX_GAME_STEPS`] if less.
+    turn_limit: u64,
     /// Steps of the setup and the turns before this one.
     before: u64,
     depth: u32,
+    /// The bytes the game holds.
+    held: Held,
 }
 
 impl Default for Budget {
     fn default() -> Budget {
         Budget {
             steps: 0,
-            limit: MAX_STEPS,
+            limit: MAX_STEPS.min(MEMORY_CHECK_STEPS),
+            turn_limit: MAX_STEPS,
             before: 0,
             depth: 0,
+            held: Held::default(),
         }
     }
 }
@@ -74,7 +84,8 @@ impl Budget {
     pub(crate) fn resume_at(&mut self, before: u64) {
         self.before = before;
         self.steps = 0;
-        self.limit = MAX_STEPS.min(MAX_GAME_STEPS.saturating_sub(before));
+        self.turn_limit = MAX_STEPS.min(MAX_GAME_STEPS.saturating_sub(before));
+        self.limit = self.turn_limit.min(MEMORY_CHECK_STEPS);
     }
 
     /// The steps the game has taken so far.
@@ -105,7 +116,7 @@ impl Game {
     pub(crate) fn tick(&mut self, span: Span) -> Res<()> {
         self.budget.steps += 1;
         if self.budget.steps > self.budget.limit {
-            return self.too_many_steps(span);
+            return self.past_limit(span);
         }
         Ok(())
     }
@@ -116,11 +127,63 @@ impl Game {
     pub(crate) fn charge(&mut self, span: Span, n: u64) -> Res<()> {
         let left = self.budget.limit.saturating_sub(self.budget.steps);
         if n > left {
-            self.budget.steps += left;
-            return self.tick(span);
+            return self.charge_past(span, n);
         }
         self.budget.steps += n;
         Ok(())
+    }
+
+    #[cold]
+    fn charge_past(&mut self, span: Span, n: u64) -> Res<()> {
+        let b = &mut self.budget;
+        if n <= b.turn_limit.saturating_sub(b.steps) {
+            b.steps += n;
+            return self.checkpoint(span);
+        }
+        (b.steps, b.limit) = (b.turn_limit, b.turn_limit);
+        self.tick(span)
+    }
+
+    /// Past [`Budget::limit`]: a memory check, or the turn is over.
+    #[cold]
+    fn past_limit(&mut self, span: Span) -> Res<()> {
+        if self.budget.steps <= self.budget.turn_limit {
+            return self.checkpoint(span);
+        }
+        self.too_many_steps(span)
+    }
+
+    /// A memory check; the next [`MEMORY_CHECK_STEPS`] later.
+    fn checkpoint(&mut self, span: Span) -> Res<()> {
+        let b = &mut self.budget;
+        b.limit = b.turn_limit.min(b.steps + MEMORY_CHECK_STEPS);
+        self.check_memory(span)
+    }
+
+    /// Fails once the game holds more than its bytes. Made at checkpoints,
+    /// and after work that makes much for few steps (a zone's cards copied).
+    pub(crate) fn check_memory(&mut self, span: Span) -> Res<()> {
+        if self.budget.held.update() > max_game_bytes() as isize {
+            return self.too_much_memory(span);
+        }
+        Ok(())
+    }
+
+    /// The thread's allocation count at which the game would hold its
+    /// limit (a script call checks it as it runs).
+    pub(crate) fn memory_ceiling(&mut self) -> isize {
+        self.budget.held.ceiling(max_game_bytes())
+    }
+
+    #[cold]
+    pub(crate) fn too_much_memory<T>(&self, span: Span) -> Res<T> {
+        self.err(
+            span,
+            format!(
+                "the game holds more than {} MiB, its memory budget (lists, strings or script values built without end?)",
+                max_game_bytes() >> 20
+            ),
+        )
     }
 
     /// A list's items or a zone's cards walked by code (`where`, `sum`,
@@ -168,7 +231,7 @@ impl Game {
 
     #[cold]
     fn too_many_steps(&self, span: Span) -> Res<()> {
-        if self.budget.limit < MAX_STEPS {
+        if self.budget.turn_limit < MAX_STEPS {
             return self.err(
                 span,
                 format!(

@@ -341,6 +341,10 @@ impl Game {
             copied += list.len();
         }
         self.charge(span, copied as u64)?;
+        if list.len() >= crate::limits::MEMORY_CHECK_STEPS as usize {
+            // A zone's cards are copied for no step.
+            self.check_memory(span)?;
+        }
         match Arc::get_mut(&mut list) {
             Some(v) => v.extend(y.iter().cloned()),
             None => {

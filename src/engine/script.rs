@@ -18,7 +18,7 @@ use crate::lang::compile::Origin;
 use crate::lang::ir::{Span, Special};
 use crate::lang::names::{Names, find};
 use crate::limits::{MAX_SCRIPT_OPERATIONS, SCRIPT_SIZE_PER_OPERATION};
-use crate::sandbox::OVER_BUDGET;
+use crate::sandbox::{OVER_BUDGET, OVER_MEMORY};
 use crate::value::{Args, ObjId, PlayerId, Value};
 
 /// A kernel value inside Rhai (a card, a player, a zone…).
@@ -190,7 +190,8 @@ fn enter<T>(
     let data = g.data.clone();
     let prev = CURRENT.replace(g as *mut Game);
     let prev_ctx = CONTEXT.replace((this, me, span));
-    let r = crate::sandbox::metered(|| f(runtime(&data), &data.scripts));
+    let ceiling = g.memory_ceiling();
+    let r = crate::sandbox::metered(ceiling, || f(runtime(&data), &data.scripts));
     CONTEXT.set(prev_ctx);
     CURRENT.set(prev);
     r
@@ -239,6 +240,11 @@ fn finish(
                     format!(
                         "script stopped: it ran more than {MAX_SCRIPT_OPERATIONS} operations, values read counted by size (one per {SCRIPT_SIZE_PER_OPERATION} items or bytes)"
                     )
+                }
+                EvalAltResult::ErrorTerminated(t, _)
+                    if t.clone().into_string().is_ok_and(|t| t == OVER_MEMORY) =>
+                {
+                    return g.too_much_memory(at);
                 }
                 EvalAltResult::ErrorTooManyOperations(_) => {
                     format!(

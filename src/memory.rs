@@ -1,0 +1,125 @@
+//! The bytes each thread holds, counted by the global allocator: a game's
+//! memory budget ([`crate::limits::MAX_GAME_BYTES`]) weighs what it really
+//! made (lists, strings, script values, cards, the transcript), not an
+//! estimate. The count is per thread, so other threads (a server, search
+//! workers) never skew a game's; it costs a thread-local add per
+//! allocation.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+
+/// The system allocator, counting.
+struct Counting;
+
+#[global_allocator]
+static COUNTING: Counting = Counting;
+
+thread_local! {
+    /// Bytes allocated minus bytes freed on this thread.
+    static HELD: Cell<isize> = const { Cell::new(0) };
+}
+
+#[inline(always)]
+fn add(n: isize) {
+    // No destructor: the slot outlives every allocation of its thread.
+    let _ = HELD.try_with(|h| h.set(h.get().wrapping_add(n)));
+}
+
+// SAFETY: every call is passed to the system allocator unchanged.
+unsafe impl GlobalAlloc for Counting {
+    #[inline]
+    unsafe fn alloc(&self, l: Layout) -> *mut u8 {
+        let p = unsafe { System.alloc(l) };
+        if !p.is_null() {
+            add(l.size() as isize);
+        }
+        p
+    }
+
+    #[inline]
+    unsafe fn alloc_zeroed(&self, l: Layout) -> *mut u8 {
+        let p = unsafe { System.alloc_zeroed(l) };
+        if !p.is_null() {
+            add(l.size() as isize);
+        }
+        p
+    }
+
+    #[inline]
+    unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
+        unsafe { System.dealloc(p, l) };
+        add(-(l.size() as isize));
+    }
+
+    #[inline]
+    unsafe fn realloc(&self, p: *mut u8, l: Layout, size: usize) -> *mut u8 {
+        let q = unsafe { System.realloc(p, l, size) };
+        if !q.is_null() {
+            add(size as isize - l.size() as isize);
+        }
+        q
+    }
+}
+
+/// This thread (an address unique among live threads) and the bytes it
+/// holds.
+#[inline]
+pub fn held() -> (usize, isize) {
+    HELD.with(|h| (h as *const Cell<isize> as usize, h.get()))
+}
+
+/// What a game holds, measured from where it started: the bytes its thread
+/// gained while it ran. Each [`Held::update`] adds what its thread gained
+/// since the last, if the game still runs on the same thread (a game moved
+/// to another thread starts counting afresh there, so no other thread's
+/// work is counted).
+#[derive(Debug, Clone, Copy)]
+pub struct Held {
+    thread: usize,
+    last: isize,
+    bytes: isize,
+}
+
+impl Default for Held {
+    fn default() -> Held {
+        let (thread, last) = held();
+        Held {
+            thread,
+            last,
+            bytes: 0,
+        }
+    }
+}
+
+impl Held {
+    /// Adds what this thread gained since the last update; returns the
+    /// bytes the game holds.
+    #[inline]
+    pub fn update(&mut self) -> isize {
+        let (thread, now) = held();
+        if thread == self.thread {
+            self.bytes += now - self.last;
+        }
+        (self.thread, self.last) = (thread, now);
+        self.bytes
+    }
+
+    /// The thread's count at which the game would hold `limit` bytes.
+    pub fn ceiling(&mut self, limit: usize) -> isize {
+        let bytes = self.update();
+        self.last + (limit as isize - bytes)
+    }
+}
+
+/// The most a game may hold: [`crate::limits::MAX_GAME_BYTES`], or less
+/// if `FUDA_MAX_GAME_BYTES` says so (tests prove the budget with a small
+/// one rather than gigabytes).
+pub fn max_game_bytes() -> usize {
+    static MAX: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *MAX.get_or_init(|| {
+        let max = crate::limits::MAX_GAME_BYTES;
+        (std::env::var("FUDA_MAX_GAME_BYTES").ok())
+            .and_then(|v| v.trim().parse().ok())
+            .map_or(max, |n: usize| n.min(max))
+    })
+}
