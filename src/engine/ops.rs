@@ -8,7 +8,7 @@ use super::request::{Choice, Kind, Request};
 use super::state::{Event, Modifier, StackItem, Until};
 use super::{Flow, Game, Res};
 use crate::lang::builtins::Builtin;
-use crate::lang::ir::{Field, Special};
+use crate::lang::ir::{Field, Span, Special};
 use crate::value::{Args, Cards, ObjId, PlayerId, Value, ZoneRef};
 
 impl Game {
@@ -44,7 +44,7 @@ impl Game {
             }
             Builtin::Shuffle => {
                 let z = self.zone_arg(&a[0], f)?;
-                self.shuffle_zone(z);
+                self.shuffle_charged(z, sp)?;
                 Value::None
             }
             Builtin::Top | Builtin::Bottom => {
@@ -133,7 +133,7 @@ impl Game {
             }
             Builtin::ChooseEach => self.choose_each(a, f)?,
             Builtin::Reveal | Builtin::Look => {
-                let cards = self.cards_of(&a[0], f)?;
+                let cards = self.cards_walked(&a[0], f)?;
                 let who = match b {
                     Builtin::Look => 1u8.checked_shl(f.me.into()).unwrap_or(0),
                     _ => u8::MAX,
@@ -261,7 +261,7 @@ impl Game {
                         );
                     }
                 };
-                for c in self.cards_of(&a[0], f)? {
+                for c in self.cards_walked(&a[0], f)? {
                     self.st.set_host(c, host);
                 }
                 Value::None
@@ -279,7 +279,7 @@ impl Game {
             }
             Builtin::Mark | Builtin::Unmark => {
                 let tag = self.int(&a[1], sp)?;
-                for c in self.cards_of(&a[0], f)? {
+                for c in self.cards_walked(&a[0], f)? {
                     let o = &mut self.st.objs[c as usize];
                     let bit = crate::value::bit(tag);
                     if b == Builtin::Mark {
@@ -316,7 +316,7 @@ impl Game {
                         self.st.awaited |= if e < 64 { crate::value::bit(e) } else { !0 };
                     }
                 }
-                for c in self.cards_of(&a[0], f)? {
+                for c in self.cards_walked(&a[0], f)? {
                     self.st.mods.push(Modifier {
                         obj: c,
                         prop,
@@ -469,6 +469,13 @@ impl Game {
                 })
             }
         })
+    }
+
+    /// `shuffle(z)`: a step a card shuffled, charged first, as a walk.
+    pub(crate) fn shuffle_charged(&mut self, z: ZoneRef, span: Span) -> Res<()> {
+        self.charge(span, self.st.zones[self.st.inst(z)].cards.len() as u64)?;
+        self.shuffle_zone(z);
+        Ok(())
     }
 
     pub(crate) fn shuffle_zone(&mut self, z: ZoneRef) {
@@ -628,6 +635,16 @@ impl Game {
             .map(|i| ((p as usize + i) % n) as PlayerId)
             .find(|&q| !self.st.lost[q as usize])
             .unwrap_or(p)
+    }
+
+    /// [`Game::cards_of`] for an effect on each card: a zone's cards cost
+    /// a step each ([`State::listed`](super::state::State::listed)), as a
+    /// walk, charged first (a list's items were paid for when it was made).
+    pub(crate) fn cards_walked(&mut self, v: &Value, f: &Frame) -> Res<Cards> {
+        if let Value::Zone(z) = v {
+            self.charge(f.span, self.st.listed(*z) as u64)?;
+        }
+        self.cards_of(v, f)
     }
 
     pub fn cards_of(&self, v: &Value, f: &Frame) -> Res<Cards> {

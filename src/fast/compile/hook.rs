@@ -24,9 +24,11 @@ pub struct Hook {
     events: Box<[u16]>,
     /// The events' bits ([`event_mask`]).
     mask: u64,
-    /// Steps the leaves take beyond one a card of each whole-zone move.
+    /// Steps the leaves take beyond one a card of each whole-zone move and
+    /// of each shuffle a top-card loop's refill may do.
     most: u64,
     wholes: u64,
+    shuffles: u64,
     /// Every leaf a counter's change.
     counters: bool,
 }
@@ -99,7 +101,7 @@ impl Hook {
     /// The hook of leaves that [`Hook::fits`].
     pub(super) fn new(leaves: Box<[Leaf]>) -> Hook {
         let mut events = Vec::new();
-        let (mut most, mut wholes) = (0u64, 0u64);
+        let (mut most, mut wholes, mut shuffles) = (0u64, 0u64, 0u64);
         let steps = (leaves.iter())
             .map(|l| match l {
                 Leaf::Counter {
@@ -123,6 +125,10 @@ impl Hook {
                             events.extend(each.cause);
                             events.extend(each.swap.as_ref().and_then(|w| w.cause));
                             most += 2 + k.max(0) as u64;
+                            // At most a refill an iteration.
+                            if each.swap.is_some() {
+                                shuffles += k.max(0) as u64;
+                            }
                             Step::Top(k)
                         }
                         _ => Step::Compiled,
@@ -159,6 +165,7 @@ impl Hook {
             mask,
             most,
             wholes,
+            shuffles,
             counters,
         }
     }
@@ -171,7 +178,7 @@ impl Hook {
             && g.viewer.is_none()
             && g.budget.depth() + 2 <= MAX_DEPTH
             && g.budget
-                .room(self.most + 2 * self.wholes * g.st.objs.len() as u64)
+                .room(self.most + (2 * self.wholes + self.shuffles) * g.st.objs.len() as u64)
             && g.quiet_events(&self.events, self.mask)
     }
 
@@ -378,10 +385,12 @@ impl TopLoop {
         {
             return false;
         }
-        if !g.quiet_zone(b, a, None, w.cause) {
+        if !g.st.zones[src].piles.is_empty() || !g.quiet_zone(b, a, None, w.cause) {
             return false;
         }
         g.st.shuffle(a);
+        // The shuffle's step a card (room for it found by [`Hook::quiet`]).
+        g.budget.spend(g.st.zones[src].cards.len() as u64);
         true
     }
 }

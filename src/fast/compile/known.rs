@@ -149,12 +149,10 @@ impl Compiler<'_> {
                         let v = general[0](g, f)?;
                         f.span = span;
                         let z = g.zone_arg(&v, f)?;
-                        g.shuffle_zone(z);
-                        return Ok(());
+                        return g.shuffle_charged(z, span);
                     };
                     f.span = span;
-                    g.shuffle_zone(z);
-                    Ok(())
+                    g.shuffle_charged(z, span)
                 })
             }
             (Builtin::SetActive, [p]) => {

@@ -111,11 +111,18 @@ impl TopLoop {
         if !g.quiet_move(w.cause) || op.holds(g.st.size(b) as i64, k) {
             return false;
         }
+        // The shuffle's step a card, as `shuffle` charges it.
+        let shuffled = g.st.zones[src].cards.len() + g.st.size(b);
+        if !g.st.zones[src].piles.is_empty() || !g.budget.room(shuffled as u64) {
+            return false;
+        }
         if !g.quiet_zone(b, a, None, w.cause) {
             return false;
         }
         g.st.shuffle(a);
         debug_assert_eq!(g.st.inst(a), src);
+        debug_assert_eq!(g.st.zones[src].cards.len(), shuffled);
+        g.budget.spend(shuffled as u64);
         f.span = w.shuffle;
         true
     }
