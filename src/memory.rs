@@ -123,3 +123,22 @@ pub fn max_game_bytes() -> usize {
             .map_or(max, |n: usize| n.min(max))
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_game_is_weighed_by_its_own_thread() {
+        let mut held = Held::default();
+        let kept = vec![0u8; 1 << 20];
+        let grown = held.update();
+        assert!(grown >= 1 << 20, "{grown}");
+        // Another thread's allocations are not this one's.
+        let other = std::thread::spawn(|| vec![0u8; 8 << 20]).join().unwrap();
+        assert!(held.update() - grown < 1 << 20);
+        drop(kept);
+        assert!(held.update() < grown);
+        drop(other);
+    }
+}
