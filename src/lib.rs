@@ -18,9 +18,9 @@ pub mod human;
 pub mod lab;
 pub mod lang;
 pub mod limits;
-pub mod memory;
 #[cfg(feature = "lsp")]
 pub mod lsp;
+pub mod memory;
 pub mod play;
 pub mod replay;
 pub mod report;

@@ -19,9 +19,9 @@ use rhai::{
 };
 
 use crate::limits::{
-    MEMORY_CHECK_OPERATIONS,
     MAX_SCRIPT_ARRAY, MAX_SCRIPT_CALL_LEVELS, MAX_SCRIPT_EXPR_DEPTH, MAX_SCRIPT_FN_EXPR_DEPTH,
-    MAX_SCRIPT_MAP, MAX_SCRIPT_OPERATIONS, MAX_SCRIPT_STRING, SCRIPT_SIZE_PER_OPERATION,
+    MAX_SCRIPT_MAP, MAX_SCRIPT_OPERATIONS, MAX_SCRIPT_STRING, MEMORY_CHECK_OPERATIONS,
+    SCRIPT_SIZE_PER_OPERATION,
 };
 
 def_package! {
@@ -111,7 +111,10 @@ fn charge(n: u64, pos: Position) -> Result<(), Box<EvalAltResult>> {
         return Err(over_budget(pos));
     }
     if over_memory(before, before.saturating_add(n)) {
-        return Err(Box::new(EvalAltResult::ErrorTerminated(OVER_MEMORY.into(), pos)));
+        return Err(Box::new(EvalAltResult::ErrorTerminated(
+            OVER_MEMORY.into(),
+            pos,
+        )));
     }
     Ok(())
 }
