@@ -13,6 +13,7 @@ pub enum Input {
     Line(String),
     End,
     /// Ctrl-C at the line editor: the person wants out.
+    #[cfg_attr(not(feature = "line-edit"), allow(dead_code))]
     Interrupt,
     /// A line past the length limit (`fuda play < /dev/zero` has no line end).
     TooLong,
