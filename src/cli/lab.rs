@@ -241,7 +241,7 @@ pub fn tournament(dir: &Source, a: &GameArgs, decks: &[String], o: &LabOut) -> E
                 Err(code) => return code,
             };
             let seat = |k: usize, agent: String, who: usize| Seat {
-                entrant: label(who),
+                entrant: label(who).into(),
                 agent,
                 options: deck_opt
                     .iter()
