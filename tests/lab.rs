@@ -150,6 +150,22 @@ fn parquet_rows_read_by_duckdb_match_the_json_lines() {
     let b = ok(&fuda(&["report", &p(d.path(), "r.jsonl")]));
     assert_eq!(a, b);
     assert!(a.contains("seat advantage (P1 - P2 win rate)"), "{a}");
+    // And DuckDB's copies, in its default codec (snappy, as pyarrow's).
+    for (from, to) in [("r", "s"), ("r.cards", "s.cards")] {
+        let (from, to) = (
+            p(d.path(), &format!("{from}.parquet")),
+            p(d.path(), &format!("{to}.parquet")),
+        );
+        duckdb(&format!(
+            "copy (select * from '{from}') to '{to}' (format parquet)"
+        ));
+        let codecs = duckdb(&format!(
+            "select distinct compression from parquet_metadata('{to}')"
+        ));
+        assert_eq!(codecs.as_deref(), Some("SNAPPY"), "{to}");
+    }
+    let c = ok(&fuda(&["report", &p(d.path(), "s.parquet")]));
+    assert_eq!(c, b, "fuda reads snappy Parquet");
 }
 
 #[test]
