@@ -6,7 +6,8 @@
 //! `help`, `state`, `undo`, `save FILE` and `quit`. Undo plays the game
 //! again from its seed with the answers before the person's previous
 //! decision: the other seats answer as they did (same seed, same answers).
-//! End of input stops the game where it stands.
+//! End of input stops the game where it stands. At a terminal the lines
+//! are edited ([`input`]).
 //!
 //! Hot seat: with several people at one terminal, each has their own
 //! transcript (rendered for their seat, from where they last read it) and
@@ -14,8 +15,10 @@
 //! one presses Enter, so nothing of one person's hand stays on screen for
 //! the next.
 
+mod input;
+
 use std::collections::VecDeque;
-use std::io::{BufRead, IsTerminal, Read, Write};
+use std::io::{IsTerminal, Write};
 use std::path::Path;
 use std::sync::{Arc, Mutex, MutexGuard};
 
@@ -25,9 +28,7 @@ use crate::engine::view::with_state;
 use crate::engine::{Agent, Flow, Game, GameConfig, Outcome, Picks, Request, Res};
 use crate::replay::Save;
 use crate::value::{PlayerId, Value};
-
-/// Bytes of one input line: option numbers and file names need far fewer.
-const MAX_LINE_BYTES: usize = 64 * 1024;
+use input::{Input, MAX_LINE_BYTES};
 
 const HELP: &str = "\
   numbers   the options to pick, separated by spaces (e.g. `0` or `2 0 1`)
@@ -97,13 +98,12 @@ fn hand_over(to: PlayerId) -> bool {
         crate::out::note(out.write_all(b"\x1b[2J\x1b[H"));
     }
     crate::outp!("{}", "\n".repeat(HANDOVER_LINES));
-    crate::outp!(
+    let prompt = format!(
         "-- pass the terminal to {}. {}, press Enter: ",
         pname(to),
         pname(to)
     );
-    crate::out::note(std::io::stdout().flush());
-    read_line().is_some()
+    input::line(&prompt).is_some()
 }
 
 /// A bot's seat: prints what happened before it answers.
@@ -172,11 +172,10 @@ impl Agent for Person {
         }
         show(g, req);
         loop {
-            crate::outp!("> ");
-            crate::out::note(std::io::stdout().flush());
-            let line = match read_input() {
+            let line = match input::read("> ") {
                 Input::Line(line) => line,
                 Input::End => return self.stop(Stop::EndOfInput),
+                Input::Interrupt => return self.stop(Stop::Quit),
                 Input::TooLong => {
                     crate::errln!(
                         "an answer line longer than {MAX_LINE_BYTES} bytes: the game stops as at the end of input"
@@ -233,32 +232,6 @@ fn count(min: usize, max: usize) -> String {
         format!("{min}")
     } else {
         format!("{min} to {max}")
-    }
-}
-
-/// What one read of the person's input gave.
-enum Input {
-    Line(String),
-    End,
-    /// A line past the length limit (`fuda play < /dev/zero` has no line end).
-    TooLong,
-}
-
-fn read_input() -> Input {
-    let mut line = String::new();
-    let cap = MAX_LINE_BYTES as u64 + 1;
-    match (std::io::stdin().lock().take(cap).read_line(&mut line)).unwrap_or(0) {
-        0 => Input::End,
-        n if n > MAX_LINE_BYTES => Input::TooLong,
-        _ => Input::Line(line),
-    }
-}
-
-/// One line of input; none at its end or past the length limit.
-fn read_line() -> Option<String> {
-    match read_input() {
-        Input::Line(line) => Some(line),
-        Input::End | Input::TooLong => None,
     }
 }
 
@@ -464,9 +437,8 @@ pub fn play(
                     Save::of(&game).answers.len()
                 );
                 if why == Stop::Quit {
-                    crate::outp!("save it? a file name, or Enter for no save: ");
-                    crate::out::note(std::io::stdout().flush());
-                    if let Some(name) = read_line().filter(|l| !l.trim().is_empty()) {
+                    let prompt = "save it? a file name, or Enter for no save: ";
+                    if let Some(name) = input::line(prompt).filter(|l| !l.trim().is_empty()) {
                         save(&game, Path::new(name.trim()), names);
                     }
                 }

@@ -4,9 +4,11 @@
 //! clicking, plays a card by clicking, sees the bot's move in the log, steps
 //! back three decisions in the debug panel and branches, saves a card file
 //! and sees the divergence, then a data error; a card named as markup shows
-//! as text. A second test clicks whole games to their ends and checks the
-//! result the page shows against the command line's. It takes screenshots of three tables: into a temporary folder,
-//! or into docs/ with `FUDA_SCREENSHOT_DOCS=1`.
+//! as text; a utage card's state (an activated spell) is drawn on it. A
+//! second test clicks whole games to their ends and checks the result the
+//! page shows against the command line's. It takes screenshots of three
+//! tables: into a temporary folder, or into docs/ with
+//! `FUDA_SCREENSHOT_DOCS=1`.
 //!
 //! Chromium is required: without it the test fails and says how to install
 //! it (`.ci/run` installs it).
@@ -409,12 +411,56 @@ fn the_table_in_a_browser() {
             b.wait("document.querySelector('#request .option:enabled') || document.querySelector('#news .over')");
         }
         b.wait("document.querySelector('#request .option:enabled')");
+        if game == "utage" {
+            drawn_state(&mut b);
+        }
         if game == "landgrab" {
             b.wait("document.querySelectorAll('#board .square').length > 10");
         }
         b.screenshot(&shots.join(format!("table-{game}.png")));
         stage(&format!("{game}: screenshot"));
     }
+}
+
+/// Clicks on in a utage table until a card the seat sees has a state (the
+/// rules' `shown:`, e.g. an activated spell), then checks how it is drawn:
+/// a line of its own on the card, naming only the shown tags and properties.
+fn drawn_state(b: &mut Browser) {
+    let drawn = "document.querySelector('.card .state')";
+    for _ in 0..80 {
+        if b.holds(drawn) {
+            break;
+        }
+        b.click("#request .option");
+        b.wait("document.querySelector('#request .option:enabled') || document.querySelector('#news .over')");
+    }
+    assert!(b.holds(drawn), "no card state drawn in 80 answers");
+    let states = b
+        .eval("[...document.querySelectorAll('.card .state')].map(e => e.textContent).join('\\n')");
+    let shown = [
+        "activated",
+        "battled",
+        "negated",
+        "accuracy ",
+        "attack ",
+        "evasion ",
+        "cost ",
+    ];
+    for part in states
+        .as_str()
+        .unwrap()
+        .lines()
+        .flat_map(|l| l.split(" · "))
+    {
+        assert!(
+            shown.iter().any(|s| part.starts_with(s)),
+            "{part:?} in {states}"
+        );
+    }
+    // The state is text, under the card's name.
+    let html = b.eval("document.querySelector('.card .state').innerHTML");
+    assert!(!html.as_str().unwrap().contains('<'), "{html}");
+    b.wait("document.querySelector('#request .option:enabled')");
 }
 
 /// Clicks at most this many times for one game (a whole shrine or landgrab

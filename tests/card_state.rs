@@ -11,11 +11,15 @@ use fuda::engine::state::{Modifier, Until};
 use fuda::engine::{Game, GameConfig, agent};
 use fuda::value::ZoneRef;
 
-fn utage() -> Arc<Data> {
-    Arc::new(load::load_game(Path::new(env!("CARGO_MANIFEST_DIR")), "utage").unwrap())
+fn game(name: &str) -> Arc<Data> {
+    Arc::new(load::load_game(Path::new(env!("CARGO_MANIFEST_DIR")), name).unwrap())
 }
 
-/// A utage game stopped at its first decision (setup done, hands drawn).
+fn utage() -> Arc<Data> {
+    game("utage")
+}
+
+/// A game stopped at its first decision (setup done, hands drawn).
 fn started(d: &Arc<Data>, seed: u64) -> Game {
     let mut g = Game::new(
         d.clone(),
@@ -106,6 +110,63 @@ fn a_cards_state_shows_only_where_the_card_is_seen() {
             serde_json::to_string(&unshown).unwrap(),
             "seed {seed}"
         );
+    }
+}
+
+/// Marks `c` with the tag and raises the property by 3, for good.
+fn change(g: &mut Game, c: u32, tag_name: &str, prop: &str) {
+    let d = g.data.clone();
+    g.st.objs[c as usize].tags |= tag(&d, tag_name);
+    let prop = d.names.props.iter().position(|p| p == prop).unwrap();
+    g.st.mods.push(Modifier {
+        obj: c,
+        prop: prop as u16,
+        delta: 3,
+        until: Until::Forever,
+        or: Until::Forever,
+    });
+}
+
+/// hyakki and t3 declare their own `shown:`: a shown tag and property on a
+/// card in P1's hand (or t3's draft packet) show in P1's view only, and on a
+/// card in a deck in nobody's.
+#[test]
+fn each_games_shown_state_stays_with_the_seats_that_see_the_card() {
+    for (name, tag_name, prop) in [("hyakki", "acted", "power"), ("t3", "exhausted", "power")] {
+        let d = game(name);
+        for seed in [1, 2, 3] {
+            let mut g = started(&d, seed);
+            let at = format!("{name} seed {seed}");
+            let before = [view(&g, 0), view(&g, 1)];
+            // t3 is drafting: its decks are empty, the shared deck is not.
+            let deck = ["deck", "udeck"]
+                .into_iter()
+                .map(|z| cards(&g, z, 0))
+                .find(|c| !c.is_empty())
+                .expect("a deck with cards");
+            change(&mut g, deck[0], tag_name, prop);
+            assert_eq!(
+                [view(&g, 0), view(&g, 1)],
+                before,
+                "{at}: a deck card's state shows"
+            );
+
+            let (zone, held) = ["hand", "packet"]
+                .into_iter()
+                .map(|z| (z, cards(&g, z, 0)))
+                .find(|(_, c)| !c.is_empty())
+                .expect("P1 holds cards");
+            change(&mut g, held[0], tag_name, prop);
+            assert_eq!(view(&g, 1), before[1], "{at}: P2 sees P1's {zone}'s state");
+            let own = g.shown_state(held[0]);
+            assert_eq!(own[0], tag_name, "{at}");
+            assert!(own[1].starts_with(&format!("{prop} ")), "{at}: {own:?}");
+            let v = g.view(0);
+            let title = format!("P1's {zone}");
+            let z = v.zones.iter().find(|z| z.zone == title).unwrap();
+            let states = z.states.as_ref().expect("a state in P1's hand");
+            assert!(states.contains(&own), "{at}: {states:?}");
+        }
     }
 }
 
