@@ -3,8 +3,8 @@
 //! no card varied the seat advantage — for a heat map with sample sizes.
 
 use super::cards::CardStat;
+use super::figure::{card_of, figure, figure_name};
 use super::interval::Diff;
-use super::report::{card_of, figure, figure_name};
 use super::rows::Rows;
 use super::summary::summarize;
 

@@ -5,8 +5,9 @@
 use std::fmt::Write;
 
 use super::cards::{CardStat, card_stats};
+use super::figure::{card_of, figure, figure_name};
 use super::grid::{Grid, grid};
-use super::interval::{Diff, pct, points};
+use super::interval::{pct, points};
 use super::rows::{DRAW, Rows};
 use super::summary::{Summary, summarize};
 use super::svg::{Cell, Point, Tile, bars, curve, esc, heatmap, histogram};
@@ -193,43 +194,6 @@ pub fn sweep_points(rows: &Rows, stats: &[CardStat]) -> Option<(String, Vec<Swee
     }
     let n = name?;
     Some((format!("{n}|{}", figure_name(card_of(n))), pts))
-}
-
-/// The card whose property `name` varies (`omiki.cost` → `omiki`); none
-/// for a rules value or an option.
-pub fn card_of(name: &str) -> Option<&str> {
-    name.split_once('.')
-        .filter(|(c, _)| !["rules", "set"].contains(c))
-        .map(|(c, _)| c)
-}
-
-/// What [`figure`] measures, for a plot's title.
-pub fn figure_name(card: Option<&str>) -> String {
-    match card {
-        Some(c) => format!("win rate added by {c} in deck (points)"),
-        None => "seat advantage (P1 - last seat, points)".to_string(),
-    }
-}
-
-/// A sweep's figure at one variant: `card`'s win rate added in deck, or
-/// without a card the seat advantage; none unless both sides of the
-/// comparison were seen. With the sides' sample sizes.
-pub fn figure(s: &Summary, stats: &[CardStat], card: Option<&str>) -> (Option<Diff>, [u64; 2]) {
-    let (d, sides) = match card {
-        Some(c) => match stats
-            .iter()
-            .find(|st| st.variant == s.variant && st.card == c)
-        {
-            Some(st) => (st.added_in_deck, [st.in_deck.n, st.not_in_deck.n]),
-            // No row of the card: nobody had it.
-            None => (Diff::default(), [0, s.finished * s.seats.len() as u64]),
-        },
-        None => match s.seat_advantage {
-            Some(d) => (d, [s.finished, s.finished]),
-            None => (Diff::default(), [0, 0]),
-        },
-    };
-    ((sides[0] > 0 && sides[1] > 0).then_some(d), sides)
 }
 
 /// A grid sweep's heat map: the figure with its interval and the sides'
