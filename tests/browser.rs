@@ -11,7 +11,7 @@
 //! `FUDA_SCREENSHOT_DOCS=1`.
 //!
 //! Chromium is required: without it the test fails and says how to install
-//! it (`.ci/run` installs it).
+//! it (`.ci/test`, the README's test command, installs it).
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpStream};

@@ -4,7 +4,7 @@
 //!
 //! DuckDB (Python package or CLI) and Chromium are outside tools: a test
 //! that needs one fails, saying how to install it, when it is missing
-//! (`.ci/run` installs both).
+//! (`.ci/test`, the README's test command, installs both).
 
 use std::path::Path;
 use std::process::{Command, Output};
@@ -34,7 +34,7 @@ fn ok(o: &Output) -> String {
 
 /// A missing outside tool fails the test, saying how to install it.
 fn missing(what: &str, install: &str) -> ! {
-    panic!("{what} is required by this test and is not installed: {install} (.ci/run does this)")
+    panic!("{what} is required by this test and is not installed: {install} (.ci/test does this)")
 }
 
 fn tmp() -> tempfile::TempDir {

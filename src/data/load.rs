@@ -8,6 +8,7 @@ use serde::de::DeserializeOwned;
 
 use super::files::Files;
 use super::manifest::{self, RawMod};
+use super::memo::Memo;
 use super::options::OptionDecl;
 use super::schema::*;
 use super::unsaved::Unsaved;
@@ -43,77 +44,112 @@ pub(crate) fn load(
     mod_dir: Option<&Path>,
     unsaved: &Unsaved,
 ) -> Result<Data, DataErrors> {
+    load_with(base, game, mod_dir, unsaved, &mut Memo::default())
+}
+
+/// [`load`], compiling card text through `memo` and leaving in it what this
+/// load compiled.
+pub(crate) fn load_with(
+    base: Files,
+    game: &str,
+    mod_dir: Option<&Path>,
+    unsaved: &Unsaved,
+    memo: &mut Memo,
+) -> Result<Data, DataErrors> {
     let mut l = Loader::new(base);
     l.unsaved = unsaved.clone();
-    let game = match mod_dir {
-        Some(dir) => match l.open_mod(dir, game) {
-            Some(g) => g,
-            None => return Err(DataErrors { errors: l.errs }),
-        },
-        None => game.to_string(),
-    };
-    let within = match &l.base {
-        Files::Embedded => "the built-in games".to_string(),
-        Files::Dir(root) => root.given().display().to_string(),
-        Files::Over(..) => "the data with a variant laid over".to_string(),
-    };
-    if !plain_name(&game) {
-        let help = Some(format!(
-            "a game is named by its file rules/<game>.yaml; games in {within}: {}",
-            l.base.games().join(", ")
-        ));
-        l.errs.push(DataError::plain(
-            format!("unknown game `{game}`: a game's name is not a path"),
-            help,
-        ));
-        return Err(DataErrors { errors: l.errs });
-    }
-    let rules_rel = format!("rules/{game}.yaml");
-    // An unknown game is one error, not also the failed read of its rules.
-    if !l.base.exists(&rules_rel) {
-        let games = l.base.games();
-        let help = did_you_mean(suggest(&game, games.iter().map(|s| s.as_str())))
-            .or_else(|| Some(format!("games in {within}: {}", games.join(", "))));
-        l.errs.push(DataError::plain(
-            format!("unknown game `{game}`: no {rules_rel} in {within}"),
-            help,
-        ));
-        return Err(DataErrors { errors: l.errs });
-    }
-    let Some((rules_file, rules)) = l.read_rules(&rules_rel) else {
-        return Err(DataErrors { errors: l.errs });
-    };
-    let folder = rules.cards.as_deref().unwrap_or(&game);
-    let card_dir = format!("cards/{folder}");
-    let mut cards = match &rules.cards {
-        Some(name) if !plain_name(name) || !l.base.inside(&card_dir) => {
-            let at = find_key(l.sources.text(rules_file), "cards", name, 0).unwrap_or(0);
-            l.err_at(
-                rules_file,
-                name,
-                at,
-                format!("`cards: {name}` must name a folder in cards/"),
-                Some("card folders are read only from the data folder's cards/".into()),
-            );
-            Vec::new()
+    l.memo = std::mem::take(memo);
+    let r = l.load(game, mod_dir);
+    l.memo.done();
+    *memo = std::mem::take(&mut l.memo);
+    r
+}
+
+impl Loader {
+    fn load(&mut self, game: &str, mod_dir: Option<&Path>) -> Result<Data, DataErrors> {
+        let l = self;
+        let game = match mod_dir {
+            Some(dir) => match l.open_mod(dir, game) {
+                Some(g) => g,
+                None => {
+                    return Err(DataErrors {
+                        errors: std::mem::take(&mut l.errs),
+                    });
+                }
+            },
+            None => game.to_string(),
+        };
+        let within = match &l.base {
+            Files::Embedded => "the built-in games".to_string(),
+            Files::Dir(root) => root.given().display().to_string(),
+            Files::Over(..) => "the data with a variant laid over".to_string(),
+        };
+        if !plain_name(&game) {
+            let help = Some(format!(
+                "a game is named by its file rules/<game>.yaml; games in {within}: {}",
+                l.base.games().join(", ")
+            ));
+            l.errs.push(DataError::plain(
+                format!("unknown game `{game}`: a game's name is not a path"),
+                help,
+            ));
+            return Err(DataErrors {
+                errors: std::mem::take(&mut l.errs),
+            });
         }
-        _ => l.read_cards(false, &card_dir),
-    };
-    if l.modf.is_some() {
-        let mine = l.read_cards(true, manifest::CARDS);
-        l.lay_cards(&mut cards, mine, &game);
-    }
-    let data = l.build(rules_file, rules, cards);
-    if let Some(d) = &data {
-        l.errs.extend(counts::check(d));
-        l.errs.extend(kinds::check(d));
-        l.errs.extend(would::check(d, l.declared_events));
-        l.errs.extend(sight::check(d));
-        l.errs.extend(construction::check(d));
-    }
-    match data {
-        Some(d) if l.errs.is_empty() => Ok(d),
-        _ => Err(DataErrors { errors: l.errs }),
+        let rules_rel = format!("rules/{game}.yaml");
+        // An unknown game is one error, not also the failed read of its rules.
+        if !l.base.exists(&rules_rel) {
+            let games = l.base.games();
+            let help = did_you_mean(suggest(&game, games.iter().map(|s| s.as_str())))
+                .or_else(|| Some(format!("games in {within}: {}", games.join(", "))));
+            l.errs.push(DataError::plain(
+                format!("unknown game `{game}`: no {rules_rel} in {within}"),
+                help,
+            ));
+            return Err(DataErrors {
+                errors: std::mem::take(&mut l.errs),
+            });
+        }
+        let Some((rules_file, rules)) = l.read_rules(&rules_rel) else {
+            return Err(DataErrors {
+                errors: std::mem::take(&mut l.errs),
+            });
+        };
+        let folder = rules.cards.as_deref().unwrap_or(&game);
+        let card_dir = format!("cards/{folder}");
+        let mut cards = match &rules.cards {
+            Some(name) if !plain_name(name) || !l.base.inside(&card_dir) => {
+                let at = find_key(l.sources.text(rules_file), "cards", name, 0).unwrap_or(0);
+                l.err_at(
+                    rules_file,
+                    name,
+                    at,
+                    format!("`cards: {name}` must name a folder in cards/"),
+                    Some("card folders are read only from the data folder's cards/".into()),
+                );
+                Vec::new()
+            }
+            _ => l.read_cards(false, &card_dir),
+        };
+        if l.modf.is_some() {
+            let mine = l.read_cards(true, manifest::CARDS);
+            l.lay_cards(&mut cards, mine, &game);
+        }
+        let data = l.build(rules_file, rules, cards);
+        if let Some(d) = &data {
+            l.errs.extend(counts::check(d));
+            l.errs.extend(kinds::check(d));
+            l.errs.extend(would::check(d, l.declared_events));
+            l.errs.extend(sight::check(d));
+            l.errs.extend(construction::check(d));
+        }
+        match data {
+            Some(d) if l.errs.is_empty() => Ok(d),
+            _ => Err(DataErrors {
+                errors: std::mem::take(&mut l.errs),
+            }),
+        }
     }
 }
 
@@ -141,6 +177,7 @@ struct Loader {
     scripts: Option<super::scripts::Scripts>,
     /// Texts to read in place of files that exist.
     unsaved: Unsaved,
+    memo: Memo,
 }
 
 /// A card as read, with where it came from.
@@ -166,6 +203,7 @@ impl Loader {
             declared_events: 0,
             scripts: None,
             unsaved: Unsaved::default(),
+            memo: Memo::default(),
         }
     }
 
@@ -639,11 +677,14 @@ impl Loader {
             );
             return Code::default();
         }
-        let r = if expr {
-            compile_expr(text, &self.names, &origin, ctx)
-        } else {
-            compile_code(text, &self.names, &origin, ctx)
-        };
+        let names = &self.names;
+        let r = self.memo.get(expr, text, &origin, ctx, names, || {
+            if expr {
+                compile_expr(text, names, &origin, ctx)
+            } else {
+                compile_code(text, names, &origin, ctx)
+            }
+        });
         r.unwrap_or_else(|e| {
             self.compile_error(file, e);
             Code::default()

@@ -11,6 +11,7 @@ pub mod kinds;
 pub mod load;
 pub mod locate;
 pub mod manifest;
+pub mod memo;
 pub mod options;
 pub mod overlay;
 pub mod schema;

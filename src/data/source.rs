@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 
 use super::files::Files;
 use super::manifest;
+use super::memo::Memo;
 use super::unsaved::Unsaved;
 use super::{Data, DataErrors};
 
@@ -38,11 +39,22 @@ impl Source {
     /// Loads and compiles one game as an editor shows it: each file with an
     /// unsaved text is read as that text.
     pub fn load_unsaved(&self, game: &str, unsaved: &Unsaved) -> Result<Data, DataErrors> {
-        use super::load::load;
+        self.load_again(game, unsaved, &mut Memo::default())
+    }
+
+    /// [`Source::load_unsaved`] for a game loaded again and again: card text
+    /// the last load compiled comes from `memo`.
+    pub fn load_again(
+        &self,
+        game: &str,
+        unsaved: &Unsaved,
+        memo: &mut Memo,
+    ) -> Result<Data, DataErrors> {
+        use super::load::load_with;
         match self {
-            Source::Embedded => load(Files::Embedded, game, None, unsaved),
-            Source::Dir(d) => load(Files::dir(d), game, None, unsaved),
-            Source::Mod(d) => load(Files::Embedded, game, Some(d), unsaved),
+            Source::Embedded => load_with(Files::Embedded, game, None, unsaved, memo),
+            Source::Dir(d) => load_with(Files::dir(d), game, None, unsaved, memo),
+            Source::Mod(d) => load_with(Files::Embedded, game, Some(d), unsaved, memo),
         }
     }
 

@@ -6,6 +6,7 @@ use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use crate::data::memo::Memo;
 use crate::data::source::{self, Source};
 use crate::data::unsaved::Unsaved;
 use crate::data::{Data, DataErrors};
@@ -49,6 +50,8 @@ pub struct Workspace {
     pub games: HashMap<Key, Game>,
     /// Games whose files changed since they were loaded.
     pub dirty: BTreeSet<Key>,
+    /// Each game's card text as last compiled: an edit recompiles its card.
+    memos: HashMap<Key, Memo>,
 }
 
 impl Workspace {
@@ -154,7 +157,8 @@ impl Workspace {
 
     /// Loads a game again from the files and unsaved texts.
     pub fn load(&mut self, key: &Key) {
-        let loaded = key.source().load_unsaved(&key.game, &self.unsaved);
+        let memo = self.memos.entry(key.clone()).or_insert_with(Memo::keeping);
+        let loaded = key.source().load_again(&key.game, &self.unsaved, memo);
         let game = self.games.entry(key.clone()).or_insert(Game {
             good: None,
             errors: None,
