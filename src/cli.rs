@@ -1,6 +1,7 @@
 //! The `fuda` command line.
 
 mod lab;
+mod png;
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -211,6 +212,9 @@ enum Cmd {
         /// Write one self-contained HTML page with SVG plots.
         #[arg(long, value_name = "OUT")]
         html: Option<PathBuf>,
+        /// Write each plot alone as DIR/NAME.png (drawn by headless Chromium).
+        #[arg(long, value_name = "DIR")]
+        png: Option<PathBuf>,
     },
     /// List a game's options: their flags and the values they accept.
     Options { game: String },
@@ -593,7 +597,7 @@ fn command(cli: Cli) -> ExitCode {
             };
             lab::sweep(&dir, &game, &vary, swap, &o)
         }
-        Cmd::Report { file, html } => lab::report_cmd(&file, html.as_deref()),
+        Cmd::Report { file, html, png } => lab::report_cmd(&file, html.as_deref(), png.as_deref()),
         Cmd::Play { game } => play_terminal(&dir, &game),
         Cmd::Serve { host, port } => serve(dir, &host, port),
         Cmd::Doc { topic } => doc(topic.as_deref()),

@@ -150,6 +150,22 @@ fn parquet_rows_read_by_duckdb_match_the_json_lines() {
     let b = ok(&fuda(&["report", &p(d.path(), "r.jsonl")]));
     assert_eq!(a, b);
     assert!(a.contains("seat advantage (P1 - P2 win rate)"), "{a}");
+    // And DuckDB's copies, in its default codec (snappy, as pyarrow's).
+    for (from, to) in [("r", "s"), ("r.cards", "s.cards")] {
+        let (from, to) = (
+            p(d.path(), &format!("{from}.parquet")),
+            p(d.path(), &format!("{to}.parquet")),
+        );
+        duckdb(&format!(
+            "copy (select * from '{from}') to '{to}' (format parquet)"
+        ));
+        let codecs = duckdb(&format!(
+            "select distinct compression from parquet_metadata('{to}')"
+        ));
+        assert_eq!(codecs.as_deref(), Some("SNAPPY"), "{to}");
+    }
+    let c = ok(&fuda(&["report", &p(d.path(), "s.parquet")]));
+    assert_eq!(c, b, "fuda reads snappy Parquet");
 }
 
 #[test]
@@ -448,6 +464,55 @@ fn a_sweep_varies_an_option_and_several_varies_make_a_grid() {
         ]
     );
     assert_eq!(v["games"], 12);
+    // The grid's figure: a heat map of omiki's win rate added over both
+    // values, each cell with its sample sizes.
+    let grid = p(d.path(), "g.jsonl");
+    ok(&fuda(&[
+        "sweep",
+        "shrine",
+        "--vary",
+        "omiki.cost=6..7",
+        "--vary",
+        "set.modules=,ofuda+amaneki",
+        "--games",
+        "4",
+        "--agents",
+        "bigmoney,random",
+        "--swap",
+        "--set",
+        "kingdom=",
+        "--out",
+        &grid,
+    ]));
+    let html = p(d.path(), "g.html");
+    ok(&fuda(&["report", &grid, "--html", &html]));
+    let page = std::fs::read_to_string(&html).unwrap();
+    let at = page.find("<h2>Grid</h2>").expect("a grid section");
+    let svg = &page[at..page[at..].find("</svg>").unwrap() + at];
+    assert!(
+        svg.contains(
+            "win rate added by omiki in deck (points) by omiki.cost (rows) and set.modules (columns)"
+        ),
+        "{svg}"
+    );
+    for label in [
+        "omiki.cost=6",
+        "omiki.cost=7",
+        "set.modules=(none)",
+        "set.modules=ofuda+amaneki",
+    ] {
+        assert_eq!(
+            svg.matches(&format!(">{label}<")).count(),
+            1,
+            "{label}: {svg}"
+        );
+    }
+    assert_eq!(svg.matches("<rect").count(), 4, "2×2 cells: {svg}");
+    assert_eq!(
+        svg.matches(">n ").count(),
+        4,
+        "each cell's sample sizes: {svg}"
+    );
     // A card the option refuses stops the sweep before any game.
     let bad = fuda(&["sweep", "shrine", "--vary", "set.big=koumakan,omiki"]);
     assert_eq!(bad.status.code(), Some(2));
@@ -531,7 +596,38 @@ fn the_report_opens_in_headless_chromium() {
         png.starts_with(b"\x89PNG") && png.len() > 20_000,
         "a screenshot of a drawn page ({} bytes)",
         png.len()
-    );
+    ); // `--png`: each plot alone, at the size of its SVG.
+    let dir = d.path().join("png");
+    let o = Command::new(env!("CARGO_BIN_EXE_fuda"))
+        .args(["report", &p(d.path(), "c.parquet"), "--png"])
+        .arg(&dir)
+        .env("FUDA_CHROMIUM", &chrome)
+        .output()
+        .expect("run fuda");
+    let out = ok(&o);
+    for (name, w, h) in [("cards", 720, None), ("turns", 720, Some(300))] {
+        let path = dir.join(format!("{name}.png"));
+        assert!(out.contains(&path.display().to_string()), "{out}");
+        let png = std::fs::read(&path).unwrap();
+        assert!(
+            png.starts_with(b"\x89PNG") && png.len() > 5_000,
+            "{name}.png drawn"
+        );
+        let dim = |at: usize| u32::from_be_bytes(png[at..at + 4].try_into().unwrap());
+        assert_eq!(dim(16), w, "{name}.png width");
+        if let Some(h) = h {
+            assert_eq!(dim(20), h, "{name}.png height");
+        }
+    }
+    // Without a browser it says how to get one, and fails.
+    let o = Command::new(env!("CARGO_BIN_EXE_fuda"))
+        .args(["report", &p(d.path(), "c.parquet"), "--png"])
+        .arg(&dir)
+        .env("FUDA_CHROMIUM", d.path().join("no-such-browser"))
+        .output()
+        .expect("run fuda");
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("cannot start"));
 }
 
 #[test]

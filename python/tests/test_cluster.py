@@ -102,8 +102,9 @@ def test_tournament_is_fuda_tournament(local_ray, tmp_path, game, entrants, cli_
 def test_report_prints_what_fuda_report_prints(tmp_path):
     games, cards = fuda.sim("shrine", games=10, seed=2, agents=["bigmoney", "random"], swap=True, cards=True)
     out = tmp_path / "r.parquet"
-    # fuda reads Parquet without compression codecs (it is built without them).
-    pq.write_table(games, out, compression="none")
-    pq.write_table(cards, tmp_path / "r.cards.parquet", compression="none")
+    # pyarrow's default codec (snappy), which fuda reads.
+    pq.write_table(games, out)
+    pq.write_table(cards, tmp_path / "r.cards.parquet")
+    assert pq.ParquetFile(out).metadata.row_group(0).column(0).compression == "SNAPPY"
     cli = subprocess.run([fuda_bin(), "report", str(out)], check=True, capture_output=True, text=True)
     assert fuda.report(games, cards) == cli.stdout

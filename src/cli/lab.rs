@@ -9,6 +9,8 @@ use super::{GameArgs, prepare, prepare_rest, report, say};
 use crate::data::source::Source;
 use crate::data::{Data, DataError};
 use crate::lab::cards::card_stats;
+use crate::lab::grid::grid;
+use crate::lab::interval::points;
 use crate::lab::play::{self, Run, Seat, Variant};
 use crate::lab::report::{cards_text, standings_text, summary_text, sweep_points};
 use crate::lab::shard::Shard;
@@ -161,6 +163,23 @@ fn finish(datas: &[Arc<Data>], run: Result<Run, String>, o: &LabOut, kind: Kind)
                         )),
                     }
                 }
+            } else if let Some(g) = grid(&rows, &stats) {
+                let [a, b] = &g.names;
+                say(format_args!(
+                    "grid of {a} × {b}: {}, 95% intervals (Newcombe)",
+                    g.what
+                ));
+                for (x, row) in g.rows.iter().zip(&g.cells) {
+                    for (y, c) in g.cols.iter().zip(row) {
+                        let Some((d, [with, without])) = c else {
+                            continue;
+                        };
+                        let d = d.map_or("-".to_string(), points);
+                        say(format_args!(
+                            "  {a}={x}, {b}={y}  {d}  n {with} with, {without} without"
+                        ));
+                    }
+                }
             }
         } else if cards {
             crate::outp!("{}", cards_text(&stats, usize::MAX));
@@ -241,7 +260,7 @@ pub fn tournament(dir: &Source, a: &GameArgs, decks: &[String], o: &LabOut) -> E
                 Err(code) => return code,
             };
             let seat = |k: usize, agent: String, who: usize| Seat {
-                entrant: label(who),
+                entrant: label(who).into(),
                 agent,
                 options: deck_opt
                     .iter()
@@ -313,8 +332,9 @@ pub fn sweep(dir: &Source, a: &GameArgs, vary: &[String], swap: bool, o: &LabOut
     finish(&datas, run, o, Kind::Sweep)
 }
 
-/// `fuda report FILE --html OUT`: the tables, and the page of plots.
-pub fn report_cmd(file: &Path, html: Option<&Path>) -> ExitCode {
+/// `fuda report FILE --html OUT --png DIR`: the tables, the page of plots,
+/// and each plot alone.
+pub fn report_cmd(file: &Path, html: Option<&Path>, png: Option<&Path>) -> ExitCode {
     let rows = match table::read_rows(file) {
         Ok(r) => r,
         Err(e) => {
@@ -335,6 +355,19 @@ pub fn report_cmd(file: &Path, html: Option<&Path>) -> ExitCode {
             return ExitCode::from(1);
         }
         say(format_args!("wrote {}", out.display()));
+    }
+    if let Some(dir) = png {
+        match super::png::write_pngs(&crate::lab::report::plots(&rows), dir) {
+            Ok(written) => {
+                for p in written {
+                    say(format_args!("wrote {}", p.display()));
+                }
+            }
+            Err(e) => {
+                crate::errln!("error: {e}");
+                return ExitCode::from(1);
+            }
+        }
     }
     ExitCode::SUCCESS
 }

@@ -77,12 +77,12 @@ pub fn card_stats(rows: &Rows) -> Vec<CardStat> {
     }
     let mut card_at: HashMap<(&str, &str), usize> = HashMap::new();
     for c in &rows.cards {
-        let Some(&v) = at.get(c.variant.as_str()) else {
+        let Some(&v) = at.get(&*c.variant) else {
             continue;
         };
         let cards = &mut variants[v].cards;
-        let k = *card_at.entry((&c.variant, &c.card)).or_insert_with(|| {
-            cards.push((&c.card, Sums::default()));
+        let k = *card_at.entry((&*c.variant, &*c.card)).or_insert_with(|| {
+            cards.push((&*c.card, Sums::default()));
             cards.len() - 1
         });
         let s = &mut cards[k].1;

@@ -13,6 +13,8 @@
 //! drawn; the final deck is every card in a player's own zones at the end.
 
 pub mod cards;
+pub mod figure;
+pub mod grid;
 pub mod interval;
 pub mod play;
 pub mod report;

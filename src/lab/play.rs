@@ -17,7 +17,8 @@ use crate::value::DefId;
 /// One seat's player: who it is and what it plays with.
 #[derive(Clone)]
 pub struct Seat {
-    pub entrant: String,
+    /// Shared by the seat's card rows.
+    pub entrant: Arc<str>,
     pub agent: String,
     /// The seat's own values of options with one value per seat.
     pub options: Vec<(String, DefId)>,
@@ -144,7 +145,7 @@ pub fn run(
             tier.compile_all(&v.data);
         }
     }
-    let one = |game: &mut Option<(usize, Game)>, &(v, s, i, n): &(usize, usize, u64, u64)| {
+    let one = |game: &mut Option<Worker>, &(v, s, i, n): &(usize, usize, u64, u64)| {
         if stop.load(Ordering::Relaxed) {
             return None;
         }
@@ -204,8 +205,18 @@ pub fn run(
 
 type Played = (GameRow, Vec<CardRow>, Option<(Option<RunError>, String)>);
 
+/// A worker's game, kept for the next game of the same variant, with the
+/// names its card rows share.
+struct Worker {
+    variant: usize,
+    game: Game,
+    label: Arc<str>,
+    /// Each card definition's id, by [`DefId`].
+    cards: Vec<Arc<str>>,
+}
+
 fn play_one(
-    cache: &mut Option<(usize, Game)>,
+    cache: &mut Option<Worker>,
     variants: &[Variant],
     v: usize,
     s: usize,
@@ -218,17 +229,26 @@ fn play_one(
     let mut cfg = seating.cfg.clone();
     cfg.seed = seed.wrapping_add(i);
     cfg.logging = false;
-    let g = match cache {
-        Some((cv, g)) if *cv == v => {
-            g.renew(&cfg);
-            g
+    let w = match cache {
+        Some(w) if w.variant == v => {
+            w.game.renew(&cfg);
+            w
         }
         _ => {
-            let mut g = Game::new(var.data.clone(), cfg.clone());
-            g.count_moves(cards);
-            &mut cache.insert((v, g)).1
+            let mut game = Game::new(var.data.clone(), cfg.clone());
+            game.count_moves(cards);
+            let d = &var.data;
+            cache.insert(Worker {
+                variant: v,
+                game,
+                label: var.label.as_str().into(),
+                cards: (0..d.defs.len())
+                    .map(|i| d.def_id(i as DefId).into())
+                    .collect(),
+            })
         }
     };
+    let g = &mut w.game;
     let data = &var.data;
     let result = g.play();
     let shared: Vec<String> = {
@@ -260,7 +280,7 @@ fn play_one(
         options: shared.join("; "),
         seats: (seating.seats.iter())
             .map(|st| SeatRow {
-                entrant: st.entrant.clone(),
+                entrant: st.entrant.to_string(),
                 agent: st.agent.clone(),
                 options: (st.options.iter())
                     .map(|(n, d)| format!("{n}={}", data.def_id(*d)))
@@ -308,7 +328,7 @@ fn play_one(
         }
     }
     let card_rows = if cards && row.finished() {
-        card_rows(g, &row)
+        card_rows(w, seating, &row)
     } else {
         Vec::new()
     };
@@ -316,7 +336,8 @@ fn play_one(
 }
 
 /// A row per player and card the player gained, played, drew or ended with.
-fn card_rows(g: &Game, row: &GameRow) -> Vec<CardRow> {
+fn card_rows(w: &Worker, seating: &Seating, row: &GameRow) -> Vec<CardRow> {
+    let g = &w.game;
     let data = &g.data;
     let n = g.st.nplayers as usize;
     let nd = data.defs.len();
@@ -341,10 +362,10 @@ fn card_rows(g: &Game, row: &GameRow) -> Vec<CardRow> {
             out.push(CardRow {
                 game: 0,
                 seed: row.seed,
-                variant: row.variant.clone(),
+                variant: w.label.clone(),
                 player: p as u32 + 1,
-                entrant: row.seats[p].entrant.clone(),
-                card: data.def_id(d as DefId).to_string(),
+                entrant: seating.seats[p].entrant.clone(),
+                card: w.cards[d].clone(),
                 gained,
                 played,
                 drawn,

@@ -5,10 +5,12 @@
 use std::fmt::Write;
 
 use super::cards::{CardStat, card_stats};
+use super::figure::{card_of, figure, figure_name};
+use super::grid::{Grid, grid};
 use super::interval::{pct, points};
 use super::rows::{DRAW, Rows};
 use super::summary::{Summary, summarize};
-use super::svg::{Cell, Point, bars, curve, esc, heatmap, histogram};
+use super::svg::{Cell, Point, Tile, bars, curve, esc, heatmap, histogram};
 use super::tournament::{Standings, standings};
 
 /// The win rates of each variant, a line each.
@@ -180,29 +182,8 @@ pub fn sweep_points(rows: &Rows, stats: &[CardStat]) -> Option<(String, Vec<Swee
         }
         name = Some(n);
         let x: f64 = label.parse().unwrap_or(i as f64);
-        let card = n
-            .split_once('.')
-            .filter(|(c, _)| !["rules", "set"].contains(c))
-            .map(|(c, _)| c);
-        let (d, sides) = match card {
-            Some(c) => match stats
-                .iter()
-                .find(|st| st.variant == s.variant && st.card == c)
-            {
-                Some(st) => (st.added_in_deck, [st.in_deck.n, st.not_in_deck.n]),
-                // No row of the card: nobody had it.
-                None => (
-                    crate::lab::interval::Diff::default(),
-                    [0, s.finished * s.seats.len() as u64],
-                ),
-            },
-            None => match s.seat_advantage {
-                Some(d) => (d, [s.finished, s.finished]),
-                None => (Default::default(), [0, 0]),
-            },
-        };
-        let value =
-            (sides[0] > 0 && sides[1] > 0).then_some((x, d.d * 100.0, d.lo * 100.0, d.hi * 100.0));
+        let (d, sides) = figure(s, stats, card_of(n));
+        let value = d.map(|d| (x, d.d * 100.0, d.lo * 100.0, d.hi * 100.0));
         let label = label.to_string();
         pts.push(SweepPoint {
             label,
@@ -212,22 +193,72 @@ pub fn sweep_points(rows: &Rows, stats: &[CardStat]) -> Option<(String, Vec<Swee
         });
     }
     let n = name?;
-    let what = if n.starts_with("rules.") || n.starts_with("set.") {
-        "seat advantage (P1 - last seat, points)".to_string()
-    } else {
-        format!(
-            "win rate added by {} in deck (points)",
-            n.split('.').next().unwrap_or(n)
-        )
-    };
-    Some((format!("{n}|{what}"), pts))
+    Some((format!("{n}|{}", figure_name(card_of(n))), pts))
+}
+
+/// A grid sweep's heat map: the figure with its interval and the sides'
+/// sample sizes (with the card, without) in each cell, shaded by the
+/// figure against the largest in the grid.
+fn grid_map(g: &Grid) -> String {
+    let [a, b] = &g.names;
+    let most = (g.cells.iter().flatten().flatten())
+        .filter_map(|(d, _)| d.map(|d| d.d.abs()))
+        .fold(1e-9, f64::max);
+    let cells: Vec<Vec<Cell>> = (g.cells.iter())
+        .map(|r| {
+            (r.iter())
+                .map(|c| {
+                    c.map(|(d, [with, without])| {
+                        let n = format!("n {with} / {without}");
+                        match d {
+                            Some(d) => Tile {
+                                shade: Some(d.d / most),
+                                lines: vec![
+                                    format!("{:+.1}", d.d * 100.0),
+                                    format!("[{:+.1}, {:+.1}]", d.lo * 100.0, d.hi * 100.0),
+                                    n,
+                                ],
+                            },
+                            None => Tile {
+                                shade: None,
+                                lines: vec!["no figure".into(), n],
+                            },
+                        }
+                    })
+                })
+                .collect()
+        })
+        .collect();
+    let label = |n: &str, v: &str| format!("{n}={}", if v.is_empty() { "(none)" } else { v });
+    heatmap(
+        &format!("{} by {a} (rows) and {b} (columns), 95% intervals", g.what),
+        &g.rows.iter().map(|v| label(a, v)).collect::<Vec<_>>(),
+        &g.cols.iter().map(|v| label(b, v)).collect::<Vec<_>>(),
+        &cells,
+    )
 }
 
 /// The HTML page: summaries, then the plots that the rows allow.
 pub fn html(title: &str, rows: &Rows) -> String {
+    page(title, rows).0
+}
+
+/// Each plot of the HTML page alone, named (`sweep`, `grid`, `cards`,
+/// `matrix`, `turns`): an SVG document each.
+pub fn plots(rows: &Rows) -> Vec<(&'static str, String)> {
+    page("", rows).1
+}
+
+/// The page, and its plots by name.
+fn page(title: &str, rows: &Rows) -> (String, Vec<(&'static str, String)>) {
     let sums = summarize(&rows.games);
     let stats = card_stats(rows);
     let mut body = String::new();
+    let mut plots = Vec::new();
+    let mut plot = |body: &mut String, name, svg: String| {
+        *body += &svg;
+        plots.push((name, svg));
+    };
     let _ = write!(body, "<h1>{}</h1>", esc(title));
     let _ = write!(body, "<h2>Win rates</h2><pre>");
     for s in &sums {
@@ -241,7 +272,8 @@ pub fn html(title: &str, rows: &Rows) -> String {
         // A curve over numbers; values that are not (an option's) as bars.
         if pts.iter().all(|p| p.label.parse::<f64>().is_ok()) {
             if !seen.is_empty() {
-                body += &curve(&format!("{what} against {n}"), n, "points", &seen);
+                let svg = curve(&format!("{what} against {n}"), n, "points", &seen);
+                plot(&mut body, "sweep", svg);
             }
         } else {
             let items: Vec<(String, f64, f64, f64)> = (pts.iter())
@@ -251,7 +283,11 @@ pub fn html(title: &str, rows: &Rows) -> String {
                 })
                 .collect();
             if !items.is_empty() {
-                body += &bars(&format!("{what} by {n}, 95% intervals"), &items);
+                plot(
+                    &mut body,
+                    "sweep",
+                    bars(&format!("{what} by {n}, 95% intervals"), &items),
+                );
             }
         }
         let unseen: Vec<String> = (pts.iter())
@@ -265,6 +301,11 @@ pub fn html(title: &str, rows: &Rows) -> String {
                 esc(&unseen.join(", "))
             );
         }
+    }
+    if let Some(g) = grid(rows, &stats) {
+        body += "<h2>Grid</h2>";
+        plot(&mut body, "grid", grid_map(&g));
+        body += "<p>n: player-games with the card in their final deck / without (for the seat advantage: the finished games).</p>";
     }
     // Per-card plot: the first variant's cards with the largest samples.
     if let Some(first) = stats.first().map(|s| s.variant.clone()) {
@@ -290,16 +331,11 @@ pub fn html(title: &str, rows: &Rows) -> String {
             } else {
                 format!(" ({first})")
             };
-            let _ = write!(
-                body,
-                "<h2>Cards</h2>{}",
-                bars(
-                    &format!(
-                        "Win rate added by having the card in the final deck{v}, points, 95% intervals"
-                    ),
-                    &items
-                )
+            body += "<h2>Cards</h2>";
+            let title = format!(
+                "Win rate added by having the card in the final deck{v}, points, 95% intervals"
             );
+            plot(&mut body, "cards", bars(&title, &items));
         }
         let _ = write!(body, "<pre>{}</pre>", esc(&cards_text(&stats, 40)));
     }
@@ -311,19 +347,30 @@ pub fn html(title: &str, rows: &Rows) -> String {
         .collect();
     let st = standings(&two);
     if st.entrants.len() >= 2 {
+        // Blue above one half, red below.
         let cells: Vec<Vec<Cell>> = (st.matrix.iter())
-            .map(|r| r.iter().map(|c| c.map(|r| (r.p, r.lo, r.hi))).collect())
+            .map(|r| {
+                (r.iter())
+                    .map(|c| {
+                        c.map(|r| Tile {
+                            shade: Some((r.p - 0.5) * 2.0),
+                            lines: vec![
+                                format!("{:.0}%", r.p * 100.0),
+                                format!("[{:.0}, {:.0}]", r.lo * 100.0, r.hi * 100.0),
+                            ],
+                        })
+                    })
+                    .collect()
+            })
             .collect();
-        let _ = write!(
-            body,
-            "<h2>Win matrix</h2>{}<pre>{}</pre>",
-            heatmap(
-                "Row beats column (win rate, 95% interval)",
-                &st.entrants,
-                &cells
-            ),
-            esc(&standings_text(&st))
+        body += "<h2>Win matrix</h2>";
+        let title = "Row beats column (win rate, 95% interval)";
+        plot(
+            &mut body,
+            "matrix",
+            heatmap(title, &st.entrants, &st.entrants, &cells),
         );
+        let _ = write!(body, "<pre>{}</pre>", esc(&standings_text(&st)));
     }
     let turns: Vec<u32> = rows
         .games
@@ -332,14 +379,13 @@ pub fn html(title: &str, rows: &Rows) -> String {
         .map(|g| g.turns)
         .collect();
     if !turns.is_empty() {
-        let _ = write!(
-            body,
-            "<h2>Game length</h2>{}",
-            histogram("Turns per game (all players' turns)", "turns", &turns)
-        );
+        body += "<h2>Game length</h2>";
+        let svg = histogram("Turns per game (all players' turns)", "turns", &turns);
+        plot(&mut body, "turns", svg);
     }
-    format!(
+    let page = format!(
         "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>{}</title><style>body{{font-family:sans-serif;max-width:1000px;margin:2em auto}}pre{{font-size:12px;background:#f6f6f6;padding:8px;overflow-x:auto}}svg{{display:block;margin:1em 0}}</style></head><body>{body}</body></html>\n",
         esc(title)
-    )
+    );
+    (page, plots)
 }

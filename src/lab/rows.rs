@@ -2,6 +2,8 @@
 //! and card the player touched ([`CardRow`]). Every summary is computed from
 //! them, so a file read back gives the same tables.
 
+use std::sync::Arc;
+
 /// What one seat was in a game.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SeatRow {
@@ -54,15 +56,17 @@ impl GameRow {
     }
 }
 
+/// Its names are shared (`Arc<str>`): a run has a row per game, player and
+/// card, and a name per row would cost an allocation each.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CardRow {
     pub game: u64,
     pub seed: u64,
-    pub variant: String,
+    pub variant: Arc<str>,
     /// The seat, from 1.
     pub player: u32,
-    pub entrant: String,
-    pub card: String,
+    pub entrant: Arc<str>,
+    pub card: Arc<str>,
     pub gained: u32,
     pub played: u32,
     pub drawn: u32,

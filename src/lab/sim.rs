@@ -88,7 +88,7 @@ pub fn seats(data: &Data, cfg: &GameConfig, agents: &[String]) -> Vec<Seat> {
                 entrant += &format!("+{}", data.def_id(*d));
             }
             Seat {
-                entrant,
+                entrant: entrant.into(),
                 agent,
                 options,
             }

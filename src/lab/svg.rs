@@ -14,8 +14,6 @@ pub fn esc(s: &str) -> String {
 
 /// A value with its interval: `(x, value, lo, hi)`.
 pub type Point = (f64, f64, f64, f64);
-/// A heat map cell: value, lo, hi (none: no games).
-pub type Cell = Option<(f64, f64, f64)>;
 
 const FONT: &str = "font-family=\"sans-serif\" font-size=\"12\"";
 
@@ -97,12 +95,28 @@ fn nice_step(span: f64) -> f64 {
         .unwrap_or(10.0 * mag)
 }
 
-/// A square of cells coloured by value (0 to 1), with the value and its
-/// interval written in each; rows beat columns.
-pub fn heatmap(title: &str, names: &[String], cells: &[Vec<Cell>]) -> String {
-    let (cell, left, top) = (96.0, 160.0, 60.0);
-    let n = names.len() as f64;
-    let (w, h) = (left + cell * n + 20.0, top + cell * n + 20.0);
+/// A heat map's cell: its shade from -1 (red) through 0 (white) to 1
+/// (blue), none for grey, and its lines of text (the first larger).
+pub struct Tile {
+    pub shade: Option<f64>,
+    pub lines: Vec<String>,
+}
+
+/// A heat map cell; none: nothing there.
+pub type Cell = Option<Tile>;
+
+/// A table of cells coloured by their shade, with their text written in
+/// each; the rows and columns labelled.
+pub fn heatmap(title: &str, rows: &[String], cols: &[String], cells: &[Vec<Cell>]) -> String {
+    let longest = cols.iter().map(|c| c.chars().count()).max().unwrap_or(0);
+    let (cell, top) = ((7.0 * longest as f64 + 12.0).max(96.0), 60.0);
+    let longest = rows.iter().map(|r| r.chars().count()).max().unwrap_or(0);
+    let left = (7.0 * longest as f64 + 16.0).max(160.0);
+    // Wide enough for the title too (bold 14 px: about 8 px a letter).
+    let (w, h) = (
+        (left + cell * cols.len() as f64 + 20.0).max(8.0 * title.chars().count() as f64 + 20.0),
+        top + cell * rows.len() as f64 + 20.0,
+    );
     let mut s =
         format!("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" {FONT}>");
     let _ = write!(
@@ -110,7 +124,7 @@ pub fn heatmap(title: &str, names: &[String], cells: &[Vec<Cell>]) -> String {
         "<text x=\"10\" y=\"20\" font-size=\"14\" font-weight=\"bold\">{}</text>",
         esc(title)
     );
-    for (j, name) in names.iter().enumerate() {
+    for (j, name) in cols.iter().enumerate() {
         let _ = write!(
             s,
             "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{}</text>",
@@ -126,38 +140,39 @@ pub fn heatmap(title: &str, names: &[String], cells: &[Vec<Cell>]) -> String {
             "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\">{}</text>",
             left - 6.0,
             y + cell / 2.0,
-            esc(&names[i])
+            esc(rows.get(i).map_or("", |r| r.as_str()))
         );
         for (j, c) in row.iter().enumerate() {
             let x = left + cell * j as f64;
-            let (fill, text) = match c {
-                Some((p, lo, hi)) => {
-                    // Blue above one half, red below.
-                    let t = ((p - 0.5) * 2.0).clamp(-1.0, 1.0);
+            let fill = match c.as_ref().and_then(|t| t.shade) {
+                Some(t) => {
+                    let t = t.clamp(-1.0, 1.0);
                     let (r, g, b) = if t >= 0.0 {
                         (255.0 - 180.0 * t, 255.0 - 120.0 * t, 255.0)
                     } else {
                         (255.0, 255.0 + 150.0 * t, 255.0 + 150.0 * t)
                     };
-                    (
-                        format!("rgb({r:.0},{g:.0},{b:.0})"),
-                        format!(
-                            "<tspan x=\"{:.1}\" dy=\"0\">{:.0}%</tspan><tspan x=\"{:.1}\" dy=\"15\" font-size=\"10\">[{:.0}, {:.0}]</tspan>",
-                            x + cell / 2.0,
-                            p * 100.0,
-                            x + cell / 2.0,
-                            lo * 100.0,
-                            hi * 100.0
-                        ),
-                    )
+                    format!("rgb({r:.0},{g:.0},{b:.0})")
                 }
-                None => ("#eee".to_string(), String::new()),
+                None => "#eee".to_string(),
             };
+            let lines = c.as_ref().map_or(&[][..], |t| &t.lines[..]);
+            let mut text = String::new();
+            for (k, l) in lines.iter().enumerate() {
+                let small = if k == 0 { "" } else { " font-size=\"10\"" };
+                let _ = write!(
+                    text,
+                    "<tspan x=\"{:.1}\" dy=\"{}\"{small}>{}</tspan>",
+                    x + cell / 2.0,
+                    if k == 0 { 0 } else { 15 },
+                    esc(l)
+                );
+            }
             let _ = write!(
                 s,
                 "<rect x=\"{x:.1}\" y=\"{y:.1}\" width=\"{cell}\" height=\"{cell}\" fill=\"{fill}\" stroke=\"#fff\"/><text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{text}</text>",
                 x + cell / 2.0,
-                y + cell / 2.0
+                y + cell / 2.0 - 7.5 * lines.len().saturating_sub(2) as f64
             );
         }
     }
