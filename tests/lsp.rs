@@ -5,6 +5,12 @@
 mod lsp_client;
 
 use lsp_client::{Client, doc_at, file_uri, offset, pos, root};
+use std::sync::Arc;
+
+use fuda::data::memo::Memo;
+use fuda::data::source::Source;
+use fuda::data::unsaved::Unsaved;
+use fuda::data::{Data, DataErrors};
 use serde_json::{Value, json};
 
 #[test]
@@ -295,4 +301,56 @@ fn a_verbs_parameters_complete_hover_and_lead_to_params_in_its_body() {
     let params = verb + text[verb..].find("params: [p, n]").unwrap() + "params: [".len();
     assert_eq!(defs[0]["range"]["start"], pos(&text, params));
     c.stop();
+}
+
+/// What a load says, to compare: its errors where they point, or its verbs.
+fn said(r: Result<Data, DataErrors>) -> String {
+    match r {
+        Ok(d) => format!("{:?}", d.verbs),
+        Err(e) => (e.errors.iter())
+            .map(|e| format!("{} {:?} {:?}\n", e.message, e.span, e.help))
+            .collect(),
+    }
+}
+
+/// The server loads a game again on each edit through a memo of compiled
+/// card text: edits that move code within its file, or change what it
+/// refers to, load through a warm memo exactly as they load from scratch.
+#[test]
+fn a_load_through_the_memo_says_what_a_fresh_load_says() {
+    let root = root();
+    let src = Source::Dir(root.to_path_buf());
+    let card = root.join("cards/hyakki/characters.yaml");
+    let rules = root.join("rules/hyakki.yaml");
+    let saved = std::fs::read_to_string(&card).unwrap();
+    let saved_rules = std::fs::read_to_string(&rules).unwrap();
+    let last_call = saved.rfind("move(").unwrap();
+    let typo = format!("{}mvoe({}", &saved[..last_call], &saved[last_call + 5..]);
+    let shifted = format!("\n\n\n{typo}");
+    let with_verb = saved_rules.replacen(
+        "verbs:\n",
+        "verbs:\n  mvoe: {params: [a, b, c], do: \"\"}\n",
+        1,
+    );
+    let edits = [
+        (saved.clone(), saved_rules.clone()),
+        (typo.clone(), saved_rules.clone()),
+        // The typo's card unchanged, but lower in its file.
+        (shifted.clone(), saved_rules.clone()),
+        // The same cards, other names: the verb `mvoe` now exists.
+        (shifted, with_verb),
+        (saved, saved_rules),
+    ];
+    let mut memo = Memo::keeping();
+    let mut errors = 0;
+    for (cards_text, rules_text) in edits {
+        let mut unsaved = Unsaved::default();
+        unsaved.set(card.display().to_string(), Arc::new(cards_text));
+        unsaved.set(rules.display().to_string(), Arc::new(rules_text));
+        let fresh = said(src.load_unsaved("hyakki", &unsaved));
+        let again = said(src.load_again("hyakki", &unsaved, &mut memo));
+        assert_eq!(again, fresh);
+        errors += fresh.contains("mvoe") as usize;
+    }
+    assert_eq!(errors, 2, "the typo is reported twice, then is a verb");
 }
