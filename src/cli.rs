@@ -1,7 +1,7 @@
 //! The `fuda` command line.
 
 mod lab;
-mod png;
+pub mod png;
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};

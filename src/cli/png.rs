@@ -8,6 +8,19 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+/// Flags of every headless start: no sandbox or GPU (containers), and no
+/// network of its own (first-run pages, updates, sync). The tests that look
+/// at pages start Chromium with the same.
+pub const HEADLESS: [&str; 7] = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+];
+
 /// No plot takes a browser this long; a guard against one that hangs.
 const GUARD: Duration = Duration::from_secs(120);
 /// Headless Chromium draws only the top of a window lower than about 120
@@ -71,16 +84,8 @@ fn draw(chrome: &Path, scratch: &Path, name: &str, svg: &str) -> Result<Vec<u8>,
     );
     std::fs::write(&page, svg).map_err(|e| format!("cannot write {}: {e}", page.display()))?;
     let mut child = Command::new(chrome)
-        .args([
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--no-first-run",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--hide-scrollbars",
-        ])
+        .args(HEADLESS)
+        .arg("--hide-scrollbars")
         .arg(format!(
             "--user-data-dir={}",
             scratch.join("profile").display()

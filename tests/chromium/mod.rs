@@ -3,17 +3,8 @@
 
 use std::path::PathBuf;
 
-/// Flags of every headless start: no sandbox or GPU (containers), and no
-/// network of its own (first-run pages, updates, sync).
-pub const HEADLESS: [&str; 7] = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-];
+/// Flags of every headless start: the ones `fuda report --png` uses.
+pub use fuda::cli::png::HEADLESS;
 
 /// The browser: `FUDA_CHROMIUM`, else `chromium` on the PATH. Required: a
 /// test without it fails, saying how to install it.
@@ -27,7 +18,7 @@ pub fn path() -> PathBuf {
         .unwrap_or_else(|| {
             panic!(
                 "this test needs Chromium: `apt-get install -y --no-install-recommends \
-                 chromium fonts-ipaexfont-gothic` (Debian; .ci/run does this), or set \
+                 chromium fonts-ipaexfont-gothic` (Debian; .ci/test does this), or set \
                  FUDA_CHROMIUM to a Chromium binary"
             )
         })
