@@ -1162,9 +1162,14 @@ impl Game {
 
     fn choose_builtin(&mut self, b: Builtin, who: PlayerId, a: Args, f: &mut Frame) -> Res<Value> {
         let sp = f.span;
-        // The options listed from a zone: a step a card.
-        if b != Builtin::May {
-            self.charge_copy(&a[0], sp)?;
+        // The options listed, from a zone or a list: a step each.
+        if b != Builtin::May
+            && let Some(x) = a.first()
+        {
+            self.charge_copy(x, sp)?;
+            if let Value::List(l) = x {
+                self.charge(sp, l.len() as u64)?;
+            }
         }
         // A prompt given as a string is read where it is (no copy).
         let prompt_at = |i: usize| -> std::borrow::Cow<'_, str> {
