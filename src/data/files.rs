@@ -179,14 +179,28 @@ mod tests {
     #[test]
     fn paths_sort_by_their_components() {
         let names = [
-            "a/x.yaml", "a-b.yaml", "a.yaml", "a/b/c.yaml", "a b/x.yaml", "a/y.yaml", "ab/x.yaml",
-            "a/b.yaml", "b.yaml", "a/b-c/d.yaml", "a/b/d.yaml", "é/x.yaml", "Z.yaml", "a_/x.yaml",
+            "a/x.yaml",
+            "a-b.yaml",
+            "a.yaml",
+            "a/b/c.yaml",
+            "a b/x.yaml",
+            "a/y.yaml",
+            "ab/x.yaml",
+            "a/b.yaml",
+            "b.yaml",
+            "a/b-c/d.yaml",
+            "a/b/d.yaml",
+            "é/x.yaml",
+            "Z.yaml",
+            "a_/x.yaml",
         ];
         let mut ours: Vec<String> = names.iter().map(|s| s.to_string()).collect();
         super::sort_paths(&mut ours);
         let mut by_parts = ours.clone();
         by_parts.sort_by(|a, b| a.split('/').cmp(b.split('/')));
         assert_eq!(ours, by_parts);
-        assert!(ours.iter().position(|p| p == "a/x.yaml") < ours.iter().position(|p| p == "a-b.yaml"));
+        assert!(
+            ours.iter().position(|p| p == "a/x.yaml") < ours.iter().position(|p| p == "a-b.yaml")
+        );
     }
 }
