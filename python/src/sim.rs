@@ -166,7 +166,13 @@ fn array<'py>(
     let mut bufs = vec![py.None().into_bound(py)];
     for b in buffers {
         let buf = pa.call_method1("allocate_buffer", (b.len(),))?;
-        PyBuffer::<u8>::get(&buf)?.copy_from_slice(py, b)?;
+        // Its items are `b` (signed chars); written as bytes.
+        let bytes = (py
+            .import("builtins")?
+            .getattr("memoryview")?
+            .call1((&buf,))?)
+        .call_method1("cast", ("B",))?;
+        PyBuffer::<u8>::get(&bytes)?.copy_from_slice(py, b)?;
         bufs.push(buf);
     }
     let ty = pa.call_method0(ty)?;
