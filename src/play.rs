@@ -89,8 +89,8 @@ fn catch_up(g: &Game, s: &mut Shared) {
 const HANDOVER_LINES: usize = 60;
 
 /// Hands the terminal to `to`: the screen is cleared (and scrolled away),
-/// then `to` presses Enter. False at the end of input.
-fn hand_over(to: PlayerId) -> bool {
+/// then `to` presses Enter. Why the game stops instead, if it does.
+fn hand_over(to: PlayerId) -> Option<Stop> {
     // Our own escape (clear, cursor home), past the escaping of `outp!`,
     // and only to a terminal.
     let mut out = std::io::stdout();
@@ -103,7 +103,12 @@ fn hand_over(to: PlayerId) -> bool {
         pname(to),
         pname(to)
     );
-    input::line(&prompt).is_some()
+    match input::read(&prompt) {
+        Input::Line(_) => None,
+        // Ctrl-C quits here as at an answer's prompt (offering a save).
+        Input::Interrupt => Some(Stop::Quit),
+        Input::End | Input::TooLong => Some(Stop::EndOfInput),
+    }
 }
 
 /// A bot's seat: prints what happened before it answers.
@@ -162,9 +167,9 @@ impl Agent for Person {
                 s.quiet = false;
             }
             if s.viewer != Some(self.seat) {
-                if s.hot_seat && !hand_over(self.seat) {
+                if let Some(stop) = s.hot_seat.then(|| hand_over(self.seat)).flatten() {
                     drop(s);
-                    return self.stop(Stop::EndOfInput);
+                    return self.stop(stop);
                 }
                 s.viewer = Some(self.seat);
             }

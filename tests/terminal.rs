@@ -143,4 +143,14 @@ fn the_hot_seat_hands_the_terminal_over() {
     s.send_control('d').unwrap();
     let end = text(s.exp_eof().unwrap());
     assert!(end.contains("end of input: the game stops"), "{end}");
+
+    // Ctrl-C while the terminal is being handed over quits, as at an answer.
+    let mut s = fuda_play(&["shrine", "--agents", "human,human", "--seed", "4"]);
+    expect(&mut s, "-- pass the terminal to P2. P2, press Enter: ");
+    s.send_control('c').unwrap();
+    expect(&mut s, "quit: the game stops");
+    expect(&mut s, "save it?");
+    type_line(&mut s, "");
+    let end = text(s.exp_eof().unwrap());
+    assert!(!end.contains("end of input"), "{end}");
 }

@@ -31,9 +31,7 @@ const MIN_HEIGHT: u32 = 160;
 pub fn write_pngs(plots: &[(&str, String)], dir: &Path) -> Result<Vec<PathBuf>, String> {
     let chrome = chromium()?;
     std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-    let scratch = std::env::temp_dir().join(format!("fuda-png-{}", std::process::id()));
-    std::fs::create_dir_all(&scratch)
-        .map_err(|e| format!("cannot create {}: {e}", scratch.display()))?;
+    let scratch = scratch_dir()?;
     let out: Result<Vec<PathBuf>, String> = (plots.iter())
         .map(|(name, svg)| {
             let png = draw(&chrome, &scratch, name, svg)?;
@@ -44,6 +42,33 @@ pub fn write_pngs(plots: &[(&str, String)], dir: &Path) -> Result<Vec<PathBuf>, 
         .collect();
     let _ = std::fs::remove_dir_all(&scratch);
     out
+}
+
+/// A new folder of our own under the temp dir for the browser's pages and
+/// profile: made by this call (never one that was there, nor a link someone
+/// left under the name), readable by us alone.
+fn scratch_dir() -> Result<PathBuf, String> {
+    let mut builder = std::fs::DirBuilder::new();
+    #[cfg(unix)]
+    std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+    let base = std::env::temp_dir();
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.subsec_nanos());
+    let mut last = None;
+    for n in 0..64u32 {
+        let dir = base.join(format!("fuda-png-{}-{nanos:x}-{n}", std::process::id()));
+        match builder.create(&dir) {
+            Ok(()) => return Ok(dir),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => last = Some(e),
+            Err(e) => return Err(format!("cannot create {}: {e}", dir.display())),
+        }
+    }
+    Err(format!(
+        "cannot create a folder of its own under {}: {}",
+        base.display(),
+        last.map_or_else(String::new, |e| e.to_string())
+    ))
 }
 
 /// The browser, or how to get one.

@@ -16,7 +16,7 @@ use super::*;
 use crate::data::confine::plain_name;
 use crate::data::locate::{code_origin, find_key, find_word, line_origin, scalar_at};
 use crate::lang::compile::{CompileError, Context, compile_code, compile_expr};
-use crate::lang::ir::{Code, Expr, Stmt};
+use crate::lang::ir::{Code, Expr, Span, Stmt};
 use crate::lang::names::find;
 use crate::limits::MAX_CODE_BYTES;
 use crate::suggest::{did_you_mean, suggest};
@@ -749,6 +749,9 @@ impl Loader {
     fn rhai(&mut self, file: u32, from: usize, text: &str, params: &[&str]) -> Code {
         // Line by line: a Rhai position is a line and a column.
         let origin = line_origin(self.sources.text(file), text, from, file);
+        // Where an error of the snippet with no place of its own shows (an
+        // effect that runs itself nested too deep).
+        let at = origin.map(0);
         let Some(scripts) = self.scripts.as_mut() else {
             return Code::default();
         };
@@ -756,7 +759,11 @@ impl Loader {
             Ok(id) => Code {
                 stmts: vec![Stmt::Return(Some(Expr::Rhai(id)))],
                 slots: 1,
-                span: Default::default(),
+                span: Span {
+                    file,
+                    start: at,
+                    end: at + 1,
+                },
                 id: Code::UNNUMBERED,
             },
             Err(e) => {

@@ -262,6 +262,24 @@ impl Game {
         })
     }
 
+    /// [`Game::items`] for code that takes them all (a `for`, a choice, a
+    /// draw): a zone's cards are copied, a step each, charged first (a
+    /// list's are shared, paid for when it was made).
+    pub(crate) fn items_copied(&mut self, v: &Value, span: Span) -> Res<Items> {
+        self.charge_copy(v, span)?;
+        self.items(v, span)
+    }
+
+    /// The steps of [`Game::items_copied`], for code that copies the items
+    /// itself.
+    pub(crate) fn charge_copy(&mut self, v: &Value, span: Span) -> Res<()> {
+        if let Value::Zone(z) = v {
+            self.check_visible(*z, span)?;
+            self.charge(span, self.st.listed(*z) as u64)?;
+        }
+        Ok(())
+    }
+
     /// Item `i` of a list-like value, as [`Game::items`] lists them, read in
     /// place: `first` and `at` of a big zone copy nothing.
     pub fn item_at(&self, v: &Value, i: usize, span: Span) -> Res<Value> {
@@ -334,15 +352,19 @@ impl Game {
         if (self.spare_list.as_ref()).is_some_and(|s| Arc::ptr_eq(s, &list)) {
             self.spare_list = None;
         }
-        // Items of lists copied cost a step each: `b`'s, and `a`'s when
-        // something else holds it (a zone's cards are not charged).
-        let mut copied = if let Value::List(_) = b { y.len() } else { 0 };
-        if a_list && Arc::get_mut(&mut list).is_none() {
+        // Items copied cost a step each: a zone's cards, `b`'s list, and
+        // `a`'s when something else holds it.
+        let mut copied = if let Value::List(_) | Value::Zone(_) = b {
+            y.len()
+        } else {
+            0
+        };
+        if !a_list || Arc::get_mut(&mut list).is_none() {
             copied += list.len();
         }
         self.charge(span, copied as u64)?;
         if list.len() >= crate::limits::MEMORY_CHECK_STEPS as usize {
-            // A zone's cards are copied for no step.
+            // A big copy already made: weighed now, not at the next check.
             self.check_memory(span)?;
         }
         match Arc::get_mut(&mut list) {

@@ -392,17 +392,23 @@ impl Game {
                 Value::list(out)
             }
             Builtin::RandomPick => {
-                let items = self.items(&a[0], sp)?;
+                let items = self.items_copied(&a[0], sp)?;
                 let n = (self.int(&a[1], sp)?.max(0) as usize).min(items.len());
                 // One item: no copy of the list to take it from.
                 if n == 1 {
                     let i = self.st.below(items.len());
                     return Ok(Value::list(vec![items[i].clone()]));
                 }
+                // A step an item copied to draw from, and an item each draw
+                // moves up.
+                if let Value::List(_) = a[0] {
+                    self.charge(sp, items.len() as u64)?;
+                }
                 let mut items = items.to_vec();
                 let mut out = Vec::with_capacity(n);
                 for _ in 0..n {
                     let i = self.st.below(items.len());
+                    self.charge(sp, (items.len() - 1 - i) as u64)?;
                     out.push(items.remove(i));
                 }
                 Value::list(out)
@@ -1156,6 +1162,15 @@ impl Game {
 
     fn choose_builtin(&mut self, b: Builtin, who: PlayerId, a: Args, f: &mut Frame) -> Res<Value> {
         let sp = f.span;
+        // The options listed, from a zone or a list: a step each.
+        if b != Builtin::May
+            && let Some(x) = a.first()
+        {
+            self.charge_copy(x, sp)?;
+            if let Value::List(l) = x {
+                self.charge(sp, l.len() as u64)?;
+            }
+        }
         // A prompt given as a string is read where it is (no copy).
         let prompt_at = |i: usize| -> std::borrow::Cow<'_, str> {
             match a.get(i) {
@@ -1271,7 +1286,7 @@ impl Game {
         let mut items = Vec::new();
         let mut options = Vec::new();
         for p in self.turn_order(self.st.active, true) {
-            let list = self.items(&own(from, p), sp)?;
+            let list = self.items_copied(&own(from, p), sp)?;
             if list.is_empty() || max == 0 {
                 continue;
             }

@@ -74,7 +74,7 @@ impl Game {
             }
             Stmt::For(slot, list, body) => {
                 let list = self.eval(list, f)?;
-                for item in self.items(&list, f.span)?.iter() {
+                for item in self.items_copied(&list, f.span)?.iter() {
                     f.slots[*slot as usize] = item.clone();
                     self.tick(f.span)?;
                     self.walk(body, f)?;

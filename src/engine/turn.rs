@@ -391,7 +391,8 @@ impl Game {
             return Ok(());
         };
         let v = self.exec_in(data, pick, None, p, [], Some(m))?;
-        for item in self.items(&v, pick.span)?.iter() {
+        // A pick of a whole zone (`pick: hand`) lists its cards, a step each.
+        for item in self.items_copied(&v, pick.span)?.iter() {
             out.push(Choice {
                 value: item.clone(),
                 mv: Some(m),

@@ -340,26 +340,27 @@ impl<'a> Compiler<'a> {
             Rule::return_stmt => Ok(Stmt::Return(
                 p.into_inner().next().map(|e| self.expr(e)).transpose()?,
             )),
-            Rule::assign_stmt => {
+            Rule::expr_stmt => {
                 let span = self.span(&p);
                 let mut it = p.into_inner();
-                let place = self.place(next(&mut it))?;
-                let op = match next(&mut it).as_str() {
+                let left = next(&mut it);
+                let Some(op) = it.next() else {
+                    return Ok(Stmt::Expr(self.expr(left)?));
+                };
+                let place = self.place(left)?;
+                let op = match op.as_str() {
                     "+=" => AssignOp::Add,
                     "-=" => AssignOp::Sub,
                     _ => AssignOp::Set,
                 };
                 Ok(Stmt::Assign(place, op, self.expr(next(&mut it))?, span))
             }
-            Rule::expr => Ok(Stmt::Expr(self.expr(p)?)),
             r => Err(self.err(&p, format!("unexpected {r:?}"), None)),
         }
     }
 
     fn place(&mut self, p: Pair<Rule>) -> R<Place> {
-        let pf = next(&mut p.clone().into_inner());
-        let e = self.postfix(pf.clone())?;
-        match e {
+        match self.expr(p.clone())? {
             Expr::Local(s) => Ok(Place::Local(s)),
             Expr::Global(g) => Ok(Place::Global(g)),
             Expr::Field(base, f) => Ok(Place::Field(base, f)),

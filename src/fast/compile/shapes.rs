@@ -56,11 +56,14 @@ pub(super) fn sum_prop(zones: Box<[ZoneOp]>, pr: u16, generic: ValFn) -> ValFn {
             n += g.st.listed(z);
             zs.push(z);
         }
-        if n > crate::engine::MAX_LIST {
+        // A sum of zones copies its cards (a step each, at its `+`s) into
+        // the list walked: where that may not fit, the `+`s run.
+        let steps = if zs.len() > 1 { 2 * n } else { n } as u64;
+        if n > crate::engine::MAX_LIST || (zs.len() > 1 && !g.budget.room(steps)) {
             return generic(g, f);
         }
         // A zone, or the list a sum of zones makes, walked.
-        g.charge(f.span, n as u64)?;
+        g.charge(f.span, steps)?;
         let mut total = 0i64;
         for &z in &zs {
             let zi = &g.st.zones[g.st.inst(z)];

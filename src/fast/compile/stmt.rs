@@ -358,7 +358,7 @@ impl Compiler<'_> {
                 let (slot, list, body) = (self.slot(*slot), self.val(list), self.block(body));
                 Box::new(move |g, f| {
                     let list = list(g, f)?;
-                    for item in g.items(&list, f.span)?.iter() {
+                    for item in g.items_copied(&list, f.span)?.iter() {
                         f.slots[slot] = item.clone();
                         g.tick(f.span)?;
                         body(g, f)?;

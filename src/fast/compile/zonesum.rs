@@ -50,10 +50,13 @@ impl ZoneSum {
                 continue;
             }
             let mut n = out.len();
+            // The cards `+` copies, a step each: both zones' at the first.
+            let mut copied = g.st.listed(z);
             if let Some(a) = first.take() {
                 g.check_visible(a, *span)?;
                 g.check_visible(z, *span)?;
                 n = g.st.listed(a);
+                copied += n;
                 if n + g.st.listed(z) <= crate::engine::MAX_LIST {
                     zone_cards(g, a, out);
                 }
@@ -64,6 +67,7 @@ impl ZoneSum {
                 let max = crate::engine::MAX_LIST;
                 return g.err(*span, format!("a list of more than {max} items"));
             }
+            g.charge(*span, copied as u64)?;
             zone_cards(g, z, out);
         }
         Ok(())
