@@ -117,7 +117,7 @@ fn arrow<'py>(py: Python<'py>, t: &Table) -> PyResult<Bound<'py, PyAny>> {
                 // is split into chunks.
                 let mut chunks = Vec::new();
                 let (mut offsets, mut data) = (vec![0i32], Vec::new());
-                for (i, s) in v.iter().enumerate() {
+                for s in v {
                     if i32::try_from(data.len() + s.len()).is_err() && offsets.len() > 1 {
                         chunks.push(text(&pa, &offsets, &data)?);
                         (offsets, data) = (vec![0], Vec::new());
