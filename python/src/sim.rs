@@ -13,9 +13,10 @@ use fuda::lab::sim::SimRun;
 use fuda::lab::summary::summarize;
 use fuda::lab::table::{Col, Table, card_row, cards_table, game_row, games_table};
 use fuda::lab::tournament::standings;
+use pyo3::buffer::PyBuffer;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyTuple};
+use pyo3::types::{PyDict, PyModule, PyTuple};
 
 use crate::game::{named_agent, options_of, players_of, rules_of};
 
@@ -89,17 +90,95 @@ pub fn sim<'py>(
     Ok(PyTuple::new(py, [games, cards])?.into_any())
 }
 
-/// A lab table as a pyarrow Table, column for column.
+/// A lab table as a pyarrow Table, column for column. Each column is copied
+/// into Arrow buffers here and handed over whole: a Python object per value
+/// (lists for `pyarrow.table`) would cost more than the games' rows.
 fn arrow<'py>(py: Python<'py>, t: &Table) -> PyResult<Bound<'py, PyAny>> {
-    let cols = PyDict::new(py);
+    let pa = py.import("pyarrow")?;
+    let mut names = Vec::with_capacity(t.cols.len());
+    let mut arrays = Vec::with_capacity(t.cols.len());
     for (name, col) in &t.cols {
-        match col {
-            Col::Int(v) => cols.set_item(name, v)?,
-            Col::Text(v) => cols.set_item(name, v)?,
-            Col::Bool(v) => cols.set_item(name, v)?,
-        }
+        names.push(name.as_str());
+        arrays.push(match col {
+            Col::Int(v) => {
+                let bytes: Vec<u8> = v.iter().flat_map(|x| x.to_ne_bytes()).collect();
+                array(&pa, "int64", v.len(), &[&bytes])?
+            }
+            Col::Bool(v) => {
+                // Bit-packed, least significant bit first.
+                let mut bits = vec![0u8; v.len().div_ceil(8)];
+                for (i, _) in v.iter().enumerate().filter(|(_, b)| **b) {
+                    bits[i / 8] |= 1 << (i % 8);
+                }
+                array(&pa, "bool_", v.len(), &[&bits])?
+            }
+            Col::Text(v) => {
+                // `string` has 32-bit offsets: a column past 2 GiB of text
+                // is split into chunks.
+                let mut chunks = Vec::new();
+                let (mut offsets, mut data) = (vec![0i32], Vec::new());
+                for s in v {
+                    if i32::try_from(data.len() + s.len()).is_err() && offsets.len() > 1 {
+                        chunks.push(text(&pa, &offsets, &data)?);
+                        (offsets, data) = (vec![0], Vec::new());
+                    }
+                    data.extend_from_slice(s.as_bytes());
+                    let end = i32::try_from(data.len()).map_err(|_| {
+                        PyValueError::new_err(format!("a value of column {name} is over 2 GiB"))
+                    })?;
+                    offsets.push(end);
+                }
+                let last = text(&pa, &offsets, &data)?;
+                if chunks.is_empty() {
+                    last
+                } else {
+                    chunks.push(last);
+                    pa.call_method1("chunked_array", (chunks,))?
+                }
+            }
+        });
     }
-    py.import("pyarrow")?.call_method1("table", (cols,))
+    let kw = PyDict::new(py);
+    kw.set_item("names", names)?;
+    (pa.getattr("Table")?).call_method("from_arrays", (arrays,), Some(&kw))
+}
+
+/// A `string` array from its offsets and bytes.
+fn text<'py>(
+    pa: &Bound<'py, PyModule>,
+    offsets: &[i32],
+    data: &[u8],
+) -> PyResult<Bound<'py, PyAny>> {
+    let offsets: Vec<u8> = offsets.iter().flat_map(|x| x.to_ne_bytes()).collect();
+    array(pa, "string", offsets.len() / 4 - 1, &[&offsets, data])
+}
+
+/// An array of `len` values of pyarrow type `ty` without nulls, from its
+/// buffers (after the validity bitmap), each copied into memory pyarrow
+/// allocates (aligned as Arrow wants).
+fn array<'py>(
+    pa: &Bound<'py, PyModule>,
+    ty: &str,
+    len: usize,
+    buffers: &[&[u8]],
+) -> PyResult<Bound<'py, PyAny>> {
+    let py = pa.py();
+    let mut bufs = vec![py.None().into_bound(py)];
+    for b in buffers {
+        let buf = pa.call_method1("allocate_buffer", (b.len(),))?;
+        // Its items are `b` (signed chars); written as bytes.
+        let bytes = (py
+            .import("builtins")?
+            .getattr("memoryview")?
+            .call1((&buf,))?)
+        .call_method1("cast", ("B",))?;
+        PyBuffer::<u8>::get(&bytes)?.copy_from_slice(py, b)?;
+        bufs.push(buf);
+    }
+    let ty = pa.call_method0(ty)?;
+    let kw = PyDict::new(py);
+    kw.set_item("null_count", 0)?;
+    (pa.getattr("Array")?).call_method("from_buffers", (ty, len, bufs), Some(&kw))
 }
 
 /// Rows given as JSON lists of column maps (`Table.to_pylist()`).

@@ -8,6 +8,7 @@ use super::state::Event;
 use super::{Game, Res};
 use crate::data::Visibility;
 use crate::lang::builtins::Builtin;
+use crate::lang::ir::Span;
 use crate::limits::MAX_ADVANCE;
 use crate::value::{Args, PlayerId, Value};
 
@@ -114,27 +115,17 @@ impl Game {
                 }
                 Value::Int(self.ahead(s, n) as i64)
             }
-            Builtin::SquareKind => {
-                let s = self.square(&a[0], sp)?;
-                Value::Str(self.data.board.squares[s as usize].kind.clone())
-            }
+            Builtin::SquareKind => self.square_kind(&a[0], sp)?,
             Builtin::SquareName => {
                 let s = self.square(&a[0], sp)?;
                 Value::text(self.data.board.squares[s as usize].name.clone())
             }
-            Builtin::SquareCard => {
-                let s = self.square(&a[0], sp)?;
-                self.data.board.squares[s as usize]
-                    .card
-                    .map_or(Value::None, Value::Def)
-            }
-            Builtin::SquareGet | Builtin::SquareSet => {
+            Builtin::SquareCard => self.square_card(&a[0], sp)?,
+            Builtin::SquareGet => self.square_get(&a[0], &a[1], sp)?,
+            Builtin::SquareSet => {
                 let s = self.square(&a[0], sp)?;
                 let p = self.int(&a[1], sp)? as usize;
                 let i = s as usize * self.st.board.nprops + p;
-                if b == Builtin::SquareGet {
-                    return Ok(self.st.board.props[i].clone());
-                }
                 let v = a.pop().unwrap_or_default();
                 if self.logging && !self.equal(&self.st.board.props[i], &v) {
                     // A card in a property is named to those who may see it
@@ -192,6 +183,41 @@ impl Game {
         })
     }
 
+    /// `square_kind(s)`, `square_card(s)` and `square_get(s, prop)`: the
+    /// board's readers, one body for the kernel's call and for a tier that
+    /// calls them with no argument list (the board checked as
+    /// [`Game::board_call`] checks it).
+    #[inline]
+    pub(crate) fn square_kind(&self, s: &Value, sp: Span) -> Res<Value> {
+        let s = self.board_square(Builtin::SquareKind, s, sp)?;
+        Ok(Value::Str(self.data.board.squares[s as usize].kind.clone()))
+    }
+
+    /// See [`Game::square_kind`].
+    #[inline]
+    pub(crate) fn square_card(&self, s: &Value, sp: Span) -> Res<Value> {
+        let s = self.board_square(Builtin::SquareCard, s, sp)?;
+        Ok((self.data.board.squares[s as usize].card).map_or(Value::None, Value::Def))
+    }
+
+    /// See [`Game::square_kind`].
+    #[inline]
+    pub(crate) fn square_get(&self, s: &Value, p: &Value, sp: Span) -> Res<Value> {
+        let s = self.board_square(Builtin::SquareGet, s, sp)?;
+        let p = self.int(p, sp)? as usize;
+        Ok(self.st.board.props[s as usize * self.st.board.nprops + p].clone())
+    }
+
+    /// The square `v` names, for operation `b`: an error in a game with no
+    /// board, as [`Game::board_call`] makes it.
+    #[inline(always)]
+    fn board_square(&self, b: Builtin, v: &Value, sp: Span) -> Res<u32> {
+        if self.data.board.squares.is_empty() {
+            return self.err(sp, format!("`{}`: this game declares no board", b.name()));
+        }
+        self.square(v, sp)
+    }
+
     /// Raises a movement event for the abilities waiting for it (no `would`:
     /// a piece's step cannot be prevented; no line: the move's line says it).
     fn board_event(&mut self, name: &str, p: PlayerId, square: u32, f: &Frame) -> Res<()> {
@@ -216,16 +242,24 @@ impl Game {
         b.track[i as usize]
     }
 
-    fn square(&self, v: &Value, sp: crate::lang::ir::Span) -> Res<u32> {
+    /// The square a number names; the error out of line.
+    #[inline(always)]
+    fn square(&self, v: &Value, sp: Span) -> Res<u32> {
         let n = self.int(v, sp)?;
-        let len = self.data.board.squares.len();
         match usize::try_from(n) {
-            Ok(s) if s < len => Ok(s as u32),
-            _ => self.err(
-                sp,
-                format!("no square {n}: the board has squares 0 to {}", len - 1),
-            ),
+            Ok(s) if s < self.data.board.squares.len() => Ok(s as u32),
+            _ => self.no_square(n, sp),
         }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn no_square(&self, n: i64, sp: Span) -> Res<u32> {
+        let len = self.data.board.squares.len();
+        self.err(
+            sp,
+            format!("no square {n}: the board has squares 0 to {}", len - 1),
+        )
     }
 
     fn square_label(&self, s: u32) -> String {

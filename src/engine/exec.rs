@@ -226,14 +226,22 @@ impl Game {
         }
     }
 
-    #[inline]
+    /// A value as a number (every kernel operation's reading of one): the
+    /// usual kinds inline, the error out of line.
+    #[inline(always)]
     pub fn int(&self, v: &Value, span: Span) -> Res<i64> {
         match v {
             Value::Int(i) => Ok(*i),
             Value::Bool(b) => Ok(*b as i64),
             Value::None => Ok(0),
-            other => self.err(span, format!("expected a number, found {}", other.kind())),
+            other => self.not_int(other, span),
         }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn not_int(&self, other: &Value, span: Span) -> Res<i64> {
+        self.err(span, format!("expected a number, found {}", other.kind()))
     }
 
     #[inline]
@@ -527,6 +535,9 @@ impl Game {
         })
     }
 
+    /// Two values' equality (`==`): the usual kinds inline, lists out of
+    /// line.
+    #[inline(always)]
     pub fn equal(&self, a: &Value, b: &Value) -> bool {
         match (a, b) {
             (Value::None, Value::None) => true,
@@ -540,11 +551,14 @@ impl Game {
             }
             (Value::Player(x), Value::Player(y)) => x == y,
             (Value::Zone(x), Value::Zone(y)) => x == y,
-            (Value::List(x), Value::List(y)) => {
-                x.len() == y.len() && x.iter().zip(y.iter()).all(|(a, b)| self.equal(a, b))
-            }
+            (Value::List(x), Value::List(y)) => self.equal_lists(x, y),
             _ => false,
         }
+    }
+
+    #[inline(never)]
+    fn equal_lists(&self, x: &[Value], y: &[Value]) -> bool {
+        x.len() == y.len() && x.iter().zip(y.iter()).all(|(a, b)| self.equal(a, b))
     }
 
     /// A value as transcript text.

@@ -145,11 +145,14 @@ pub fn run(
             tier.compile_all(&v.data);
         }
     }
+    let blanks: Vec<Vec<GameRow>> = (variants.iter())
+        .map(|var| (var.seatings.iter()).map(|st| blank_row(var, st)).collect())
+        .collect();
     let one = |game: &mut Option<Worker>, &(v, s, i, n): &(usize, usize, u64, u64)| {
         if stop.load(Ordering::Relaxed) {
             return None;
         }
-        let out = play_one(game, variants, v, s, i, seed, cards);
+        let out = play_one(game, variants, &blanks[v][s], v, s, i, seed, cards);
         bar.inc(1);
         Some((out, (v, i, n)))
     };
@@ -209,72 +212,32 @@ type Played = (GameRow, Vec<CardRow>, Option<(Option<RunError>, String)>);
 /// names its card rows share.
 struct Worker {
     variant: usize,
+    /// The seating it was last renewed for: the next game in the same one
+    /// needs only a new seed.
+    seating: usize,
     game: Game,
     label: Arc<str>,
     /// Each card definition's id, by [`DefId`].
     cards: Vec<Arc<str>>,
 }
 
-fn play_one(
-    cache: &mut Option<Worker>,
-    variants: &[Variant],
-    v: usize,
-    s: usize,
-    i: u64,
-    seed: u64,
-    cards: bool,
-) -> Played {
-    let var = &variants[v];
-    let seating = &var.seatings[s];
-    let mut cfg = seating.cfg.clone();
-    cfg.seed = seed.wrapping_add(i);
-    cfg.logging = false;
-    let w = match cache {
-        Some(w) if w.variant == v => {
-            w.game.renew(&cfg);
-            w
-        }
-        _ => {
-            let mut game = Game::new(var.data.clone(), cfg.clone());
-            game.count_moves(cards);
-            let d = &var.data;
-            cache.insert(Worker {
-                variant: v,
-                game,
-                label: var.label.as_str().into(),
-                cards: (0..d.defs.len())
-                    .map(|i| d.def_id(i as DefId).into())
-                    .collect(),
-            })
-        }
-    };
-    let g = &mut w.game;
+/// What a seating's rows share (its label, options and seats), made once
+/// per run rather than once per game.
+fn blank_row(var: &Variant, seating: &Seating) -> GameRow {
     let data = &var.data;
-    let result = g.play();
-    let shared: Vec<String> = {
-        let mut o: Vec<String> = (cfg.options.iter())
-            .filter(|(name, _)| {
-                !seating
-                    .seats
-                    .iter()
-                    .any(|st| st.options.iter().any(|(n, _)| n == *name))
-            })
-            .map(|(name, ids)| {
-                format!(
-                    "{name}={}",
-                    ids.iter()
-                        .map(|&d| data.def_id(d))
-                        .collect::<Vec<_>>()
-                        .join(",")
-                )
-            })
-            .collect();
-        o.sort();
-        o
-    };
-    let mut row = GameRow {
+    let mut shared: Vec<String> = (seating.cfg.options.iter())
+        .filter(|(name, _)| {
+            !(seating.seats.iter()).any(|st| st.options.iter().any(|(n, _)| n == *name))
+        })
+        .map(|(name, ids)| {
+            let ids: Vec<&str> = ids.iter().map(|&d| data.def_id(d)).collect();
+            format!("{name}={}", ids.join(","))
+        })
+        .collect();
+    shared.sort();
+    GameRow {
         game: 0,
-        seed: cfg.seed,
+        seed: 0,
         variant: var.label.clone(),
         rotation: seating.rotation,
         options: shared.join("; "),
@@ -291,9 +254,63 @@ fn play_one(
             })
             .collect(),
         winner: String::new(),
-        turns: g.st.turn,
+        turns: 0,
         ended: String::new(),
         error: String::new(),
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn play_one(
+    cache: &mut Option<Worker>,
+    variants: &[Variant],
+    blank: &GameRow,
+    v: usize,
+    s: usize,
+    i: u64,
+    seed: u64,
+    cards: bool,
+) -> Played {
+    let var = &variants[v];
+    let seating = &var.seatings[s];
+    let seed = seed.wrapping_add(i);
+    let cfg = || GameConfig {
+        seed,
+        logging: false,
+        ..seating.cfg.clone()
+    };
+    let w = match cache {
+        // The same seating as the last game: as `fuda sim` renews its games.
+        Some(w) if w.variant == v && w.seating == s => {
+            w.game.renew_seed(seed);
+            w
+        }
+        Some(w) if w.variant == v => {
+            w.game.renew(&cfg());
+            w.seating = s;
+            w
+        }
+        _ => {
+            let mut game = Game::new(var.data.clone(), cfg());
+            game.count_moves(cards);
+            let d = &var.data;
+            cache.insert(Worker {
+                variant: v,
+                seating: s,
+                game,
+                label: var.label.as_str().into(),
+                cards: (0..d.defs.len())
+                    .map(|i| d.def_id(i as DefId).into())
+                    .collect(),
+            })
+        }
+    };
+    let g = &mut w.game;
+    let result = g.play();
+    let mut row = GameRow {
+        seed,
+        turns: g.st.turn,
+        ..blank.clone()
     };
     let mut err = None;
     match result {

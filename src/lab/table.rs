@@ -88,23 +88,31 @@ pub fn games_table(games: &[GameRow]) -> Table {
         ("error".to_string(), text(&|g| g.error.clone())),
     ];
     for s in 0..seats {
-        let seat = |g: &GameRow| {
-            g.seats.get(s).cloned().unwrap_or(SeatRow {
-                entrant: String::new(),
-                agent: String::new(),
-                options: String::new(),
-                score: 0,
-                won: false,
-            })
+        // Borrowed: a seat's row is read once per column, never copied whole.
+        let text = |f: &dyn Fn(&SeatRow) -> &str| {
+            Col::Text(
+                games
+                    .iter()
+                    .map(|g| g.seats.get(s).map_or("", f).to_string())
+                    .collect(),
+            )
         };
         let p = s + 1;
-        cols.push((format!("p{p}_entrant"), text(&|g| seat(g).entrant)));
-        cols.push((format!("p{p}_agent"), text(&|g| seat(g).agent)));
-        cols.push((format!("p{p}_options"), text(&|g| seat(g).options)));
-        cols.push((format!("p{p}_score"), int(&|g| seat(g).score)));
+        cols.push((format!("p{p}_entrant"), text(&|st| &st.entrant)));
+        cols.push((format!("p{p}_agent"), text(&|st| &st.agent)));
+        cols.push((format!("p{p}_options"), text(&|st| &st.options)));
+        cols.push((
+            format!("p{p}_score"),
+            int(&|g| g.seats.get(s).map_or(0, |st| st.score)),
+        ));
         cols.push((
             format!("p{p}_won"),
-            Col::Bool(games.iter().map(|g| seat(g).won).collect()),
+            Col::Bool(
+                games
+                    .iter()
+                    .map(|g| g.seats.get(s).is_some_and(|st| st.won))
+                    .collect(),
+            ),
         ));
     }
     Table { cols }

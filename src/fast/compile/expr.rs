@@ -638,6 +638,9 @@ impl Compiler<'_> {
         if let Some(c) = self.known_call(b, args, span) {
             return c;
         }
+        if let Some(c) = self.board_read(b, args, span) {
+            return c;
+        }
         match (b, args) {
             // Of a filter: its items counted, no list made.
             (Builtin::Count | Builtin::Empty, [Expr::Where(list, slot, cond)]) => {
@@ -708,6 +711,25 @@ impl Compiler<'_> {
                     g.window_in(f.data, w).map(|()| Value::None)
                 })
             }
+            // One or two operands: run straight into the argument list,
+            // no loop over them and no push.
+            (_, [x]) => {
+                let x = self.val(x);
+                Box::new(move |g, f| {
+                    let x = x(g, f)?;
+                    f.span = span;
+                    g.call(b, args_of([x, Value::None], 1), f)
+                })
+            }
+            (_, [x, y]) => {
+                let (x, y) = (self.val(x), self.val(y));
+                Box::new(move |g, f| {
+                    let x = x(g, f)?;
+                    let y = y(g, f)?;
+                    f.span = span;
+                    g.call(b, args_of([x, y], 2), f)
+                })
+            }
             _ => {
                 let args = self.vals(args);
                 Box::new(move |g, f| {
@@ -721,6 +743,13 @@ impl Compiler<'_> {
             }
         }
     }
+}
+
+/// The argument list of a call of `n` (1 or 2) operands: `xy` moved in
+/// whole, no push each.
+#[inline(always)]
+fn args_of([x, y]: [Value; 2], n: usize) -> Args {
+    Args::from_buf_and_len([x, y, Value::None, Value::None], n)
 }
 
 /// [`Compiler::field_cmp`]'s operands of a slot holding neither a card

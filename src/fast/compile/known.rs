@@ -178,6 +178,41 @@ impl Compiler<'_> {
         }
     }
 
+    /// The board's readers (`square_get`, `square_card`, `square_kind`),
+    /// their operands read in place: no argument list made, no dispatch by
+    /// operation. A slot is read in place only where no code of a later
+    /// operand runs first.
+    pub(super) fn board_read(&self, b: Builtin, args: &[Expr], span: Span) -> Option<ValFn> {
+        let code = |o: &Operand, g: &mut Game, f: &mut Frame| match o {
+            Operand::Code(c) => c(g, f).map(Some),
+            _ => Ok(None),
+        };
+        Some(match (b, args) {
+            (Builtin::SquareGet, [s, p]) => {
+                let p = self.operand(p, true);
+                let s = self.operand(s, !matches!(p, Operand::Code(_)));
+                Box::new(move |g, f| {
+                    let sv = code(&s, g, f)?;
+                    let pv = code(&p, g, f)?;
+                    f.span = span;
+                    g.square_get(s.read(&sv, f), p.read(&pv, f), span)
+                })
+            }
+            (Builtin::SquareCard | Builtin::SquareKind, [s]) => {
+                let (s, card) = (self.operand(s, true), b == Builtin::SquareCard);
+                Box::new(move |g, f| {
+                    let sv = code(&s, g, f)?;
+                    f.span = span;
+                    match card {
+                        true => g.square_card(s.read(&sv, f), span),
+                        false => g.square_kind(s.read(&sv, f), span),
+                    }
+                })
+            }
+            _ => return None,
+        })
+    }
+
     /// `x == none` and `x != none` of a local: its slot read, no values compared.
     pub(super) fn known_cond(&self, e: &Expr) -> Option<CondFn> {
         let Expr::Bin(op @ (BinOp::Eq | BinOp::Ne), a, b, _) = e else {
