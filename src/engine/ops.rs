@@ -988,6 +988,11 @@ impl Game {
         if !batch.is_empty() {
             self.after_move(&batch, cause, f)?;
         }
+        if moved.len() >= crate::limits::MEMORY_CHECK_STEPS as usize {
+            // Many cards moved (and logged) for a step: weighed now, not at
+            // the next check.
+            self.check_memory(f.span)?;
+        }
         Ok(moved)
     }
 
