@@ -78,8 +78,20 @@ pub fn sim<'py>(
         progress: false,
     };
     let data = r.data.clone();
+    // On a thread of the command's stack size, as `fuda sim` plays (with
+    // `jobs=1` the runner plays on the thread that calls it: not Python's).
     let run = py
-        .detach(|| fuda::lab::sim::sim(data, &cfg, &names, &how))
+        .detach(|| {
+            std::thread::scope(|s| {
+                std::thread::Builder::new()
+                    .name("fuda sim".into())
+                    .stack_size(fuda::sim::STACK_SIZE)
+                    .spawn_scoped(s, || fuda::lab::sim::sim(data, &cfg, &names, &how))
+                    .map_err(|e| format!("cannot start the simulation's thread: {e}"))?
+                    .join()
+                    .map_err(|_| "the simulation's thread panicked".to_string())?
+            })
+        })
         .map_err(PyRuntimeError::new_err)?;
     let table = games_table(&run.rows.games);
     let games = arrow(py, &table)?;
