@@ -125,17 +125,24 @@ fn ctrl_d_ends_the_session_and_ctrl_c_quits() {
 
     let mut s = fuda_play(&SHRINE);
     next_decision(&mut s);
-    s.send_control('c').unwrap();
-    expect(&mut s, "quit: the game stops at turn 2");
-    expect(&mut s, "save it?");
-    type_line(&mut s, "");
-    let end = text(s.exp_eof().unwrap());
+    let end = ctrl_c_quits_unsaved(&mut s, "quit: the game stops at turn 2");
     assert!(!end.contains("saved to"), "{end}");
 }
 
+/// Ctrl-C, then Enter at the offer of a save: what the session printed last.
+fn ctrl_c_quits_unsaved(s: &mut PtySession, quit: &str) -> String {
+    s.send_control('c').unwrap();
+    expect(s, quit);
+    expect(s, "save it?");
+    type_line(s, "");
+    text(s.exp_eof().unwrap())
+}
+
+const HOT_SEAT: [&str; 5] = ["shrine", "--agents", "human,human", "--seed", "4"];
+
 #[test]
 fn the_hot_seat_hands_the_terminal_over() {
-    let mut s = fuda_play(&["shrine", "--agents", "human,human", "--seed", "4"]);
+    let mut s = fuda_play(&HOT_SEAT);
     expect(&mut s, "-- pass the terminal to P2. P2, press Enter: ");
     type_line(&mut s, "");
     expect(&mut s, "P2 — ");
@@ -145,12 +152,8 @@ fn the_hot_seat_hands_the_terminal_over() {
     assert!(end.contains("end of input: the game stops"), "{end}");
 
     // Ctrl-C while the terminal is being handed over quits, as at an answer.
-    let mut s = fuda_play(&["shrine", "--agents", "human,human", "--seed", "4"]);
+    let mut s = fuda_play(&HOT_SEAT);
     expect(&mut s, "-- pass the terminal to P2. P2, press Enter: ");
-    s.send_control('c').unwrap();
-    expect(&mut s, "quit: the game stops");
-    expect(&mut s, "save it?");
-    type_line(&mut s, "");
-    let end = text(s.exp_eof().unwrap());
+    let end = ctrl_c_quits_unsaved(&mut s, "quit: the game stops");
     assert!(!end.contains("end of input"), "{end}");
 }

@@ -16,9 +16,7 @@ impl Game {
     /// The board operations of [`Builtin`].
     pub(crate) fn board_call(&mut self, b: Builtin, a: &mut Args, f: &mut Frame) -> Res<Value> {
         let sp = f.span;
-        if self.data.board.squares.is_empty() {
-            return self.err(sp, format!("`{}`: this game declares no board", b.name()));
-        }
+        self.has_board(b, sp)?;
         // Operations whose first parameter is an optional player.
         let (who, rest) = match a.first() {
             Some(Value::Player(p)) if a.len() > b.arity().0 => (*p, 1),
@@ -212,10 +210,17 @@ impl Game {
     /// board, as [`Game::board_call`] makes it.
     #[inline(always)]
     fn board_square(&self, b: Builtin, v: &Value, sp: Span) -> Res<u32> {
+        self.has_board(b, sp)?;
+        self.square(v, sp)
+    }
+
+    /// Operation `b` needs a board: an error in a game that declares none.
+    #[inline(always)]
+    fn has_board(&self, b: Builtin, sp: Span) -> Res<()> {
         if self.data.board.squares.is_empty() {
             return self.err(sp, format!("`{}`: this game declares no board", b.name()));
         }
-        self.square(v, sp)
+        Ok(())
     }
 
     /// Raises a movement event for the abilities waiting for it (no `would`:
