@@ -798,6 +798,10 @@ impl Game {
         together: bool,
         f: &Frame,
     ) -> Res<Value> {
+        // A step a card of a zone or item of a list, charged first, as a
+        // walk of them (one card is paid by the call's step); the speed
+        // tier's moves of whole zones in place charge the same.
+        self.visit(cards, f.span)?;
         // A whole zone onto another with nothing logged or listening.
         if let (Value::Zone(from), Value::Zone(to)) = (cards, zone)
             && !bottom

@@ -25,7 +25,9 @@ pub struct Hook {
     /// The events' bits ([`event_mask`]).
     mask: u64,
     /// Steps the leaves take beyond one a card of each whole-zone move and
-    /// of each shuffle a top-card loop's refill may do.
+    /// of each shuffle a top-card loop's refill may do (a zone move's step
+    /// a card is checked as it comes, with room for all these left after
+    /// it: [`Hook::reserve`]).
     most: u64,
     wholes: u64,
     shuffles: u64,
@@ -171,15 +173,23 @@ impl Hook {
     }
 
     /// Whether nothing sees the leaves run, within the step and depth
-    /// limits whatever they find: each leaf's own checks hold.
+    /// limits whatever they find (but the moves of whole zones, checked as
+    /// they come): each leaf's own checks hold.
     #[inline(always)]
     fn quiet(&self, g: &Game) -> bool {
         !g.logging
             && g.viewer.is_none()
             && g.budget.depth() + 2 <= MAX_DEPTH
-            && g.budget
-                .room(self.most + (2 * self.wholes + self.shuffles) * g.st.objs.len() as u64)
+            && g.budget.room(self.reserve(g))
             && g.quiet_events(&self.events, self.mask)
+    }
+
+    /// The most steps the leaves take, but a zone move's step a card: a
+    /// move of `n` cards in place needs room for `n` and this, so the
+    /// leaves after it still fit.
+    #[inline(always)]
+    fn reserve(&self, g: &Game) -> u64 {
+        self.most + (2 * self.wholes + self.shuffles) * g.st.objs.len() as u64
     }
 
     /// Runs the block in code with `n` frame slots, entered in a frame with
@@ -218,9 +228,12 @@ impl Hook {
                 }
                 Step::Zones(from, to, cause, s) => {
                     if let (Some(a), Some(b)) = (find(from, p), find(to, p))
+                        && let moved = g.st.listed(a) as u64
+                        && g.budget.room(moved + self.reserve(g))
                         && g.quiet_zone(a, b, None, cause)
                     {
-                        g.budget.spend(1);
+                        // The call's step and the move's step a card.
+                        g.budget.spend(1 + moved);
                         span = s;
                         continue;
                     }
@@ -234,7 +247,7 @@ impl Hook {
                     };
                     g.budget.spend(2);
                     g.budget.descend(2);
-                    let (left, at) = each.quiet(g, p, k.max(0), at);
+                    let (left, at) = each.quiet(g, p, k.max(0), at, self.reserve(g));
                     if left > 0 {
                         // The loop's rest, then the leaves after it,
                         // as compiled.
@@ -325,10 +338,18 @@ fn frame(
 impl TopLoop {
     /// [`TopLoop::run`] of `n` iterations for player `p`, in place where
     /// [`Hook::quiet`] holds (so does every check of quietness and steps of
-    /// the iterations): the iterations left (to run as compiled, from their
-    /// start) and the span they start at.
+    /// the iterations, but a refill's move, which needs room for its cards
+    /// and `reserve` more): the iterations left (to run as compiled, from
+    /// their start) and the span they start at.
     #[inline(always)]
-    pub(super) fn quiet(&self, g: &mut Game, p: PlayerId, n: i64, span: Span) -> (i64, Span) {
+    pub(super) fn quiet(
+        &self,
+        g: &mut Game,
+        p: PlayerId,
+        n: i64,
+        span: Span,
+        reserve: u64,
+    ) -> (i64, Span) {
         let (Some(a), Some(dst)) = (find(self.from, p), find(self.to, p)) else {
             return (n, span);
         };
@@ -356,7 +377,7 @@ impl TopLoop {
             // top card moved; none of it where either cannot be.
             if let Some((op, k, ..)) = &self.test {
                 let size = zi.cards.len() + zi.piles.iter().map(|(_, p)| p.len()).sum::<usize>();
-                if op.holds(size as i64, *k) && !self.swap_in(g, p, a, src) {
+                if op.holds(size as i64, *k) && !self.swap_in(g, p, a, src, reserve) {
                     break;
                 }
             }
@@ -373,7 +394,7 @@ impl TopLoop {
 
     /// [`TopLoop::swap`] with no frame, done only if a card is on top
     /// after it; false, nothing done, otherwise.
-    fn swap_in(&self, g: &mut Game, p: PlayerId, a: ZoneRef, src: usize) -> bool {
+    fn swap_in(&self, g: &mut Game, p: PlayerId, a: ZoneRef, src: usize, reserve: u64) -> bool {
         let Some(w) = &self.swap else { return false };
         let Some(b) = find(w.from, p) else {
             return false;
@@ -385,12 +406,17 @@ impl TopLoop {
         {
             return false;
         }
-        if !g.st.zones[src].piles.is_empty() || !g.quiet_zone(b, a, None, w.cause) {
+        let moved = g.st.listed(b) as u64;
+        if !g.st.zones[src].piles.is_empty()
+            || !g.budget.room(moved + reserve)
+            || !g.quiet_zone(b, a, None, w.cause)
+        {
             return false;
         }
         g.st.shuffle(a);
-        // The shuffle's step a card (room for it found by [`Hook::quiet`]).
-        g.budget.spend(g.st.zones[src].cards.len() as u64);
+        // The move's step a card, the shuffle's (room for it found by
+        // [`Hook::quiet`]).
+        g.budget.spend(moved + g.st.zones[src].cards.len() as u64);
         true
     }
 }

@@ -149,7 +149,7 @@ pub(super) fn run(leaves: &[Leaf], g: &mut Game, f: &mut Frame) -> Res<()> {
                 span,
                 code,
             } => {
-                if zones(g, f, *from, *to, *cause) {
+                if zones(g, f, (*from, *to, *cause), 0) {
                     f.span = *span;
                 } else {
                     code(g, f)?
@@ -215,17 +215,16 @@ pub(super) fn run(leaves: &[Leaf], g: &mut Game, f: &mut Frame) -> Res<()> {
 /// depth fails, and a body of one statement runs with no loop around it.
 #[inline(always)]
 pub(super) fn call(body: &[Leaf], g: &mut Game, f: &mut Frame, span: Span, at: Span) -> Res<()> {
-    // A quiet whole-zone move: the call's step, nothing else seen.
+    // A quiet whole-zone move: the call's step and the move's, nothing
+    // else seen.
     if let [
         Leaf::Zones {
             from, to, cause, ..
         },
     ] = body
-        && g.budget.room(1)
         && g.budget.depth() < crate::engine::MAX_DEPTH
-        && zones(g, f, *from, *to, *cause)
+        && zones(g, f, (*from, *to, *cause), 1)
     {
-        g.budget.spend(1);
         f.span = span;
         return Ok(());
     }
@@ -242,13 +241,39 @@ pub(super) fn call(body: &[Leaf], g: &mut Game, f: &mut Frame, span: Span, at: S
     }
 }
 
-/// [`Leaf::Zones`] in place: false, nothing done, where it cannot be.
+/// [`Leaf::Zones`] in place, `before` steps taken with it: false, nothing
+/// done, where it cannot be.
 #[inline(always)]
-pub(super) fn zones(g: &mut Game, f: &Frame, from: ZoneAt, to: ZoneAt, cause: Option<u16>) -> bool {
+pub(super) fn zones(
+    g: &mut Game,
+    f: &Frame,
+    (from, to, cause): (ZoneAt, ZoneAt, Option<u16>),
+    before: u64,
+) -> bool {
     match (from.find(f), to.find(f)) {
-        (Some(a), Some(b)) => g.quiet_move(cause) && g.quiet_zone(a, b, None, cause),
+        (Some(a), Some(b)) => g.quiet_move(cause) && quiet_zone_paid(g, a, b, cause, before),
         _ => false,
     }
+}
+
+/// A quiet move of zone `from` onto `to` with its step a card (as
+/// [`Game::visit`] charges it) and `before` steps more taken, where they fit in
+/// the turn: false, nothing done or taken, otherwise (the move as
+/// compiled charges and fails where the reference tier does).
+#[inline(always)]
+pub(super) fn quiet_zone_paid(
+    g: &mut Game,
+    from: ZoneRef,
+    to: ZoneRef,
+    cause: Option<u16>,
+    before: u64,
+) -> bool {
+    let n = before + g.st.listed(from) as u64;
+    if !g.budget.room(n) || !g.quiet_zone(from, to, None, cause) {
+        return false;
+    }
+    g.budget.spend(n);
+    true
 }
 
 /// [`run`], a single code leaf called directly.
@@ -274,7 +299,7 @@ pub(super) fn zone_move<K: Keep>(
     if !K::VALUE
         && let Value::Zone(from) = *cards
         && g.quiet_move(cause)
-        && g.quiet_zone(from, to, None, cause)
+        && quiet_zone_paid(g, from, to, cause, 0)
     {
         return Ok(K::keep(Value::None));
     }

@@ -111,9 +111,11 @@ impl TopLoop {
         if !g.quiet_move(w.cause) || op.holds(g.st.size(b) as i64, k) {
             return false;
         }
-        // The shuffle's step a card, as `shuffle` charges it.
+        // The move's step a card, then the shuffle's, as `move` and
+        // `shuffle` charge them.
+        let moved = g.st.listed(b);
         let shuffled = g.st.zones[src].cards.len() + g.st.size(b);
-        if !g.st.zones[src].piles.is_empty() || !g.budget.room(shuffled as u64) {
+        if !g.st.zones[src].piles.is_empty() || !g.budget.room((moved + shuffled) as u64) {
             return false;
         }
         if !g.quiet_zone(b, a, None, w.cause) {
@@ -122,7 +124,7 @@ impl TopLoop {
         g.st.shuffle(a);
         debug_assert_eq!(g.st.inst(a), src);
         debug_assert_eq!(g.st.zones[src].cards.len(), shuffled);
-        g.budget.spend(shuffled as u64);
+        g.budget.spend((moved + shuffled) as u64);
         f.span = w.shuffle;
         true
     }
