@@ -355,6 +355,11 @@ fn tiers_fail_the_same_way() {
         "log(\"a\" + coins + \" \" + top(hand).name + me + [1, none] + true + deck + @honoumai + -5)\nlet h = hand\nlog(1 + 2 + \"b\" + (3 + h))",
         "log(top(hand).name + top(hand).cost + 1)\nlog(hand + deck)\nlog(5 + 5)\nlog(top(hand) + 1)",
         "log(me.name + \"!\" + top(hand).id.name + none.name)\nlog(\"c\" + me.cost)",
+        // Moves of whole zones and of lists pay a step a card, moved in
+        // place or not: the turn's steps run out at the same move.
+        "create(@osaisen, deck, 100000)\nwhile true { move_together(deck, hand)\nmove(hand, deck) }",
+        "create(@osaisen, discard, 100000)\nwhile true { draw(5)\nmove_together(deck, discard)\nput_discard(hand) }",
+        "create(@osaisen, deck, 100000)\nlet l = deck + []\nmove(l, hand)\nlet m = hand + []\nwhile true { move(m, deck)\nmove(l, hand) }",
     ];
     let dir = tempfile::tempdir().expect("temp dir");
     for (i, code) in cases.iter().enumerate() {

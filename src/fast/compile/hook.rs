@@ -176,11 +176,11 @@ impl Hook {
     /// limits whatever they find (but the moves of whole zones, checked as
     /// they come): each leaf's own checks hold.
     #[inline(always)]
-    fn quiet(&self, g: &Game) -> bool {
+    fn quiet(&self, g: &Game, reserve: u64) -> bool {
         !g.logging
             && g.viewer.is_none()
             && g.budget.depth() + 2 <= MAX_DEPTH
-            && g.budget.room(self.reserve(g))
+            && g.budget.room(reserve)
             && g.quiet_events(&self.events, self.mask)
     }
 
@@ -213,7 +213,8 @@ impl Hook {
     /// [`Hook::exec`] of leaves not all counters.
     #[inline(never)]
     fn steps_in(&self, g: &mut Game, data: &Data, p: PlayerId, n: usize, span: Span) -> Res<()> {
-        if !self.quiet(g) {
+        let reserve = self.reserve(g);
+        if !self.quiet(g, reserve) {
             return frame(g, data, p, n, span, None, |g, f| run(&self.leaves, g, f));
         }
         let mut span = span;
@@ -229,7 +230,7 @@ impl Hook {
                 Step::Zones(from, to, cause, s) => {
                     if let (Some(a), Some(b)) = (find(from, p), find(to, p))
                         && let moved = g.st.listed(a) as u64
-                        && g.budget.room(moved + self.reserve(g))
+                        && g.budget.room(moved + reserve)
                         && g.quiet_zone(a, b, None, cause)
                     {
                         // The call's step and the move's step a card.
@@ -247,7 +248,7 @@ impl Hook {
                     };
                     g.budget.spend(2);
                     g.budget.descend(2);
-                    let (left, at) = each.quiet(g, p, k.max(0), at, self.reserve(g));
+                    let (left, at) = each.quiet(g, p, k.max(0), at, reserve);
                     if left > 0 {
                         // The loop's rest, then the leaves after it,
                         // as compiled.
