@@ -11,10 +11,10 @@ pub const MAX_STEPS: u64 = 5_000_000;
 /// Steps one game may take, setup and turns together: rules can stay just
 /// under [`MAX_STEPS`] every turn for [`MAX_TURNS`] turns (hours), so the
 /// game is stopped here (seconds: a script's operations, the slowest
-/// steps, run at about 4M a second), over 50 times what the shipped games
-/// take (at most 369,510 over 200 seeds of each game, agent kind and player
-/// count, with zone walks, picks and shuffles paying a step a card: t3's
-/// `first` agents played to its turn limit).
+/// steps, run at about 4M a second), over 40 times what the shipped games
+/// take (at most 459,945 over 200 seeds of each game, agent kind and player
+/// count, with zone walks, picks, shuffles and moves paying a step a card:
+/// t3's `first` agents played to its turn limit).
 pub const MAX_GAME_STEPS: u64 = 20_000_000;
 
 /// Bytes one game may hold, all it made together (lists, strings, script
