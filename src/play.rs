@@ -277,23 +277,22 @@ fn show(g: &Game, req: &Request) {
         crate::outln!("   {}", parts.join(" · "));
     }
     // The person's own zones whose cards they see; elsewhere, the cards
-    // they see that have a state (the rules' `shown:`).
+    // they see that have a state (the rules' `shown:`) or a host.
     let mine = format!("{}'s ", pname(me));
     for z in &v.zones {
         let Some(cards) = z.cards.as_ref().filter(|c| !c.is_empty()) else {
             continue;
         };
-        let none = Vec::new();
-        let state = |i: usize| z.states.as_ref().and_then(|s| s.get(i)).unwrap_or(&none);
-        let shown: Vec<String> = match z.zone.starts_with(&mine) {
-            true => (cards.iter().enumerate())
-                .map(|(i, c)| with_state(c, state(i)))
-                .collect(),
-            false => (cards.iter().enumerate())
-                .filter(|(i, _)| !state(*i).is_empty())
-                .map(|(i, c)| with_state(c, state(i)))
-                .collect(),
+        let marked = |i: &usize| {
+            let state = z.states.as_ref().and_then(|s| s.get(*i));
+            let host = z.hosts.as_ref().and_then(|h| h.get(*i));
+            state.is_some_and(|s| !s.is_empty()) || host.is_some_and(Option::is_some)
         };
+        let own = z.zone.starts_with(&mine);
+        let shown: Vec<String> = (0..cards.len())
+            .filter(|i| own || marked(i))
+            .map(|i| z.card_label(i))
+            .collect();
         if shown.is_empty() {
             continue;
         }

@@ -204,3 +204,69 @@ fn an_unknown_shown_tag_is_a_located_error() {
     assert!(text.contains("activated"), "a suggestion: {text}");
     assert!(text.contains("utage.yaml"), "{text}");
 }
+
+/// A card attached to another (`attach`) says which in the view: the host's
+/// zone, and its name and place where the seat sees that zone's cards. A
+/// host hidden from a seat is "a face-down card" there: swapping it for
+/// another hidden card leaves that seat's view the same to the byte.
+#[test]
+fn a_cards_host_shows_as_each_seat_sees_it() {
+    let d = utage();
+    let field = d.names.zones.iter().position(|z| z == "field").unwrap() as u16;
+    for seed in [1, 2, 3] {
+        let mut g = started(&d, seed);
+        let at = format!("seed {seed}");
+        let (hand, leader) = (cards(&g, "hand", 0), cards(&g, "leader", 0));
+        assert!(hand.len() >= 3, "{at}");
+        // Two of P1's hand cards put on P1's field, the first on the leader.
+        let (on_leader, on_hidden) = (hand[0], hand[1]);
+        for c in [on_leader, on_hidden] {
+            g.st.relocate(
+                c,
+                ZoneRef {
+                    zone: field,
+                    owner: 0,
+                },
+                false,
+            );
+        }
+        g.st.set_host(on_leader, Some(leader[0]));
+        let leader_name = d.def_name(g.st.objs[leader[0] as usize].def).to_string();
+        for p in [0, 1] {
+            let v = g.view(p);
+            let z = v.zones.iter().find(|z| z.zone == "P1's field").unwrap();
+            // Listed top first.
+            let listed: Vec<u32> = cards(&g, "field", 0).into_iter().rev().collect();
+            let i = listed.iter().position(|&c| c == on_leader).unwrap();
+            let j = listed.iter().position(|&c| c == on_hidden).unwrap();
+            let h = z.hosts.as_ref().unwrap()[i].as_ref().expect("a host");
+            assert_eq!(h.zone, "P1's leader", "{at}");
+            assert_eq!(h.name.as_deref(), Some(leader_name.as_str()), "{at}");
+            assert_eq!(h.index, Some(0), "{at}");
+            assert!(
+                z.card_label(i)
+                    .ends_with(&format!("(on {leader_name} in P1's leader)")),
+                "{at}: {}",
+                z.card_label(i)
+            );
+            assert!(z.hosts.as_ref().unwrap()[j].is_none(), "{at}");
+        }
+
+        // The second stored under a card of P1's hand: P1 sees which, P2
+        // sees only that it is one of P1's hand.
+        g.st.set_host(on_hidden, Some(hand[2]));
+        let hidden = view(&g, 1);
+        assert!(hidden.contains(r#"{"zone":"P1's hand"}"#), "{at}: {hidden}");
+        let v = g.view(0);
+        let z = v.zones.iter().find(|z| z.zone == "P1's field").unwrap();
+        let listed: Vec<u32> = cards(&g, "field", 0).into_iter().rev().collect();
+        let j = listed.iter().position(|&c| c == on_hidden).unwrap();
+        let mine = z.hosts.as_ref().unwrap()[j].as_ref().unwrap();
+        assert!(mine.name.is_some() && mine.index.is_some(), "{at}");
+        let other = (3..hand.len()).find(|&i| hand[i] != hand[2]);
+        if let Some(i) = other {
+            g.st.set_host(on_hidden, Some(hand[i]));
+            assert_eq!(view(&g, 1), hidden, "{at}: P2 learns which hand card");
+        }
+    }
+}

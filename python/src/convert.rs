@@ -60,6 +60,26 @@ pub fn view<'py>(py: Python<'py>, v: &View) -> PyResult<Bound<'py, PyDict>> {
         zd.set_item("cards", z.cards.clone())?;
         zd.set_item("top", z.top.as_deref())?;
         zd.set_item("piles", z.piles.clone())?;
+        // As the serde form: present only where a listed card has one.
+        if let Some(st) = &z.states {
+            zd.set_item("states", st.clone())?;
+        }
+        if let Some(hs) = &z.hosts {
+            let list = PyList::empty(py);
+            for h in hs {
+                match h {
+                    Some(h) => {
+                        let hd = PyDict::new(py);
+                        hd.set_item("zone", &h.zone)?;
+                        hd.set_item("name", h.name.as_deref())?;
+                        hd.set_item("index", h.index)?;
+                        list.append(hd)?;
+                    }
+                    None => list.append(py.None())?,
+                }
+            }
+            zd.set_item("hosts", list)?;
+        }
         zones.append(zd)?;
     }
     d.set_item("zones", zones)?;

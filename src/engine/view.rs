@@ -32,6 +32,35 @@ pub struct ZoneView {
     pub states: Option<Vec<Vec<String>>>,
     pub top: Option<String>,
     pub piles: Option<Vec<(String, usize)>>,
+    /// Per card of `cards`, in its order: the card it is attached to or
+    /// stored under (`attach`), as this viewer may see it; absent where no
+    /// card has one. Without it a support on one of two spells says neither.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hosts: Option<Vec<Option<Host>>>,
+}
+
+/// The card another is attached to, as a viewer may see it.
+#[derive(Debug, Clone, Serialize)]
+pub struct Host {
+    /// Its zone's label.
+    pub zone: String,
+    /// Its name and its place in its zone's `cards` (top first), where the
+    /// viewer sees that zone's cards (for a face-down host, neither).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub index: Option<usize>,
+}
+
+impl Host {
+    /// `on NAME`, with its zone where it is not the card's own (`here`).
+    pub fn label(&self, here: &str) -> String {
+        match (&self.name, self.zone == here) {
+            (Some(n), true) => format!("on {n}"),
+            (Some(n), false) => format!("on {n} in {}", self.zone),
+            (None, _) => format!("on a face-down card in {}", self.zone),
+        }
+    }
 }
 
 impl Game {
@@ -71,6 +100,15 @@ impl Game {
                     .collect(),
                 false => Vec::new(),
             };
+            let hosts: Vec<Option<Host>> = match listed {
+                true => inst
+                    .cards
+                    .iter()
+                    .rev()
+                    .map(|&c| self.host_seen(c, v))
+                    .collect(),
+                false => Vec::new(),
+            };
             zones.push(ZoneView {
                 zone: zone_label(d, z),
                 size: sees_size(d, z, v).then(|| self.st.size(z)),
@@ -85,6 +123,7 @@ impl Game {
                         .map(|(def, p)| (d.defs[*def as usize].id.clone(), p.len()))
                         .collect()
                 }),
+                hosts: hosts.iter().any(Option::is_some).then_some(hosts),
             });
         }
         View {
@@ -103,6 +142,24 @@ impl Game {
 }
 
 impl Game {
+    /// The card `c` is attached to, as `viewer` may see it.
+    fn host_seen(&self, c: ObjId, viewer: Option<PlayerId>) -> Option<Host> {
+        let h = self.st.objs[c as usize].host?;
+        let r = &self.st.inst_ref[self.st.objs[h as usize].zone as usize];
+        let z = ZoneRef {
+            zone: r.zone,
+            owner: r.owner,
+        };
+        let d = &self.data;
+        let listed = sees_contents(d, z, viewer) && !d.zones[z.zone as usize].piles;
+        let cards = &self.st.zones[self.st.inst(z)].cards;
+        Some(Host {
+            zone: zone_label(d, z),
+            name: listed.then(|| d.def_name(self.st.objs[h as usize].def).to_string()),
+            index: (cards.iter().rev().position(|&x| x == h)).filter(|_| listed),
+        })
+    }
+
     /// A card's state as the rules' `shown:` shows it: the shown tags it
     /// has, and each shown property `modify` changed (`power 5`). For a
     /// card the asker may see: the caller checks that.
@@ -131,6 +188,29 @@ pub fn with_state(name: &str, state: &[String]) -> String {
     }
 }
 
+impl ZoneView {
+    /// Its `i`th listed card with its state and its host: `name [state] (on host)`.
+    pub fn card_label(&self, i: usize) -> String {
+        let no_state = Vec::new();
+        let Some(n) = self.cards.as_ref().and_then(|c| c.get(i)) else {
+            return String::new();
+        };
+        let st = (self.states.as_ref())
+            .and_then(|s| s.get(i))
+            .unwrap_or(&no_state);
+        let s = with_state(n, st);
+        match self
+            .hosts
+            .as_ref()
+            .and_then(|h| h.get(i))
+            .and_then(Option::as_ref)
+        {
+            Some(h) => format!("{s} ({})", h.label(&self.zone)),
+            None => s,
+        }
+    }
+}
+
 impl View {
     pub fn render(&self, _data: &Data) -> String {
         let mut s = format!(
@@ -153,17 +233,7 @@ impl View {
                 s += &format!(" [{n}]");
             }
             if let Some(c) = &z.cards {
-                let no_state = Vec::new();
-                let shown: Vec<String> = (c.iter().enumerate())
-                    .map(|(i, n)| {
-                        let st = z
-                            .states
-                            .as_ref()
-                            .and_then(|s| s.get(i))
-                            .unwrap_or(&no_state);
-                        with_state(n, st)
-                    })
-                    .collect();
+                let shown: Vec<String> = (0..c.len()).map(|i| z.card_label(i)).collect();
                 s += &format!(": {}", shown.join(", "));
             } else if let Some(t) = &z.top {
                 s += &format!(" top: {t}");

@@ -173,6 +173,12 @@ pub fn seat(g: &Game, me: PlayerId, req: Option<&Request>) -> Json {
                             c["state"] = json!(s);
                         }
                     }
+                    // The card it is attached to, as this seat sees it.
+                    for (c, h) in shown.iter_mut().zip(z.hosts.iter().flatten()) {
+                        if let Some(h) = h {
+                            c["host"] = json!(h.label(&z.zone));
+                        }
+                    }
                     shown
                 }),
                 "top": z.top.as_ref().map(|t| cards(std::slice::from_ref(t))),

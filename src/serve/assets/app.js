@@ -145,6 +145,7 @@ function cardEl(c) {
     d.append(el("div", "props", c.props.map(([k, v]) => k + " " + v).join(" · ")));
   }
   if (c.state && c.state.length) d.append(el("div", "state", c.state.join(" · ")));
+  if (c.host) d.append(el("div", "host", c.host));
   if (c.text) d.append(el("div", "text", c.text));
   d.title = [c.name, c.subtitle, c.text].filter(Boolean).join("\n");
   return d;
