@@ -68,6 +68,12 @@ pub fn held() -> (usize, isize) {
     HELD.with(|h| (h as *const Cell<isize> as usize, h.get()))
 }
 
+/// Exchanges this thread's count with `count`: games that take turns on
+/// one thread each keep a count of their own ([`crate::engine::ThreadState`]).
+pub fn swap(count: &mut isize) {
+    *count = HELD.with(|h| h.replace(*count));
+}
+
 /// What a game holds, measured from where it started: the bytes its thread
 /// gained while it ran. Each [`Held::update`] adds what its thread gained
 /// since the last, if the game still runs on the same thread (a game moved

@@ -81,6 +81,13 @@ thread_local! {
     static CEILING: Cell<isize> = const { Cell::new(isize::MAX) };
 }
 
+/// Exchanges the thread's running call's meter and memory ceiling with
+/// `saved` ([`crate::engine::ThreadState`]).
+pub(crate) fn swap(saved: &mut ((u64, u64), isize)) {
+    saved.0 = METER.replace(saved.0);
+    saved.1 = CEILING.replace(saved.1);
+}
+
 /// The token a call stopped by its budget ends with.
 pub const OVER_BUDGET: &str = "fuda: over the operation budget";
 

@@ -345,6 +345,11 @@ fn tiers_fail_the_same_way() {
         "if top(hand) == @osaisen and hand != none and top(hand) != top(deck) { coins += 1 }\nlet a = \"a\"\ncoins += (me == 3) + a",
         "if any(hand, it is resource and it.cost > 100) { coins += 1 }\nif any(discard, it.cost >= 0) { coins += 1 }\ncoins += any(hand, it.cost + hand)",
         "if any(deck(5), it is resource) { coins += 1 }",
+        // Names compared in place: of cards, card ids, players, none, strings.
+        "for x in hand { for y in [top(hand), top(hand).id, top(deck), me, none] { if x.name == y.name { coins += 1 }\nif y.name != \"osaisen\" { coins += 1 }\nif \"omiki\" == y.name { coins += 1 } } }\nif any(hand, it.name == me.name) { coins += 1 }",
+        "let n = 5\nfor x in hand { if x.name == n.name { coins += 1 } }",
+        "let n = 5\nfor x in hand { if n.name != x.name { coins += 1 } }",
+        "let n = 5\nif \"a\" == n.name { coins += 1 }",
         // `first` and `next_player` with no argument list made.
         "coins += first(hand).cost + first([2, 3])\nif next_player(me) == me { coins += 1 }\ncoins += first(5)",
         "let x = \"x\"\ncoins += first(none) + next_player(x)",

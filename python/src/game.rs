@@ -1,34 +1,68 @@
-//! `fuda.Game`: one game stepped from Python. The game runs on its own
-//! thread ([`crate::seat`]); every call here sends it a message and waits
-//! for the reply with the GIL released.
+//! `fuda.Game`: one game stepped from Python. The game runs on a stackful
+//! coroutine on the caller's thread ([`crate::seat`]); every call here
+//! resumes it with a message, the GIL released and the game's share of the
+//! kernel's thread-locals swapped in ([`ThreadState`]), until it suspends
+//! with its reply. A coroutine cannot move between threads, so a `Game`
+//! belongs to the Python thread that made it: used from another thread, it
+//! raises `RuntimeError` (PyO3's `unsendable` would raise its
+//! `PanicException`, which `except Exception` does not catch).
 
-use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::collections::{BTreeMap, HashMap};
+use std::mem::ManuallyDrop;
+use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::PathBuf;
-use std::sync::mpsc::{Receiver, Sender, channel};
-use std::sync::{Arc, Mutex};
 
+use corosensei::CoroutineResult;
 use fuda::data::options;
-use fuda::engine::{Agent, Game, GameConfig, Outcome};
+use fuda::engine::{Agent, GameConfig, Outcome, ThreadState};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyString};
+use pyo3::types::{PyDict, PyInt, PyString};
 
-use crate::callback::Callback;
 use crate::convert;
 use crate::rules::{Rules, data_error};
-use crate::seat::{Asked, FromGame, Link, Stepped, ToGame};
+use crate::seat::{Asked, Co, FromGame, Lent, Seat, ToGame};
 
 #[pyclass(name = "Game", module = "fuda")]
 pub struct PyGame {
+    /// The thread that made the game, the only one that runs it.
+    thread: std::thread::ThreadId,
     rules: Py<Rules>,
     players: u8,
     seed: u64,
-    tx: Sender<ToGame>,
-    rx: Mutex<Receiver<FromGame>>,
-    /// The request waiting for an answer from Python.
-    pending: Option<Asked>,
+    co: ManuallyDrop<Co>,
+    /// The game's share of the thread-locals while it is suspended.
+    state: ThreadState,
+    /// Each callback seat's function, by player.
+    callbacks: Vec<Option<Py<PyAny>>>,
+    /// Whether a request waits for an answer from Python.
+    waiting: bool,
+    /// That request once read: lent by the game, valid while it is
+    /// suspended at that request.
+    pending: Option<Lent<Asked>>,
     /// Set once the game ended: its outcome or the error that stopped it.
     over: Option<Result<Outcome, String>>,
+}
+
+// SAFETY: the coroutine, its thread state and what it lends (`co`,
+// `state`, `pending`) are touched only on `thread`: every method that does
+// checks `here` first, and a game dropped on another thread leaks them
+// (see `Drop`). The other fields are plain data.
+unsafe impl Send for PyGame {}
+unsafe impl Sync for PyGame {}
+
+/// A closure run at once on this thread with the GIL released: what it
+/// holds (the coroutine, its thread state, lent messages) never leaves the
+/// thread, which `detach`'s `Send` bound cannot see.
+struct Here<T>(T);
+
+// SAFETY: see `Here`: `detach` runs the closure on the calling thread.
+unsafe impl<T> Send for Here<T> {}
+
+impl<T> Here<T> {
+    fn take(self) -> T {
+        self.0
+    }
 }
 
 /// The rules a `game` argument names: a loaded [`Rules`], or a game's name
@@ -90,7 +124,8 @@ pub fn named_agent(rules: &Rules, name: &str) -> PyResult<Box<dyn Agent>> {
 }
 
 impl PyGame {
-    /// Starts the game's thread and waits for its first request (or its end).
+    /// Starts the game on its coroutine and takes in its first request (or
+    /// its end).
     #[allow(clippy::too_many_arguments)]
     fn start(
         py: Python<'_>,
@@ -98,90 +133,193 @@ impl PyGame {
         players: u8,
         seed: u64,
         options: HashMap<String, Vec<fuda::value::DefId>>,
-        seats: Vec<Option<Bound<'_, PyAny>>>,
-        queued: VecDeque<(u8, Vec<usize>)>,
+        given: Vec<Bound<'_, PyAny>>,
+        queued: Vec<(u8, Vec<usize>)>,
         reference: bool,
     ) -> PyResult<PyGame> {
-        let (tx, from_py) = channel();
-        let (to_py, rx) = channel();
-        let link = Arc::new(Link {
-            to_py,
-            from_py: Mutex::new(from_py),
-            queued: Mutex::new(queued),
-        });
         let r = rules.get();
-        let mut agents: Vec<Box<dyn Agent>> = Vec::new();
-        for (i, seat) in seats.into_iter().enumerate() {
-            agents.push(match seat {
-                None => Box::new(Stepped(link.clone())),
-                Some(s) if s.is_none() => Box::new(Stepped(link.clone())),
-                Some(s) => match s.extract::<String>() {
-                    Ok(name) => named_agent(r, &name)?,
-                    Err(_) if s.is_callable() => Box::new(Callback(Arc::new(s.unbind()))),
-                    Err(_) => {
-                        return Err(PyValueError::new_err(format!(
-                            "agents[{i}]: an agent is None (stepped from Python), a name or a function"
-                        )));
-                    }
-                },
+        let mut seats = Vec::new();
+        let mut callbacks = Vec::new();
+        for (i, s) in given.into_iter().enumerate() {
+            callbacks.push(None);
+            seats.push(if s.is_none() {
+                Seat::Stepped
+            } else if let Ok(name) = s.extract::<String>() {
+                Seat::Agent(named_agent(r, &name)?)
+            } else if s.is_callable() {
+                callbacks[i] = Some(s.unbind());
+                Seat::Callback
+            } else {
+                return Err(PyValueError::new_err(format!(
+                    "agents[{i}]: an agent is None (stepped from Python), a name or a function"
+                )));
             });
         }
-        agents.resize_with(players as usize, || Box::new(Stepped(link.clone())));
+        seats.resize_with(players as usize, || Seat::Stepped);
+        callbacks.resize_with(players as usize, || None);
         let cfg = GameConfig {
             players,
             seed,
-            agents,
+            agents: Vec::new(),
             options,
             logging: false,
             tier: (!reference).then(|| r.tier.clone()),
         };
-        let game = Game::new(r.data.clone(), cfg);
-        std::thread::Builder::new()
-            .name("fuda game".into())
-            .stack_size(fuda::sim::STACK_SIZE)
-            .spawn(move || crate::seat::play(game, link))
-            .map_err(|e| PyRuntimeError::new_err(format!("cannot start the game's thread: {e}")))?;
+        let co = crate::seat::start(r.data.clone(), cfg, seats, queued, fuda::sim::STACK_SIZE)
+            .map_err(|e| PyRuntimeError::new_err(format!("cannot make the game's stack: {e}")))?;
         let mut g = PyGame {
+            thread: std::thread::current().id(),
             rules,
             players,
             seed,
-            tx,
-            rx: Mutex::new(rx),
+            co: ManuallyDrop::new(co),
+            state: ThreadState::default(),
+            callbacks,
+            waiting: false,
             pending: None,
             over: None,
         };
-        let first = g.wait(py)?;
+        // The first resume starts the game (its message is not read).
+        let first = g.resume(py, ToGame::Save)?;
         g.step(first)?;
         Ok(g)
     }
 
-    /// The game thread's next message (the GIL released meanwhile).
-    fn wait(&self, py: Python<'_>) -> PyResult<FromGame> {
-        let rx = &self.rx;
-        py.detach(|| rx.lock().unwrap_or_else(|e| e.into_inner()).recv())
-            .map_err(|_| PyRuntimeError::new_err("the game's thread stopped"))
+    /// Resumes the game with `cmd` until it suspends with a reply, which is
+    /// lent until the next resume; a callback seat's request is answered on
+    /// the way (its function called here, with the GIL).
+    fn resume(&mut self, py: Python<'_>, cmd: ToGame) -> PyResult<Lent<FromGame>> {
+        self.here()?;
+        let mut cmd = cmd;
+        loop {
+            if self.co.done() {
+                return Err(PyRuntimeError::new_err("the game has stopped"));
+            }
+            let run = Here((&mut self.co, &mut self.state, Lent::of(&cmd)));
+            let r = py.detach(move || {
+                let (co, state, cmd) = run.take();
+                state.swap();
+                let r = catch_unwind(AssertUnwindSafe(|| co.resume(cmd)));
+                state.swap();
+                Here(r)
+            });
+            let lent = match r.take() {
+                Ok(CoroutineResult::Yield(lent)) => lent,
+                Ok(CoroutineResult::Return(())) => {
+                    return Err(PyRuntimeError::new_err("the game has stopped"));
+                }
+                Err(panic) => {
+                    let why = (panic.downcast_ref::<&str>().map(|s| s.to_string()))
+                        .or_else(|| panic.downcast_ref::<String>().cloned())
+                        .unwrap_or_default();
+                    let why = format!("fuda stopped on an internal error (a bug): {why}");
+                    (self.waiting, self.pending) = (false, None);
+                    self.over = Some(Err(why.clone()));
+                    return Err(PyRuntimeError::new_err(why));
+                }
+            };
+            // SAFETY: the game is suspended at `lent` until the next resume.
+            match unsafe { lent.get() } {
+                FromGame::Call(asked, view) => cmd = ToGame::Called(self.call(py, asked, view)),
+                _ => return Ok(lent),
+            }
+        }
     }
 
-    fn ask(&self, py: Python<'_>, cmd: ToGame) -> PyResult<FromGame> {
-        self.tx
-            .send(cmd)
-            .map_err(|_| PyRuntimeError::new_err("the game's thread stopped"))?;
-        self.wait(py)
+    /// A callback seat's answer: its function called with the request and
+    /// the deciding player's view.
+    fn call(
+        &self,
+        py: Python<'_>,
+        asked: &Asked,
+        view: &fuda::engine::view::View,
+    ) -> Result<Vec<usize>, String> {
+        let f = self.callbacks[asked.player as usize]
+            .as_ref()
+            .ok_or("no function answers this seat")?;
+        let picks = (|| -> PyResult<Vec<usize>> {
+            let r = convert::request(py, asked, Some(view))?;
+            let out = f.bind(py).call1((r,))?;
+            if out.is_instance_of::<PyInt>() {
+                Ok(vec![out.extract::<usize>()?])
+            } else {
+                out.extract::<Vec<usize>>()
+            }
+        })();
+        picks.map_err(|e| e.to_string())
     }
 
     /// Takes in the game's next request or its end.
-    fn step(&mut self, m: FromGame) -> PyResult<()> {
-        match m {
-            FromGame::Ask(a) => self.pending = Some(a),
-            FromGame::Over(o) => self.over = Some(o),
-            FromGame::Refused(why) => return Err(PyValueError::new_err(why)),
+    fn step(&mut self, m: Lent<FromGame>) -> PyResult<()> {
+        // SAFETY: lent by the game, which has not run since.
+        match unsafe { m.get() } {
+            FromGame::Waiting => (self.waiting, self.pending) = (true, None),
+            FromGame::Ask(a) => (self.waiting, self.pending) = (true, Some(Lent::of(a))),
+            FromGame::Over(o) => {
+                (self.waiting, self.pending) = (false, None);
+                self.over = Some(o.clone());
+            }
+            FromGame::Refused(why) => return Err(PyValueError::new_err(why.clone())),
             _ => {
-                return Err(PyRuntimeError::new_err(
-                    "the game's thread answered out of turn",
-                ));
+                return Err(PyRuntimeError::new_err("the game answered out of turn"));
             }
         }
         Ok(())
+    }
+
+    /// The request waiting, if any (read from the game the first time).
+    fn pending(&mut self, py: Python<'_>) -> PyResult<Option<&Asked>> {
+        if !self.waiting {
+            return Ok(None);
+        }
+        if self.pending.is_none() {
+            let m = self.resume(py, ToGame::Request)?;
+            self.step(m)?;
+        }
+        // SAFETY: the game stays suspended at this request until it is
+        // answered, and every resume that moves it on clears `pending`.
+        Ok(self.pending.map(|a| unsafe { a.get() }))
+    }
+
+    /// Whether this is the game's thread (else a `RuntimeError`).
+    fn here(&self) -> PyResult<()> {
+        if std::thread::current().id() != self.thread {
+            return Err(PyRuntimeError::new_err(
+                "a fuda.Game is stepped on the Python thread that made it (its game runs on a coroutine of that thread); make one per thread",
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// Stops the game at once (its stepped seat answers with the end of the
+/// game's decisions), freeing its coroutine and everything on its stack.
+impl Drop for PyGame {
+    fn drop(&mut self) {
+        self.pending = None;
+        if std::thread::current().id() != self.thread {
+            // Its stack holds a game of the thread that made it: it cannot
+            // be resumed or unwound here, so it stays (leaked).
+            return;
+        }
+        let stop = ToGame::Stop;
+        // A stop ends the game at the seat that waits; should the game ask
+        // again anyway, the coroutine's own drop unwinds its stack.
+        for _ in 0..4 {
+            if self.co.done() {
+                break;
+            }
+            self.state.swap();
+            let r = catch_unwind(AssertUnwindSafe(|| self.co.resume(Lent::of(&stop))));
+            self.state.swap();
+            if r.is_err() {
+                break;
+            }
+        }
+        self.state.swap();
+        // SAFETY: dropped once, here, and never used again.
+        unsafe { ManuallyDrop::drop(&mut self.co) };
+        self.state.swap();
     }
 }
 
@@ -208,11 +346,10 @@ impl PyGame {
         let r = rules.get();
         let players = players_of(r, players)?;
         let options = options_of(r, options)?;
-        let seats: Vec<_> = agents.unwrap_or_default().into_iter().map(Some).collect();
-        if seats.len() > players as usize {
+        let n = agents.as_ref().map_or(0, |a| a.len());
+        if n > players as usize {
             return Err(PyValueError::new_err(format!(
-                "{} agents for {players} players",
-                seats.len()
+                "{n} agents for {players} players"
             )));
         }
         PyGame::start(
@@ -221,17 +358,16 @@ impl PyGame {
             players,
             seed,
             options,
-            seats,
-            VecDeque::new(),
+            agents.unwrap_or_default(),
+            Vec::new(),
             reference,
         )
     }
 
     /// The request waiting for an answer (a dict: player, kind, prompt,
     /// options with labels, min, max…), or None once the game is over.
-    fn request<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
-        self.pending
-            .as_ref()
+    fn request<'py>(&mut self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
+        self.pending(py)?
             .map(|a| convert::request(py, a, None))
             .transpose()
     }
@@ -239,36 +375,42 @@ impl PyGame {
     /// Answers the waiting request with the indices of the options picked
     /// (an int for one); the game runs on to its next request.
     fn answer(&mut self, py: Python<'_>, picks: &Bound<'_, PyAny>) -> PyResult<()> {
-        if self.pending.is_none() {
+        if !self.waiting {
             return Err(PyRuntimeError::new_err(
                 "the game is over: nothing to answer",
             ));
         }
-        let picks = match picks.extract::<usize>() {
-            Ok(one) => vec![one],
-            Err(_) => picks.extract::<Vec<usize>>()?,
+        // Told apart first: a failed extraction builds a Python exception.
+        let picks = if picks.is_instance_of::<PyInt>() {
+            vec![picks.extract::<usize>()?]
+        } else {
+            picks.extract::<Vec<usize>>()?
         };
-        let next = self.ask(py, ToGame::Answer(picks))?;
-        if let FromGame::Refused(why) = next {
-            return Err(PyValueError::new_err(why));
+        // The request is lent until the game runs on; a refused answer
+        // leaves it waiting, as it was.
+        let asked = self.pending.take();
+        let next = self.resume(py, ToGame::Answer(picks))?;
+        // SAFETY: lent by the game, which has not run since.
+        if let FromGame::Refused(why) = unsafe { next.get() } {
+            self.pending = asked;
+            return Err(PyValueError::new_err(why.clone()));
         }
-        self.pending = None;
         self.step(next)
     }
 
     /// What `player` (from 1) may see now, as `fuda run --view` shows it.
-    fn view<'py>(&self, py: Python<'py>, player: u8) -> PyResult<Bound<'py, PyDict>> {
+    fn view<'py>(&mut self, py: Python<'py>, player: u8) -> PyResult<Bound<'py, PyDict>> {
         if player == 0 || player > self.players {
             return Err(PyValueError::new_err(format!(
                 "player {player}: there are {} players (from 1)",
                 self.players
             )));
         }
-        match self.ask(py, ToGame::View(player - 1))? {
-            FromGame::View(v) => convert::view(py, &v),
-            _ => Err(PyRuntimeError::new_err(
-                "the game's thread answered out of turn",
-            )),
+        let reply = self.resume(py, ToGame::View(player - 1))?;
+        // SAFETY: lent by the game, which has not run since.
+        match unsafe { reply.get() } {
+            FromGame::View(v) => convert::view(py, v),
+            _ => Err(PyRuntimeError::new_err("the game answered out of turn")),
         }
     }
 
@@ -290,13 +432,13 @@ impl PyGame {
 
     /// The game so far as `fuda run --save` writes it (JSON text): its data's
     /// fingerprint, seed, options and every answer.
-    fn save(&self, py: Python<'_>) -> PyResult<String> {
-        match self.ask(py, ToGame::Save)? {
-            FromGame::Save(s) => Ok(s),
-            FromGame::Refused(why) => Err(PyRuntimeError::new_err(why)),
-            _ => Err(PyRuntimeError::new_err(
-                "the game's thread answered out of turn",
-            )),
+    fn save<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyString>> {
+        let reply = self.resume(py, ToGame::Save)?;
+        // SAFETY: lent by the game, which has not run since.
+        match unsafe { reply.get() } {
+            FromGame::Save(s) => Ok(PyString::new(py, s)),
+            FromGame::Refused(why) => Err(PyRuntimeError::new_err(why.clone())),
+            _ => Err(PyRuntimeError::new_err("the game answered out of turn")),
         }
     }
 
@@ -305,11 +447,12 @@ impl PyGame {
     /// determinization does, and takes in the request as it reads now.
     /// Nothing that player is given (views, the request) may change.
     fn _redeal_hidden(&mut self, py: Python<'_>, player: u8, seed: u64) -> PyResult<()> {
-        if self.pending.is_none() || player == 0 || player > self.players {
+        if !self.waiting || player == 0 || player > self.players {
             return Err(PyValueError::new_err("no request waits, or no such player"));
         }
-        let m = self.ask(py, ToGame::Redeal(player - 1, seed))?;
+        // The game reads the request anew: the one lent goes.
         self.pending = None;
+        let m = self.resume(py, ToGame::Redeal(player - 1, seed))?;
         self.step(m)
     }
 
@@ -378,7 +521,7 @@ pub fn replay(
     let players = players_of(r, Some(s.players))?;
     let sets: BTreeMap<String, Vec<String>> = s.options.clone();
     let options = options::resolve(&r.data, sets.into_iter().collect()).map_err(data_error)?;
-    let mut queued = VecDeque::new();
+    let mut queued = Vec::new();
     for a in s.answers.iter().take(upto.unwrap_or(usize::MAX)) {
         if a.player == 0 || a.player > players {
             return Err(PyValueError::new_err(format!(
@@ -386,7 +529,7 @@ pub fn replay(
                 a.player
             )));
         }
-        queued.push_back((a.player - 1, a.picks.iter().map(|&i| i as usize).collect()));
+        queued.push((a.player - 1, a.picks.iter().map(|&i| i as usize).collect()));
     }
     PyGame::start(
         py,

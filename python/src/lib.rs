@@ -2,7 +2,6 @@
 //! client of the kernel's public API, in its own crate: the kernel stays
 //! free of Python.
 
-mod callback;
 mod convert;
 mod game;
 mod rules;

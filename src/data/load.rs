@@ -3,6 +3,7 @@
 
 use std::collections::BTreeMap;
 use std::path::Path;
+use std::sync::Arc;
 
 use serde::de::DeserializeOwned;
 
@@ -1253,6 +1254,8 @@ impl Loader {
         let prop_defaults: Vec<i64> = r.properties.values().copied().collect();
         let (shown_tags, shown_props) = self.shown(&r.shown);
         let mut defs = Vec::with_capacity(cards.len());
+        let mut names: std::collections::HashMap<&str, Arc<String>> = Default::default();
+        let mut def_names = Vec::with_capacity(cards.len());
         for (i, c) in cards.iter().enumerate() {
             let (file, at) = (c.file, c.at);
             let mut tags = 0u64;
@@ -1315,6 +1318,11 @@ impl Loader {
                 let e = self.sources.error(file, a as u32, b as u32, m, h);
                 self.errs.push(e);
             }
+            def_names.push(
+                (names.entry(c.raw.name.as_str()))
+                    .or_insert_with(|| Arc::new(c.raw.name.clone()))
+                    .clone(),
+            );
             defs.push(CardDef {
                 subtitle: c.raw.subtitle.clone().unwrap_or_default(),
                 list,
@@ -1410,6 +1418,7 @@ impl Loader {
             index,
             defs,
             defs_by_tag,
+            def_names,
             bots,
             default_agent: r.default_agent.clone(),
             stats,

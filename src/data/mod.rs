@@ -23,6 +23,8 @@ pub mod would;
 pub mod yaml;
 pub mod yamltext;
 
+use std::sync::Arc;
+
 use crate::lang::ir::Code;
 use crate::lang::names::Names;
 use crate::value::DefId;
@@ -66,6 +68,11 @@ pub struct Data {
     /// Definitions by tag, found at load: a game asking for a tag's cards
     /// does not look at the rest of the library.
     pub defs_by_tag: Vec<Box<[DefId]>>,
+    /// Each definition's name as code reads it (`.name`): one string shared
+    /// by every read, and by every definition of the same name, so a read
+    /// makes no string and two names are equal exactly when their strings
+    /// are the same one.
+    pub def_names: Vec<Arc<String>>,
     pub bots: Vec<(String, Vec<BotRule>)>,
     /// The agent of a seat the command line names none for (`default_agent:`).
     pub default_agent: Option<String>,
@@ -285,6 +292,15 @@ impl Data {
             n += 1;
         }
         self.code_count = n;
+    }
+
+    /// A definition's name as a value (a string shared, none made).
+    #[inline]
+    pub fn name_value(&self, d: DefId) -> crate::value::Value {
+        match self.def_names.get(d as usize) {
+            Some(name) => crate::value::Value::Str(name.clone()),
+            None => crate::value::Value::text("?"),
+        }
     }
 
     pub fn def_name(&self, d: DefId) -> &str {

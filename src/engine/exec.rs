@@ -456,9 +456,7 @@ impl Game {
             Value::Card(c) => match (field.prop, sp) {
                 (Some(pr), _) => Value::Int(self.st.prop(&self.data, *c, pr)),
                 (_, Some(Special::Id)) => Value::Def(self.st.objs[*c as usize].def),
-                (_, Some(Special::Name)) => {
-                    Value::text(self.data.def_name(self.st.objs[*c as usize].def))
-                }
+                (_, Some(Special::Name)) => self.data.name_value(self.st.objs[*c as usize].def),
                 (_, Some(Special::Owner)) => Value::Player(self.st.objs[*c as usize].owner),
                 (_, Some(Special::Zone)) => Value::Zone(self.st.zone_of(*c)),
                 (_, Some(Special::Host)) => self.st.objs[*c as usize]
@@ -475,7 +473,7 @@ impl Game {
             Value::Def(d) => match (field.prop, sp) {
                 (Some(pr), _) => Value::Int(self.data.defs[*d as usize].props[pr as usize]),
                 (_, Some(Special::Id)) => Value::Def(*d),
-                (_, Some(Special::Name)) => Value::text(self.data.def_name(*d)),
+                (_, Some(Special::Name)) => self.data.name_value(*d),
                 _ => return self.err(f.span, "card ids have properties, `id` and `name`"),
             },
             Value::Event(i) => {

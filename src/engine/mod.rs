@@ -20,6 +20,7 @@ pub mod said;
 pub mod script;
 pub mod state;
 mod tag_names;
+mod thread_state;
 pub mod tier;
 pub mod turn;
 pub mod view;
@@ -35,6 +36,7 @@ pub use agent::Agent;
 use log::Entry;
 pub use request::{Choice, Kind, Picks, Request};
 use state::State;
+pub use thread_state::ThreadState;
 
 /// Why evaluation stopped early. Not all are errors: `Return` carries a value
 /// out of a verb, `EndTurn` jumps to the end of the turn.

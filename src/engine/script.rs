@@ -31,6 +31,33 @@ thread_local! {
     static FLOW: RefCell<Option<Box<Flow>>> = const { RefCell::new(None) };
 }
 
+/// The script call a suspended game is inside (the game, its context, a
+/// kernel `Flow` on its way through Rhai): a game that waits for an answer
+/// in the middle of a script keeps it while other games run on its thread
+/// ([`super::ThreadState`]).
+pub(crate) struct Saved {
+    current: *mut Game,
+    context: (Option<ObjId>, PlayerId, Span),
+    flow: Option<Box<Flow>>,
+}
+
+impl Default for Saved {
+    fn default() -> Saved {
+        Saved {
+            current: std::ptr::null_mut(),
+            context: (None, 0, Span::default()),
+            flow: None,
+        }
+    }
+}
+
+/// Exchanges the thread's script call with `s`.
+pub(crate) fn swap(s: &mut Saved) {
+    s.current = CURRENT.replace(s.current);
+    s.context = CONTEXT.replace(s.context);
+    FLOW.with(|f| std::mem::swap(&mut *f.borrow_mut(), &mut s.flow));
+}
+
 /// The engine that runs a game's scripts, built on first use: the compiled
 /// ASTs (`data::scripts`) see every builtin and rules verb as a function.
 fn runtime(data: &Data) -> &Engine {

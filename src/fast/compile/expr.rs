@@ -68,6 +68,9 @@ impl Compiler<'_> {
                 if let Some(c) = self.field_cmp(op, a, b, span) {
                     return c;
                 }
+                if let Some(c) = self.name_cmp(op, a, b) {
+                    return c;
+                }
                 let (a, b) = (self.val(a), self.val(b));
                 let eq = matches!(op, BinOp::Eq | BinOp::Ne);
                 Box::new(move |g, f| {
@@ -341,6 +344,27 @@ impl Compiler<'_> {
     pub(super) fn field(&self, base: &Expr, field: Field) -> ValFn {
         match (base, field.counter, field.prop) {
             (Expr::Me, Some(c), _) => Box::new(move |g, f| Ok(Value::Int(g.st.counter(f.me, c)))),
+            // A local card's owner, host, zone or name: read in place, the
+            // other kinds of value through [`Game::field`].
+            (Expr::Local(s), None, None)
+                if let Some(
+                    sp @ (Special::Owner | Special::Host | Special::Zone | Special::Name),
+                ) = field.special =>
+            {
+                let s = self.slot(*s);
+                Box::new(move |g, f| match f.slots[s] {
+                    Value::Card(c) => {
+                        let o = &g.st.objs[c as usize];
+                        Ok(match sp {
+                            Special::Owner => Value::Player(o.owner),
+                            Special::Host => o.host.map(Value::Card).unwrap_or(Value::None),
+                            Special::Zone => Value::Zone(g.st.zone_of(c)),
+                            _ => g.data.name_value(o.def),
+                        })
+                    }
+                    ref b => g.field(b, &field, f),
+                })
+            }
             (Expr::Local(s), ..) => {
                 let s = self.slot(*s);
                 Box::new(move |g, f| read_field(g, &f.slots[s], &field, f))

@@ -7,7 +7,7 @@
 //!
 //! By job: statements (`stmt`), expressions (`expr`), verbs inlined
 //! (`inline`), moves/runs/emits (`moves`), calls known at load (`known`),
-//! log lines nobody keeps (`logline`);
+//! log lines nobody keeps (`logline`), names compared (`names`);
 //! what they compile to: blocks of leaves (`leaf`), move bodies run in place
 //! (`straight`), the top-card loop (`toploop`), small shapes (`shapes`),
 //! zones and cards found in place (`place`), rules hooks (`hook`).
@@ -33,6 +33,7 @@ mod leaf;
 mod listed;
 mod logline;
 mod moves;
+mod names;
 mod place;
 mod shapes;
 mod stmt;
