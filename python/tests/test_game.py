@@ -67,6 +67,25 @@ def test_view_is_per_player(rules):
         g.view(3)
 
 
+def test_view_names_the_card_a_card_is_attached_to(rules, rng):
+    # utage's supports go on spells and leaders: random play attaches one
+    # within a few decisions; its host is named, with its place in its zone.
+    g = fuda.Game(rules["utage"], seed=1)
+    for _ in range(200):
+        zones = [z for z in g.view(2)["zones"] if "hosts" in z]
+        if zones:
+            break
+        g.answer(random_picks(g.request(), rng))
+    assert zones, "no card was attached in 200 decisions"
+    z = zones[0]
+    assert len(z["hosts"]) == len(z["cards"])
+    h = next(h for h in z["hosts"] if h is not None)
+    assert set(h) == {"zone", "name", "index"}
+    # A public host: named, and its place is that of its name in its zone.
+    host_zone = next(x for x in g.view(2)["zones"] if x["zone"] == h["zone"])
+    assert host_zone["cards"][h["index"]] == h["name"]
+
+
 @pytest.mark.parametrize("game", GAMES)
 def test_save_then_replay_gives_the_same_game(rules, game, rng):
     g = fuda.Game(rules[game], seed=11)
