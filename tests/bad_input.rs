@@ -234,10 +234,7 @@ fn run(case: &Case, dir: &Path, scratch: &Path) -> Ran {
             .spawn()
             .expect("start fuda")
     };
-    let guard = std::env::var("FUDA_GUARD_SECS")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .map_or(GUARD, Duration::from_secs);
+    let guard = guard();
     let start = Instant::now();
     let mut hung = false;
     let status = loop {
@@ -263,6 +260,14 @@ fn run(case: &Case, dir: &Path, scratch: &Path) -> Ran {
     }
 }
 
+/// The last guard: [`GUARD`], or `FUDA_GUARD_SECS`.
+fn guard() -> Duration {
+    std::env::var("FUDA_GUARD_SECS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .map_or(GUARD, Duration::from_secs)
+}
+
 /// What is wrong with one case's run, if anything.
 fn check(case: &Case, r: &Ran, dir: &Path) -> Vec<String> {
     let mut wrong = Vec::new();
@@ -278,7 +283,7 @@ fn check(case: &Case, r: &Ran, dir: &Path) -> Vec<String> {
         }
     }
     if r.hung {
-        wrong.push(format!("still running after {GUARD:?}"));
+        wrong.push(format!("still running after {:?}", guard()));
     }
     if r.code != Some(case.exit) {
         wrong.push(format!("exit {:?}, want {}", r.code, case.exit));
