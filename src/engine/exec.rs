@@ -443,6 +443,21 @@ impl Game {
         Ok(())
     }
 
+    /// A card's `id`, `name`, `owner`, `zone` or `host` (None for another
+    /// field): read by [`Game::field`], and in place by the speed tier.
+    #[inline(always)]
+    pub(crate) fn card_special(&self, c: ObjId, sp: Special) -> Option<Value> {
+        let o = &self.st.objs[c as usize];
+        Some(match sp {
+            Special::Id => Value::Def(o.def),
+            Special::Name => self.data.name_value(o.def),
+            Special::Owner => Value::Player(o.owner),
+            Special::Zone => Value::Zone(self.st.zone_of(c)),
+            Special::Host => o.host.map_or(Value::None, Value::Card),
+            _ => return None,
+        })
+    }
+
     pub fn field(&self, base: &Value, field: &Field, f: &Frame) -> Res<Value> {
         let sp = field.special;
         Ok(match base {
@@ -455,14 +470,7 @@ impl Game {
             },
             Value::Card(c) => match (field.prop, sp) {
                 (Some(pr), _) => Value::Int(self.st.prop(&self.data, *c, pr)),
-                (_, Some(Special::Id)) => Value::Def(self.st.objs[*c as usize].def),
-                (_, Some(Special::Name)) => self.data.name_value(self.st.objs[*c as usize].def),
-                (_, Some(Special::Owner)) => Value::Player(self.st.objs[*c as usize].owner),
-                (_, Some(Special::Zone)) => Value::Zone(self.st.zone_of(*c)),
-                (_, Some(Special::Host)) => self.st.objs[*c as usize]
-                    .host
-                    .map(Value::Card)
-                    .unwrap_or(Value::None),
+                (_, Some(sp)) if let Some(v) = self.card_special(*c, sp) => v,
                 _ => {
                     return self.err(
                         f.span,

@@ -44,8 +44,9 @@ pub struct ZoneView {
 pub struct Host {
     /// Its zone's label.
     pub zone: String,
-    /// Its name and its place in its zone's `cards` (top first), where the
-    /// viewer sees that zone's cards (for a face-down host, neither).
+    /// Its name, and its place in its zone's `cards` (top first; none in a
+    /// zone of piles), where the viewer sees that zone's cards (for a
+    /// face-down host, neither).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -145,18 +146,14 @@ impl Game {
     /// The card `c` is attached to, as `viewer` may see it.
     fn host_seen(&self, c: ObjId, viewer: Option<PlayerId>) -> Option<Host> {
         let h = self.st.objs[c as usize].host?;
-        let r = &self.st.inst_ref[self.st.objs[h as usize].zone as usize];
-        let z = ZoneRef {
-            zone: r.zone,
-            owner: r.owner,
-        };
-        let d = &self.data;
-        let listed = sees_contents(d, z, viewer) && !d.zones[z.zone as usize].piles;
-        let cards = &self.st.zones[self.st.inst(z)].cards;
+        let (d, z) = (&self.data, self.st.zone_of(h));
+        let see = sees_contents(d, z, viewer);
+        // Its place among the zone's cards as listed (a pile zone lists none).
+        let cards = &self.st.zones[self.st.objs[h as usize].zone as usize].cards;
         Some(Host {
             zone: zone_label(d, z),
-            name: listed.then(|| d.def_name(self.st.objs[h as usize].def).to_string()),
-            index: (cards.iter().rev().position(|&x| x == h)).filter(|_| listed),
+            name: see.then(|| d.def_name(self.st.objs[h as usize].def).to_string()),
+            index: (cards.iter().rev().position(|&x| x == h)).filter(|_| see),
         })
     }
 

@@ -352,17 +352,13 @@ impl Compiler<'_> {
                 ) = field.special =>
             {
                 let s = self.slot(*s);
-                Box::new(move |g, f| match f.slots[s] {
-                    Value::Card(c) => {
-                        let o = &g.st.objs[c as usize];
-                        Ok(match sp {
-                            Special::Owner => Value::Player(o.owner),
-                            Special::Host => o.host.map(Value::Card).unwrap_or(Value::None),
-                            Special::Zone => Value::Zone(g.st.zone_of(c)),
-                            _ => g.data.name_value(o.def),
-                        })
+                Box::new(move |g, f| {
+                    if let Value::Card(c) = f.slots[s]
+                        && let Some(v) = g.card_special(c, sp)
+                    {
+                        return Ok(v);
                     }
-                    ref b => g.field(b, &field, f),
+                    g.field(&f.slots[s], &field, f)
                 })
             }
             (Expr::Local(s), ..) => {
