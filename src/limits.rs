@@ -32,6 +32,14 @@ pub const MEMORY_CHECK_STEPS: u64 = 4096;
 /// Script operations between two checks of a game's memory.
 pub const MEMORY_CHECK_OPERATIONS: u64 = 1024;
 
+/// Cards a move of one card may pass over for free, taking it from below
+/// the top of its zone or pile and putting it at the bottom (each searched
+/// or shifted): the cards past these cost a step each, so a card taken from
+/// deep in a huge zone costs what taking it costs, while moves in hands,
+/// decks and piles of real size (and so the shipped games' step counts)
+/// are unchanged.
+pub const FREE_PASSED: usize = 64;
+
 /// Bytes of a string made by `+` that cost one step (an item of a list
 /// walked or copied costs one).
 pub const TEXT_BYTES_PER_STEP: usize = 16;

@@ -365,6 +365,11 @@ fn tiers_fail_the_same_way() {
         "create(@osaisen, deck, 100000)\nwhile true { move_together(deck, hand)\nmove(hand, deck) }",
         "create(@osaisen, discard, 100000)\nwhile true { draw(5)\nmove_together(deck, discard)\nput_discard(hand) }",
         "create(@osaisen, deck, 100000)\nlet l = deck + []\nmove(l, hand)\nlet m = hand + []\nwhile true { move(m, deck)\nmove(l, hand) }",
+        // A card taken from deep in a zone, or put at its bottom, pays a
+        // step a card it passes over: the steps run out at the same move.
+        "create(@osaisen, deck, 100000)\nwhile true { move(bottom(deck), deck) }",
+        "create(@osaisen, deck, 100000)\nwhile true { move(top(deck), deck, \"draw\", \"bottom\") }",
+        "create(@honoumai, deck, 1)\ncreate(@osaisen, deck, 100000)\nwhile true { for c in deck where it == @honoumai { move(c, hand) }\nmove(top(hand), deck, \"draw\", \"bottom\") }",
     ];
     let dir = tempfile::tempdir().expect("temp dir");
     for (i, code) in cases.iter().enumerate() {
@@ -437,6 +442,23 @@ fn spelled(dir: &Path, edits: &str) {
         text = text.replace(&old, &new);
     }
     std::fs::write(&file, text).expect("rules");
+}
+
+/// A bot's plays from deep in a big hand (a thousand cards made on top of
+/// it each turn, above the resources it plays: the speed tier's quick
+/// windows take them in place) pay for the cards each take passes over the
+/// same way on both tiers.
+#[test]
+fn deep_takes_play_the_same_games() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let edit = "--- old\n    - name: buy\n      do: |\n        window(\"resources\")\n\
+                +++ new\n    - name: buy\n      do: |\n        create(@minus, hand, 1000)\n        window(\"resources\")\n";
+    spelled(dir.path(), edit);
+    let data = Arc::new(load::load_game(dir.path(), "shrine").expect("shrine"));
+    for kind in ["random", "bigmoney"] {
+        let agents = vec![agent::parse(kind, &data).expect("agent"); 2];
+        seeds_agree("shrine (deep hands)", kind, &data, agents, 2);
+    }
 }
 
 /// The equivalent spellings the speed tier recognises by meaning

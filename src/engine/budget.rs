@@ -2,14 +2,15 @@
 //! code nests. Both tiers charge it here and only here, so the limits (and
 //! anything that will meter work) have one home. A step is an effect run, a loop round, a phase,
 //! a window action or a check point, an item of a list walked or copied,
-//! [`TEXT_BYTES_PER_STEP`] bytes of a string made, an operation of a script;
+//! [`TEXT_BYTES_PER_STEP`] bytes of a string made, a card a move of one card
+//! passes over past [`FREE_PASSED`], an operation of a script;
 //! see [`MAX_STEPS`], [`MAX_GAME_STEPS`] and [`MAX_DEPTH`]. The bytes the game
 //! holds are checked at steps too ([`MEMORY_CHECK_STEPS`]), against
 //! [`crate::limits::MAX_GAME_BYTES`].
 
 use super::{Game, MAX_DEPTH, MAX_STEPS, Res};
 use crate::lang::ir::Span;
-use crate::limits::{MAX_GAME_STEPS, MEMORY_CHECK_STEPS, TEXT_BYTES_PER_STEP};
+use crate::limits::{FREE_PASSED, MAX_GAME_STEPS, MEMORY_CHECK_STEPS, TEXT_BYTES_PER_STEP};
 use crate::memory::{Held, max_game_bytes};
 use crate::value::Value;
 
@@ -97,6 +98,12 @@ impl Budget {
     pub(crate) fn reset(&mut self) {
         *self = Budget::default();
     }
+}
+
+/// The steps [`Game::charge_passed`] charges for `passed` cards.
+#[inline(always)]
+pub(crate) fn passed_steps(passed: usize) -> u64 {
+    passed.saturating_sub(FREE_PASSED) as u64
 }
 
 impl Game {
@@ -197,6 +204,20 @@ impl Game {
             Value::Zone(z) => self.charge(span, self.st.listed(*z) as u64),
             _ => Ok(()),
         }
+    }
+
+    /// The cards a move of one card passed over, searched or shifted (taken
+    /// from deep in its zone or pile, put at the bottom, see
+    /// [`State::relocate`](super::state::State::relocate)): a step each past
+    /// [`FREE_PASSED`], charged after the move at its span, so a take deep
+    /// in a huge zone costs what it costs. Both tiers charge here, or count
+    /// [`passed_steps`] before a move run in place.
+    #[inline(always)]
+    pub(crate) fn charge_passed(&mut self, span: Span, passed: usize) -> Res<()> {
+        if passed > FREE_PASSED {
+            return self.charge(span, passed_steps(passed));
+        }
+        Ok(())
     }
 
     /// A string of `len` bytes made by `+`: a step per

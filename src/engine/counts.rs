@@ -6,9 +6,10 @@
 //! the [`Game`] methods below, so counting leaves them quiet: off, it costs
 //! them one test.
 
-use super::Game;
 use super::state::Obj;
+use super::{Game, Res};
 use crate::data::{Data, STAT_KINDS};
+use crate::lang::ir::Span;
 use crate::value::{DefId, ObjId, PlayerId, Value, ZoneRef};
 
 /// How many kinds are counted.
@@ -94,11 +95,19 @@ impl MoveCounts {
 /// The speed tier's quiet moves: [`State`](super::state::State)'s moves,
 /// then each moved card counted as `after_move` counts it.
 impl Game {
-    /// A quiet move of card `c` to the top of `to`.
+    /// A quiet move of card `c` to the top of `to`, at `span`: the cards
+    /// it passed over charged as [`Game::move_card`] charges them.
     #[inline(always)]
-    pub(crate) fn quiet_relocate(&mut self, c: ObjId, to: ZoneRef, cause: Option<u16>) {
-        self.st.relocate(c, to, false);
+    pub(crate) fn quiet_relocate(
+        &mut self,
+        c: ObjId,
+        to: ZoneRef,
+        cause: Option<u16>,
+        span: Span,
+    ) -> Res<()> {
+        let passed = self.st.relocate(c, to, false);
         self.count_moved(cause, c);
+        self.charge_passed(span, passed)
     }
 
     /// A quiet move of the top card listed in zone instance `from`: the

@@ -33,6 +33,7 @@ use crate::lang::ir::{Code, Span};
 use crate::limits::MAX_LOG_ENTRIES;
 use crate::value::{DefId, ObjId, PlayerId, Value};
 pub use agent::Agent;
+pub(crate) use budget::passed_steps;
 use log::Entry;
 pub use request::{Choice, Kind, Picks, Request};
 use state::State;

@@ -741,7 +741,7 @@ impl Game {
             && !bottom
             && self.quiet_move(cause)
         {
-            self.quiet_relocate(*c, *to, cause);
+            self.quiet_relocate(*c, *to, cause, f.span)?;
             return Ok(Value::Card(*c));
         }
         self.move_value_slow(cards, zone, cause, bottom, together, f)
@@ -904,7 +904,8 @@ impl Game {
                 None => return Ok(false),
             }
         }
-        self.st.relocate(c, dest, bottom);
+        let passed = self.st.relocate(c, dest, bottom);
+        self.charge_passed(f.span, passed)?;
         if self.logging
             || self.counts.is_some()
             || cause.is_some_and(|e| self.has_listeners(e, false))
@@ -976,8 +977,9 @@ impl Game {
                     None => continue,
                 }
             }
-            self.st.relocate(c, dest, bottom);
+            let passed = self.st.relocate(c, dest, bottom);
             moved.push(c);
+            self.charge_passed(f.span, passed)?;
             if together {
                 if keep {
                     batch.push((c, from, dest));

@@ -654,18 +654,43 @@ impl State {
         (self.hosted.iter().copied()).filter(move |&c| self.objs[c as usize].host == Some(h))
     }
 
-    /// Moves a card to the top (or bottom) of a zone.
+    /// Moves a card to the top (or bottom) of a zone; returns the cards it
+    /// passed over, searched or shifted (see [`State::passed`]).
     #[inline(always)]
-    pub fn relocate(&mut self, c: ObjId, to: ZoneRef, bottom: bool) {
+    pub fn relocate(&mut self, c: ObjId, to: ZoneRef, bottom: bool) -> usize {
         let o = &self.objs[c as usize];
         let zi = &mut self.zones[o.zone as usize];
         // Most moves take the top card: no search, no shifting.
-        if zi.cards.last() == Some(&c) {
+        let taken = if zi.cards.last() == Some(&c) {
             zi.cards.pop();
+            0
         } else {
-            take_below(zi, c, o.def);
+            take_below(zi, c, o.def)
+        };
+        taken + self.place(c, to, bottom)
+    }
+
+    /// The cards [`State::relocate`] of card `c` to the top of a zone
+    /// passes over, known before it moves (`at`: where the card is listed,
+    /// if known): those above it in its zone or pile, or all of them if it
+    /// is not listed there.
+    pub fn passed(&self, c: ObjId, at: Option<(usize, usize)>) -> usize {
+        if let Some((inst, i)) = at {
+            return self.zones[inst].cards.len() - 1 - i;
         }
-        self.place(c, to, bottom);
+        let o = &self.objs[c as usize];
+        let zi = &self.zones[o.zone as usize];
+        if zi.cards.last() == Some(&c) {
+            return 0;
+        }
+        match zi.cards.iter().rev().position(|&x| x == c) {
+            Some(above) => above,
+            None => {
+                let pile = zi.piles.iter().find(|(d, _)| *d == o.def);
+                let above = pile.and_then(|(_, p)| p.iter().rev().position(|&x| x == c));
+                zi.cards.len() + above.unwrap_or_else(|| pile.map_or(0, |(_, p)| p.len()))
+            }
+        }
     }
 
     /// [`State::relocate`] of card `c`, just found listed at index `i` of
@@ -779,17 +804,19 @@ impl State {
         }
     }
 
-    /// Puts a card taken out of its zone on top (or at the bottom) of another.
+    /// Puts a card taken out of its zone on top (or at the bottom) of
+    /// another; returns the cards it shifted (a put at the bottom).
     #[inline(always)]
-    fn place(&mut self, c: ObjId, to: ZoneRef, bottom: bool) {
+    fn place(&mut self, c: ObjId, to: ZoneRef, bottom: bool) -> usize {
         let (inst, l) = self.at(to);
         let owner = (l.owner_mask != 0).then_some(to.owner);
         let def = self.arrive(c, inst, owner);
         let zi = &mut self.zones[inst];
         if !l.piles && !bottom {
             push_card(&mut zi.cards, c);
+            0
         } else {
-            put_pile_or_bottom(zi, c, def, l.piles, bottom);
+            put_pile_or_bottom(zi, c, def, l.piles, bottom)
         }
     }
 
@@ -921,42 +948,59 @@ fn remove_at(cards: &mut Vec<ObjId>, i: usize) {
 }
 
 /// Takes a card that is not the top one out of its zone (a card no longer
-/// listed there stays out).
+/// listed there stays out); returns the cards passed over: those above it
+/// (searched from the top, then shifted down), or all if it is not there.
 #[cold]
 #[inline(never)]
-fn take_below(zi: &mut ZoneInst, c: ObjId, def: DefId) {
+fn take_below(zi: &mut ZoneInst, c: ObjId, def: DefId) -> usize {
     if let Some(i) = zi.cards.iter().rposition(|&x| x == c) {
+        let above = zi.cards.len() - 1 - i;
         zi.cards.remove(i);
-    } else if let Some(at) = zi.piles.iter().position(|(d, _)| *d == def) {
+        return above;
+    }
+    let mut passed = zi.cards.len();
+    if let Some(at) = zi.piles.iter().position(|(d, _)| *d == def) {
         let pile = &mut zi.piles[at].1;
         if pile.last() == Some(&c) {
             pile.pop();
         } else if let Some(i) = pile.iter().rposition(|&x| x == c) {
+            passed += pile.len() - 1 - i;
             pile.remove(i);
+        } else {
+            passed += pile.len();
         }
         let empty = pile.is_empty();
         zi.set_empty(at, empty);
     }
+    passed
 }
 
-/// [`State::place`] into a pile, or at the bottom of a zone.
+/// [`State::place`] into a pile, or at the bottom of a zone: the cards
+/// shifted up (all of the zone's or pile's, at the bottom).
 #[inline(never)]
-fn put_pile_or_bottom(zi: &mut ZoneInst, c: ObjId, def: DefId, piles: bool, bottom: bool) {
+fn put_pile_or_bottom(zi: &mut ZoneInst, c: ObjId, def: DefId, piles: bool, bottom: bool) -> usize {
     if piles {
         match zi.piles.iter().position(|(d, _)| *d == def) {
             Some(i) => {
                 let p = &mut zi.piles[i].1;
-                if bottom {
+                let shifted = if bottom {
                     p.insert(0, c);
+                    p.len() - 1
                 } else {
                     p.push(c);
-                }
+                    0
+                };
                 zi.set_empty(i, false);
+                shifted
             }
-            None => zi.push_pile(def, vec![c]),
+            None => {
+                zi.push_pile(def, vec![c]);
+                0
+            }
         }
     } else {
         zi.cards.insert(0, c);
+        zi.cards.len() - 1
     }
 }
 

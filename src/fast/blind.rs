@@ -125,7 +125,7 @@ impl Game {
                             if code.slots > 0
                                 && n > 0
                                 && s.slot == 0
-                                && self.budget.room(s.calls() + 1)
+                                && self.budget.room(s.cost(self, c, None) + 1)
                                 && s.still(self, 1) =>
                         {
                             self.tick(code.span)?;

@@ -16,6 +16,17 @@ use crate::engine::{Game, Res};
 use crate::lang::ir::{Code, Span};
 use crate::value::{ObjId, PlayerId, Value};
 
+/// How [`Game::take_run`] stopped.
+enum Taken {
+    /// Before a round it cannot run in place: the round not begun.
+    Stop,
+    /// After a round finding no card.
+    Empty,
+    /// A card picked, to be moved from deep in its zone: its round's steps
+    /// (up to the move's) counted.
+    Deep(ObjId),
+}
+
 impl Game {
     /// A window of one player whose seat is a data bot and whose one move
     /// has a native pick, opened: its rounds run in one loop, no options
@@ -36,7 +47,11 @@ impl Game {
         loop {
             let it = match pl.bf.takes {
                 Some(span) => match match straight {
-                    Some(s) if self.take_run(data, pl, s)? => None,
+                    Some(s) => match self.take_run(data, pl, s)? {
+                        Taken::Empty => None,
+                        Taken::Deep(c) => Some(c),
+                        Taken::Stop => self.take_round(data, pl, span)?,
+                    },
                     _ => self.take_round(data, pl, span)?,
                 } {
                     Some(c) => Value::Card(c),
@@ -77,7 +92,7 @@ impl Game {
                 }
             };
             if let (Some(s), Value::Card(c)) = (straight, &it)
-                && s.quiet(self, 1)
+                && s.quiet(self, 1, *c)
             {
                 s.run(self, data, p, *c, None, 1)?;
                 self.resolve_pending()?;
@@ -130,8 +145,10 @@ impl Game {
     /// waiting, logged or checked after a move, the step limit far): the
     /// checks made once, an ordered zone scanned once top down (the cards
     /// above one taken failed the test, and stay). Stops before a round it
-    /// cannot run so (false); true after a round finding no card.
-    fn take_run(&mut self, data: &Data, pl: &mut Plan, s: &Straight) -> Res<bool> {
+    /// cannot run so; [`Taken::Deep`] for a card taken from deep in its
+    /// zone, its round's steps counted, left to run as any picked card
+    /// runs (the cards its move passes over are charged there).
+    fn take_run(&mut self, data: &Data, pl: &mut Plan, s: &Straight) -> Res<Taken> {
         let (p, mv, q) = (pl.p, pl.mv, pl.q);
         let np = &q.np;
         if (mv.cond.is_some() && q.cond_cmp.is_none())
@@ -139,7 +156,7 @@ impl Game {
             || !s.still(self, 1)
             || s.moves_into(np.zone)
         {
-            return Ok(false);
+            return Ok(Taken::Stop);
         }
         let need = 5 + s.calls();
         let bound = s.bind(self, p);
@@ -149,13 +166,13 @@ impl Game {
             // The pick's walk of its zone, once it is known.
             let walk = pl.inst.map_or(0, |i| self.st.listed_inst(i) as u64);
             if !self.budget.room(need + walk) {
-                return Ok(false);
+                return Ok(Taken::Stop);
             }
             // The round's step, the condition's, the pick's.
             let mut k = 2;
             if let Some((a, op, b)) = q.cond_cmp {
                 if !op.holds(self.plain(a, p), self.plain(b, p)) {
-                    return Ok(false);
+                    return Ok(Taken::Stop);
                 }
                 k = 3;
             }
@@ -185,11 +202,14 @@ impl Game {
             };
             let Some((c, at)) = found else {
                 self.budget.spend(add);
-                return Ok(true);
+                return Ok(Taken::Empty);
             };
             // The `choose`'s step and the move's.
             self.budget.spend(add + 2);
             self.record_one(p, 0);
+            if s.passed(self, c, at) > 0 {
+                return Ok(Taken::Deep(c));
+            }
             if let (Some(b), Some((from, j))) = (&bound, at)
                 && b.play(self, data, c, from, j)
             {
@@ -197,13 +217,13 @@ impl Game {
                     continue;
                 }
                 self.resolve_pending()?;
-                return Ok(false);
+                return Ok(Taken::Stop);
             }
             let ran = s.run(self, data, p, c, at, 1)?;
             let busy = !self.st.pending.is_empty();
             self.resolve_pending()?;
             if ran || busy {
-                return Ok(false);
+                return Ok(Taken::Stop);
             }
         }
     }

@@ -138,7 +138,7 @@ pub(super) fn run(leaves: &[Leaf], g: &mut Game, f: &mut Frame) -> Res<()> {
                         && let Ok(to) = to.get(g, f) =>
                 {
                     f.span = *span;
-                    g.quiet_relocate(c, to, *cause);
+                    g.quiet_relocate(c, to, *cause, *span)?;
                 }
                 _ => code(g, f)?,
             },

@@ -53,7 +53,7 @@ impl Compiler<'_> {
                 f.span = span;
                 match f.slots[s] {
                     Value::Card(c) if g.quiet_move(cause) => {
-                        g.quiet_relocate(c, to, cause);
+                        g.quiet_relocate(c, to, cause, span)?;
                         Ok(K::keep(Value::Card(c)))
                     }
                     Value::Zone(z) => zone_move::<K>(g, f, &Value::Zone(z), to, cause, together),

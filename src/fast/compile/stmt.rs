@@ -324,7 +324,7 @@ impl Compiler<'_> {
                                 let to = zone.get(g, f)?;
                                 f.span = *span;
                                 if g.quiet_move(*cause) {
-                                    g.quiet_relocate(c, to, *cause);
+                                    g.quiet_relocate(c, to, *cause, *span)?;
                                 } else {
                                     let (c, to) = (Value::Card(c), Value::Zone(to));
                                     g.move_value(&c, &to, *cause, false, *together, f)?;

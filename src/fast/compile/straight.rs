@@ -210,12 +210,13 @@ impl Straight {
         Some(())
     }
 
-    /// Whether [`Straight::run`] runs it as the leaves would, `depth`
-    /// frames around it: nothing logged or waiting for its moves and
-    /// events, the calls' steps and depth within bounds (so no error).
+    /// Whether [`Straight::run`] on card `c` runs it as the leaves would,
+    /// `depth` frames around it: nothing logged or waiting for its moves and
+    /// events, its steps ([`Straight::cost`]) and depth within bounds (so no
+    /// error).
     #[inline(always)]
-    pub fn quiet(&self, g: &Game, depth: u32) -> bool {
-        g.budget.room(self.calls()) && self.still(g, depth)
+    pub fn quiet(&self, g: &Game, depth: u32, c: ObjId) -> bool {
+        g.budget.room(self.cost(g, c, None)) && self.still(g, depth)
     }
 
     /// [`Straight::quiet`] but for the steps: holds while only such bodies
@@ -231,6 +232,25 @@ impl Straight {
     #[inline(always)]
     pub fn calls(&self) -> u64 {
         self.calls as u64
+    }
+
+    /// The steps [`Straight::run`] on card `c` (listed at `at`, if known)
+    /// counts before its effect: its calls, and the cards its first move
+    /// passes over (as [`Game::charge_passed`] charges them; a later move
+    /// takes the card from the top).
+    #[inline(always)]
+    pub fn cost(&self, g: &Game, c: ObjId, at: Option<(usize, usize)>) -> u64 {
+        self.calls() + self.passed(g, c, at)
+    }
+
+    /// The steps for the cards the body's first move of `c` passes over.
+    #[inline(always)]
+    pub fn passed(&self, g: &Game, c: ObjId, at: Option<(usize, usize)>) -> u64 {
+        // One move is `to`; two or more leave no `ctrs`.
+        if self.to.is_none() && self.ctrs.is_some() {
+            return 0;
+        }
+        crate::engine::passed_steps(g.st.passed(c, at))
     }
 
     /// Whether the body may move its card into a zone declared `zone`.
@@ -256,8 +276,9 @@ impl Straight {
         at: Option<(usize, usize)>,
         depth: u32,
     ) -> Res<bool> {
-        // The calls' steps: no code sees them before the run, last.
-        g.budget.spend(self.calls as u64);
+        // The calls' steps and the cards the move passes over: no code sees
+        // them before the run, last.
+        g.budget.spend(self.cost(g, c, at));
         // The card's definition and tags, read once (no step changes them).
         let o = &g.st.objs[c as usize];
         let (def, tags) = (&data.defs[o.def as usize], o.tags);
@@ -326,7 +347,7 @@ impl Straight {
                     let to = to.mine(me);
                     match at.take() {
                         Some((inst, i)) => g.st.relocate_at(c, inst, i, to),
-                        None => g.st.relocate(c, to, false),
+                        None => drop(g.st.relocate(c, to, false)),
                     }
                     g.count_moved(cause, c);
                 }
