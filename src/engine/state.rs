@@ -674,15 +674,24 @@ impl State {
     /// passes over, known before it moves (`at`: where the card is listed,
     /// if known): those above it in its zone or pile, or all of them if it
     /// is not listed there.
+    #[inline(always)]
     pub fn passed(&self, c: ObjId, at: Option<(usize, usize)>) -> usize {
         if let Some((inst, i)) = at {
             return self.zones[inst].cards.len() - 1 - i;
         }
-        let o = &self.objs[c as usize];
-        let zi = &self.zones[o.zone as usize];
+        let zi = &self.zones[self.objs[c as usize].zone as usize];
         if zi.cards.last() == Some(&c) {
             return 0;
         }
+        self.passed_below(c)
+    }
+
+    /// [`State::passed`] of a card that is not the top one: searched.
+    #[cold]
+    #[inline(never)]
+    fn passed_below(&self, c: ObjId) -> usize {
+        let o = &self.objs[c as usize];
+        let zi = &self.zones[o.zone as usize];
         match zi.cards.iter().rev().position(|&x| x == c) {
             Some(above) => above,
             None => {
@@ -696,37 +705,38 @@ impl State {
     /// [`State::relocate`] of card `c`, just found listed at index `i` of
     /// zone instance `inst`: no search.
     #[inline(always)]
-    pub fn relocate_at(&mut self, c: ObjId, inst: usize, i: usize, to: ZoneRef) {
-        remove_at(&mut self.zones[inst].cards, i);
-        self.place(c, to, false);
+    pub fn relocate_at(&mut self, c: ObjId, inst: usize, i: usize, to: ZoneRef) -> usize {
+        remove_at(&mut self.zones[inst].cards, i) + self.place(c, to, false)
     }
 
     /// [`State::relocate`] (to the top), or [`State::relocate_at`] where
     /// `at` says where the card is listed, with no modifier in play: the
-    /// card's fields read and written once.
+    /// card's fields read and written once. Returns the cards passed over.
     #[inline(always)]
-    pub fn shift(&mut self, c: ObjId, at: Option<(usize, usize)>, to: ZoneRef) {
+    pub fn shift(&mut self, c: ObjId, at: Option<(usize, usize)>, to: ZoneRef) -> usize {
         let (inst, l) = self.at(to);
         let o = &mut self.objs[c as usize];
         let (from, def) = (o.zone as usize, o.def);
         o.enter(inst, (l.owner_mask != 0).then_some(to.owner));
-        match at {
+        let passed = match at {
             Some((from, i)) => remove_at(&mut self.zones[from].cards, i),
             None => {
                 let zi = &mut self.zones[from];
                 if zi.cards.last() == Some(&c) {
                     zi.cards.pop();
+                    0
                 } else {
-                    take_below(zi, c, def);
+                    take_below(zi, c, def)
                 }
             }
-        }
+        };
         let zi = &mut self.zones[inst];
         if !l.piles {
             push_card(&mut zi.cards, c);
         } else {
             put_pile_or_bottom(zi, c, def, true, false);
         }
+        passed
     }
 
     /// A zone of cards (no piles): its instance and the owner a card
@@ -739,7 +749,7 @@ impl State {
 
     /// [`State::shift`] of card `c`, listed at index `i` of zone instance
     /// `from`, to the top of `dst`, a zone of cards found by
-    /// [`State::card_dest`].
+    /// [`State::card_dest`]. Returns the cards passed over.
     #[inline(always)]
     pub fn move_listed(
         &mut self,
@@ -748,10 +758,11 @@ impl State {
         i: usize,
         dst: usize,
         owner: Option<PlayerId>,
-    ) {
+    ) -> usize {
         self.objs[c as usize].enter(dst, owner);
-        remove_at(&mut self.zones[from].cards, i);
+        let passed = remove_at(&mut self.zones[from].cards, i);
         push_card(&mut self.zones[dst].cards, c);
+        passed
     }
 
     /// [`State::relocate`] of the top card listed in zone instance `from`
@@ -934,16 +945,21 @@ fn push_card(cards: &mut Vec<ObjId>, c: ObjId) {
 
 /// Takes the card at index `i` out of a zone's list: the top one popped,
 /// one below it with the cards above shifted down (the lists cards are
-/// taken from mid-way are short: a loop beats calling memmove).
+/// taken from mid-way are short: a loop beats calling memmove). Returns the
+/// cards shifted.
 #[inline(always)]
-fn remove_at(cards: &mut Vec<ObjId>, i: usize) {
+fn remove_at(cards: &mut Vec<ObjId>, i: usize) -> usize {
     if i + 1 == cards.len() {
         cards.pop();
+        0
     } else if i < cards.len() {
         for j in i + 1..cards.len() {
             cards[j - 1] = cards[j];
         }
         cards.pop();
+        cards.len() - i
+    } else {
+        0
     }
 }
 

@@ -129,7 +129,7 @@ impl Game {
                                 && s.still(self, 1) =>
                         {
                             self.tick(code.span)?;
-                            s.run(self, data, p, c, None, 1)?;
+                            s.run(self, data, p, (c, None), 1, s.cost(self, c, None))?;
                         }
                         _ => {
                             self.exec_move(data, code, p, it, m)?;

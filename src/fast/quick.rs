@@ -22,8 +22,9 @@ enum Taken {
     Stop,
     /// After a round finding no card.
     Empty,
-    /// A card picked, to be moved from deep in its zone: its round's steps
-    /// (up to the move's) counted.
+    /// A card picked, to be moved from deep in its zone by a body that
+    /// counts the cards passed over first ([`Straight::passed`]): its
+    /// round's steps (up to the move's) counted.
     Deep(ObjId),
 }
 
@@ -92,9 +93,9 @@ impl Game {
                 }
             };
             if let (Some(s), Value::Card(c)) = (straight, &it)
-                && s.quiet(self, 1, *c)
+                && let Some(steps) = s.quiet(self, 1, *c)
             {
-                s.run(self, data, p, *c, None, 1)?;
+                s.run(self, data, p, (*c, None), 1, steps)?;
                 self.resolve_pending()?;
                 self.check_end_always(data)?;
                 continue;
@@ -146,8 +147,9 @@ impl Game {
     /// checks made once, an ordered zone scanned once top down (the cards
     /// above one taken failed the test, and stay). Stops before a round it
     /// cannot run so; [`Taken::Deep`] for a card taken from deep in its
-    /// zone, its round's steps counted, left to run as any picked card
-    /// runs (the cards its move passes over are charged there).
+    /// zone by a body with a call after its move, its round's steps
+    /// counted, left to run as any picked card runs (the cards its move
+    /// passes over counted there, before the run).
     fn take_run(&mut self, data: &Data, pl: &mut Plan, s: &Straight) -> Res<Taken> {
         let (p, mv, q) = (pl.p, pl.mv, pl.q);
         let np = &q.np;
@@ -211,7 +213,7 @@ impl Game {
                 return Ok(Taken::Deep(c));
             }
             if let (Some(b), Some((from, j))) = (&bound, at)
-                && b.play(self, data, c, from, j)
+                && b.play(self, data, c, from, j)?
             {
                 if self.st.pending.is_empty() {
                     continue;
@@ -219,7 +221,7 @@ impl Game {
                 self.resolve_pending()?;
                 return Ok(Taken::Stop);
             }
-            let ran = s.run(self, data, p, c, at, 1)?;
+            let ran = s.run(self, data, p, (c, at), 1, s.calls())?;
             let busy = !self.st.pending.is_empty();
             self.resolve_pending()?;
             if ran || busy {

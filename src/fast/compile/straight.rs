@@ -27,8 +27,12 @@ pub struct Straight {
     /// depends on their order (a move changes no tag, property or counter),
     /// so [`Straight::run`] does them without dispatch: counters, then move.
     pub(super) ctrs: Option<Box<[Ctr]>>,
-    /// The one move's destination and cause.
-    pub(super) to: Option<(ZoneAt, Option<u16>)>,
+    /// The one move's destination, cause and span.
+    pub(super) to: Option<(ZoneAt, Option<u16>, Span)>,
+    /// Whether a call comes after a move: then the cards a move passes
+    /// over are counted before the run ([`Straight::cost`]), else charged
+    /// after each move at its span, as the leaves charge them.
+    pub(super) late: bool,
     /// An effect run last, and how many calls deep.
     pub(super) run: Option<(u16, u32)>,
 }
@@ -41,38 +45,41 @@ pub struct Bound<'s> {
     pub(super) owner: Option<PlayerId>,
     /// The player whose counters change.
     pub(super) me: PlayerId,
-    /// The move's cause.
+    /// The move's cause and span.
     pub(super) cause: Option<u16>,
+    pub(super) span: Span,
     pub(super) calls: u64,
     /// The effect run last, if the card has it.
     pub(super) run: Option<u16>,
 }
 
 impl Bound<'_> {
-    /// [`Straight::run`] of the bound body on card `c`, listed at index `i`
-    /// of zone instance `from` (not the destination); false, with nothing
-    /// done, for a card with the effect the body runs.
+    /// [`Straight::run`] of the bound body (no call after its move) on
+    /// card `c`, listed at index `i` of zone instance `from` (not the
+    /// destination); false, with nothing done, for a card with the effect
+    /// the body runs.
     #[inline(always)]
-    pub fn play(&self, g: &mut Game, data: &Data, c: ObjId, from: usize, i: usize) -> bool {
+    pub fn play(&self, g: &mut Game, data: &Data, c: ObjId, from: usize, i: usize) -> Res<bool> {
         let o = &g.st.objs[c as usize];
         let (def, tags) = (&data.defs[o.def as usize], o.tags);
         if let Some(e) = self.run
             && let Some(Some(_)) = def.effects.get(e as usize)
         {
-            return false;
+            return Ok(false);
         }
         g.budget.spend(self.calls);
         Ctr::change(self.ctrs, g, self.me, tags, def);
-        g.st.move_listed(c, from, i, self.dst, self.owner);
+        let passed = g.st.move_listed(c, from, i, self.dst, self.owner);
         g.count_moved(self.cause, c);
-        true
+        g.charge_passed(self.span, passed)?;
+        Ok(true)
     }
 }
 
 /// A step of a [`Straight`] body.
 pub(super) enum Op {
-    /// To a zone, with a cause.
-    Move(ZoneAt, Option<u16>),
+    /// To a zone, with a cause, at a span.
+    Move(ZoneAt, Option<u16>, Span),
     Counter(Ctr),
 }
 
@@ -127,6 +134,7 @@ impl Straight {
             ops: Vec::new(),
             ctrs: None,
             to: None,
+            late: false,
             run: None,
         };
         s.leaves(leaves, 0)?;
@@ -135,7 +143,7 @@ impl Straight {
             let mut ctrs = Vec::new();
             for op in &s.ops {
                 match *op {
-                    Op::Move(to, cause) => s.to = Some((to, cause)),
+                    Op::Move(to, cause, span) => s.to = Some((to, cause, span)),
                     Op::Counter(c) => ctrs.push(c),
                 }
             }
@@ -180,10 +188,14 @@ impl Straight {
             };
             match l {
                 Leaf::Move {
-                    slot, to, cause, ..
+                    slot,
+                    to,
+                    cause,
+                    span,
+                    ..
                 } if self.same(*slot) && !matches!(to, ZoneAt::Slot(..)) => {
                     self.events.extend(*cause);
-                    self.ops.push(Op::Move(*to, *cause));
+                    self.ops.push(Op::Move(*to, *cause, *span));
                 }
                 Leaf::Counter { c, op, num, .. } => {
                     let by = match num {
@@ -200,6 +212,7 @@ impl Straight {
                     self.run = Some((*effect, nest));
                 }
                 Leaf::Call { body, .. } => {
+                    self.late |= self.ops.iter().any(|o| matches!(o, Op::Move(..)));
                     self.calls += 1;
                     self.nest = self.nest.max(nest + 1);
                     self.leaves(body, nest + 1)?;
@@ -212,11 +225,12 @@ impl Straight {
 
     /// Whether [`Straight::run`] on card `c` runs it as the leaves would,
     /// `depth` frames around it: nothing logged or waiting for its moves and
-    /// events, its steps ([`Straight::cost`]) and depth within bounds (so no
-    /// error).
+    /// events, its steps ([`Straight::cost`], returned) and depth within
+    /// bounds (so no error).
     #[inline(always)]
-    pub fn quiet(&self, g: &Game, depth: u32, c: ObjId) -> bool {
-        g.budget.room(self.cost(g, c, None)) && self.still(g, depth)
+    pub fn quiet(&self, g: &Game, depth: u32, c: ObjId) -> Option<u64> {
+        let steps = self.cost(g, c, None);
+        (g.budget.room(steps) && self.still(g, depth)).then_some(steps)
     }
 
     /// [`Straight::quiet`] but for the steps: holds while only such bodies
@@ -235,19 +249,20 @@ impl Straight {
     }
 
     /// The steps [`Straight::run`] on card `c` (listed at `at`, if known)
-    /// counts before its effect: its calls, and the cards its first move
-    /// passes over (as [`Game::charge_passed`] charges them; a later move
-    /// takes the card from the top).
+    /// counts before it moves the card: its calls, and where a call comes
+    /// after a move, the cards the first move passes over (as
+    /// [`Game::charge_passed`] would charge them after the calls before it;
+    /// a later move takes the card from the top).
     #[inline(always)]
     pub fn cost(&self, g: &Game, c: ObjId, at: Option<(usize, usize)>) -> u64 {
         self.calls() + self.passed(g, c, at)
     }
 
-    /// The steps for the cards the body's first move of `c` passes over.
+    /// The steps for the cards the first move of `c` passes over, counted
+    /// before the run (a body with a call after a move).
     #[inline(always)]
     pub fn passed(&self, g: &Game, c: ObjId, at: Option<(usize, usize)>) -> u64 {
-        // One move is `to`; two or more leave no `ctrs`.
-        if self.to.is_none() && self.ctrs.is_some() {
+        if !self.late {
             return 0;
         }
         crate::engine::passed_steps(g.st.passed(c, at))
@@ -256,8 +271,8 @@ impl Straight {
     /// Whether the body may move its card into a zone declared `zone`.
     pub fn moves_into(&self, zone: u16) -> bool {
         self.ops.iter().any(|op| match op {
-            Op::Move(ZoneAt::Fixed(z), _) => z.zone == zone,
-            Op::Move(ZoneAt::Mine(z) | ZoneAt::Slot(z, _), _) => *z == zone,
+            Op::Move(ZoneAt::Fixed(z), ..) => z.zone == zone,
+            Op::Move(ZoneAt::Mine(z) | ZoneAt::Slot(z, _), ..) => *z == zone,
             Op::Counter(..) => false,
         })
     }
@@ -265,20 +280,21 @@ impl Straight {
     /// The body on card `c` for player `me`, `depth` frames around it, as
     /// [`run`] runs the leaves (`quiet` holds); a `return` ends it. True
     /// when it ran an effect (which may have changed anything). `at`: the
-    /// zone instance and index the card is listed at, if known.
+    /// zone instance and index the card is listed at, if known; `steps`:
+    /// its [`Straight::cost`], known to fit.
     #[inline(always)]
     pub fn run(
         &self,
         g: &mut Game,
         data: &Data,
         me: PlayerId,
-        c: ObjId,
-        at: Option<(usize, usize)>,
+        (c, at): (ObjId, Option<(usize, usize)>),
         depth: u32,
+        steps: u64,
     ) -> Res<bool> {
         // The calls' steps and the cards the move passes over: no code sees
         // them before the run, last.
-        g.budget.spend(self.cost(g, c, at));
+        g.budget.spend(steps);
         // The card's definition and tags, read once (no step changes them).
         let o = &g.st.objs[c as usize];
         let (def, tags) = (&data.defs[o.def as usize], o.tags);
@@ -286,12 +302,15 @@ impl Straight {
             && g.st.mods.is_empty()
         {
             Ctr::change(ctrs, g, me, tags, def);
-            if let Some((to, cause)) = self.to {
-                g.st.shift(c, at, to.mine(me));
+            if let Some((to, cause, span)) = self.to {
+                let passed = g.st.shift(c, at, to.mine(me));
                 g.count_moved(cause, c);
+                if !self.late {
+                    g.charge_passed(span, passed)?;
+                }
             }
         } else {
-            self.ops_in_order(g, data, me, c, at);
+            self.ops_in_order(g, data, me, c, at)?;
         }
         if let Some((e, nest)) = self.run
             && let Some(Some(code)) = def.effects.get(e as usize)
@@ -313,8 +332,8 @@ impl Straight {
     /// changes and one move to a zone of cards (no effect, no modifier in
     /// play): what [`Straight::run`] looks up per play, found once.
     pub fn bind(&self, g: &Game, me: PlayerId) -> Option<Bound<'_>> {
-        let (ctrs, (to, cause)) = (self.ctrs.as_deref()?, self.to?);
-        if !g.st.mods.is_empty() {
+        let (ctrs, (to, cause, span)) = (self.ctrs.as_deref()?, self.to?);
+        if !g.st.mods.is_empty() || self.late {
             return None;
         }
         let (dst, owner) = g.st.card_dest(to.mine(me))?;
@@ -324,6 +343,7 @@ impl Straight {
             owner,
             me,
             cause,
+            span,
             calls: self.calls as u64,
             run: self.run.map(|(e, _)| e),
         })
@@ -338,18 +358,21 @@ impl Straight {
         me: PlayerId,
         c: ObjId,
         mut at: Option<(usize, usize)>,
-    ) {
+    ) -> Res<()> {
         let o = &g.st.objs[c as usize];
         let (def, tags) = (&data.defs[o.def as usize], o.tags);
         for op in &self.ops {
             match *op {
-                Op::Move(to, cause) => {
+                Op::Move(to, cause, span) => {
                     let to = to.mine(me);
-                    match at.take() {
+                    let passed = match at.take() {
                         Some((inst, i)) => g.st.relocate_at(c, inst, i, to),
-                        None => drop(g.st.relocate(c, to, false)),
-                    }
+                        None => g.st.relocate(c, to, false),
+                    };
                     g.count_moved(cause, c);
+                    if !self.late {
+                        g.charge_passed(span, passed)?;
+                    }
                 }
                 Op::Counter(Ctr(mask, negate, ctr, op, ref by)) => {
                     if (tags & mask != 0) != negate {
@@ -363,5 +386,6 @@ impl Straight {
                 }
             }
         }
+        Ok(())
     }
 }
