@@ -147,7 +147,7 @@ fn describe(r: Rule) -> Option<String> {
             Rule::int => "a number",
             Rule::block => "`{`",
             Rule::cmp_op => "a comparison",
-            Rule::add_op | Rule::mul_op => "an operator",
+            Rule::arith_op => "an operator",
             Rule::assign_op => "`=`",
             Rule::EOI => "end of code",
             Rule::field => "`.field`",
@@ -410,11 +410,11 @@ impl<'a> Compiler<'a> {
         self.deeper_at(start, end, |c| match lvl {
             OR | AND | SUM | PROD => {
                 // Each operator nests the tree one level (left to right).
-                let ops = it.clone().map(|t| rank(t.as_rule()));
+                let ops = it.clone().map(|t| rank(&t));
                 let ops = ops.take_while(|r| *r >= lvl).filter(|r| *r == lvl);
                 c.nest(start, end, ops.count())?;
                 let mut lhs = c.level(it, lvl + 1, end)?;
-                while let Some(op) = it.next_if(|t| rank(t.as_rule()) == lvl) {
+                while let Some(op) = it.next_if(|t| rank(t) == lvl) {
                     let span = c.span(&op);
                     let rhs = Box::new(c.level(it, lvl + 1, end)?);
                     let lhs_ = Box::new(lhs);
@@ -445,7 +445,7 @@ impl<'a> Compiler<'a> {
             }
             CMP => {
                 let lhs = c.level(it, SUM, end)?;
-                let Some(op) = it.next_if(|t| rank(t.as_rule()) == CMP) else {
+                let Some(op) = it.next_if(|t| rank(t) == CMP) else {
                     return Ok(lhs);
                 };
                 if op.as_rule() == Rule::is_op {
@@ -749,14 +749,14 @@ const PROD: u8 = 6;
 
 /// The level of an operator among an `expr`'s children (`where` below all);
 /// an operand or what belongs to one ranks above all.
-fn rank(r: Rule) -> u8 {
-    match r {
+fn rank(t: &Pair<Rule>) -> u8 {
+    match t.as_rule() {
         Rule::kw_where => 0,
-        Rule::kw_or => OR,
-        Rule::kw_and => AND,
+        Rule::kw_logic if t.as_str() == "or" => OR,
+        Rule::kw_logic => AND,
         Rule::cmp_op | Rule::is_op => CMP,
-        Rule::add_op => SUM,
-        Rule::mul_op => PROD,
+        Rule::arith_op if matches!(t.as_str(), "+" | "-") => SUM,
+        Rule::arith_op => PROD,
         _ => u8::MAX,
     }
 }
