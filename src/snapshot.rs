@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 
 use crate::data::confine;
 use crate::data::source::Source;
-use crate::scenario::{Tier, run_file_with};
+use crate::scenario::{Loaded, Tier, run_file_in};
 
 /// How to run.
 #[derive(Default)]
@@ -140,12 +140,13 @@ pub fn run(
     out: &mut dyn Write,
 ) -> std::io::Result<Summary> {
     let mut sum = Summary::default();
+    let loaded = Loaded::new(data.clone());
     for file in collect(paths) {
         let shown = file.display().to_string();
         if (opts.filter.as_ref()).is_some_and(|f| !shown.contains(f.as_str())) {
             continue;
         }
-        let ok = one(data, &file, &shown, opts, review.as_deref_mut(), out)?;
+        let ok = one(&loaded, &file, &shown, opts, review.as_deref_mut(), out)?;
         if ok {
             sum.passed += 1;
         } else {
@@ -157,14 +158,14 @@ pub fn run(
 }
 
 fn one<'r>(
-    data: &Source,
+    loaded: &Loaded,
     file: &Path,
     shown: &str,
     opts: &Options,
     review: Option<&mut (dyn Review + 'r)>,
     out: &mut dyn Write,
 ) -> std::io::Result<bool> {
-    let mut run = match run_file_with(data, file, opts.tier) {
+    let mut run = match run_file_in(loaded, file, opts.tier) {
         Ok(r) => r,
         Err(e) => {
             writeln!(out, "FAIL {shown}: the scenario does not load")?;

@@ -317,47 +317,73 @@ fn cases() -> Vec<PathBuf> {
     v
 }
 
+/// One case laid out in `scratch_root` and run: what is wrong with its
+/// result, as one message (none if it gave what it must).
+fn one_case(src: &Path, scratch_root: &Path) -> Option<String> {
+    let name = src.file_name().unwrap().to_string_lossy().into_owned();
+    let text = std::fs::read_to_string(src.join("case.yaml")).unwrap();
+    let case: Case =
+        serde_norway::from_str(&text).unwrap_or_else(|e| panic!("{name}/case.yaml: {e}"));
+    assert!(!case.why.trim().is_empty(), "{name}: say why");
+    let scratch = scratch_root.join(&name);
+    let dir = scratch.join("data");
+    lay_out(&case, src, &dir);
+    let r = run(&case, &dir, &scratch);
+    let wrong = check(&case, &r, &dir);
+    (!wrong.is_empty()).then(|| {
+        format!(
+            "{name} ({}):\n  {}\n  --- stderr (end) ---\n{}\n  --- stdout (start) ---\n{}",
+            case.why,
+            wrong.join("\n  "),
+            tail(&r.stderr),
+            r.stdout.chars().take(600).collect::<String>()
+        )
+    })
+}
+
+/// Every case, spread over a few threads: each case is its own fuda
+/// process in its own scratch folder, so they cannot meet.
 #[test]
 fn every_bad_input_case_gives_its_located_error() {
     let filter = std::env::var("FUDA_CASE").unwrap_or_default();
     let scratch_root = std::env::temp_dir().join(format!("fuda-bad-{}", std::process::id()));
-    let mut failures = Vec::new();
-    let mut ran = 0;
-    for src in cases() {
-        let name = src.file_name().unwrap().to_string_lossy().into_owned();
-        if !name.contains(&filter) {
-            continue;
+    let todo: Vec<PathBuf> = cases()
+        .into_iter()
+        .filter(|src| src.file_name().unwrap().to_string_lossy().contains(&filter))
+        .collect();
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let failures = std::sync::Mutex::new(Vec::new());
+    let jobs = std::thread::available_parallelism().map_or(1, |j| j.get().min(4));
+    std::thread::scope(|s| {
+        for _ in 0..jobs {
+            s.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let Some(src) = todo.get(i) else { break };
+                    if let Some(f) = one_case(src, &scratch_root) {
+                        failures.lock().unwrap().push((i, f));
+                    }
+                }
+            });
         }
-        let text = std::fs::read_to_string(src.join("case.yaml")).unwrap();
-        let case: Case =
-            serde_norway::from_str(&text).unwrap_or_else(|e| panic!("{name}/case.yaml: {e}"));
-        assert!(!case.why.trim().is_empty(), "{name}: say why");
-        let scratch = scratch_root.join(&name);
-        let dir = scratch.join("data");
-        lay_out(&case, &src, &dir);
-        let r = run(&case, &dir, &scratch);
-        let wrong = check(&case, &r, &dir);
-        if !wrong.is_empty() {
-            failures.push(format!(
-                "{name} ({}):\n  {}\n  --- stderr (end) ---\n{}\n  --- stdout (start) ---\n{}",
-                case.why,
-                wrong.join("\n  "),
-                tail(&r.stderr),
-                r.stdout.chars().take(600).collect::<String>()
-            ));
-        }
-        ran += 1;
-    }
+    });
     let _ = std::fs::remove_dir_all(&scratch_root);
+    let ran = todo.len();
     assert!(
         ran > 0 || !filter.is_empty(),
         "no case under tests/bad_input"
     );
+    let mut failures = failures.into_inner().unwrap();
+    failures.sort();
     assert!(
         failures.is_empty(),
         "{} of {ran} bad-input cases failed:\n\n{}",
         failures.len(),
-        failures.join("\n\n")
+        failures
+            .into_iter()
+            .map(|(_, f)| f)
+            .collect::<Vec<_>>()
+            .join("\n\n")
     );
 }
 

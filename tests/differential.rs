@@ -15,7 +15,7 @@ use std::sync::Arc;
 use fuda::data::{Data, load};
 use fuda::engine::log::Entry;
 use fuda::engine::{Agent, Game, GameConfig, agent};
-use fuda::scenario::{Tier, run_file_with};
+use fuda::scenario::{Loaded, Tier, run_file_in, run_file_with};
 
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -234,30 +234,40 @@ fn tiers_run_the_same_scenarios() {
     collect(&root().join("tests/scenarios"), &mut files);
     files.sort();
     assert!(!files.is_empty());
-    for file in files {
-        let what = file.display().to_string();
-        same(&what, |reference, logging| {
-            match run_file_with(
-                &fuda::data::source::open(Some(root())),
-                &file,
-                Tier { reference, logging },
-            ) {
-                Ok(r) => (
-                    format!(
-                        "{:?}\n{:?}\n{} unused\n{:?}\nerror {:?}\n{}",
-                        r.outcome,
-                        r.stopped,
-                        r.unused,
-                        r.failures,
-                        r.error.as_ref().map(|e| (&e.message, e.span, &e.label)),
-                        state(&r.game)
-                    ),
-                    r.game.log,
+    let jobs = std::thread::available_parallelism().map_or(1, |j| j.get().min(4));
+    std::thread::scope(|s| {
+        for j in 0..jobs {
+            let files = &files;
+            s.spawn(move || {
+                let loaded = Loaded::new(fuda::data::source::open(Some(root())));
+                for file in files.iter().skip(j).step_by(jobs) {
+                    same_scenario(&loaded, file);
+                }
+            });
+        }
+    });
+}
+
+/// One scenario file run on every tier.
+fn same_scenario(loaded: &Loaded, file: &Path) {
+    same(
+        &file.display().to_string(),
+        |reference, logging| match run_file_in(loaded, file, Tier { reference, logging }) {
+            Ok(r) => (
+                format!(
+                    "{:?}\n{:?}\n{} unused\n{:?}\nerror {:?}\n{}",
+                    r.outcome,
+                    r.stopped,
+                    r.unused,
+                    r.failures,
+                    r.error.as_ref().map(|e| (&e.message, e.span, &e.label)),
+                    state(&r.game)
                 ),
-                Err(e) => (format!("{:?}", e.errors), Vec::new()),
-            }
-        });
-    }
+                r.game.log,
+            ),
+            Err(e) => (format!("{:?}", e.errors), Vec::new()),
+        },
+    );
 }
 
 /// A copy of the shipped data in `dir` with a shrine card `id` whose play

@@ -22,6 +22,12 @@ use std::time::{Duration, Instant};
 /// a timing limit would fail there while nothing is wrong.
 const TIMEOUT: Duration = Duration::from_secs(600);
 
+/// The game budget every run is given (`FUDA_MAX_GAME_STEPS`; the shipped
+/// games take at most about 460,000): what is tested is that runaway rules
+/// stop, with a located error and no panic, and the default of 20M steps
+/// costs minutes of unoptimised work per runaway case to prove the same.
+const GAME_STEPS: &str = "1000000";
+
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
@@ -98,6 +104,7 @@ fn fuda(args: &[&str], scratch: &Path) -> Ran {
     let err = std::fs::File::create(&err_path).unwrap();
     let mut child = Command::new(env!("CARGO_BIN_EXE_fuda"))
         .args(args)
+        .env("FUDA_MAX_GAME_STEPS", GAME_STEPS)
         .current_dir(scratch)
         .stdin(Stdio::null())
         .stdout(out)

@@ -7,7 +7,9 @@
 //! only matching files.
 
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
+use fuda::scenario::{Loaded, Tier, run_file_in};
 use libtest_mimic::{Arguments, Failed, Trial};
 
 fn root() -> &'static Path {
@@ -29,8 +31,10 @@ fn main() {
 
 /// Runs one scenario: its expectations, then its transcript through insta.
 fn check(file: &PathBuf) -> Result<(), Failed> {
-    let data = fuda::data::source::open(Some(root()));
-    let run = fuda::scenario::run_file(&data, file).map_err(|e| {
+    // Each game loaded once for all the trials.
+    static LOADED: OnceLock<Loaded> = OnceLock::new();
+    let loaded = LOADED.get_or_init(|| Loaded::new(fuda::data::source::open(Some(root()))));
+    let run = run_file_in(loaded, file, Tier::default()).map_err(|e| {
         let shown: Vec<String> = (e.errors.into_iter())
             .map(|e| format!("{:?}", miette::Report::new(e)))
             .collect();

@@ -129,14 +129,26 @@ fn first(r: &Value) -> Vec<u64> {
     (0..min.min(n)).collect()
 }
 
-/// Plays seat 1 with its first options to the end; every message it was
+/// The `k`th answer of a played-out game: the options from a place that
+/// moves on with `k` (as many as `min` asks, at least one). Always the first
+/// options can keep a game going to its turn limit (t3 for 400 turns).
+fn varied(r: &Value, k: u64) -> Vec<u64> {
+    let n = r["options"].as_array().unwrap().len() as u64;
+    let m = r["min"].as_u64().unwrap().max(1).min(n);
+    let at = k.wrapping_mul(7919) % n.max(1);
+    let mut picks: Vec<u64> = (0..m).map(|i| (at + i) % n).collect();
+    picks.sort_unstable();
+    picks
+}
+
+/// Plays seat 1 to the end, its answers [`varied`]; every message it was
 /// sent, and for each of its decisions the whole state then.
 fn play_out(addr: SocketAddr, t: &Value, check: &mut dyn FnMut(&Value, &Value)) -> Value {
     let (id, token) = (t["id"].as_str().unwrap(), t["token"].as_str().unwrap());
     let mut w = ws(addr, id, token, false).unwrap();
     let mut d = ws(addr, id, token, true).unwrap();
     let mut state = next(&mut d);
-    for _ in 0..100_000 {
+    for k in 0..100_000 {
         let m = next(&mut w);
         assert_eq!(m["seat"], 1, "seat 1's connection got another seat's view");
         if !m["table"]["over"].is_null() {
@@ -151,7 +163,7 @@ fn play_out(addr: SocketAddr, t: &Value, check: &mut dyn FnMut(&Value, &Value)) 
             let (st, b) = post(
                 addr,
                 &format!("/api/tables/{id}/answer"),
-                json!({ "token": token, "picks": first(r) }),
+                json!({ "token": token, "picks": varied(r, k) }),
             );
             assert_eq!(st, 200, "{b}");
         }

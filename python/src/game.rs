@@ -239,12 +239,7 @@ impl PyGame {
             .ok_or("no function answers this seat")?;
         let picks = (|| -> PyResult<Vec<usize>> {
             let r = convert::request(py, asked, Some(view))?;
-            let out = f.bind(py).call1((r,))?;
-            if out.is_instance_of::<PyInt>() {
-                Ok(vec![out.extract::<usize>()?])
-            } else {
-                out.extract::<Vec<usize>>()
-            }
+            picks_of(&f.bind(py).call1((r,))?)
         })();
         picks.map_err(|e| e.to_string())
     }
@@ -380,12 +375,7 @@ impl PyGame {
                 "the game is over: nothing to answer",
             ));
         }
-        // Told apart first: a failed extraction builds a Python exception.
-        let picks = if picks.is_instance_of::<PyInt>() {
-            vec![picks.extract::<usize>()?]
-        } else {
-            picks.extract::<Vec<usize>>()?
-        };
+        let picks = picks_of(picks)?;
         // The request is lent until the game runs on; a refused answer
         // leaves it waiting, as it was.
         let asked = self.pending.take();
@@ -541,4 +531,14 @@ pub fn replay(
         queued,
         reference,
     )
+}
+
+/// An answer's picks: an int for one, or a list of ints. Told apart first,
+/// since a failed extraction builds a Python exception.
+fn picks_of(picks: &Bound<'_, PyAny>) -> PyResult<Vec<usize>> {
+    if picks.is_instance_of::<PyInt>() {
+        Ok(vec![picks.extract::<usize>()?])
+    } else {
+        picks.extract::<Vec<usize>>()
+    }
 }

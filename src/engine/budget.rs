@@ -35,13 +35,25 @@ impl Default for Budget {
     fn default() -> Budget {
         Budget {
             steps: 0,
-            limit: MAX_STEPS.min(MEMORY_CHECK_STEPS),
-            turn_limit: MAX_STEPS,
+            limit: MAX_STEPS.min(max_game_steps()).min(MEMORY_CHECK_STEPS),
+            turn_limit: MAX_STEPS.min(max_game_steps()),
             before: 0,
             depth: 0,
             held: Held::default(),
         }
     }
+}
+
+/// The steps one game may take: [`MAX_GAME_STEPS`], or fewer if
+/// `FUDA_MAX_GAME_STEPS` says so (tests prove that runaway rules stop with
+/// a small budget rather than spend 20M unoptimised steps on it).
+pub fn max_game_steps() -> u64 {
+    static MAX: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
+    *MAX.get_or_init(|| {
+        (std::env::var("FUDA_MAX_GAME_STEPS").ok())
+            .and_then(|v| v.trim().parse().ok())
+            .map_or(MAX_GAME_STEPS, |n: u64| n.min(MAX_GAME_STEPS))
+    })
 }
 
 impl Budget {
@@ -84,7 +96,7 @@ impl Budget {
     pub(crate) fn resume_at(&mut self, before: u64) {
         self.before = before;
         self.steps = 0;
-        self.turn_limit = MAX_STEPS.min(MAX_GAME_STEPS.saturating_sub(before));
+        self.turn_limit = MAX_STEPS.min(max_game_steps().saturating_sub(before));
         self.limit = self.turn_limit.min(MEMORY_CHECK_STEPS);
     }
 
@@ -235,7 +247,8 @@ impl Game {
             return self.err(
                 span,
                 format!(
-                    "the game ran more than {MAX_GAME_STEPS} steps in all, the game's budget, not a turn's (turn {} went past it; a turn may take {MAX_STEPS}): turns that each run close to the turn's limit?",
+                    "the game ran more than {} steps in all, the game's budget, not a turn's (turn {} went past it; a turn may take {MAX_STEPS}): turns that each run close to the turn's limit?",
+                    max_game_steps(),
                     self.st.turn
                 ),
             );

@@ -7,9 +7,9 @@ mod place;
 mod read;
 mod shapes;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use schemars::JsonSchema;
 use serde::Deserialize;
@@ -160,6 +160,44 @@ pub fn run_file(dir: &Source, file: &Path) -> Result<ScenarioRun, DataErrors> {
 
 /// [`run_file`] on a given [`Tier`].
 pub fn run_file_with(dir: &Source, file: &Path, tier: Tier) -> Result<ScenarioRun, DataErrors> {
+    run_file_in(&Loaded::new(dir.clone()), file, tier)
+}
+
+/// The games of one data source, each loaded the first time a scenario
+/// names it and shared after: a run of a folder of scenarios loads each
+/// game once, not once a file (loading is most of a scenario's time). A
+/// game that fails to load is not kept, so each of its scenarios says why.
+pub struct Loaded {
+    source: Source,
+    games: Mutex<HashMap<String, Arc<Data>>>,
+}
+
+impl Loaded {
+    pub fn new(source: Source) -> Loaded {
+        Loaded {
+            source,
+            games: Mutex::default(),
+        }
+    }
+
+    /// The game, loaded now or before.
+    pub fn game(&self, game: &str) -> Result<Arc<Data>, DataErrors> {
+        let known = self.games.lock().ok().and_then(|g| g.get(game).cloned());
+        if let Some(d) = known {
+            return Ok(d);
+        }
+        // Loaded with the lock released: another thread may load another
+        // game meanwhile (or this one: either copy will do).
+        let d = Arc::new(self.source.load(game)?);
+        if let Ok(mut g) = self.games.lock() {
+            g.insert(game.to_string(), d.clone());
+        }
+        Ok(d)
+    }
+}
+
+/// [`run_file_with`], the game taken from (or loaded into) `loaded`.
+pub fn run_file_in(loaded: &Loaded, file: &Path, tier: Tier) -> Result<ScenarioRun, DataErrors> {
     let mut sources = Sources::default();
     let mut errors = Vec::new();
     if let Some(why) = crate::data::confine::refuse_given(file) {
@@ -196,8 +234,7 @@ pub fn run_file_with(dir: &Source, file: &Path, tier: Tier) -> Result<ScenarioRu
             errors: vec![sources.error(fid, off as u32, off as u32 + 1, msg, help)],
         }
     })?;
-    let data = Arc::new(dir.load(&raw.game)?);
-    run_with(data, raw, &sources, fid, tier)
+    run_with(loaded.game(&raw.game)?, raw, &sources, fid, tier)
 }
 
 pub(crate) fn err_at(

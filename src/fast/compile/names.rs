@@ -51,15 +51,14 @@ impl Compiler<'_> {
         Some(Box::new(move |g, f| {
             let dx = def_of(g, &f.slots[x]);
             let same = match (&other, dx) {
-                (Other::Slot(y), Some(dx)) => match def_of(g, &f.slots[*y]) {
-                    Some(dy) => Arc::ptr_eq(
+                (Other::Slot(y), dx) => match (dx, def_of(g, &f.slots[*y])) {
+                    (Some(dx), Some(dy)) => Arc::ptr_eq(
                         &g.data.def_names[dx as usize],
                         &g.data.def_names[dy as usize],
                     ),
-                    None => names_equal(g, f, x, Some(*y), None, (&field, &field_y))?,
+                    _ => names_equal(g, f, x, Some(*y), None, (&field, &field_y))?,
                 },
                 (Other::Text(of, _), Some(dx)) => of[dx as usize],
-                (Other::Slot(y), None) => names_equal(g, f, x, Some(*y), None, (&field, &field_y))?,
                 (Other::Text(_, s), None) => names_equal(g, f, x, None, Some(s), (&field, &field))?,
             };
             Ok(same == eq)
