@@ -142,14 +142,12 @@ fn parse<'i>(text: &'i str, rule: Rule, origin: &Origin) -> Result<Pair<'i, Rule
 fn describe(r: Rule) -> Option<String> {
     Some(
         match r {
-            Rule::expr | Rule::or_expr | Rule::cmp_expr | Rule::sum_expr | Rule::unary => {
-                "an expression"
-            }
+            Rule::expr | Rule::operand => "an expression",
             Rule::ident => "a name",
             Rule::int => "a number",
             Rule::block => "`{`",
             Rule::cmp_op => "a comparison",
-            Rule::add_op | Rule::mul_op => "an operator",
+            Rule::arith_op => "an operator",
             Rule::assign_op => "`=`",
             Rule::EOI => "end of code",
             Rule::field => "`.field`",
@@ -257,21 +255,33 @@ impl<'a> Compiler<'a> {
         })
     }
 
-    /// Fails if `more` levels inside the current one nest too deep.
-    fn nest(&self, p: &Pair<Rule>, more: usize) -> R<()> {
+    /// Fails if `more` levels inside the current one nest too deep (the
+    /// code from `start` to `end` is where).
+    fn nest(&self, start: usize, end: usize, more: usize) -> R<()> {
         if self.depth + more > MAX_NEST {
-            return Err(self.err(
-                p,
-                format!("code nested more than {MAX_NEST} levels deep"),
-                Some("split it with `let` or a verb".into()),
-            ));
+            return Err(CompileError {
+                message: format!("code nested more than {MAX_NEST} levels deep"),
+                start: self.origin.map(start),
+                end: self.origin.map(end),
+                help: Some("split it with `let` or a verb".into()),
+            });
         }
         Ok(())
     }
 
     /// Runs `f` one level deeper.
     fn deeper<T>(&mut self, p: &Pair<Rule>, f: impl FnOnce(&mut Self) -> R<T>) -> R<T> {
-        self.nest(p, 1)?;
+        self.deeper_at(p.as_span().start(), p.as_span().end(), f)
+    }
+
+    /// [`Self::deeper`] for the code from `start` to `end`.
+    fn deeper_at<T>(
+        &mut self,
+        start: usize,
+        end: usize,
+        f: impl FnOnce(&mut Self) -> R<T>,
+    ) -> R<T> {
+        self.nest(start, end, 1)?;
         self.depth += 1;
         let r = f(self);
         self.depth -= 1;
@@ -372,149 +382,131 @@ impl<'a> Compiler<'a> {
         }
     }
 
+    /// An `expr`: its children are operands and operators in order, grouped
+    /// here by precedence (the grammar's silent levels). Each level counts one
+    /// level of nesting, as it did when the grammar made a node per level.
     pub fn expr(&mut self, p: Pair<Rule>) -> R<Expr> {
-        self.deeper(&p.clone(), |c| c.expr_inner(p))
+        self.deeper(&p.clone(), |c| {
+            let end = p.as_span().end();
+            let mut it = p.into_inner().peekable();
+            let list = c.level(&mut it, OR, end)?;
+            if it.next().is_none() {
+                return Ok(list);
+            }
+            // `list where cond`: `it` is each item of the list.
+            c.scope(|c| {
+                let slot = c.bind("it");
+                let cond = c.level(&mut it, OR, end)?;
+                Ok(Expr::Where(Box::new(list), slot, Box::new(cond)))
+            })
+        })
     }
 
-    fn expr_inner(&mut self, p: Pair<Rule>) -> R<Expr> {
-        match p.as_rule() {
-            Rule::expr => {
-                let mut it = p.into_inner().filter(|c| c.as_rule() != Rule::kw_where);
-                let list = self.expr(it.next().expect("grammar: expr has an operand"))?;
-                match it.next() {
-                    None => Ok(list),
-                    Some(cond) => self.scope(|c| {
-                        let slot = c.bind("it");
-                        Ok(Expr::Where(Box::new(list), slot, Box::new(c.expr(cond)?)))
-                    }),
+    /// The operand of precedence level `lvl` starting at the next token: its
+    /// operators of that level, operands of the level above. `end` is where
+    /// the whole expression ends.
+    fn level(&mut self, it: &mut Tokens, lvl: u8, end: usize) -> R<Expr> {
+        let start = it.peek().map_or(end, |t| t.as_span().start());
+        self.deeper_at(start, end, |c| match lvl {
+            OR | AND | SUM | PROD => {
+                // Each operator nests the tree one level (left to right).
+                let ops = it.clone().map(|t| rank(&t));
+                let ops = ops.take_while(|r| *r >= lvl).filter(|r| *r == lvl);
+                c.nest(start, end, ops.count())?;
+                let mut lhs = c.level(it, lvl + 1, end)?;
+                while let Some(op) = it.next_if(|t| rank(t) == lvl) {
+                    let span = c.span(&op);
+                    let rhs = Box::new(c.level(it, lvl + 1, end)?);
+                    let lhs_ = Box::new(lhs);
+                    lhs = match op.as_str() {
+                        _ if lvl == OR => Expr::Or(lhs_, rhs),
+                        _ if lvl == AND => Expr::And(lhs_, rhs),
+                        "+" => Expr::Bin(BinOp::Add, lhs_, rhs, span),
+                        "-" => Expr::Bin(BinOp::Sub, lhs_, rhs, span),
+                        "*" => Expr::Bin(BinOp::Mul, lhs_, rhs, span),
+                        "/" => Expr::Bin(BinOp::Div, lhs_, rhs, span),
+                        _ => Expr::Bin(BinOp::Rem, lhs_, rhs, span),
+                    };
                 }
+                Ok(lhs)
             }
-            Rule::or_expr => self.fold_logic(p, false),
-            Rule::and_expr => self.fold_logic(p, true),
-            Rule::not_expr => {
+            NOT => {
                 let mut nots = 0;
-                let mut inner = None;
-                for c in p.into_inner() {
-                    if c.as_rule() == Rule::kw_not {
-                        nots += 1;
-                    } else {
-                        inner = Some(c);
-                    }
+                while it.next_if(|t| t.as_rule() == Rule::kw_not).is_some() {
+                    nots += 1;
                 }
-                let inner = inner.expect("grammar: not_expr has an operand");
-                self.nest(&inner, nots)?;
-                let mut e = self.expr(inner)?;
+                let inner = it.peek().map_or(end, |t| t.as_span().start());
+                c.nest(inner, end, nots)?;
+                let mut e = c.level(it, CMP, end)?;
                 for _ in 0..nots {
                     e = Expr::Not(Box::new(e));
                 }
                 Ok(e)
             }
-            Rule::cmp_expr => {
-                let span = self.span(&p);
-                let mut it = p.into_inner();
-                let lhs = self.expr(next(&mut it))?;
-                let Some(op) = it.next() else { return Ok(lhs) };
-                match op.as_rule() {
-                    Rule::is_op => {
-                        let negate = op.into_inner().next().is_some();
-                        let tag = next(&mut it);
-                        let id = find(&self.names.tags, tag.as_str()).ok_or_else(|| {
-                            self.err(
-                                &tag,
-                                format!("unknown tag `{}`", tag.as_str()),
-                                did_you_mean(suggest(
-                                    tag.as_str(),
-                                    self.names.tags.iter().map(|s| s.as_str()),
-                                )),
-                            )
-                        })?;
-                        Ok(Expr::Is(Box::new(lhs), id, negate, span))
-                    }
-                    _ => {
-                        let span = self.span(&op);
-                        let bop = match op.as_str() {
-                            "==" => BinOp::Eq,
-                            "!=" => BinOp::Ne,
-                            "<" => BinOp::Lt,
-                            "<=" => BinOp::Le,
-                            ">" => BinOp::Gt,
-                            _ => BinOp::Ge,
-                        };
-                        let rhs = self.expr(next(&mut it))?;
-                        Ok(Expr::Bin(bop, Box::new(lhs), Box::new(rhs), span))
-                    }
-                }
-            }
-            Rule::sum_expr | Rule::prod_expr => {
-                // Each operator nests the tree one level (left to right).
-                self.nest(&p, p.clone().into_inner().count() / 2)?;
-                let mut it = p.into_inner();
-                let mut lhs = self.expr(next(&mut it))?;
-                while let Some(op) = it.next() {
-                    let span = self.span(&op);
-                    let bop = match op.as_str() {
-                        "+" => BinOp::Add,
-                        "-" => BinOp::Sub,
-                        "*" => BinOp::Mul,
-                        "/" => BinOp::Div,
-                        _ => BinOp::Rem,
+            CMP => {
+                let lhs = c.level(it, SUM, end)?;
+                let Some(op) = it.next_if(|t| rank(t) == CMP) else {
+                    return Ok(lhs);
+                };
+                if op.as_rule() == Rule::is_op {
+                    let negate = op.into_inner().next().is_some();
+                    let tag = it.next().expect("grammar: `is` names a tag");
+                    let span = Span {
+                        file: c.origin.file,
+                        start: c.origin.map(start),
+                        end: c.origin.map(tag.as_span().end()),
                     };
-                    let rhs = self.expr(next(&mut it))?;
-                    lhs = Expr::Bin(bop, Box::new(lhs), Box::new(rhs), span);
+                    let id = find(&c.names.tags, tag.as_str()).ok_or_else(|| {
+                        c.err(
+                            &tag,
+                            format!("unknown tag `{}`", tag.as_str()),
+                            did_you_mean(suggest(
+                                tag.as_str(),
+                                c.names.tags.iter().map(|s| s.as_str()),
+                            )),
+                        )
+                    })?;
+                    return Ok(Expr::Is(Box::new(lhs), id, negate, span));
                 }
-                Ok(lhs)
+                let span = c.span(&op);
+                let bop = match op.as_str() {
+                    "==" => BinOp::Eq,
+                    "!=" => BinOp::Ne,
+                    "<" => BinOp::Lt,
+                    "<=" => BinOp::Le,
+                    ">" => BinOp::Gt,
+                    _ => BinOp::Ge,
+                };
+                let rhs = c.level(it, SUM, end)?;
+                Ok(Expr::Bin(bop, Box::new(lhs), Box::new(rhs), span))
             }
-            Rule::unary => {
-                let mut negs = 0;
-                let mut inner = None;
-                for c in p.into_inner() {
-                    if c.as_rule() == Rule::neg {
-                        negs += 1;
-                    } else {
-                        inner = Some(c);
-                    }
-                }
-                let inner = inner.expect("grammar: unary has an operand");
-                self.nest(&inner, negs)?;
-                let mut e = self.postfix(inner)?;
-                for _ in 0..negs {
-                    e = match e {
-                        Expr::Int(i) => Expr::Int(i.saturating_neg()),
-                        e => Expr::Neg(Box::new(e)),
-                    };
-                }
-                Ok(e)
-            }
-            Rule::postfix => self.postfix(p),
-            _ => self.primary(p),
-        }
+            _ => c.operand(it.next().expect("grammar: an operand")),
+        })
     }
 
-    fn fold_logic(&mut self, p: Pair<Rule>, and: bool) -> R<Expr> {
-        self.nest(&p, p.clone().into_inner().count() / 2)?;
-        let mut it = p
-            .into_inner()
-            .filter(|c| !matches!(c.as_rule(), Rule::kw_and | Rule::kw_or));
-        let mut lhs = self.expr(it.next().expect("grammar: logic has an operand"))?;
-        for rhs in it {
-            let rhs = self.expr(rhs)?;
-            lhs = if and {
-                Expr::And(Box::new(lhs), Box::new(rhs))
-            } else {
-                Expr::Or(Box::new(lhs), Box::new(rhs))
-            };
+    /// An operand: minus signs, a primary, fields.
+    fn operand(&mut self, p: Pair<Rule>) -> R<Expr> {
+        let mut it = p.into_inner().peekable();
+        let mut negs = 0;
+        while it.next_if(|t| t.as_rule() == Rule::neg).is_some() {
+            negs += 1;
         }
-        Ok(lhs)
-    }
-
-    fn postfix(&mut self, p: Pair<Rule>) -> R<Expr> {
-        self.nest(&p, p.clone().into_inner().count())?;
-        let mut it = p.into_inner();
-        let mut e = self.primary(next(&mut it))?;
+        let first = it.peek().expect("grammar: an operand has a primary");
+        let (start, end) = (first.as_span().start(), first.as_span().end());
+        self.nest(start, end, negs)?;
+        // The primary and each field (the old grammar's `postfix` node).
+        self.nest(start, end, it.len())?;
+        let mut e = self.primary(it.next().expect("grammar: an operand has a primary"))?;
         for f in it {
             let name = next(&mut f.clone().into_inner());
             let field = self.field(&name, reads_player(&e))?;
             e = Expr::Field(Box::new(e), field);
+        }
+        for _ in 0..negs {
+            e = match e {
+                Expr::Int(i) => Expr::Int(i.saturating_neg()),
+                e => Expr::Neg(Box::new(e)),
+            };
         }
         Ok(e)
     }
@@ -741,6 +733,31 @@ impl<'a> Compiler<'a> {
                 None,
             )),
         }
+    }
+}
+
+/// The children of an `expr`: operands and operators in order.
+type Tokens<'i> = std::iter::Peekable<pest::iterators::Pairs<'i, Rule>>;
+
+/// Precedence levels, lowest first; an operand is the level above `PROD`.
+const OR: u8 = 1;
+const AND: u8 = 2;
+const NOT: u8 = 3;
+const CMP: u8 = 4;
+const SUM: u8 = 5;
+const PROD: u8 = 6;
+
+/// The level of an operator among an `expr`'s children (`where` below all);
+/// an operand or what belongs to one ranks above all.
+fn rank(t: &Pair<Rule>) -> u8 {
+    match t.as_rule() {
+        Rule::kw_where => 0,
+        Rule::kw_logic if t.as_str() == "or" => OR,
+        Rule::kw_logic => AND,
+        Rule::cmp_op | Rule::is_op => CMP,
+        Rule::arith_op if matches!(t.as_str(), "+" | "-") => SUM,
+        Rule::arith_op => PROD,
+        _ => u8::MAX,
     }
 }
 

@@ -2,6 +2,8 @@
 
 pub mod builtins;
 pub mod compile;
+#[cfg(test)]
+mod compile_tests;
 pub mod doc;
 pub mod ir;
 pub mod kind;
