@@ -15,7 +15,7 @@ use std::sync::Arc;
 use fuda::data::{Data, load};
 use fuda::engine::log::Entry;
 use fuda::engine::{Agent, Game, GameConfig, agent};
-use fuda::scenario::{Loaded, Tier, run_file_in, run_file_with};
+use fuda::scenario::{Loaded, Tier, run_file_in};
 
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -382,31 +382,43 @@ fn tiers_fail_the_same_way() {
         "create(@honoumai, deck, 1)\ncreate(@osaisen, deck, 100000)\nwhile true { for c in deck where it == @honoumai { move(c, hand) }\nmove(top(hand), deck, \"draw\", \"bottom\") }",
     ];
     let dir = tempfile::tempdir().expect("temp dir");
-    for (i, code) in cases.iter().enumerate() {
-        let data = dir.path().join(format!("case{i}"));
-        let file = card_played(&data, &format!("failing_{i}"), code);
-        let what = format!("case {i}: {code}");
-        same(&what, |reference, logging| {
-            match run_file_with(
-                &fuda::data::source::open(Some(&data)),
-                &file,
-                Tier { reference, logging },
-            ) {
-                Ok(r) => (
-                    format!(
-                        "{:?}\n{:?}\nerror {:?}\n{}",
-                        r.outcome,
-                        r.stopped,
-                        r.error.as_ref().map(|e| (&e.message, e.span, &e.label)),
-                        state(&r.game)
-                    ),
-                    r.game.log,
+    // Spread over a few threads; each case's copy of the data loaded once
+    // for its four runs.
+    let jobs = std::thread::available_parallelism().map_or(1, |j| j.get().min(4));
+    std::thread::scope(|s| {
+        for j in 0..jobs {
+            let (cases, dir) = (&cases, dir.path());
+            s.spawn(move || {
+                for (i, code) in cases.iter().enumerate().skip(j).step_by(jobs) {
+                    fails_the_same_way(dir, i, code);
+                }
+            });
+        }
+    });
+}
+
+/// Case `i` of [`tiers_fail_the_same_way`], played under `dir`.
+fn fails_the_same_way(dir: &Path, i: usize, code: &str) {
+    let data = dir.join(format!("case{i}"));
+    let file = card_played(&data, &format!("failing_{i}"), code);
+    let what = format!("case {i}: {code}");
+    let loaded = Loaded::new(fuda::data::source::open(Some(&data)));
+    same(&what, |reference, logging| {
+        match run_file_in(&loaded, &file, Tier { reference, logging }) {
+            Ok(r) => (
+                format!(
+                    "{:?}\n{:?}\nerror {:?}\n{}",
+                    r.outcome,
+                    r.stopped,
+                    r.error.as_ref().map(|e| (&e.message, e.span, &e.label)),
+                    state(&r.game)
                 ),
-                // A case that does not load would test nothing.
-                Err(e) => panic!("{what}: does not load: {:?}", e.errors),
-            }
-        });
-    }
+                r.game.log,
+            ),
+            // A case that does not load would test nothing.
+            Err(e) => panic!("{what}: does not load: {:?}", e.errors),
+        }
+    });
 }
 
 /// Copies folder `from` into `to`, files and folders.

@@ -283,36 +283,45 @@ fn bad_tables_are_refused() {
 #[test]
 fn every_game_plays_to_its_end_and_hides_what_seat_1_may_not_see() {
     let addr = server();
-    for game in GAMES {
-        let clock = std::time::Instant::now();
-        let seats = seats_of(addr, game);
-        let seats: Vec<&str> = seats.iter().map(String::as_str).collect();
-        for seed in [1, 2] {
-            let t = new_table(addr, game, &seats, seed);
-            let mut asked = 0;
-            let end = play_out(addr, &t, &mut |m, debug| {
-                asked += 1;
-                let secret = secret_names(debug);
-                let mut names = Vec::new();
-                named(m, &mut names);
-                for s in &secret {
-                    assert!(
-                        !names
-                            .iter()
-                            .any(|n| n == s || n.ends_with(&format!(" {s}"))),
-                        "{game} seed {seed}: seat 1 was sent {s}, hidden from it"
-                    );
-                }
-            });
-            let over = &end["table"]["over"];
-            assert!(over["error"].is_null(), "{game} seed {seed}: {over}");
-            assert!(over["text"].as_str().is_some_and(|t| !t.is_empty()));
-            assert!(asked > 0, "{game}: seat 1 was never asked");
-            // The transcript a seat gets is the kernel's, as it may see it.
-            assert!(!end["log"].as_array().unwrap().is_empty());
+    // The games at tables of their own, played at once.
+    std::thread::scope(|s| {
+        for game in GAMES {
+            s.spawn(move || plays_to_its_end(addr, game));
         }
-        eprintln!("{game}: {:?}", clock.elapsed());
+    });
+}
+
+/// [`every_game_plays_to_its_end_and_hides_what_seat_1_may_not_see`] for
+/// one game.
+fn plays_to_its_end(addr: SocketAddr, game: &str) {
+    let clock = std::time::Instant::now();
+    let seats = seats_of(addr, game);
+    let seats: Vec<&str> = seats.iter().map(String::as_str).collect();
+    for seed in [1, 2] {
+        let t = new_table(addr, game, &seats, seed);
+        let mut asked = 0;
+        let end = play_out(addr, &t, &mut |m, debug| {
+            asked += 1;
+            let secret = secret_names(debug);
+            let mut names = Vec::new();
+            named(m, &mut names);
+            for s in &secret {
+                assert!(
+                    !names
+                        .iter()
+                        .any(|n| n == s || n.ends_with(&format!(" {s}"))),
+                    "{game} seed {seed}: seat 1 was sent {s}, hidden from it"
+                );
+            }
+        });
+        let over = &end["table"]["over"];
+        assert!(over["error"].is_null(), "{game} seed {seed}: {over}");
+        assert!(over["text"].as_str().is_some_and(|t| !t.is_empty()));
+        assert!(asked > 0, "{game}: seat 1 was never asked");
+        // The transcript a seat gets is the kernel's, as it may see it.
+        assert!(!end["log"].as_array().unwrap().is_empty());
     }
+    eprintln!("{game}: {:?}", clock.elapsed());
 }
 
 #[test]
