@@ -111,3 +111,9 @@ pub const MAX_SCRIPT_MAP: usize = 10_000;
 /// Squares a board may declare, and squares one `advance` may move.
 pub const MAX_SQUARES: usize = 10_000;
 pub const MAX_ADVANCE: i64 = 100_000;
+
+/// Stack of a thread that plays games or compiles code. Nesting in data is
+/// limited (code depth, effect depth, script call levels) but the limits
+/// multiply: a verb nested 200 deep may run deep expressions and Rhai at
+/// each level. Pages are only touched when used.
+pub const STACK_SIZE: usize = 512 << 20;

@@ -12,11 +12,7 @@ use rayon::prelude::*;
 use crate::data::Data;
 use crate::engine::{Game, GameConfig};
 
-/// Stack of a thread that plays games. Nesting in data is limited (code
-/// depth, effect depth, script call levels) but the limits multiply: a verb
-/// nested 200 deep may run deep expressions and Rhai at each level. Pages are
-/// only touched when used.
-pub const STACK_SIZE: usize = 512 << 20;
+pub use crate::limits::STACK_SIZE;
 
 /// Totals over many games.
 #[derive(Debug, Default, Clone, serde::Serialize)]

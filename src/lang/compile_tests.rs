@@ -278,6 +278,6 @@ fn nesting_limits() {
             assert!(e.message.contains("nested more than"), "{}", e.message);
         }
     };
-    let t = std::thread::Builder::new().stack_size(crate::sim::STACK_SIZE);
+    let t = std::thread::Builder::new().stack_size(crate::limits::STACK_SIZE);
     t.spawn(run).unwrap().join().unwrap();
 }
