@@ -88,7 +88,7 @@ impl CmpOp {
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Operand {
     Int(i64),
-    /// A counter of the running player (`coins`, `me.coins`).
+    /// A counter of the running player (`total`, `me.total`).
     Counter(u16),
     Global(u16),
     /// A property of the card bound to `it` (`it.cost`).
@@ -191,8 +191,8 @@ fn test_expr(e: &Expr, it: Option<u16>, moves: &[String]) -> Option<Test> {
     })
 }
 
-/// A comparison in one order whichever way it is written (`8 <= coins` is
-/// `coins >= 8`): a card's property first, then counters and globals, a
+/// A comparison in one order whichever way it is written (`8 <= total` is
+/// `total >= 8`): a card's property first, then counters and globals, a
 /// constant last. Reading an operand has no effect, so the order is free.
 fn cmp(a: Operand, op: CmpOp, b: Operand) -> Test {
     let rank = |o: &Operand| match o {

@@ -9,7 +9,7 @@ fn names() -> Names {
     Names {
         tags: vec!["action".into()],
         props: vec!["cost".into()],
-        counters: vec!["coins".into()],
+        counters: vec!["total".into()],
         zones: vec!["hand".into()],
         ..Names::default()
     }
@@ -185,8 +185,8 @@ fn syntax_errors_say_what_was_expected_where() {
         ),
         ("a and or b", "E an expression", 6),
         ("a or", "E an expression", 4),
-        ("coins +=", "E an expression", 8),
-        ("coins += += 1", "E an expression", 9),
+        ("total +=", "E an expression", 8),
+        ("total += += 1", "E an expression", 9),
         ("for in hand {}", "E a name", 4),
         ("for x hand {}", "", 0),
         ("return return", "E an expression, end of code", 7),

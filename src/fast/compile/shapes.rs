@@ -10,7 +10,7 @@ pub(super) enum Num {
     Global(usize),
     Counter(u16),
     Count(ZoneAt, Span),
-    /// A card's property read from a slot (`card.coins`), with the span its
+    /// A card's property read from a slot (`card.cost`), with the span its
     /// conversion to a number reports: only where any value is converted
     /// (none is 0), as an assignment to a counter does.
     SlotProp(usize, u16, Field, Span),

@@ -399,7 +399,7 @@ impl Compiler<'_> {
                     Ok(())
                 })
             }
-            // The running player's own counter (`coins += 2`): no base to evaluate.
+            // The running player's own counter (`total += 2`): no base to evaluate.
             Place::Field(base, field) if matches!(**base, Expr::Me) && field.counter.is_some() => {
                 let (field, c) = (*field, field.counter.unwrap_or_default());
                 if let Some(num) = self.counter_num(rhs, span) {
