@@ -200,6 +200,46 @@ impl Builtin {
         format!("{}: {}", self.signature(), self.doc())
     }
 
+    /// Whether the operation only reads the game: no state, log, random
+    /// draw, request or event changes, and no counter of work but the steps
+    /// it takes (`defs` and `listed` count what they scan). Code made of
+    /// such calls gives the same value and takes the same steps each time
+    /// it runs on an unchanged game.
+    pub fn reads_only(self) -> bool {
+        matches!(
+            self,
+            Builtin::Top
+                | Builtin::Bottom
+                | Builtin::Count
+                | Builtin::Empty
+                | Builtin::First
+                | Builtin::At
+                | Builtin::Contains
+                | Builtin::Pile
+                | Builtin::PileCount
+                | Builtin::Piles
+                | Builtin::EmptyPiles
+                | Builtin::Players
+                | Builtin::Others
+                | Builtin::NextPlayer
+                | Builtin::Player
+                | Builtin::Attached
+                | Builtin::Option
+                | Builtin::HasTag
+                | Builtin::Min
+                | Builtin::Max
+                | Builtin::Get
+                | Builtin::ZoneOf
+                | Builtin::Piece
+                | Builtin::Squares
+                | Builtin::NextSquare
+                | Builtin::SquareKind
+                | Builtin::SquareName
+                | Builtin::SquareCard
+                | Builtin::SquareGet
+        )
+    }
+
     /// Arguments that name a table entry are checked at load time and passed as indices.
     pub fn name_table(self, arg: usize) -> Option<NameTable> {
         Some(match (self, arg) {

@@ -255,7 +255,7 @@ impl Stmt {
 }
 
 impl Expr {
-    fn reads_slot(&self, slot: u16) -> bool {
+    pub fn reads_slot(&self, slot: u16) -> bool {
         match self {
             Expr::Local(s) => *s == slot,
             // Scripts see the frame's first slot as `target`.

@@ -23,6 +23,8 @@ pub(super) struct ItemTest {
     tags: Box<[(u64, bool)]>,
     rest: Option<CondFn>,
     whole: CondFn,
+    /// The slots of a part kept across a filter's items ([`super::invariant`]).
+    pub(super) kept: Option<usize>,
 }
 
 impl ItemTest {
@@ -56,40 +58,59 @@ impl ItemTest {
 impl Compiler<'_> {
     /// `a and b and ...` as one loop.
     pub(super) fn all(&self, parts: &[&Expr]) -> CondFn {
-        match parts {
-            [] => Box::new(|_, _| Ok(true)),
-            [a] => self.cond(a),
-            [a, b] => {
-                let (a, b) = (self.cond(a), self.cond(b));
-                Box::new(move |g, f| Ok(a(g, f)? && b(g, f)?))
-            }
-            _ => {
-                let parts: Box<[CondFn]> = parts.iter().map(|p| self.cond(p)).collect();
-                Box::new(move |g, f| {
-                    for p in parts.iter() {
-                        if !p(g, f)? {
-                            return Ok(false);
-                        }
-                    }
-                    Ok(true)
-                })
-            }
-        }
+        all_of(parts.iter().map(|p| self.cond(p)).collect())
     }
 
     /// The test of an item bound in `slot`.
     pub(super) fn item_test(&self, slot: u16, cond: &Expr) -> ItemTest {
         let mut parts = Vec::new();
         conjuncts(cond, &mut parts);
+        self.item_test_with(slot, &parts, |_, p| self.cond(p))
+    }
+
+    /// The test of an item bound in `slot` whose condition is `parts`,
+    /// each compiled by `part` (given its index).
+    pub(super) fn item_test_with(
+        &self,
+        slot: u16,
+        parts: &[&Expr],
+        part: impl Fn(usize, &Expr) -> CondFn,
+    ) -> ItemTest {
         let lead = parts
             .iter()
             .map_while(|p| tag_test(p, slot))
             .collect::<Box<[_]>>();
-        let rest = &parts[lead.len()..];
+        let n = lead.len();
+        let rest = (n < parts.len())
+            .then(|| all_of((n..parts.len()).map(|i| part(i, parts[i])).collect()));
         ItemTest {
-            rest: (!rest.is_empty()).then(|| self.all(rest)),
+            rest,
             tags: lead,
-            whole: self.all(&parts),
+            whole: all_of((0..parts.len()).map(|i| part(i, parts[i])).collect()),
+            kept: None,
+        }
+    }
+}
+
+/// Conditions that must all hold, tested in order, as one loop.
+fn all_of(mut parts: Vec<CondFn>) -> CondFn {
+    match parts.len() {
+        0 => Box::new(|_, _| Ok(true)),
+        1 => parts.pop().expect("one part"),
+        2 => {
+            let (b, a) = (parts.pop().expect("two"), parts.pop().expect("two"));
+            Box::new(move |g, f| Ok(a(g, f)? && b(g, f)?))
+        }
+        _ => {
+            let parts = parts.into_boxed_slice();
+            Box::new(move |g, f| {
+                for p in parts.iter() {
+                    if !p(g, f)? {
+                        return Ok(false);
+                    }
+                }
+                Ok(true)
+            })
         }
     }
 }

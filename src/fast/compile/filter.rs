@@ -37,7 +37,7 @@ impl Compiler<'_> {
         };
         Filter {
             src,
-            test: self.item_test(slot, cond),
+            test: self.item_test_kept(slot, cond),
             slot: self.slot(slot),
         }
     }
@@ -75,8 +75,16 @@ impl Filter {
         &self,
         g: &mut Game,
         f: &mut Frame,
-        mut hit: impl FnMut(&Value, usize),
+        hit: impl FnMut(&Value, usize),
     ) -> Res<()> {
+        let r = self.items(g, f, hit);
+        self.test.done(f);
+        r
+    }
+
+    /// [`Filter::run`] but for the kept part's slots, left to empty.
+    #[inline(always)]
+    fn items(&self, g: &mut Game, f: &mut Frame, mut hit: impl FnMut(&Value, usize)) -> Res<()> {
         let mut cards = Listed::new();
         match &self.src {
             Source::Sum(sum) => {

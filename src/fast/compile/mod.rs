@@ -28,6 +28,7 @@ mod expr;
 mod filter;
 mod hook;
 mod inline;
+mod invariant;
 mod known;
 mod leaf;
 mod listed;
