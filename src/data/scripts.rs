@@ -14,6 +14,18 @@ use crate::lang::compile::{CompileError, Origin};
 use crate::lang::names::Names;
 use crate::limits::MAX_CODE_BYTES;
 
+/// The names a card's snippet is given, in [`Snippet::reads`]'s order.
+pub const GIVEN: [&str; 4] = ["card", "me", "event", "target"];
+
+/// A card's compiled snippet.
+pub struct Snippet {
+    pub ast: AST,
+    pub origin: Origin,
+    /// Which of [`GIVEN`] its text names: only those are made for a run
+    /// (four values and their scope entries a call, most reading one).
+    pub reads: [bool; 4],
+}
+
 /// Compiled scripts of one game.
 pub struct Scripts {
     /// The sandbox's engine: compiles (parsing needs no kernel operation).
@@ -23,7 +35,7 @@ pub struct Scripts {
     pub fns: Vec<(String, usize)>,
     /// The file of each of [`Scripts::fns`] (where its run-time errors are).
     fn_files: Vec<u32>,
-    pub snippets: Vec<(AST, Origin)>,
+    pub snippets: Vec<Snippet>,
     /// Functions scripts may call: the sandbox's and the kernel's (for the
     /// load-time check of calls).
     known: HashSet<String>,
@@ -102,7 +114,8 @@ impl Scripts {
         let ast = self.parse(text, &origin)?;
         self.check_calls(&ast, text, &origin)?;
         let ast = self.lib.clone_functions_only().merge(&ast);
-        self.snippets.push((ast, origin));
+        let reads = GIVEN.map(|name| reads(text, name));
+        self.snippets.push(Snippet { ast, origin, reads });
         Ok((self.snippets.len() - 1) as u32)
     }
 }
@@ -150,6 +163,18 @@ impl Scripts {
         }
         Ok(())
     }
+}
+
+/// Whether `text` may read the variable `name`: it has the word anywhere
+/// (code, a string, a comment), or asks for variables by name. A script's
+/// functions do not see the caller's variables; its closures capture them
+/// by name, in its text.
+fn reads(text: &str, name: &str) -> bool {
+    let word = |c: char| c.is_alphanumeric() || c == '_';
+    text.contains("is_def_var")
+        || text
+            .match_indices(name)
+            .any(|(i, _)| !text[..i].ends_with(word) && !text[i + name.len()..].starts_with(word))
 }
 
 fn parse_error(text: &str, origin: &Origin, e: rhai::ParseError) -> CompileError {

@@ -552,13 +552,7 @@ impl Game {
     }
 
     fn field_by_name(&self, name: &str, sp: crate::lang::ir::Span) -> Res<Field> {
-        let n = &self.data.names;
-        let f = Field {
-            name: 0,
-            counter: crate::lang::names::find(&n.counters, name),
-            prop: crate::lang::names::find(&n.props, name),
-            special: Special::parse(name),
-        };
+        let f = Field::named(&self.data.names, name);
         if f.counter.is_none() && f.prop.is_none() && f.special.is_none() {
             return self.err(sp, format!("unknown field \"{name}\""));
         }
@@ -1363,4 +1357,16 @@ pub(crate) fn event_mask(events: &[u16]) -> u64 {
             (crate::value::bit(e) != 0).then(|| m | crate::value::bit(e))
         })
         .unwrap_or(0)
+}
+
+impl Field {
+    /// The field `name` means in any table (none if it is no field).
+    pub(crate) fn named(n: &crate::lang::names::Names, name: &str) -> Field {
+        Field {
+            name: 0,
+            counter: crate::lang::names::find(&n.counters, name),
+            prop: crate::lang::names::find(&n.props, name),
+            special: Special::parse(name),
+        }
+    }
 }

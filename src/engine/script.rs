@@ -15,7 +15,7 @@ use crate::data::Data;
 use crate::data::scripts::Scripts;
 use crate::lang::builtins::Builtin;
 use crate::lang::compile::Origin;
-use crate::lang::ir::{Span, Special};
+use crate::lang::ir::{Field, Span, Special};
 use crate::lang::names::{Names, find};
 use crate::limits::{MAX_SCRIPT_OPERATIONS, SCRIPT_SIZE_PER_OPERATION};
 use crate::sandbox::{OVER_BUDGET, OVER_MEMORY};
@@ -29,7 +29,13 @@ thread_local! {
     static CURRENT: Cell<*mut Game> = const { Cell::new(std::ptr::null_mut()) };
     static CONTEXT: Cell<(Option<ObjId>, PlayerId, Span)> = const { Cell::new((None, 0, Span { file: 0, start: 0, end: 0 })) };
     static FLOW: RefCell<Option<Box<Flow>>> = const { RefCell::new(None) };
+    /// Emptied scopes kept for the next snippet run: their vectors are not
+    /// made again for every run (a snippet run inside another takes its own).
+    static SCOPES: RefCell<Vec<Scope<'static>>> = const { RefCell::new(Vec::new()) };
 }
+
+/// The most emptied scopes a thread keeps ([`SCOPES`]).
+const SPARE_SCOPES: usize = 8;
 
 /// The script call a suspended game is inside (the game, its context, a
 /// kernel `Flow` on its way through Rhai): a game that waits for an answer
@@ -93,34 +99,21 @@ fn engine(names: &Names) -> Engine {
         .chain(names.props.iter())
         .map(|s| s.as_str())
         .chain(Special::NAMES.iter().copied());
-    for field in fields {
-        let fname: ImmutableString = field.into();
+    for name in fields {
+        // Resolved once here, not by name at every read.
+        let field = Field::named(names, name);
         engine.register_get(
-            field,
+            name,
             move |h: &mut Handle| -> Result<Dynamic, Box<EvalAltResult>> {
-                bridge(|g, f| {
-                    g.call(
-                        Builtin::Get,
-                        smallvec::smallvec![h.0.clone(), Value::text(fname.as_str())],
-                        f,
-                    )
-                })
+                bridge(|g, f| g.field(&h.0, &field, f))
             },
         );
-        let fname: ImmutableString = field.into();
         engine.register_set(
-            field,
+            name,
             move |h: &mut Handle, v: Dynamic| -> Result<(), Box<EvalAltResult>> {
                 bridge(|g, f| {
-                    g.call(
-                        Builtin::Set,
-                        smallvec::smallvec![
-                            h.0.clone(),
-                            Value::text(fname.as_str()),
-                            from_dynamic(v.clone()),
-                        ],
-                        f,
-                    )
+                    g.set_field(&h.0, &field, value_of(&v), f)?;
+                    Ok(Value::None)
                 })
                 .map(|_| ())
             },
@@ -134,12 +127,8 @@ fn engine(names: &Names) -> Engine {
         for n in min..=max {
             let types = vec![TypeId::of::<Dynamic>(); n];
             engine.register_raw_fn(b.name(), types, move |_ctx, args| {
-                let vals: Args = args
-                    .iter_mut()
-                    .map(|a| from_dynamic((**a).clone()))
-                    .collect();
                 bridge(|g, f| {
-                    let vals = g.name_args(b, vals, f)?;
+                    let vals = g.script_args(b, args, f)?;
                     g.call(b, vals, f)
                 })
             });
@@ -148,10 +137,7 @@ fn engine(names: &Names) -> Engine {
     for (v, (name, params)) in names.verbs.iter().enumerate() {
         let types = vec![TypeId::of::<Dynamic>(); params.len()];
         engine.register_raw_fn(name.as_str(), types, move |_ctx, args| {
-            let vals: Vec<Value> = args
-                .iter_mut()
-                .map(|a| from_dynamic((**a).clone()))
-                .collect();
+            let vals: Vec<Value> = args.iter().map(|a| value_of(a)).collect();
             bridge(|g, f| {
                 let data = g.data.clone();
                 g.exec_code(&data.verbs[v], f.this, f.me, vals)
@@ -324,7 +310,8 @@ pub fn run_snippet(
     target: Value,
 ) -> Res<Value> {
     let data = g.data.clone();
-    let (ast, origin) = &data.scripts.snippets[id as usize];
+    let snippet = &data.scripts.snippets[id as usize];
+    let origin = &snippet.origin;
     let span = Span {
         file: origin.file,
         start: origin.map(0),
@@ -334,16 +321,31 @@ pub fn run_snippet(
         0 => Value::None,
         n => Value::Event(n - 1),
     };
+    let mut scope = SCOPES.with(|s| s.borrow_mut().pop()).unwrap_or_default();
     let (r, ops) = enter(g, this, me, span, |engine, _| {
-        let mut scope = Scope::new();
-        scope.push_constant(
-            "card",
-            to_dynamic(this.map(Value::Card).unwrap_or(Value::None)),
-        );
-        scope.push("me", to_dynamic(Value::Player(me)));
-        scope.push_constant("event", to_dynamic(event));
-        scope.push_constant("target", to_dynamic(target));
-        engine.eval_ast_with_scope::<Dynamic>(&mut scope, ast)
+        // Only the names its text reads (`data::scripts::GIVEN`'s order).
+        let [card, reads_me, reads_event, reads_target] = snippet.reads;
+        if card {
+            let card = this.map(Value::Card).unwrap_or(Value::None);
+            scope.push_constant_dynamic("card", to_dynamic(card));
+        }
+        if reads_me {
+            scope.push_dynamic("me", to_dynamic(Value::Player(me)));
+        }
+        if reads_event {
+            scope.push_constant_dynamic("event", to_dynamic(event));
+        }
+        if reads_target {
+            scope.push_constant_dynamic("target", to_dynamic(target));
+        }
+        engine.eval_ast_with_scope::<Dynamic>(&mut scope, &snippet.ast)
+    });
+    scope.clear();
+    SCOPES.with(|s| {
+        let mut s = s.borrow_mut();
+        if s.len() < SPARE_SCOPES {
+            s.push(scope);
+        }
     });
     let v = finish(g, r, origin, span)?;
     g.charge(span, ops)?;
@@ -375,17 +377,21 @@ pub fn call_fn(
 }
 
 impl Game {
-    /// Scripts pass names ("gain", "staying") where card text has indices.
-    fn name_args(&self, b: Builtin, mut vals: Args, f: &Frame) -> Res<Args> {
-        for (i, v) in vals.iter_mut().enumerate() {
-            let Some(t) = b.name_table(i) else { continue };
-            if matches!(v, Value::None) {
+    /// A builtin's arguments from Rhai, read in place. Scripts pass names
+    /// ("gain", "staying") where card text has indices: a string is looked
+    /// up as it is, with no kernel string made for it.
+    fn script_args(&self, b: Builtin, args: &[&mut Dynamic], f: &Frame) -> Res<Args> {
+        let mut vals = Args::new();
+        for (i, a) in args.iter().enumerate() {
+            let Some(t) = b.name_table(i) else {
+                vals.push(value_of(a));
                 continue;
-            }
+            };
             let table = self.data.names.table(t);
-            if let Value::Str(s) = &*v {
+            if let Ok(s) = a.as_immutable_string_ref() {
+                let s = s.as_str();
                 match find(table, s) {
-                    Some(id) => *v = Value::Int(id as i64),
+                    Some(id) => vals.push(Value::Int(id as i64)),
                     None => {
                         let help = crate::suggest::suggest(s, table.iter().map(|x| x.as_str()));
                         let help = help
@@ -394,21 +400,26 @@ impl Game {
                         return self.err(f.span, format!("unknown {} \"{s}\"{help}", t.what()));
                     }
                 }
-            } else {
-                // Anything else must already be one of the table's indices.
-                let n = self.int(v, f.span)?;
-                if usize::try_from(n).map_or(true, |n| n >= table.len()) {
-                    return self.err(
-                        f.span,
-                        format!(
-                            "{}: the {} must be a name (a string), not {n}",
-                            b.name(),
-                            t.what()
-                        ),
-                    );
-                }
-                *v = Value::Int(n);
+                continue;
             }
+            let v = value_of(a);
+            if matches!(v, Value::None) {
+                vals.push(v);
+                continue;
+            }
+            // Anything else must already be one of the table's indices.
+            let n = self.int(&v, f.span)?;
+            if usize::try_from(n).map_or(true, |n| n >= table.len()) {
+                return self.err(
+                    f.span,
+                    format!(
+                        "{}: the {} must be a name (a string), not {n}",
+                        b.name(),
+                        t.what()
+                    ),
+                );
+            }
+            vals.push(Value::Int(n));
         }
         Ok(vals)
     }
@@ -429,19 +440,23 @@ pub fn to_dynamic(v: Value) -> Dynamic {
 }
 
 pub fn from_dynamic(d: Dynamic) -> Value {
-    if d.is_unit() {
-        Value::None
+    value_of(&d)
+}
+
+/// The kernel value of a Rhai value, read in place (a shared one through
+/// its lock); what is neither a kernel value nor a number, flag, string or
+/// list of them is nothing.
+pub fn value_of(d: &Dynamic) -> Value {
+    if let Some(h) = d.read_lock::<Handle>() {
+        h.0.clone()
     } else if let Ok(i) = d.as_int() {
         Value::Int(i)
     } else if let Ok(b) = d.as_bool() {
         Value::Bool(b)
-    } else if d.is_string() {
-        Value::text(d.into_string().unwrap_or_default())
-    } else if d.is_array() {
-        let a = d.into_array().unwrap_or_default();
-        Value::list(a.into_iter().map(from_dynamic).collect())
-    } else if let Some(h) = d.try_cast::<Handle>() {
-        h.0
+    } else if let Ok(s) = d.as_immutable_string_ref() {
+        Value::text(s.as_str())
+    } else if let Ok(a) = d.as_array_ref() {
+        Value::list(a.iter().map(value_of).collect())
     } else {
         Value::None
     }
