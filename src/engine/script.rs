@@ -7,7 +7,9 @@
 use std::any::TypeId;
 use std::cell::{Cell, RefCell};
 
-use rhai::{Array, Dynamic, Engine, EvalAltResult, ImmutableString, Position, Scope};
+use rhai::{
+    Array, Dynamic, Engine, EvalAltResult, ImmutableString, NativeCallContext, Position, Scope,
+};
 
 use super::exec::{Charge, Enter, Frame};
 use super::{Flow, Game, Res};
@@ -119,32 +121,65 @@ fn engine(names: &Names) -> Engine {
             },
         );
     }
+    // Names Rhai's packages or the sandbox already give a function: a
+    // typed signature of the kernel's could take their calls over.
+    let taken = crate::sandbox::known_functions(&engine);
     for &b in Builtin::ALL {
         if matches!(b, Builtin::Sum | Builtin::Any) {
             continue;
         }
         let (min, max) = b.arity();
+        let call = move |_: NativeCallContext, args: &mut [&mut Dynamic]| {
+            bridge(|g, f| {
+                let vals = g.script_args(b, args, f)?;
+                g.call(b, vals, f)
+            })
+        };
         for n in min..=max {
-            let types = vec![TypeId::of::<Dynamic>(); n];
-            engine.register_raw_fn(b.name(), types, move |_ctx, args| {
-                bridge(|g, f| {
-                    let vals = g.script_args(b, args, f)?;
-                    g.call(b, vals, f)
-                })
-            });
+            for types in signatures(n, !taken.contains(b.name())) {
+                engine.register_raw_fn(b.name(), types, call);
+            }
         }
     }
     for (v, (name, params)) in names.verbs.iter().enumerate() {
-        let types = vec![TypeId::of::<Dynamic>(); params.len()];
-        engine.register_raw_fn(name.as_str(), types, move |_ctx, args| {
+        let call = move |_: NativeCallContext, args: &mut [&mut Dynamic]| {
             let vals: Vec<Value> = args.iter().map(|a| value_of(a)).collect();
             bridge(|g, f| {
                 let data = g.data.clone();
                 g.exec_code(&data.verbs[v], f.this, f.me, vals)
             })
-        });
+        };
+        for types in signatures(params.len(), !taken.contains(name.as_str())) {
+            engine.register_raw_fn(name.as_str(), types, call);
+        }
     }
     engine
+}
+
+/// The parameter types a kernel function of `n` parameters is registered
+/// with: `Dynamic` each (any value). Rhai looks a call up by its arguments'
+/// types, then with each combination of them replaced by `Dynamic`, the
+/// all-`Dynamic` one last (2^n lookups); so with `typed`, a function of one
+/// or two parameters is registered for each combination of the commonest
+/// types too (a kernel value, a number, a name), found at the first lookup.
+/// The same function either way.
+fn signatures(n: usize, typed: bool) -> Vec<Vec<TypeId>> {
+    let mut all = vec![vec![TypeId::of::<Dynamic>(); n]];
+    if typed && (1..=2).contains(&n) {
+        let common = [
+            TypeId::of::<Handle>(),
+            TypeId::of::<rhai::INT>(),
+            TypeId::of::<ImmutableString>(),
+        ];
+        let mut typed: Vec<Vec<TypeId>> = vec![vec![]];
+        for _ in 0..n {
+            typed = (typed.iter())
+                .flat_map(|t| common.iter().map(move |c| [&t[..], &[*c]].concat()))
+                .collect();
+        }
+        all.extend(typed);
+    }
+    all
 }
 
 fn with_game<R>(f: impl FnOnce(&mut Game) -> R) -> Option<R> {
