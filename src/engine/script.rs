@@ -143,7 +143,7 @@ fn engine(names: &Names) -> Engine {
     }
     for (v, (name, params)) in names.verbs.iter().enumerate() {
         let call = move |_: NativeCallContext, args: &mut [&mut Dynamic]| {
-            let vals: Vec<Value> = args.iter().map(|a| value_of(a)).collect();
+            let vals: Args = args.iter().map(|a| value_of(a)).collect();
             bridge(|g, f| {
                 let data = g.data.clone();
                 g.exec_code(&data.verbs[v], f.this, f.me, vals)
