@@ -300,8 +300,7 @@ impl Game {
                     let n = zi.cards.len();
                     (i < n).then(|| Value::Card(zi.cards[n - 1 - i]))
                 } else {
-                    let mut tops = zi.piles.iter().filter_map(|(_, p)| p.last());
-                    tops.nth(i).map(|&c| Value::Card(c))
+                    zi.tops().nth(i).map(Value::Card)
                 }
             }
             Value::None => None,
@@ -316,13 +315,9 @@ impl Game {
     /// top card).
     fn zone_values(&self, z: ZoneRef) -> impl Iterator<Item = Value> + '_ {
         let zi = &self.st.zones[self.st.inst(z)];
-        let (cards, piles) = if zi.piles.is_empty() {
-            (&zi.cards[..], &[][..])
-        } else {
-            (&[][..], &zi.piles[..])
-        };
-        (cards.iter().rev().copied())
-            .chain(piles.iter().filter_map(|(_, p)| p.last().copied()))
+        // A row of piles lists no cards of its own.
+        (zi.cards.iter().rev().copied())
+            .chain(zi.tops())
             .map(Value::Card)
     }
 

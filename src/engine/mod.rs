@@ -11,6 +11,7 @@ pub mod events;
 pub mod exec;
 pub mod facts;
 pub mod frame;
+mod hosted;
 pub mod log;
 pub mod ops;
 mod reference;

@@ -105,7 +105,11 @@ impl Game {
             }
             Builtin::Piles => {
                 let z = self.zone_arg(&a[0], f)?;
-                let zi = &self.st.zones[self.st.inst(z)];
+                let inst = self.st.inst(z);
+                // A list a built-in makes pays for its items as a move pays
+                // for the cards it passes over: big ones cost what they cost.
+                self.charge_passed(sp, self.st.zones[inst].piles.len())?;
+                let zi = &self.st.zones[inst];
                 Value::list(zi.piles.iter().map(|(d, _)| Value::Def(*d)).collect())
             }
             Builtin::SetActive => {
@@ -270,10 +274,13 @@ impl Game {
                 let Value::Card(h) = a[0] else {
                     return Ok(Value::list(Vec::new()));
                 };
+                // Every card ever attached is looked at, paid for as a move
+                // pays for the cards it passes over.
+                self.charge_passed(sp, self.st.hosted())?;
                 // Read into the spare list: mostly filtered and dropped at once.
                 let mut list = self.spare_list();
                 if let Some(v) = Arc::get_mut(&mut list) {
-                    v.extend(self.st.attached(h).map(Value::Card));
+                    v.extend(self.st.attached(h).into_iter().map(Value::Card));
                 }
                 self.keep_list(list)
             }
@@ -366,11 +373,13 @@ impl Game {
             Builtin::HasTag => self.has_tag(&a[0], &a[1], sp)?,
             Builtin::Defs => {
                 let tag = self.int(&a[0], sp)?;
+                let data = Arc::clone(&self.data);
                 let defs = usize::try_from(tag)
                     .ok()
-                    .and_then(|t| self.data.defs_by_tag.get(t))
+                    .and_then(|t| data.defs_by_tag.get(t))
                     .map_or(&[][..], |d| &d[..]);
                 self.st.scanned += defs.len() as u64;
+                self.charge_passed(sp, defs.len())?;
                 Value::list(defs.iter().map(|&d| Value::Def(d)).collect())
             }
             Builtin::Listed => {
@@ -379,12 +388,14 @@ impl Game {
                     Value::Def(d) => Some(*d),
                     _ => None,
                 };
-                let list = def.map_or(&[][..], |d| &self.data.defs[d as usize].list[..]);
+                let data = Arc::clone(&self.data);
+                let list = def.map_or(&[][..], |d| &data.defs[d as usize].list[..]);
                 let n: u64 = list.iter().map(|l| u64::from(l.n)).sum();
                 if n > super::MAX_LIST as u64 {
                     return self.err(sp, format!("a list of more than {} items", super::MAX_LIST));
                 }
                 self.st.scanned += list.len() as u64;
+                self.charge_passed(sp, n as usize)?;
                 let mut out = Vec::with_capacity(n as usize);
                 for l in list {
                     out.extend((0..l.n).map(|_| Value::Def(l.def)));
@@ -659,10 +670,7 @@ impl Game {
                     out.reverse();
                     out
                 } else {
-                    zi.piles
-                        .iter()
-                        .filter_map(|(_, p)| p.last().copied())
-                        .collect()
+                    zi.tops().collect()
                 })
             }
             Value::List(l) => {
@@ -846,19 +854,13 @@ impl Game {
     /// The pile of a definition in a pile zone (none: empty).
     #[inline]
     pub(crate) fn pile_of(&self, z: ZoneRef, d: u16) -> &[ObjId] {
-        self.st.zones[self.st.inst(z)]
-            .piles
-            .iter()
-            .find(|(pd, _)| *pd == d)
-            .map(|(_, p)| p.as_slice())
-            .unwrap_or(&[])
+        self.st.zones[self.st.inst(z)].pile(d)
     }
 
     /// `empty_piles(zone)`.
     #[inline]
     pub(crate) fn empty_piles(&self, z: ZoneRef) -> i64 {
-        let zi = &self.st.zones[self.st.inst(z)];
-        zi.piles.iter().filter(|(_, p)| p.is_empty()).count() as i64
+        self.st.zones[self.st.inst(z)].nempty as i64
     }
 
     #[cold]

@@ -31,12 +31,16 @@ pub struct ZoneInst {
     pub cards: Vec<ObjId>,
     /// For pile zones: one pile per card definition, in the order they were made.
     pub piles: Vec<(DefId, Vec<ObjId>)>,
-    /// Kept by the moves, so a test of empty piles reads no pile: bit `i`,
-    /// pile `i` (below 64) is empty; how many of those are; bit per
-    /// definition with a pile.
-    pub empty: u64,
+    /// Kept by the moves, so that no work on a row of piles grows with its
+    /// piles but for the ones it visits (a mod may make thousands): bit `i`,
+    /// pile `i` holds cards (a walk skips the empty ones a word at a time);
+    /// how many piles are empty; how many cards all piles hold; a bit per
+    /// definition with a pile; by definition, its pile's index plus one.
+    full: Vec<u64>,
     pub nempty: u32,
+    in_piles: usize,
     pub pile_defs: Vec<u64>,
+    pile_at: Vec<u32>,
     /// The emptied piles of the last game, kept so the next one's piles
     /// reuse their allocations.
     spare: Vec<Vec<ObjId>>,
@@ -59,9 +63,11 @@ impl Clone for ZoneInst {
             p.clone_from(sp);
         }
         self.piles.extend(src.piles[kept..].iter().cloned());
-        self.empty = src.empty;
+        self.full.clone_from(&src.full);
         self.nempty = src.nempty;
+        self.in_piles = src.in_piles;
         self.pile_defs.clone_from(&src.pile_defs);
+        self.pile_at.clone_from(&src.pile_at);
         // `spare` holds only allocations, no cards: each copy keeps its own.
     }
 }
@@ -72,7 +78,7 @@ impl ZoneInst {
         self.cards.clear();
         // Piles are never taken away: a zone with none has no pile marks.
         if self.piles.is_empty() {
-            debug_assert!(self.empty == 0 && self.nempty == 0 && self.pile_defs.is_empty());
+            debug_assert!(self.nempty == 0 && self.in_piles == 0 && self.pile_defs.is_empty());
             return;
         }
         // Reversed: the next game's first pile takes this game's first.
@@ -80,9 +86,11 @@ impl ZoneInst {
             p.clear();
             self.spare.push(p);
         }
-        self.empty = 0;
+        self.full.clear();
         self.nempty = 0;
+        self.in_piles = 0;
         self.pile_defs.clear();
+        self.pile_at.clear();
     }
 
     /// Adds an empty pile of a definition.
@@ -92,22 +100,86 @@ impl ZoneInst {
     }
 
     fn push_pile(&mut self, def: DefId, cards: Vec<ObjId>) {
-        self.set_empty(self.piles.len(), cards.is_empty());
+        let i = self.piles.len();
+        if i % 64 == 0 {
+            self.full.push(0);
+        }
+        self.nempty += 1;
+        self.in_piles += cards.len();
+        self.set_empty(i, cards.is_empty());
         self.piles.push((def, cards));
         let w = def as usize / 64;
         if w >= self.pile_defs.len() {
             self.pile_defs.resize(w + 1, 0);
         }
         self.pile_defs[w] |= 1 << (def % 64);
+        if def as usize >= self.pile_at.len() {
+            self.pile_at.resize(def as usize + 1, 0);
+        }
+        self.pile_at[def as usize] = i as u32 + 1;
     }
 
     #[inline(always)]
     fn set_empty(&mut self, i: usize, empty: bool) {
-        if i < 64 {
-            let was = self.empty >> i & 1;
-            self.empty = self.empty & !(1 << i) | (empty as u64) << i;
-            self.nempty = self.nempty + empty as u32 - was as u32;
+        let (w, b) = (i / 64, 1u64 << (i % 64));
+        let was = self.full[w] & b == 0;
+        self.full[w] = if empty {
+            self.full[w] & !b
+        } else {
+            self.full[w] | b
+        };
+        self.nempty = self.nempty + empty as u32 - was as u32;
+    }
+
+    /// The index of a definition's pile, found without a search.
+    #[inline(always)]
+    pub fn pile_index(&self, def: DefId) -> Option<usize> {
+        match self.pile_at.get(def as usize) {
+            Some(&i) if i > 0 => Some(i as usize - 1),
+            _ => None,
         }
+    }
+
+    /// A definition's pile (none: empty).
+    #[inline]
+    pub fn pile(&self, def: DefId) -> &[ObjId] {
+        self.pile_index(def).map_or(&[], |i| &self.piles[i].1)
+    }
+
+    /// How many cards the zone holds, in its list and in its piles.
+    #[inline]
+    pub fn size(&self) -> usize {
+        self.cards.len() + self.in_piles
+    }
+
+    /// The piles holding cards, in order, with their definitions.
+    #[inline]
+    pub fn full_piles(&self) -> impl Iterator<Item = (DefId, &[ObjId])> + '_ {
+        self.full.iter().enumerate().flat_map(move |(w, &bits)| {
+            let mut bits = bits;
+            std::iter::from_fn(move || {
+                (bits != 0).then(|| {
+                    let i = w * 64 + bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    let (d, p) = &self.piles[i];
+                    (*d, p.as_slice())
+                })
+            })
+        })
+    }
+
+    /// The top card of each pile holding cards, in order.
+    #[inline]
+    pub fn tops(&self) -> impl Iterator<Item = ObjId> + '_ {
+        self.full_piles().map(|(_, p)| p[p.len() - 1])
+    }
+
+    /// Bit `i`: pile `i` (of the first 64) is empty.
+    #[inline]
+    pub fn empty_bits(&self) -> u64 {
+        let n = self.piles.len().min(64);
+        let all = if n == 64 { !0 } else { (1u64 << n) - 1 };
+        !self.full.first().copied().unwrap_or(0) & all
     }
 }
 
@@ -269,10 +341,8 @@ pub struct State {
     pub tags_seen: u64,
     /// The board, for a game that has one.
     pub board: super::board::Board,
-    /// The cards ever given a host this game, in id order: `attached(card)`
-    /// looks at these, not at every card. One may have left its host since
-    /// (entering a zone ends an attachment); its `host` says so.
-    pub hosted: Vec<ObjId>,
+    /// The cards ever given a host this game.
+    pub(crate) hosted: super::hosted::Hosted,
 }
 
 impl Clone for State {
@@ -384,7 +454,7 @@ impl State {
             awaited: 0,
             tags_seen: 0,
             board: Default::default(),
-            hosted: Vec::new(),
+            hosted: Default::default(),
         }
     }
 
@@ -540,10 +610,7 @@ impl State {
         if zi.piles.is_empty() {
             zi.cards.clone()
         } else {
-            zi.piles
-                .iter()
-                .filter_map(|(_, p)| p.last().copied())
-                .collect()
+            zi.tops().collect()
         }
     }
 
@@ -561,14 +628,13 @@ impl State {
         if zi.piles.is_empty() {
             zi.cards.len()
         } else {
-            zi.piles.iter().filter(|(_, p)| !p.is_empty()).count()
+            zi.piles.len() - zi.nempty as usize
         }
     }
 
     #[inline]
     pub fn size(&self, z: ZoneRef) -> usize {
-        let zi = &self.zones[self.inst(z)];
-        zi.cards.len() + zi.piles.iter().map(|(_, p)| p.len()).sum::<usize>()
+        self.zones[self.inst(z)].size()
     }
 
     pub fn new_obj(&mut self, data: &Data, def: DefId, z: ZoneRef) -> ObjId {
@@ -598,9 +664,10 @@ impl State {
         let ids = first..first + n as ObjId;
         let zi = &mut self.zones[inst];
         if l.piles {
-            match zi.piles.iter().position(|(d, _)| *d == def) {
+            match zi.pile_index(def) {
                 Some(i) => {
                     zi.piles[i].1.extend(ids);
+                    zi.in_piles += n;
                     zi.set_empty(i, false);
                 }
                 None => {
@@ -642,16 +709,24 @@ impl State {
     /// Attaches card `c` to `host`, or detaches it (none).
     pub fn set_host(&mut self, c: ObjId, host: Option<ObjId>) {
         self.objs[c as usize].host = host;
-        if host.is_some()
-            && let Err(i) = self.hosted.binary_search(&c)
-        {
-            self.hosted.insert(i, c);
+        if host.is_some() {
+            self.hosted.add(c);
         }
     }
 
+    /// The cards [`State::attached`] looks at: every card ever given a host.
+    #[inline]
+    pub fn hosted(&self) -> usize {
+        self.hosted.count()
+    }
+
     /// The cards attached to `h`, in id order.
-    pub fn attached(&self, h: ObjId) -> impl Iterator<Item = ObjId> + '_ {
-        (self.hosted.iter().copied()).filter(move |&c| self.objs[c as usize].host == Some(h))
+    pub fn attached(&self, h: ObjId) -> crate::value::Cards {
+        let mut out: crate::value::Cards = (self.hosted.iter())
+            .filter(|&c| self.objs[c as usize].host == Some(h))
+            .collect();
+        out.sort_unstable();
+        out
     }
 
     /// Moves a card to the top (or bottom) of a zone; returns the cards it
@@ -695,9 +770,9 @@ impl State {
         match zi.cards.iter().rev().position(|&x| x == c) {
             Some(above) => above,
             None => {
-                let pile = zi.piles.iter().find(|(d, _)| *d == o.def);
-                let above = pile.and_then(|(_, p)| p.iter().rev().position(|&x| x == c));
-                zi.cards.len() + above.unwrap_or_else(|| pile.map_or(0, |(_, p)| p.len()))
+                let pile = zi.pile(o.def);
+                let above = pile.iter().rev().position(|&x| x == c);
+                zi.cards.len() + above.unwrap_or(pile.len())
             }
         }
     }
@@ -975,17 +1050,19 @@ fn take_below(zi: &mut ZoneInst, c: ObjId, def: DefId) -> usize {
         return above;
     }
     let mut passed = zi.cards.len();
-    if let Some(at) = zi.piles.iter().position(|(d, _)| *d == def) {
+    if let Some(at) = zi.pile_index(def) {
         let pile = &mut zi.piles[at].1;
         if pile.last() == Some(&c) {
             pile.pop();
+            zi.in_piles -= 1;
         } else if let Some(i) = pile.iter().rposition(|&x| x == c) {
             passed += pile.len() - 1 - i;
             pile.remove(i);
+            zi.in_piles -= 1;
         } else {
             passed += pile.len();
         }
-        let empty = pile.is_empty();
+        let empty = zi.piles[at].1.is_empty();
         zi.set_empty(at, empty);
     }
     passed
@@ -996,8 +1073,9 @@ fn take_below(zi: &mut ZoneInst, c: ObjId, def: DefId) -> usize {
 #[inline(never)]
 fn put_pile_or_bottom(zi: &mut ZoneInst, c: ObjId, def: DefId, piles: bool, bottom: bool) -> usize {
     if piles {
-        match zi.piles.iter().position(|(d, _)| *d == def) {
+        match zi.pile_index(def) {
             Some(i) => {
+                zi.in_piles += 1;
                 let p = &mut zi.piles[i].1;
                 let shifted = if bottom {
                     p.insert(0, c);

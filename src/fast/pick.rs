@@ -114,18 +114,15 @@ impl Game {
             // A pile's top card by its pile's definition (no card's property
             // is modified), the counter read once.
             let y = self.st.counter(p, k);
-            for &(def, ref pile) in &zi.piles {
-                if let Some(&c) = pile.last()
-                    && op.holds(data.defs[def as usize].props[pr as usize], y)
-                    && f(c)
-                {
+            for (def, pile) in zi.full_piles() {
+                let c = pile[pile.len() - 1];
+                if op.holds(data.defs[def as usize].props[pr as usize], y) && f(c) {
                     return true;
                 }
             }
             false
         } else {
-            let tops = zi.piles.iter().filter_map(|(_, pile)| pile.last().copied());
-            self.filter_cards(data, t, p, m, tops, f)
+            self.filter_cards(data, t, p, m, zi.tops(), f)
         }
     }
 
@@ -175,10 +172,9 @@ impl Game {
                 if !zi.piles.is_empty() && self.st.mods.is_empty() =>
             {
                 let y = self.st.counter(p, k);
-                zi.piles.iter().find_map(|&(def, ref pile)| {
-                    let &c = pile.last()?;
+                zi.full_piles().find_map(|(def, pile)| {
                     op.holds(data.defs[def as usize].props[pr as usize], y)
-                        .then_some(c)
+                        .then(|| pile[pile.len() - 1])
                 })
             }
             _ => first_in(zi, |c| self.card_test(data, t, p, c, Some(m))),
@@ -208,8 +204,8 @@ impl Game {
         // A row of piles: a pile's top card is tested by its pile's
         // definition where the test reads nothing else of the card.
         if !zi.piles.is_empty() && self.st.mods.is_empty() {
-            for &(def, ref pile) in &zi.piles {
-                let Some(&c) = pile.last() else { continue };
+            for (def, pile) in zi.full_piles() {
+                let c = pile[pile.len() - 1];
                 let d = &data.defs[def as usize];
                 let listed = match *pt {
                     Test::Cmp(Operand::Prop(pr), op, Operand::Counter(_)) => {
@@ -286,9 +282,6 @@ fn first_in(zi: &ZoneInst, mut hit: impl FnMut(ObjId) -> bool) -> Option<ObjId> 
     if zi.piles.is_empty() {
         zi.cards.iter().rev().copied().find(|&c| hit(c))
     } else {
-        zi.piles
-            .iter()
-            .filter_map(|(_, pile)| pile.last().copied())
-            .find(|&c| hit(c))
+        zi.tops().find(|&c| hit(c))
     }
 }

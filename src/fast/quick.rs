@@ -611,8 +611,8 @@ fn row_find(
     choose: FastChoose,
 ) -> Result<(usize, ObjId), usize> {
     let mut n = 0;
-    for &(def, ref pile) in &zi.piles {
-        let Some(&c) = pile.last() else { continue };
+    for (def, pile) in zi.full_piles() {
+        let c = pile[pile.len() - 1];
         let x = prop.get(def as usize).copied().unwrap_or(i64::MIN);
         if x < lo || x > hi {
             continue;

@@ -415,8 +415,10 @@ impl Compiler<'_> {
         Box::new(move |g, f| {
             let z = zone.zone(g, f, span)?;
             let inst = g.st.inst(z);
-            // Charged as the list `piles` makes is when walked.
-            g.charge(span, g.st.zones[inst].piles.len() as u64)?;
+            // Charged as the list `piles` makes is when made and walked.
+            let n = g.st.zones[inst].piles.len();
+            g.charge_passed(span, n)?;
+            g.charge(span, n as u64)?;
             if let PileTest::Count(zone, shared, op, y, at) = rest {
                 for (d, p) in &g.st.zones[inst].piles {
                     if !pass[*d as usize] {
@@ -454,10 +456,11 @@ impl Compiler<'_> {
     }
 
     /// `empty_piles(z) <op> n or any(piles(z), <tag test> and pile_count(z,
-    /// it) <op> k)` of one zone named without an owner: both read in one pass
-    /// over its piles. Neither side can fail or count a step; the span left
-    /// is the one the two scans would leave (the `pile_count` call's once a
-    /// pile passed the tag test).
+    /// it) <op> k)` of one zone named without an owner: the empty piles are
+    /// counted by the moves, the piles walked once, charged as the list
+    /// `piles` makes is when made and walked. The span left is the one the
+    /// two scans would leave (the `pile_count` call's once a pile passed the
+    /// tag test).
     pub(super) fn pile_or(&self, a: &Expr, b: &Expr) -> Option<CondFn> {
         let (Expr::Call(Builtin::EmptyPiles, args, at_empty), cmp, n) = vs_const(a)? else {
             return None;
@@ -504,25 +507,23 @@ impl Compiler<'_> {
         Some(Box::new(move |g, f| {
             let z = zone.get(g, f)?;
             let inst = g.st.inst(z);
-            // Past the first test, `piles` lists them for `any`: charged as
-            // a list walked.
             let zi = &g.st.zones[inst];
-            if !cmp.holds(zi.nempty as i64, n) {
-                g.charge(at_piles, zi.piles.len() as u64)?;
+            if cmp.holds(zi.nempty as i64, n) {
+                f.span = at_empty;
+                return Ok(true);
             }
+            let piles = zi.piles.len();
+            g.charge_passed(at_piles, piles)?;
+            g.charge(at_piles, piles as u64)?;
             let zi = &g.st.zones[inst];
-            if only_empty && zi.piles.len() <= 64 {
-                debug_assert_eq!(zi.nempty, zi.empty.count_ones());
+            if only_empty && piles <= 64 {
+                debug_assert_eq!(zi.nempty, zi.empty_bits().count_ones());
                 debug_assert_eq!(
-                    zi.empty,
+                    zi.empty_bits(),
                     (zi.piles.iter().enumerate())
                         .fold(0, |m, (i, (_, p))| m | (p.is_empty() as u64) << i)
                 );
-                if cmp.holds(zi.nempty as i64, n) {
-                    f.span = at_empty;
-                    return Ok(true);
-                }
-                let mut bits = zi.empty;
+                let mut bits = zi.empty_bits();
                 while bits != 0 {
                     if pass[zi.piles[bits.trailing_zeros() as usize].0 as usize] {
                         f.span = at;
@@ -534,17 +535,12 @@ impl Compiler<'_> {
                 f.span = if seen { at } else { at_piles };
                 return Ok(false);
             }
-            let (mut empty, mut seen, mut hit) = (0i64, false, false);
+            let (mut seen, mut hit) = (false, false);
             for (d, p) in &zi.piles {
-                empty += p.is_empty() as i64;
                 if pass[*d as usize] {
                     seen = true;
                     hit |= op.holds(p.len() as i64, k);
                 }
-            }
-            if cmp.holds(empty, n) {
-                f.span = at_empty;
-                return Ok(true);
             }
             f.span = if seen { at } else { at_piles };
             Ok(hit)

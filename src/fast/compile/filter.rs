@@ -97,6 +97,7 @@ impl Filter {
                 let v = x(g, f)?;
                 f.span = *span;
                 if let Value::Card(h) = v {
+                    g.charge_passed(*span, g.st.hosted())?;
                     for c in g.st.attached(h) {
                         cards.push(c);
                     }
@@ -139,7 +140,7 @@ pub(super) fn zone_cards(g: &Game, z: ZoneRef, out: &mut Listed) {
     if zi.piles.is_empty() {
         out.extend_rev(&zi.cards);
     } else {
-        for c in zi.piles.iter().filter_map(|(_, p)| p.last().copied()) {
+        for c in zi.tops() {
             out.push(c);
         }
     }

@@ -377,7 +377,7 @@ impl TopLoop {
             // One iteration: the refill in place if the test holds, the
             // top card moved; none of it where either cannot be.
             if let Some((op, k, ..)) = &self.test {
-                let size = zi.cards.len() + zi.piles.iter().map(|(_, p)| p.len()).sum::<usize>();
+                let size = zi.size();
                 if op.holds(size as i64, *k) && !self.swap_in(g, p, a, src, reserve) {
                     break;
                 }

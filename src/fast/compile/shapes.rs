@@ -71,10 +71,7 @@ pub(super) fn sum_prop(zones: Box<[ZoneOp]>, pr: u16, generic: ValFn) -> ValFn {
             total = if zi.piles.is_empty() {
                 g.st.add_props(f.data, zi.cards.iter().rev(), pr, total)
             } else {
-                zi.piles
-                    .iter()
-                    .filter_map(|(_, p)| p.last())
-                    .fold(total, add)
+                zi.tops().fold(total, |t, c| add(t, &c))
             };
         }
         Ok(Value::Int(total))

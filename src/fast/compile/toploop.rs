@@ -76,9 +76,7 @@ impl TopLoop {
                 };
                 if let Some((op, k, span, refill)) = &self.test {
                     f.span = *span;
-                    let zi = &g.st.zones[src];
-                    let size =
-                        zi.cards.len() + zi.piles.iter().map(|(_, p)| p.len()).sum::<usize>();
+                    let size = g.st.zones[src].size();
                     if op.holds(size as i64, *k) && !self.swap(g, f, src) {
                         at = None;
                         refill(g, f)?;
