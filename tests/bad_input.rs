@@ -25,6 +25,7 @@
 //! generate:               # optional: a big file made at run time, not committed
 //!   # (entries for one path are written one after the other):
 //!   - {path: cards/shrine/big.yaml, head: "a: ", body: "[", repeat: 100000, tail: ""}
+//!   - {path: cards/big/many.yaml, body: "- {id: c{n}, name: C{n}}\n", repeat: 2000}   # {n}: 0, 1, …
 //! ```
 //!
 //! and a `data/` folder whose files are laid over the base. Cases run against the
@@ -81,7 +82,8 @@ struct Case {
     generate: Vec<Generate>,
 }
 
-/// A file of `head`, `body` written `repeat` times, then `tail`.
+/// A file of `head`, `body` written `repeat` times, then `tail`; each `{n}`
+/// in `body` is the repetition's number (0, 1, …): many distinct cards.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Generate {
@@ -162,7 +164,13 @@ fn lay_out(case: &Case, src: &Path, dir: &Path) {
     for g in &case.generate {
         let text: &mut String = made.entry(&g.path).or_default();
         text.push_str(&g.head);
-        text.push_str(&g.body.repeat(g.repeat));
+        if g.body.contains("{n}") {
+            for n in 0..g.repeat {
+                text.push_str(&g.body.replace("{n}", &n.to_string()));
+            }
+        } else {
+            text.push_str(&g.body.repeat(g.repeat));
+        }
         text.push_str(&g.tail);
     }
     for (path, text) in made {

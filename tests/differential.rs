@@ -34,8 +34,8 @@ fn state(g: &Game) -> String {
     for (i, z) in st.zones.iter().enumerate() {
         let _ = writeln!(
             s,
-            "zone {i} {:?} {:?} {} {} {:?}",
-            z.cards, z.piles, z.empty, z.nempty, z.pile_defs
+            "zone {i} {:?} {:?} {} {} {} {:?}",
+            z.cards, z.piles, z.empty_bits(), z.nempty, z.size(), z.pile_defs
         );
     }
     let _ = writeln!(s, "counters {:?} globals {:?}", st.counters, st.globals);
@@ -501,6 +501,83 @@ fn spelled(dir: &Path, edits: &str) {
         text = text.replace(&old, &new);
     }
     std::fs::write(&file, text).expect("rules");
+}
+
+/// A game of a row of 200 piles (more than a word of pile bits, more than
+/// the 64 items a built-in's list or a look at attached cards makes for
+/// free): random play picks from the row, counts and walks it, empties
+/// piles and ends by them; then three endless loops of its built-ins run
+/// out of steps at the same call on both tiers.
+#[test]
+fn many_piles_play_the_same_games() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let cards: String = (0..200)
+        .map(|i| {
+            let tags = if i % 7 == 0 {
+                "[stone, big]"
+            } else {
+                "[stone]"
+            };
+            format!(
+                "- {{id: c{i}, name: C{i}, tags: {tags}, props: {{cost: {}}}}}\n",
+                i % 10
+            )
+        })
+        .collect();
+    let take = "let c = choose_one(supply where it.cost <= k, \"take\")\n\
+                if c != none {\n  move(c, hand)\n}\n\
+                k = (k + 3) % 10\n\
+                if count(hand) > 3 {\n  attach(top(hand), first(hand))\n  move(first(hand), trash)\n}\n\
+                n += empty_piles(supply) + pile_count(supply, @c150) + count(supply) % 7\n\
+                if any(piles(supply), it is big and pile_count(supply, it) < 2) {\n  n += 1\n}\n\
+                n += count(at(supply, 100)) + count(attached(first(hand)) where it is stone)\n\
+                for x in supply where it is big {\n  n += x.cost\n}";
+    let loops = [
+        "",
+        "while true {\n  if any(piles(supply), it is big and pile_count(supply, it) == 5) {\n    n += 1\n  }\n}",
+        "while true {\n  if empty_piles(supply) >= 1000 or any(piles(supply), it is big and pile_count(supply, it) == 0) {\n    n += 1\n  }\n}",
+        "create(@c1, hand, 100)\nattach(hand, first(supply))\nwhile true {\n  n += count(attached(first(supply)) where it is stone) + count(defs(\"stone\"))\n}",
+    ];
+    for (v, grind) in loops.iter().enumerate() {
+        let data = dir.path().join(format!("rows{v}"));
+        std::fs::create_dir_all(data.join("cards/rows")).expect("cards");
+        std::fs::create_dir_all(data.join("rules")).expect("rules");
+        std::fs::write(data.join("cards/rows/row.yaml"), &cards).expect("cards");
+        let mut phases = format!("    - name: take\n      do: |\n{}\n", indent(take));
+        if !grind.is_empty() {
+            write!(
+                phases,
+                "    - name: grind\n      do: |\n{}\n",
+                indent(grind)
+            )
+            .unwrap();
+        }
+        let rules = format!(
+            "name: rows\nplayers: {{min: 2, max: 2, default: 2}}\n\
+             counters:\n  n: {{start: 0}}\n  k: {{start: 0}}\ntags: [stone, big]\n\
+             properties:\n  cost: 0\n\
+             zones:\n  supply: {{per: shared, contents: public, piles: true}}\n  \
+             hand: {{per: player}}\n  trash: {{per: shared, contents: public}}\n\
+             setup: |\n  for d in defs(\"stone\") {{\n    create(d, supply, 2)\n  }}\n\
+             turn:\n  phases:\n{phases}\
+             end:\n  if: \"empty_piles(supply) >= 60 or any(piles(supply), it is big and pile_count(supply, it) == 0)\"\n\
+             score: \"n\"\nmax_turns: 300\n"
+        );
+        std::fs::write(data.join("rules/rows.yaml"), rules).expect("rules");
+        let data =
+            Arc::new(load::load_game(&data, "rows").unwrap_or_else(|e| panic!("rows{v}: {e:?}")));
+        let agents = vec![agent::parse("random", &data).expect("agent"); 2];
+        let seeds = if grind.is_empty() { 40 } else { 2 };
+        seeds_agree(&format!("rows{v}"), "random", &data, agents, seeds);
+    }
+}
+
+/// `code` indented as a block of a phase's `do: |`.
+fn indent(code: &str) -> String {
+    code.lines()
+        .map(|l| format!("        {l}"))
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// A bot's plays from deep in a big hand (a thousand cards made on top of

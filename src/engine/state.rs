@@ -1137,4 +1137,35 @@ mod tests {
     fn a_card_is_24_bytes() {
         assert_eq!(std::mem::size_of::<super::Obj>(), 24);
     }
+
+    /// The counts the moves keep agree with the piles, past a word of pile
+    /// bits: sizes, empty piles, the walk's top cards, the lookup by card.
+    #[test]
+    fn pile_counts_follow_the_moves() {
+        let mut z = super::ZoneInst::default();
+        let mut id = 0;
+        for def in 0..150u16 {
+            z.push_empty_pile(def);
+        }
+        for round in 0..400u32 {
+            let def = (round * 37 % 150) as u16;
+            if round % 3 == 0 {
+                let top = z.pile(def).last().copied();
+                if let Some(c) = top {
+                    super::take_below(&mut z, c, def);
+                }
+            } else {
+                super::put_pile_or_bottom(&mut z, id, def, true, round % 5 == 0);
+                id += 1;
+            }
+            let tops: Vec<u32> = z.piles.iter().filter_map(|(_, p)| p.last().copied()).collect();
+            assert_eq!(z.tops().collect::<Vec<_>>(), tops);
+            let empty = z.piles.iter().filter(|(_, p)| p.is_empty()).count();
+            assert_eq!(z.nempty as usize, empty);
+            assert_eq!(z.size(), z.piles.iter().map(|(_, p)| p.len()).sum::<usize>());
+            assert_eq!(z.pile(def), &z.piles[def as usize].1[..]);
+        }
+        z.clear();
+        assert_eq!((z.size(), z.nempty, z.tops().count()), (0, 0, 0));
+    }
 }
