@@ -35,7 +35,12 @@ fn state(g: &Game) -> String {
         let _ = writeln!(
             s,
             "zone {i} {:?} {:?} {} {} {} {:?}",
-            z.cards, z.piles, z.empty_bits(), z.nempty, z.size(), z.pile_defs
+            z.cards,
+            z.piles,
+            z.empty_bits(),
+            z.nempty,
+            z.size(),
+            z.pile_defs
         );
     }
     let _ = writeln!(s, "counters {:?} globals {:?}", st.counters, st.globals);

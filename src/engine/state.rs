@@ -101,7 +101,7 @@ impl ZoneInst {
 
     fn push_pile(&mut self, def: DefId, cards: Vec<ObjId>) {
         let i = self.piles.len();
-        if i % 64 == 0 {
+        if i.is_multiple_of(64) {
             self.full.push(0);
         }
         self.nempty += 1;
@@ -154,18 +154,17 @@ impl ZoneInst {
 
     /// The piles holding cards, in order, with their definitions.
     #[inline]
-    pub fn full_piles(&self) -> impl Iterator<Item = (DefId, &[ObjId])> + '_ {
-        self.full.iter().enumerate().flat_map(move |(w, &bits)| {
-            let mut bits = bits;
-            std::iter::from_fn(move || {
-                (bits != 0).then(|| {
-                    let i = w * 64 + bits.trailing_zeros() as usize;
-                    bits &= bits - 1;
-                    let (d, p) = &self.piles[i];
-                    (*d, p.as_slice())
-                })
-            })
-        })
+    pub fn full_piles(&self) -> FullPiles<'_> {
+        let (bits, full) = self
+            .full
+            .split_first()
+            .map_or((0, &[][..]), |(&b, r)| (b, r));
+        FullPiles {
+            piles: &self.piles,
+            full,
+            base: 0,
+            bits,
+        }
     }
 
     /// The top card of each pile holding cards, in order.
@@ -180,6 +179,32 @@ impl ZoneInst {
         let n = self.piles.len().min(64);
         let all = if n == 64 { !0 } else { (1u64 << n) - 1 };
         !self.full.first().copied().unwrap_or(0) & all
+    }
+}
+
+/// [`ZoneInst::full_piles`]: the set bits of the pile bits, a word at a time.
+pub struct FullPiles<'a> {
+    piles: &'a [(DefId, Vec<ObjId>)],
+    /// The words after the one being read.
+    full: &'a [u64],
+    /// The first pile of the word being read, and its bits left.
+    base: usize,
+    bits: u64,
+}
+
+impl<'a> Iterator for FullPiles<'a> {
+    type Item = (DefId, &'a [ObjId]);
+
+    #[inline(always)]
+    fn next(&mut self) -> Option<Self::Item> {
+        while self.bits == 0 {
+            let (&w, rest) = self.full.split_first()?;
+            (self.full, self.base, self.bits) = (rest, self.base + 64, w);
+        }
+        let i = self.base + self.bits.trailing_zeros() as usize;
+        self.bits &= self.bits - 1;
+        let (d, p) = &self.piles[i];
+        Some((*d, p))
     }
 }
 
@@ -1158,11 +1183,18 @@ mod tests {
                 super::put_pile_or_bottom(&mut z, id, def, true, round % 5 == 0);
                 id += 1;
             }
-            let tops: Vec<u32> = z.piles.iter().filter_map(|(_, p)| p.last().copied()).collect();
+            let tops: Vec<u32> = z
+                .piles
+                .iter()
+                .filter_map(|(_, p)| p.last().copied())
+                .collect();
             assert_eq!(z.tops().collect::<Vec<_>>(), tops);
             let empty = z.piles.iter().filter(|(_, p)| p.is_empty()).count();
             assert_eq!(z.nempty as usize, empty);
-            assert_eq!(z.size(), z.piles.iter().map(|(_, p)| p.len()).sum::<usize>());
+            assert_eq!(
+                z.size(),
+                z.piles.iter().map(|(_, p)| p.len()).sum::<usize>()
+            );
             assert_eq!(z.pile(def), &z.piles[def as usize].1[..]);
         }
         z.clear();
