@@ -77,12 +77,22 @@ impl Filter {
         f: &mut Frame,
         hit: impl FnMut(&Value, usize),
     ) -> Res<()> {
+        match self.test.kept {
+            None => self.items(g, f, hit),
+            Some(_) => self.kept_items(g, f, hit),
+        }
+    }
+
+    /// [`Filter::items`] of a filter with a kept part, its slots emptied
+    /// after (out of line: most filters have none).
+    #[inline(never)]
+    fn kept_items(&self, g: &mut Game, f: &mut Frame, hit: impl FnMut(&Value, usize)) -> Res<()> {
         let r = self.items(g, f, hit);
         self.test.done(f);
         r
     }
 
-    /// [`Filter::run`] but for the kept part's slots, left to empty.
+    /// [`Filter::run`], a kept part's slots left as they are.
     #[inline(always)]
     fn items(&self, g: &mut Game, f: &mut Frame, mut hit: impl FnMut(&Value, usize)) -> Res<()> {
         let mut cards = Listed::new();

@@ -138,7 +138,6 @@ fn span_of(s: &[Value]) -> Span {
 
 impl ItemTest {
     /// Empties the kept slots, after a filter's loop.
-    #[inline(always)]
     pub(super) fn done(&self, f: &mut Frame) {
         if let Some(at) = self.kept {
             for s in &mut f.slots[at..at + KEPT_SLOTS as usize] {
