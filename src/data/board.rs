@@ -52,6 +52,10 @@ fn one() -> i64 {
 #[derive(Debug, Default)]
 pub struct BoardDecl {
     pub squares: Vec<SquareDecl>,
+    /// The events a piece raises as it passes a square and as it stops on
+    /// one, found by name once here, not on every square.
+    pub passes: Option<u16>,
+    pub stops: Option<u16>,
 }
 
 #[derive(Debug)]

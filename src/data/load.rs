@@ -1552,7 +1552,11 @@ impl Loader {
                 None,
             );
         }
-        BoardDecl { squares }
+        BoardDecl {
+            squares,
+            passes: find(&self.names.events, "passes"),
+            stops: find(&self.names.events, "stops"),
+        }
     }
 
     fn set_effect(

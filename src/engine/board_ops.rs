@@ -72,8 +72,9 @@ impl Game {
                 for i in 0..steps {
                     at = self.ahead(at, 1);
                     self.st.board.pieces[who as usize] = at;
-                    let name = if i + 1 == steps { "stops" } else { "passes" };
-                    self.board_event(name, who, at, f)?;
+                    let b = &self.data.board;
+                    let e = if i + 1 == steps { b.stops } else { b.passes };
+                    self.board_event(e, who, at, f)?;
                 }
                 Value::Int(self.st.board.pieces[who as usize] as i64)
             }
@@ -225,8 +226,8 @@ impl Game {
 
     /// Raises a movement event for the abilities waiting for it (no `would`:
     /// a piece's step cannot be prevented; no line: the move's line says it).
-    fn board_event(&mut self, name: &str, p: PlayerId, square: u32, f: &Frame) -> Res<()> {
-        let Some(e) = crate::lang::names::find(&self.data.names.events, name) else {
+    fn board_event(&mut self, e: Option<u16>, p: PlayerId, square: u32, f: &Frame) -> Res<()> {
+        let Some(e) = e else {
             return Ok(());
         };
         if !self.has_listeners(e, false) {
