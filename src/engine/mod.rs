@@ -13,6 +13,7 @@ pub mod facts;
 pub mod frame;
 mod hosted;
 pub mod log;
+pub mod mods;
 pub mod ops;
 mod reference;
 pub mod request;

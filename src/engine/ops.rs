@@ -1122,9 +1122,8 @@ impl Game {
     /// Ends card `c`'s modifiers that lasted until event `e`.
     #[inline(never)]
     fn end_on_event(&mut self, e: u16, c: ObjId) {
-        self.end_mods(|m| m.obj == c && m.ends(|u| u == Until::Event(e)));
-        let waits = |u| matches!(u, Until::Event(_));
-        if !self.st.mods.iter().any(|m| m.ends(waits)) {
+        self.end_mods(super::mods::End::Event(e, c));
+        if !self.st.mods.await_events() {
             self.st.awaited = 0;
         }
     }

@@ -326,7 +326,7 @@ pub struct State {
     pub ncounters: usize,
     pub counters: Vec<i64>,
     pub globals: Vec<i64>,
-    pub mods: Vec<Modifier>,
+    pub mods: super::mods::Mods,
     pub active: PlayerId,
     pub turn: u32,
     pub turns_taken: Vec<u32>,
@@ -458,7 +458,7 @@ impl State {
             ncounters: 0,
             counters: Vec::new(),
             globals: Vec::new(),
-            mods: Vec::new(),
+            mods: Default::default(),
             active: 0,
             turn: 0,
             turns_taken: Vec::new(),
@@ -948,7 +948,7 @@ impl State {
     /// Ends the effects that last while a card stays where it is.
     #[inline(never)]
     fn end_while(&mut self, c: ObjId) {
-        self.mods.retain(|m| !m.ends(|u| u == Until::While(c)));
+        self.mods.end(super::mods::End::Moved(c));
     }
 
     /// Moves every card of a zone to the top of another, top card first, as
@@ -999,12 +999,7 @@ impl State {
         if self.mods.is_empty() {
             return base;
         }
-        base + self
-            .mods
-            .iter()
-            .filter(|m| m.obj == c && m.prop == prop)
-            .map(|m| m.delta)
-            .sum::<i64>()
+        base + self.mods.sum(c, prop)
     }
 
     /// [`State::prop`] of each card added to `total` in turn (saturating),

@@ -3,12 +3,13 @@
 use super::decide::Act;
 use super::frame::{Charge, Enter};
 use super::log::Entry;
+use super::mods::End;
 use super::request::Choice;
-use super::state::{Event, Modifier, Until};
+use super::state::Event;
 use super::{Flow, Game, Res};
 use crate::data::{Data, TurnEvent};
 use crate::lang::ir::Code;
-use crate::value::{ObjId, PlayerId, Value};
+use crate::value::{PlayerId, Value};
 
 impl Game {
     /// One turn of the active player, optionally starting at a phase.
@@ -37,7 +38,7 @@ impl Game {
         self.st.phase = None;
         // "Until end of turn" effects end first, then "at end of turn" abilities.
         if !self.st.mods.is_empty() {
-            self.end_mods(|m| m.ends(|u| matches!(u, Until::EndOfTurn | Until::EndOfPhase(_))));
+            self.end_mods(End::Turn);
         }
         self.raise(data, data.turn.end_event, p)?;
         if let Some(end) = &data.turn.end {
@@ -82,7 +83,7 @@ impl Game {
             }
             self.raise(data, phase.end_event, p)?;
             if !self.st.mods.is_empty() {
-                self.end_mods(|m| m.ends(|u| u == Until::EndOfPhase(i as u16)));
+                self.end_mods(End::Phase(i as u16));
             }
             self.push_with(|| Entry::Phase {
                 phase: i as u16,
@@ -290,23 +291,19 @@ impl Game {
     /// Ends the modifiers `ends` picks, each with a line undoing it (the
     /// end-of-turn -2 of a +2).
     #[inline(never)]
-    pub(crate) fn end_mods(&mut self, ends: impl Fn(&Modifier) -> bool) {
+    pub(crate) fn end_mods(&mut self, end: End) {
+        let over = self.st.mods.end(end);
         if self.logging {
-            let over: Vec<(ObjId, u16, i64)> = (self.st.mods.iter())
-                .filter(|m| ends(m))
-                .map(|m| (m.obj, m.prop, m.delta))
-                .collect();
-            for (obj, prop, delta) in over {
-                let def = self.named(obj);
+            for m in over {
+                let def = self.named(m.obj);
                 self.push(Entry::Modify {
                     def,
-                    prop,
-                    delta: -delta,
+                    prop: m.prop,
+                    delta: -m.delta,
                     ends: true,
                 });
             }
         }
-        self.st.mods.retain(|m| !ends(m));
     }
 
     /// Every player passed in a row: the newest effect on the stack resolves.

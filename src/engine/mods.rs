@@ -1,0 +1,296 @@
+//! The modifiers in play (`modify`), indexed by card and by what ends them:
+//! reading a card's property, a card moving, a turn, phase or event ending
+//! each touch only the modifiers concerned, however many a mod makes.
+
+use ahash::AHashMap as HashMap;
+use smallvec::SmallVec;
+
+use super::state::{Modifier, Until};
+use crate::value::ObjId;
+
+/// What ends modifiers: each end a modifier names is one of these.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum End {
+    /// The turn: those until the end of the turn or of any phase.
+    Turn,
+    Phase(u16),
+    /// Card `c` moved: those lasting while it stays where it is.
+    Moved(ObjId),
+    /// Event `e` happened to card `c`: that card's modifiers until it.
+    Event(u16, ObjId),
+}
+
+/// Up to this many, modifiers are found by looking at each (cheaper than
+/// a table for the few most games have); past it, through the indices.
+const SMALL: usize = 32;
+
+/// In the order made. Small, the ended ones leave at once; indexed, an
+/// ended one stays in `all`, dead, until more than half are dead, when the
+/// list and its indices are rebuilt (so each modifier is looked at a
+/// bounded number of times over its life).
+#[derive(Default)]
+pub struct Mods {
+    all: Vec<(Modifier, bool)>,
+    live: usize,
+    indexed: bool,
+    /// Live modifiers ending at an event: while there are none, no event
+    /// is awaited.
+    on_event: usize,
+    /// Indices into `all` of each card's modifiers.
+    by_card: HashMap<ObjId, SmallVec<[u32; 2]>>,
+    /// Indices into `all` waiting for each end (some since ended another way).
+    by_end: HashMap<End, Vec<u32>>,
+}
+
+impl std::fmt::Debug for Mods {
+    /// The live modifiers, in the order made.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+impl Clone for Mods {
+    fn clone(&self) -> Mods {
+        let mut m = Mods::default();
+        m.clone_from(self);
+        m
+    }
+
+    /// Into this set's own tables: a search copies a state per playout.
+    fn clone_from(&mut self, src: &Mods) {
+        self.all.clone_from(&src.all);
+        self.live = src.live;
+        self.indexed = src.indexed;
+        self.on_event = src.on_event;
+        self.by_card.clone_from(&src.by_card);
+        self.by_end.clone_from(&src.by_end);
+    }
+}
+
+/// The end a modifier's `Until` names, if it ever ends.
+fn end_of(u: Until, card: ObjId) -> Option<End> {
+    match u {
+        Until::Forever => None,
+        Until::EndOfTurn => Some(End::Turn),
+        Until::EndOfPhase(p) => Some(End::Phase(p)),
+        Until::While(c) => Some(End::Moved(c)),
+        Until::Event(e) => Some(End::Event(e, card)),
+    }
+}
+
+/// Whether a modifier with this `Until` ends at `end`.
+fn ends_at(u: Until, end: End, card: ObjId) -> bool {
+    match (u, end) {
+        (Until::EndOfTurn | Until::EndOfPhase(_), End::Turn) => true,
+        (Until::EndOfPhase(p), End::Phase(q)) => p == q,
+        (Until::While(c), End::Moved(d)) => c == d,
+        (Until::Event(e), End::Event(f, c)) => e == f && c == card,
+        _ => false,
+    }
+}
+
+impl Mods {
+    /// No modifier in play.
+    #[inline(always)]
+    pub fn is_empty(&self) -> bool {
+        self.live == 0
+    }
+
+    /// The live modifiers, in the order made.
+    pub fn iter(&self) -> impl Iterator<Item = &Modifier> {
+        self.all.iter().filter(|(_, live)| *live).map(|(m, _)| m)
+    }
+
+    pub fn clear(&mut self) {
+        self.all.clear();
+        self.live = 0;
+        self.indexed = false;
+        self.on_event = 0;
+        self.by_card.clear();
+        self.by_end.clear();
+    }
+
+    pub fn push(&mut self, m: Modifier) {
+        let i = self.all.len() as u32;
+        if self.indexed {
+            self.index(i, &m);
+        }
+        self.live += 1;
+        self.on_event += m.ends(|u| matches!(u, Until::Event(_))) as usize;
+        self.all.push((m, true));
+        if !self.indexed && self.all.len() > SMALL {
+            self.reindex();
+        }
+    }
+
+    fn index(&mut self, i: u32, m: &Modifier) {
+        self.by_card.entry(m.obj).or_default().push(i);
+        let a = end_of(m.until, m.obj);
+        let b = end_of(m.or, m.obj).filter(|b| Some(*b) != a);
+        for e in a.into_iter().chain(b) {
+            self.by_end.entry(e).or_default().push(i);
+        }
+    }
+
+    /// The sum of card `c`'s live modifiers of property `prop`.
+    #[inline]
+    pub fn sum(&self, c: ObjId, prop: u16) -> i64 {
+        if !self.indexed {
+            return (self.all.iter())
+                .filter(|(m, live)| *live && m.obj == c && m.prop == prop)
+                .map(|(m, _)| m.delta)
+                .sum();
+        }
+        let Some(ix) = self.by_card.get(&c) else {
+            return 0;
+        };
+        ix.iter()
+            .map(|&i| &self.all[i as usize])
+            .filter(|(m, live)| *live && m.prop == prop)
+            .map(|(m, _)| m.delta)
+            .sum()
+    }
+
+    /// Whether a live modifier lasts until an event.
+    #[inline]
+    pub fn await_events(&self) -> bool {
+        self.on_event > 0
+    }
+
+    /// Ends the live modifiers `end` ends; returns them in the order made.
+    pub fn end(&mut self, end: End) -> SmallVec<[Modifier; 4]> {
+        let mut over = SmallVec::new();
+        let hit = |m: &Modifier| ends_at(m.until, end, m.obj) || ends_at(m.or, end, m.obj);
+        if !self.indexed {
+            // Most ends end none: looked for before anything is written.
+            if !self.all.iter().any(|(m, _)| hit(m)) {
+                return over;
+            }
+            for (m, live) in &mut self.all {
+                if *live && hit(m) {
+                    *live = false;
+                    over.push(m.clone());
+                }
+            }
+            if !over.is_empty() {
+                self.all.retain(|(_, live)| *live);
+                self.live = self.all.len();
+                self.on_event = (self.all.iter())
+                    .filter(|(m, _)| m.ends(|u| matches!(u, Until::Event(_))))
+                    .count();
+            }
+            return over;
+        }
+        let mut ix = self.by_end.remove(&end).unwrap_or_default();
+        if end == End::Turn {
+            let phases: Vec<End> = (self.by_end.keys())
+                .filter(|e| matches!(e, End::Phase(_)))
+                .copied()
+                .collect();
+            for p in phases {
+                ix.extend(self.by_end.remove(&p).unwrap_or_default());
+            }
+            ix.sort_unstable();
+        }
+        for i in ix {
+            let (m, live) = &mut self.all[i as usize];
+            if *live && hit(m) {
+                *live = false;
+                self.live -= 1;
+                self.on_event -= m.ends(|u| matches!(u, Until::Event(_))) as usize;
+                over.push(m.clone());
+            }
+        }
+        let dead = self.all.len() - self.live;
+        if dead > 64 && dead > self.live {
+            self.compact();
+        }
+        over
+    }
+
+    /// Drops the dead modifiers and the indices left pointing at them.
+    #[cold]
+    fn compact(&mut self) {
+        self.all.retain(|(_, live)| *live);
+        self.reindex();
+    }
+
+    /// The indices of `all` (none while it is small).
+    #[cold]
+    fn reindex(&mut self) {
+        self.by_card.clear();
+        self.by_end.clear();
+        self.indexed = self.all.len() > SMALL;
+        let n = if self.indexed { self.all.len() } else { 0 };
+        for i in 0..n {
+            let m = self.all[i].0.clone();
+            self.index(i as u32, &m);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{End, Mods};
+    use crate::engine::state::{Modifier, Until};
+
+    fn m(obj: u32, until: Until, or: Until) -> Modifier {
+        Modifier {
+            obj,
+            prop: 0,
+            delta: 1,
+            until,
+            or,
+        }
+    }
+
+    /// Every end finds exactly the modifiers a scan of all of them would,
+    /// in the order made, through compactions, with many modifiers alive.
+    #[test]
+    fn ends_find_what_a_scan_finds() {
+        let mut mods = Mods::default();
+        let mut all: Vec<(Modifier, bool)> = Vec::new();
+        let untils = |k: u32| match k % 6 {
+            0 => Until::Forever,
+            1 => Until::EndOfTurn,
+            2 => Until::EndOfPhase((k / 6 % 3) as u16),
+            3 => Until::While(k / 6 % 5),
+            _ => Until::Event((k / 6 % 2) as u16),
+        };
+        for round in 0..3000u32 {
+            let x = round.wrapping_mul(2654435761);
+            let (u, o) = (untils(x >> 3), untils(x >> 11));
+            let card = x >> 20 & 7;
+            mods.push(m(card, u, o));
+            all.push((m(card, u, o), true));
+            let end = match x >> 24 & 7 {
+                0 => Some(End::Turn),
+                1 => Some(End::Phase((x >> 27 & 3) as u16)),
+                2 => Some(End::Moved(x >> 27 & 7)),
+                3 => Some(End::Event((x >> 27 & 1) as u16, x >> 28 & 7)),
+                _ => None,
+            };
+            if let Some(end) = end {
+                let got = mods.end(end);
+                let mut want = Vec::new();
+                for (m, live) in all.iter_mut().filter(|(_, l)| *l) {
+                    if super::ends_at(m.until, end, m.obj) || super::ends_at(m.or, end, m.obj) {
+                        *live = false;
+                        want.push(format!("{m:?}"));
+                    }
+                }
+                let got: Vec<String> = got.iter().map(|m| format!("{m:?}")).collect();
+                assert_eq!(got, want, "round {round}: {end:?}");
+            }
+            for c in 0..8 {
+                let want: i64 = all.iter().filter(|(m, l)| *l && m.obj == c).count() as i64;
+                assert_eq!(mods.sum(c, 0), want, "round {round}");
+            }
+            let events = all
+                .iter()
+                .any(|(m, l)| *l && m.ends(|u| matches!(u, Until::Event(_))));
+            assert_eq!(mods.await_events(), events);
+        }
+        assert!(mods.all.len() < all.len(), "never compacted");
+    }
+}
