@@ -32,10 +32,16 @@ const SMALL: usize = 32;
 pub struct Mods {
     all: Vec<(Modifier, bool)>,
     live: usize,
-    indexed: bool,
+
     /// Live modifiers ending at an event: while there are none, no event
     /// is awaited.
     on_event: usize,
+    /// None while small: most games never make one.
+    index: Option<Box<Index>>,
+}
+
+#[derive(Clone, Default)]
+struct Index {
     /// Indices into `all` of each card's modifiers.
     by_card: HashMap<ObjId, SmallVec<[u32; 2]>>,
     /// Indices into `all` waiting for each end (some since ended another way).
@@ -60,10 +66,8 @@ impl Clone for Mods {
     fn clone_from(&mut self, src: &Mods) {
         self.all.clone_from(&src.all);
         self.live = src.live;
-        self.indexed = src.indexed;
         self.on_event = src.on_event;
-        self.by_card.clone_from(&src.by_card);
-        self.by_end.clone_from(&src.by_end);
+        self.index.clone_from(&src.index);
     }
 }
 
@@ -104,44 +108,38 @@ impl Mods {
     pub fn clear(&mut self) {
         self.all.clear();
         self.live = 0;
-        self.indexed = false;
         self.on_event = 0;
-        self.by_card.clear();
-        self.by_end.clear();
+        self.index = None;
     }
 
     pub fn push(&mut self, m: Modifier) {
         let i = self.all.len() as u32;
-        if self.indexed {
-            self.index(i, &m);
+        if let Some(x) = &mut self.index {
+            x.add(i, &m);
         }
         self.live += 1;
         self.on_event += m.ends(|u| matches!(u, Until::Event(_))) as usize;
         self.all.push((m, true));
-        if !self.indexed && self.all.len() > SMALL {
+        if self.index.is_none() && self.all.len() > SMALL {
             self.reindex();
         }
     }
 
-    fn index(&mut self, i: u32, m: &Modifier) {
-        self.by_card.entry(m.obj).or_default().push(i);
-        let a = end_of(m.until, m.obj);
-        let b = end_of(m.or, m.obj).filter(|b| Some(*b) != a);
-        for e in a.into_iter().chain(b) {
-            self.by_end.entry(e).or_default().push(i);
-        }
-    }
-
     /// The sum of card `c`'s live modifiers of property `prop`.
-    #[inline]
+    #[inline(always)]
     pub fn sum(&self, c: ObjId, prop: u16) -> i64 {
-        if !self.indexed {
+        let Some(x) = &self.index else {
             return (self.all.iter())
                 .filter(|(m, live)| *live && m.obj == c && m.prop == prop)
                 .map(|(m, _)| m.delta)
                 .sum();
-        }
-        let Some(ix) = self.by_card.get(&c) else {
+        };
+        self.sum_indexed(x, c, prop)
+    }
+
+    #[inline(never)]
+    fn sum_indexed(&self, x: &Index, c: ObjId, prop: u16) -> i64 {
+        let Some(ix) = x.by_card.get(&c) else {
             return 0;
         };
         ix.iter()
@@ -157,38 +155,38 @@ impl Mods {
         self.on_event > 0
     }
 
-    /// Ends the live modifiers `end` ends; returns them in the order made.
-    pub fn end(&mut self, end: End) -> SmallVec<[Modifier; 4]> {
-        let mut over = SmallVec::new();
+    /// Ends the live modifiers `end` ends, pushed onto `over` (if given) in
+    /// the order made.
+    pub fn end(&mut self, end: End, mut over: Option<&mut Vec<Modifier>>) {
         let hit = |m: &Modifier| ends_at(m.until, end, m.obj) || ends_at(m.or, end, m.obj);
-        if !self.indexed {
-            // Most ends end none: looked for before anything is written.
-            if !self.all.iter().any(|(m, _)| hit(m)) {
-                return over;
-            }
+        let Some(x) = &mut self.index else {
+            let mut ended = false;
             for (m, live) in &mut self.all {
                 if *live && hit(m) {
                     *live = false;
-                    over.push(m.clone());
+                    ended = true;
+                    if let Some(o) = over.as_deref_mut() {
+                        o.push(m.clone());
+                    }
                 }
             }
-            if !over.is_empty() {
+            if ended {
                 self.all.retain(|(_, live)| *live);
                 self.live = self.all.len();
                 self.on_event = (self.all.iter())
                     .filter(|(m, _)| m.ends(|u| matches!(u, Until::Event(_))))
                     .count();
             }
-            return over;
-        }
-        let mut ix = self.by_end.remove(&end).unwrap_or_default();
+            return;
+        };
+        let mut ix = x.by_end.remove(&end).unwrap_or_default();
         if end == End::Turn {
-            let phases: Vec<End> = (self.by_end.keys())
+            let phases: Vec<End> = (x.by_end.keys())
                 .filter(|e| matches!(e, End::Phase(_)))
                 .copied()
                 .collect();
             for p in phases {
-                ix.extend(self.by_end.remove(&p).unwrap_or_default());
+                ix.extend(x.by_end.remove(&p).unwrap_or_default());
             }
             ix.sort_unstable();
         }
@@ -198,14 +196,15 @@ impl Mods {
                 *live = false;
                 self.live -= 1;
                 self.on_event -= m.ends(|u| matches!(u, Until::Event(_))) as usize;
-                over.push(m.clone());
+                if let Some(o) = over.as_deref_mut() {
+                    o.push(m.clone());
+                }
             }
         }
         let dead = self.all.len() - self.live;
         if dead > 64 && dead > self.live {
             self.compact();
         }
-        over
     }
 
     /// Drops the dead modifiers and the indices left pointing at them.
@@ -218,13 +217,23 @@ impl Mods {
     /// The indices of `all` (none while it is small).
     #[cold]
     fn reindex(&mut self) {
-        self.by_card.clear();
-        self.by_end.clear();
-        self.indexed = self.all.len() > SMALL;
-        let n = if self.indexed { self.all.len() } else { 0 };
-        for i in 0..n {
-            let m = self.all[i].0.clone();
-            self.index(i as u32, &m);
+        self.index = (self.all.len() > SMALL).then(|| {
+            let mut x = Box::<Index>::default();
+            for (i, (m, _)) in self.all.iter().enumerate() {
+                x.add(i as u32, m);
+            }
+            x
+        });
+    }
+}
+
+impl Index {
+    fn add(&mut self, i: u32, m: &Modifier) {
+        self.by_card.entry(m.obj).or_default().push(i);
+        let a = end_of(m.until, m.obj);
+        let b = end_of(m.or, m.obj).filter(|b| Some(*b) != a);
+        for e in a.into_iter().chain(b) {
+            self.by_end.entry(e).or_default().push(i);
         }
     }
 }
@@ -271,7 +280,8 @@ mod tests {
                 _ => None,
             };
             if let Some(end) = end {
-                let got = mods.end(end);
+                let mut got = Vec::new();
+                mods.end(end, Some(&mut got));
                 let mut want = Vec::new();
                 for (m, live) in all.iter_mut().filter(|(_, l)| *l) {
                     if super::ends_at(m.until, end, m.obj) || super::ends_at(m.or, end, m.obj) {

@@ -948,7 +948,7 @@ impl State {
     /// Ends the effects that last while a card stays where it is.
     #[inline(never)]
     fn end_while(&mut self, c: ObjId) {
-        self.mods.end(super::mods::End::Moved(c));
+        self.mods.end(super::mods::End::Moved(c), None);
     }
 
     /// Moves every card of a zone to the top of another, top card first, as

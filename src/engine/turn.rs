@@ -292,17 +292,19 @@ impl Game {
     /// end-of-turn -2 of a +2).
     #[inline(never)]
     pub(crate) fn end_mods(&mut self, end: End) {
-        let over = self.st.mods.end(end);
-        if self.logging {
-            for m in over {
-                let def = self.named(m.obj);
-                self.push(Entry::Modify {
-                    def,
-                    prop: m.prop,
-                    delta: -m.delta,
-                    ends: true,
-                });
-            }
+        if !self.logging {
+            return self.st.mods.end(end, None);
+        }
+        let mut over = Vec::new();
+        self.st.mods.end(end, Some(&mut over));
+        for m in over {
+            let def = self.named(m.obj);
+            self.push(Entry::Modify {
+                def,
+                prop: m.prop,
+                delta: -m.delta,
+                ends: true,
+            });
         }
     }
 
