@@ -5,8 +5,38 @@
 use ahash::AHashMap as HashMap;
 use smallvec::SmallVec;
 
-use super::state::{Modifier, Until};
 use crate::value::ObjId;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Until {
+    Forever,
+    EndOfTurn,
+    EndOfPhase(u16),
+    /// While a source card stays where it is (a support's bonus to its host).
+    While(ObjId),
+    /// Until the event happens to the modified card (`emit(event, card)`):
+    /// "until the end of the battle it takes part in".
+    Event(u16),
+}
+
+/// A change to a card's property (`modify`), lasting until a timing point.
+#[derive(Debug, Clone)]
+pub struct Modifier {
+    pub obj: ObjId,
+    pub prop: u16,
+    pub delta: i64,
+    pub until: Until,
+    /// A second end, whichever comes first (`until` again when there is one).
+    pub or: Until,
+}
+
+impl Modifier {
+    /// Whether either of its ends is one `at` names.
+    #[inline]
+    pub fn ends(&self, at: impl Fn(Until) -> bool) -> bool {
+        at(self.until) || at(self.or)
+    }
+}
 
 /// What ends modifiers: each end a modifier names is one of these.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -240,8 +270,7 @@ impl Index {
 
 #[cfg(test)]
 mod tests {
-    use super::{End, Mods};
-    use crate::engine::state::{Modifier, Until};
+    use super::{End, Modifier, Mods, Until};
 
     fn m(obj: u32, until: Until, or: Until) -> Modifier {
         Modifier {

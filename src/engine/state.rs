@@ -4,6 +4,7 @@
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+pub use super::mods::{Modifier, Until};
 use crate::data::Data;
 use crate::value::{DefId, ObjId, PlayerId, Value, ZoneRef};
 
@@ -205,37 +206,6 @@ impl<'a> Iterator for FullPiles<'a> {
         self.bits &= self.bits - 1;
         let (d, p) = &self.piles[i];
         Some((*d, p))
-    }
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Until {
-    Forever,
-    EndOfTurn,
-    EndOfPhase(u16),
-    /// While a source card stays where it is (a support's bonus to its host).
-    While(ObjId),
-    /// Until the event happens to the modified card (`emit(event, card)`):
-    /// "until the end of the battle it takes part in".
-    Event(u16),
-}
-
-/// A change to a card's property (`modify`), lasting until a timing point.
-#[derive(Debug, Clone)]
-pub struct Modifier {
-    pub obj: ObjId,
-    pub prop: u16,
-    pub delta: i64,
-    pub until: Until,
-    /// A second end, whichever comes first (`until` again when there is one).
-    pub or: Until,
-}
-
-impl Modifier {
-    /// Whether either of its ends is one `at` names.
-    #[inline]
-    pub fn ends(&self, at: impl Fn(Until) -> bool) -> bool {
-        at(self.until) || at(self.or)
     }
 }
 
