@@ -281,16 +281,15 @@ impl Game {
     ) -> Res<()> {
         let mut done = vec![false; due.len()];
         for p in self.turn_order(self.st.active, true) {
-            loop {
-                let mine: Vec<usize> = (0..due.len())
-                    .filter(|&i| !done[i] && due[i].2 == p)
-                    .collect();
-                let Some(&first) = mine.first() else { break };
-                let i = if self.alike(due, &mine) {
-                    first
-                } else {
-                    mine[self.pick_next(p, due, &mine)?]
-                };
+            let mut mine: Vec<usize> = (0..due.len()).filter(|&i| due[i].2 == p).collect();
+            while !mine.is_empty() && !self.alike(due, &mine) {
+                let i = mine.remove(self.pick_next(p, due, &mine)?);
+                done[i] = true;
+                resolve(self, i)?;
+            }
+            // One ability of one kind of card, or what is left of several:
+            // no order to choose, each in the order they came.
+            for i in mine {
                 done[i] = true;
                 resolve(self, i)?;
             }
@@ -324,6 +323,10 @@ impl Game {
 
     /// Asks `p` which of its abilities resolves next; an index into `idx`.
     fn pick_next(&mut self, p: PlayerId, due: &[Due], idx: &[usize]) -> Res<usize> {
+        // A step an ability listed, at the first one's code: thousands to
+        // order cost what listing them costs.
+        let span = self.data.triggers[due[idx[0]].0 as usize].body.span;
+        self.charge(span, idx.len() as u64)?;
         let opts: Vec<_> = idx
             .iter()
             .map(|&i| Choice::text(&self.ability_label(due[i].0, due[i].1)))
