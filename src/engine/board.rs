@@ -84,16 +84,24 @@ impl Board {
         }
         let all = self.track.iter().map(|&s| Value::Int(s as i64)).collect();
         self.lists.push((None, Value::list(all)));
+        // Each kind once, in the order the squares first name it, with its
+        // squares in track order: one pass over each (a board may have
+        // thousands of kinds).
+        let mut kinds: std::collections::HashMap<&str, usize> = Default::default();
+        let mut named: Vec<(&std::sync::Arc<String>, Vec<Value>)> = Vec::new();
         for sq in squares {
-            if self.lists.iter().any(|(k, _)| k.as_ref() == Some(&sq.kind)) {
-                continue;
-            }
-            let of_kind = (self.track.iter())
-                .filter(|&&s| squares[s as usize].kind == sq.kind)
-                .map(|&s| Value::Int(s as i64))
-                .collect();
-            self.lists
-                .push((Some(sq.kind.clone()), Value::list(of_kind)));
+            kinds.entry(sq.kind.as_str()).or_insert_with(|| {
+                named.push((&sq.kind, Vec::new()));
+                named.len() - 1
+            });
+        }
+        for &s in &self.track {
+            named[kinds[squares[s as usize].kind.as_str()]]
+                .1
+                .push(Value::Int(s as i64));
+        }
+        for (kind, list) in named {
+            self.lists.push((Some(kind.clone()), Value::list(list)));
         }
     }
 }

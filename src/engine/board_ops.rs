@@ -57,6 +57,9 @@ impl Game {
                 if !(0..=MAX_ADVANCE).contains(&steps) {
                     return self.err(sp, format!("advance moves 0 to {MAX_ADVANCE} squares"));
                 }
+                // A step a square past 64, as a move pays for the cards it
+                // passes over: a long way round costs what it costs.
+                self.charge_passed(sp, steps as usize)?;
                 let from = self.st.board.pieces[who as usize];
                 let mut at = from;
                 if self.logging {
@@ -149,9 +152,12 @@ impl Game {
                 for v in &keep {
                     sections.push(self.int(v, sp)?);
                 }
+                sections.sort_unstable();
+                // The track is laid again: a step a square past 64.
+                self.charge_passed(sp, self.data.board.squares.len())?;
                 let squares = &self.data.board.squares;
                 let track: Vec<u32> = (0..squares.len() as u32)
-                    .filter(|&s| sections.contains(&squares[s as usize].section))
+                    .filter(|&s| sections.binary_search(&squares[s as usize].section).is_ok())
                     .collect();
                 if track.is_empty() {
                     return self.err(sp, "board_sections: no square is in these sections");
