@@ -509,8 +509,8 @@ impl Game {
     pub(crate) fn binop(&mut self, op: BinOp, a: Value, b: Value, span: Span) -> Res<Value> {
         use BinOp::*;
         Ok(match op {
-            Eq => Value::Bool(self.equal(&a, &b)),
-            Ne => Value::Bool(!self.equal(&a, &b)),
+            Eq => Value::Bool(self.equal_charged(&a, &b, span)?),
+            Ne => Value::Bool(!self.equal_charged(&a, &b, span)?),
             Add => match (&a, &b) {
                 (Value::List(_) | Value::Zone(_), Value::List(_) | Value::Zone(_)) => {
                     return self.concat(a, &b, span);
@@ -559,7 +559,39 @@ impl Game {
 
     #[inline(never)]
     fn equal_lists(&self, x: &[Value], y: &[Value]) -> bool {
-        x.len() == y.len() && x.iter().zip(y.iter()).all(|(a, b)| self.equal(a, b))
+        self.equal_counting(x, y, &mut 0)
+    }
+
+    /// [`Game::equal`], paying for the items of lists it compared (nested
+    /// ones too) as a move pays for the cards it passes over, past 64.
+    #[inline(always)]
+    pub(crate) fn equal_charged(&mut self, a: &Value, b: &Value, span: Span) -> Res<bool> {
+        match (a, b) {
+            (Value::List(x), Value::List(y)) => self.equal_lists_charged(x, y, span),
+            _ => Ok(self.equal(a, b)),
+        }
+    }
+
+    #[inline(never)]
+    fn equal_lists_charged(&mut self, x: &[Value], y: &[Value], span: Span) -> Res<bool> {
+        let mut n = 0;
+        let eq = self.equal_counting(x, y, &mut n);
+        self.charge_passed(span, n)?;
+        Ok(eq)
+    }
+
+    /// Two lists' equality, adding to `n` the items compared.
+    pub(crate) fn equal_counting(&self, x: &[Value], y: &[Value], n: &mut usize) -> bool {
+        if x.len() != y.len() {
+            return false;
+        }
+        x.iter().zip(y.iter()).all(|(a, b)| {
+            *n += 1;
+            match (a, b) {
+                (Value::List(a), Value::List(b)) => self.equal_counting(a, b, n),
+                _ => self.equal(a, b),
+            }
+        })
     }
 
     /// A value as transcript text.

@@ -57,7 +57,10 @@ impl Game {
                         .unwrap_or(Value::None),
                     (_, None) => cards.last().map(|&c| Value::Card(c)).unwrap_or(Value::None),
                     (_, Some(n)) => {
-                        let n = self.int(n, sp)?.max(0) as usize;
+                        let n = (self.int(n, sp)?.max(0) as usize).min(cards.len());
+                        // A list a built-in makes pays for its items past 64.
+                        self.charge_passed(sp, n)?;
+                        let cards = &self.st.zones[self.st.inst(z)].cards;
                         Value::list(
                             cards
                                 .iter()
@@ -91,6 +94,16 @@ impl Game {
             Builtin::Contains => {
                 self.visit(&a[0], sp)?;
                 let items = self.items(&a[0], sp)?;
+                // Lists in the list compared with a list: their items paid for.
+                if let Value::List(y) = &a[1] {
+                    let mut n = 0;
+                    let hit = (items.iter()).any(|x| match x {
+                        Value::List(x) => self.equal_counting(x, y, &mut n),
+                        _ => false,
+                    });
+                    self.charge_passed(sp, n)?;
+                    return Ok(Value::Bool(hit));
+                }
                 Value::Bool(items.iter().any(|x| self.equal(x, &a[1])))
             }
             Builtin::Pile | Builtin::PileCount => {

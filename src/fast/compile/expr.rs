@@ -82,7 +82,7 @@ impl Compiler<'_> {
                     }
                     // `==` and `!=` are the values' equality, as `binop` makes it.
                     if eq {
-                        return Ok(g.equal(&x, &y) == (op == BinOp::Eq));
+                        return Ok(g.equal_charged(&x, &y, span)? == (op == BinOp::Eq));
                     }
                     Ok(g.binop(op, x, y, span)?.truthy())
                 })
