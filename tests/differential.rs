@@ -385,6 +385,9 @@ fn tiers_fail_the_same_way() {
         "create(@osaisen, deck, 100000)\nwhile true { move(bottom(deck), deck) }",
         "create(@osaisen, deck, 100000)\nwhile true { move(top(deck), deck, \"draw\", \"bottom\") }",
         "create(@honoumai, deck, 1)\ncreate(@osaisen, deck, 100000)\nwhile true { for c in deck where it == @honoumai { move(c, hand) }\nmove(top(hand), deck, \"draw\", \"bottom\") }",
+        // A list logged alone pays for its text past a KiB, with or without
+        // a transcript: the steps run out at the same line.
+        "create(@osaisen, deck, 1000)\nlet l = deck + []\nwhile true { log(l)\nlog(\"x\" + l) }",
         // Lists compared item by item, and lists built-ins make, pay past
         // 64 items: the steps run out at the same comparison.
         "create(@osaisen, deck, 1000)\nlet l = deck + []\nlet m = deck + []\nwhile true { if l == m and l != [1] { coins += 1 }\nif contains([l, m], m) { coins += 1 }\ncoins += count(top(deck, 500)) }",

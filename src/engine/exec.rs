@@ -602,6 +602,20 @@ impl Game {
     }
 
     /// [`Game::show`] appended to `out`.
+    /// The length of [`Game::show`]'s text, measured, not made.
+    pub(crate) fn shown_len(&self, v: &Value) -> usize {
+        match v {
+            Value::Str(s) => s.len(),
+            Value::Card(c) => self.data.def_name(self.st.objs[*c as usize].def).len(),
+            Value::Def(d) => self.data.def_name(*d).len(),
+            Value::List(l) => {
+                let items: usize = l.iter().map(|v| self.shown_len(v)).sum();
+                items + 2 * l.len().saturating_sub(1)
+            }
+            v => self.show(v).len(),
+        }
+    }
+
     pub fn show_into(&self, v: &Value, out: &mut String) {
         use std::fmt::Write;
         match v {

@@ -365,7 +365,7 @@ impl Game {
             }
             Builtin::Log => {
                 let v = std::mem::take(&mut a[0]);
-                self.log_said(super::said::Said::One(v));
+                self.log_line(super::said::Said::One(v), sp)?;
                 Value::None
             }
             Builtin::Option => {

@@ -29,8 +29,7 @@ impl Game {
             Stmt::Expr(Expr::Call(Builtin::Log, args, span)) if self.logging && args.len() == 1 => {
                 let said = self.said(&args[0], f)?;
                 f.span = *span;
-                self.log_said(said);
-                Ok(())
+                self.log_line(said, *span)
             }
             Stmt::Expr(e) => self.eval(e, f).map(drop),
             Stmt::Let(slot, e) => {

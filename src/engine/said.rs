@@ -9,6 +9,9 @@ use super::{Game, MAX_LIST, Res};
 use crate::lang::ir::Span;
 use crate::value::Value;
 
+/// The bytes of a list logged alone that cost nothing.
+const LOGGED_FREE: usize = 1024;
+
 /// A value on its way into a log line: one value not yet joined to a string
 /// (`1 + 2` still adds), or text already joined, with its length so far.
 pub enum Said {
@@ -87,6 +90,26 @@ impl Game {
                 n
             }
         }
+    }
+
+    /// A list logged alone pays for its text past the first KiB, as a
+    /// string `+` makes does, whether or not a transcript is kept (a `+`
+    /// in the line was charged as it joined).
+    pub(crate) fn charge_logged(&mut self, v: &Value, span: Span) -> Res<()> {
+        if let Value::List(_) = v {
+            let n = self.shown_len(v);
+            self.charge_text(n.saturating_sub(LOGGED_FREE), span)?;
+        }
+        Ok(())
+    }
+
+    /// [`Game::log_said`] of a line after [`Game::charge_logged`].
+    pub(crate) fn log_line(&mut self, s: Said, span: Span) -> Res<()> {
+        if let Said::One(v) = &s {
+            self.charge_logged(v, span)?;
+        }
+        self.log_said(s);
+        Ok(())
     }
 
     /// Adds the line to the transcript.

@@ -23,12 +23,14 @@ impl Compiler<'_> {
             if g.logging {
                 let s = said(g, f)?;
                 f.span = span;
-                g.log_said(s);
-                return Ok(());
+                return g.log_line(s, span);
             }
-            measured(g, f)?;
+            let part = measured(g, f)?;
             f.span = span;
-            Ok(())
+            match part {
+                Part::Val(v) => g.charge_logged(&v, span),
+                Part::Len(_) => Ok(()),
+            }
         })
     }
 
