@@ -608,6 +608,7 @@ impl Game {
             Value::Str(s) => s.len(),
             Value::Card(c) => self.data.def_name(self.st.objs[*c as usize].def).len(),
             Value::Def(d) => self.data.def_name(*d).len(),
+            Value::Int(i) => int_len(*i),
             Value::List(l) => {
                 let items: usize = l.iter().map(|v| self.shown_len(v)).sum();
                 items + 2 * l.len().saturating_sub(1)
@@ -660,4 +661,14 @@ impl std::ops::Deref for Items {
             Items::Copied(v) => v,
         }
     }
+}
+
+/// The digits of `i` as `{i}` writes it, with its sign.
+fn int_len(i: i64) -> usize {
+    let (mut n, mut u) = (1 + usize::from(i < 0), i.unsigned_abs());
+    while u >= 10 {
+        u /= 10;
+        n += 1;
+    }
+    n
 }

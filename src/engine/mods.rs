@@ -36,6 +36,12 @@ impl Modifier {
     pub fn ends(&self, at: impl Fn(Until) -> bool) -> bool {
         at(self.until) || at(self.or)
     }
+
+    /// Whether an event, one of its ends, ends it.
+    #[inline]
+    fn waits_for_event(&self) -> bool {
+        self.ends(|u| matches!(u, Until::Event(_)))
+    }
 }
 
 /// What ends modifiers: each end a modifier names is one of these.
@@ -62,7 +68,6 @@ const SMALL: usize = 32;
 pub struct Mods {
     all: Vec<(Modifier, bool)>,
     live: usize,
-
     /// Live modifiers ending at an event: while there are none, no event
     /// is awaited.
     on_event: usize,
@@ -148,7 +153,7 @@ impl Mods {
             x.add(i, &m);
         }
         self.live += 1;
-        self.on_event += m.ends(|u| matches!(u, Until::Event(_))) as usize;
+        self.on_event += m.waits_for_event() as usize;
         self.all.push((m, true));
         if self.index.is_none() && self.all.len() > SMALL {
             self.reindex();
@@ -188,24 +193,16 @@ impl Mods {
     /// Ends the live modifiers `end` ends, pushed onto `over` (if given) in
     /// the order made.
     pub fn end(&mut self, end: End, mut over: Option<&mut Vec<Modifier>>) {
-        let hit = |m: &Modifier| ends_at(m.until, end, m.obj) || ends_at(m.or, end, m.obj);
         let Some(x) = &mut self.index else {
-            let mut ended = false;
-            for (m, live) in &mut self.all {
-                if *live && hit(m) {
-                    *live = false;
-                    ended = true;
-                    if let Some(o) = over.as_deref_mut() {
-                        o.push(m.clone());
-                    }
+            let (mut ended, mut events) = (0, 0);
+            for m in &mut self.all {
+                if let Some(event) = kill(m, end, over.as_deref_mut()) {
+                    (ended, events) = (ended + 1, events + event as usize);
                 }
             }
-            if ended {
+            if ended > 0 {
+                (self.live, self.on_event) = (self.live - ended, self.on_event - events);
                 self.all.retain(|(_, live)| *live);
-                self.live = self.all.len();
-                self.on_event = (self.all.iter())
-                    .filter(|(m, _)| m.ends(|u| matches!(u, Until::Event(_))))
-                    .count();
             }
             return;
         };
@@ -221,14 +218,9 @@ impl Mods {
             ix.sort_unstable();
         }
         for i in ix {
-            let (m, live) = &mut self.all[i as usize];
-            if *live && hit(m) {
-                *live = false;
+            if let Some(event) = kill(&mut self.all[i as usize], end, over.as_deref_mut()) {
                 self.live -= 1;
-                self.on_event -= m.ends(|u| matches!(u, Until::Event(_))) as usize;
-                if let Some(o) = over.as_deref_mut() {
-                    o.push(m.clone());
-                }
+                self.on_event -= event as usize;
             }
         }
         let dead = self.all.len() - self.live;
@@ -255,6 +247,24 @@ impl Mods {
             x
         });
     }
+}
+
+/// Ends a modifier if it is live and `end` ends it, pushed onto `over`;
+/// whether it waited for an event, if it ended.
+#[inline(always)]
+fn kill(
+    (m, live): &mut (Modifier, bool),
+    end: End,
+    over: Option<&mut Vec<Modifier>>,
+) -> Option<bool> {
+    if !*live || !(ends_at(m.until, end, m.obj) || ends_at(m.or, end, m.obj)) {
+        return None;
+    }
+    *live = false;
+    if let Some(o) = over {
+        o.push(m.clone());
+    }
+    Some(m.waits_for_event())
 }
 
 impl Index {

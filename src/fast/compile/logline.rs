@@ -122,45 +122,6 @@ impl Compiler<'_> {
 fn shown_len(g: &Game, p: &Part) -> usize {
     match p {
         Part::Len(n) => *n,
-        Part::Val(Value::Str(s)) => s.len(),
-        Part::Val(Value::Int(i)) => int_len(*i),
-        Part::Val(Value::Card(c)) => g.data.def_name(g.st.objs[*c as usize].def).len(),
-        Part::Val(Value::Def(d)) => g.data.def_name(*d).len(),
-        Part::Val(v) => g.show(v).len(),
-    }
-}
-
-/// The digits of `i` as `{i}` writes it, with its sign.
-fn int_len(i: i64) -> usize {
-    let (mut n, mut u) = (1 + usize::from(i < 0), i.unsigned_abs());
-    while u >= 10 {
-        u /= 10;
-        n += 1;
-    }
-    n
-}
-
-#[cfg(test)]
-mod tests {
-    use super::int_len;
-
-    #[test]
-    fn int_len_counts_as_display_writes() {
-        for i in [
-            0,
-            7,
-            -7,
-            9,
-            10,
-            -10,
-            99,
-            100,
-            12345,
-            -99999,
-            i64::MAX,
-            i64::MIN,
-        ] {
-            assert_eq!(int_len(i), i.to_string().len(), "{i}");
-        }
+        Part::Val(v) => g.shown_len(v),
     }
 }
