@@ -672,3 +672,28 @@ fn int_len(i: i64) -> usize {
     }
     n
 }
+
+#[cfg(test)]
+mod tests {
+    use super::int_len;
+
+    #[test]
+    fn int_len_counts_as_display_writes() {
+        for i in [
+            0,
+            7,
+            -7,
+            9,
+            10,
+            -10,
+            99,
+            100,
+            12345,
+            -99999,
+            i64::MAX,
+            i64::MIN,
+        ] {
+            assert_eq!(int_len(i), i.to_string().len(), "{i}");
+        }
+    }
+}
