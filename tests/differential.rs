@@ -655,3 +655,44 @@ fn spellings_play_the_same_games() {
     }
     assert!(n >= 4, "the spellings are missing");
 }
+
+/// Abilities' conditions that the speed tier decides without running them
+/// (`event.card == this`, comparisons of the card, its host, the players and
+/// the event): the same abilities fire, for the same steps, and the turn's
+/// steps or the nesting depth run out at the same condition, among
+/// conditions it runs as compiled (a string compared, a count).
+#[test]
+fn decided_conditions_fail_the_same_way() {
+    let cards = r#"- id: watcher
+  name: watcher
+  tags: [resource]
+  props: {cost: 1}
+  abilities:
+    - {on: draw, zone: hand, if: "event.card == this", do: "coins += 1"}
+    - {on: draw, zone: hand, if: "event.player != me or this.cost > 100 or this is action", do: "coins += 100"}
+    - {on: draw, zone: hand, if: "event.card.name == \"nobody\"", do: "coins += 1000"}
+    - {on: draw, zone: deck, if: "this.host != none and event.card == this.host", do: "coins += 10000"}
+    - {on: draw, zone: discard, if: "event.card.owner == me and event.from != event.to and me.coins < 0", do: "actions += 1"}
+- id: chain
+  name: chain
+  tags: [resource]
+  props: {cost: 1}
+  abilities:
+    - {on: draw, zone: hand, if: "this == event.card and me == active", do: "move(top(deck), hand, \"draw\")"}
+"#;
+    let cases = [
+        // Two copies in hand, more drawn: only the card drawn fires.
+        "create(@watcher, hand, 2)\ncreate(@watcher, deck, 3)\ncreate(@watcher, discard, 2)\nrepeat 3 { move(top(deck), hand, \"draw\") }\ncoins += count(hand)",
+        // The steps run out among the conditions of a full hand.
+        "create(@watcher, deck, 4000)\ncreate(@watcher, discard, 3)\nwhile true { move(top(deck), hand, \"draw\") }",
+        // Each draw draws again from its ability: too deep.
+        "create(@chain, deck, 400)\ncreate(@watcher, hand, 3)\nmove(top(deck), hand, \"draw\")",
+    ];
+    let dir = tempfile::tempdir().expect("temp dir");
+    for (i, code) in cases.iter().enumerate() {
+        let data = dir.path().join(format!("case{i}"));
+        let file = card_played(&data, &format!("decided_{i}"), code);
+        std::fs::write(data.join("cards/shrine/decided_cards.yaml"), cards).expect("cards");
+        fails_in(&data, &file, &format!("decided case {i}: {code}"));
+    }
+}

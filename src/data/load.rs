@@ -1665,6 +1665,7 @@ impl Loader {
             would,
             zone,
             self_only: t.self_only,
+            plain_cond: cond.as_ref().is_some_and(Code::plain),
             cond,
             optional: t.optional,
             reveal: t.reveal,

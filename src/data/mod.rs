@@ -190,6 +190,8 @@ pub struct Trigger {
     pub zone: Option<u16>,
     pub self_only: bool,
     pub cond: Option<Code>,
+    /// `cond` is [`Code::plain`]: the kernel asks a tier to decide it.
+    pub plain_cond: bool,
     pub optional: bool,
     /// The card is revealed as it triggers ([`schema::RawTrigger::reveal`]).
     pub reveal: bool,

@@ -196,10 +196,21 @@ impl Game {
     }
 
     fn condition(&mut self, data: &Data, t: u32, this: Option<ObjId>, me: PlayerId) -> Res<bool> {
-        match &data.triggers[t as usize].cond {
-            Some(c) => Ok(self.exec_in(data, c, this, me, [], None)?.truthy()),
-            None => Ok(true),
+        let trig = &data.triggers[t as usize];
+        let Some(c) = &trig.cond else {
+            return Ok(true);
+        };
+        // A condition the tier decides without running it costs what its
+        // frame would: a step and a level.
+        if trig.plain_cond
+            && let Some(tier) = self.tier()
+            && let Some(holds) = tier.decides(self, t, this, me)
+        {
+            self.enter(c.span)?;
+            self.leave();
+            return Ok(holds);
         }
+        Ok(self.exec_in(data, c, this, me, [], None)?.truthy())
     }
 
     /// Resolves one ability; rechecks that it still applies (a reaction's card

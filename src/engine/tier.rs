@@ -9,7 +9,7 @@ use super::request::{Choice, Picks, Request};
 use super::{Game, Res};
 use crate::data::Data;
 use crate::lang::ir::Code;
-use crate::value::{PlayerId, Value};
+use crate::value::{ObjId, PlayerId, Value};
 
 /// A piece of code as a tier compiled it.
 pub trait Compiled: Send + Sync {
@@ -79,6 +79,12 @@ pub trait Tier: Send + Sync {
         p: PlayerId,
         out: &mut Vec<Choice>,
     ) -> Res<()>;
+
+    /// Ability `t`'s condition for card `this` and player `me`, decided
+    /// from the game without running it, where it would cost only its
+    /// frame (a step and a level, which the kernel charges) and could not
+    /// fail; None: the kernel runs it.
+    fn decides(&self, g: &Game, t: u32, this: Option<ObjId>, me: PlayerId) -> Option<bool>;
 
     /// Compiles every piece of code now, before threads share the tier.
     fn compile_all(&self, data: &Data);

@@ -17,6 +17,7 @@ mod filtered;
 pub(crate) mod native;
 mod pick;
 mod quick;
+mod quiet;
 mod tables;
 mod test;
 
@@ -29,7 +30,7 @@ use crate::engine::request::{Choice, Picks, Request};
 use crate::engine::tier::{Compiled, Tier};
 use crate::engine::{Game, Res};
 use crate::lang::ir::Code;
-use crate::value::{PlayerId, Value};
+use crate::value::{ObjId, PlayerId, Value};
 use compile::Body;
 use tables::Tables;
 
@@ -245,6 +246,13 @@ impl Tier for Fast {
             }
         }
         Ok(())
+    }
+
+    #[inline]
+    fn decides(&self, g: &Game, t: u32, this: Option<ObjId>, me: PlayerId) -> Option<bool> {
+        self.tables.conditions[t as usize]
+            .as_ref()?
+            .decide(g, this, me)
     }
 
     fn compile_all(&self, data: &Data) {

@@ -3,6 +3,7 @@
 //! declarations hold only what the data says.
 
 use super::native::{self, Choose, CmpOp, FastChoose, FastRule, FastRules, Operand, Pick, Test};
+use super::quiet::{self, Quiet};
 use crate::data::{BotRule, Data};
 use crate::lang::ir::Span;
 
@@ -16,6 +17,8 @@ pub struct Tables {
     pub windows: Box<[WindowFast]>,
     /// By phase: the windows it opens, when that is all its code does.
     pub phases: Box<[Option<Box<[u16]>>]>,
+    /// By trigger: its condition, when it is quiet ([`quiet`]).
+    pub conditions: Box<[Option<Quiet>]>,
 }
 
 /// A move's `cond` and `pick` recognised as native tests, if they are.
@@ -117,6 +120,7 @@ impl Tables {
             phases: (data.turn.phases.iter())
                 .map(|ph| ph.body.only_windows())
                 .collect(),
+            conditions: quiet::conditions(data),
         }
     }
 }

@@ -225,6 +225,16 @@ impl Code {
             .collect()
     }
 
+    /// Whether the code is one expression of reads and comparisons (no
+    /// call, verb, script, filter, list or zone): a tier may decide such a
+    /// condition from the game without running it.
+    pub fn plain(&self) -> bool {
+        match &self.stmts[..] {
+            [Stmt::Return(Some(e))] => e.plain(),
+            _ => false,
+        }
+    }
+
     /// Whether the code reads local slot `slot` (e.g. `it` in a bot rule), so a
     /// caller can evaluate code that does not depend on it only once.
     pub fn reads_slot(&self, slot: u16) -> bool {
@@ -255,6 +265,25 @@ impl Stmt {
 }
 
 impl Expr {
+    /// See [`Code::plain`].
+    fn plain(&self) -> bool {
+        match self {
+            Expr::None
+            | Expr::Int(_)
+            | Expr::Bool(_)
+            | Expr::Str(_)
+            | Expr::Def(_)
+            | Expr::This
+            | Expr::Me
+            | Expr::Active
+            | Expr::Event
+            | Expr::Global(_) => true,
+            Expr::Field(b, _) | Expr::Is(b, ..) | Expr::Not(b) => b.plain(),
+            Expr::And(a, b) | Expr::Or(a, b) | Expr::Bin(_, a, b, _) => a.plain() && b.plain(),
+            _ => false,
+        }
+    }
+
     pub fn reads_slot(&self, slot: u16) -> bool {
         match self {
             Expr::Local(s) => *s == slot,
