@@ -689,10 +689,20 @@ fn decided_conditions_fail_the_same_way() {
         "create(@chain, deck, 400)\ncreate(@watcher, hand, 3)\nmove(top(deck), hand, \"draw\")",
     ];
     let dir = tempfile::tempdir().expect("temp dir");
-    for (i, code) in cases.iter().enumerate() {
-        let data = dir.path().join(format!("case{i}"));
-        let file = card_played(&data, &format!("decided_{i}"), code);
-        std::fs::write(data.join("cards/shrine/decided_cards.yaml"), cards).expect("cards");
-        fails_in(&data, &file, &format!("decided case {i}: {code}"));
-    }
+    // Abilities 200 deep need the stack `fuda` runs games on.
+    std::thread::scope(|s| {
+        let run = || {
+            for (i, code) in cases.iter().enumerate() {
+                let data = dir.path().join(format!("case{i}"));
+                let file = card_played(&data, &format!("decided_{i}"), code);
+                std::fs::write(data.join("cards/shrine/decided_cards.yaml"), cards).expect("cards");
+                fails_in(&data, &file, &format!("decided case {i}: {code}"));
+            }
+        };
+        let t = std::thread::Builder::new().stack_size(fuda::limits::STACK_SIZE);
+        t.spawn_scoped(s, run)
+            .expect("thread")
+            .join()
+            .expect("cases");
+    });
 }
