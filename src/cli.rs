@@ -915,6 +915,13 @@ fn check(dir: &Source, game: Option<&str>) -> ExitCode {
                     d.verbs.len(),
                     d.triggers.len()
                 ));
+                let (n, lowered) = (d.scripts.snippets.len(), d.scripts.lowered);
+                if n > 0 {
+                    let s = if n == 1 { "" } else { "s" };
+                    say(format_args!(
+                        "  Rhai: {n} snippet{s}, {lowered} lowered to card text (docs/rhai.md)"
+                    ));
+                }
                 if let Some(l) = &d.layer {
                     say(format_args!("mod {} on {}:", l.name, l.extends));
                     for c in &l.changes {

@@ -179,6 +179,9 @@ struct Loader {
     /// Texts to read in place of files that exist.
     unsaved: Unsaved,
     memo: Memo,
+    /// Whether Rhai snippets that card text can say are compiled as card
+    /// text (`data::lower`); `FUDA_LOWER_RHAI=0` runs every one in Rhai.
+    lower_rhai: bool,
 }
 
 /// A card as read, with where it came from.
@@ -205,6 +208,7 @@ impl Loader {
             scripts: None,
             unsaved: Unsaved::default(),
             memo: Memo::default(),
+            lower_rhai: std::env::var_os("FUDA_LOWER_RHAI").is_none_or(|v| v != "0"),
         }
     }
 
@@ -747,7 +751,9 @@ impl Loader {
             .push(self.sources.error(file, e.start, e.end, e.message, e.help));
     }
 
-    fn rhai(&mut self, file: u32, from: usize, text: &str, params: &[&str]) -> Code {
+    /// A card's Rhai snippet: run by Rhai, or, where it says only what card
+    /// text says the same way, compiled as card text in `ctx` (`data::lower`).
+    fn rhai(&mut self, file: u32, from: usize, text: &str, ctx: &Context) -> Code {
         // Line by line: a Rhai position is a line and a column.
         let origin = line_origin(self.sources.text(file), text, from, file);
         // Where an error of the snippet with no place of its own shows (an
@@ -756,8 +762,8 @@ impl Loader {
         let Some(scripts) = self.scripts.as_mut() else {
             return Code::default();
         };
-        match scripts.compile_snippet(text, origin, params) {
-            Ok(id) => Code {
+        match scripts.compile_snippet(text, origin) {
+            Ok(id) => self.lowered(id, text, ctx).unwrap_or_else(|| Code {
                 stmts: vec![Stmt::Return(Some(Expr::Rhai(id)))],
                 slots: 1,
                 span: Span {
@@ -766,12 +772,25 @@ impl Loader {
                     end: at + 1,
                 },
                 id: Code::UNNUMBERED,
-            },
+            }),
             Err(e) => {
                 self.compile_error(file, e);
                 Code::default()
             }
         }
+    }
+
+    /// Snippet `id` (its `text`) as card text, if it lowers and compiles.
+    fn lowered(&mut self, id: u32, text: &str, ctx: &Context) -> Option<Code> {
+        if !self.lower_rhai {
+            return None;
+        }
+        let scripts = self.scripts.as_mut()?;
+        let s = &scripts.snippets[id as usize];
+        let l = super::lower::lower(&s.ast, text, &s.origin, &self.names, &scripts.sandbox)?;
+        let code = compile_code(&l.text, &self.names, &l.origin, ctx).ok()?;
+        scripts.lowered += 1;
+        Some(code)
     }
 
     /// A parameter is read by its bare name, so it may not share one with a
@@ -1287,7 +1306,7 @@ impl Loader {
                 self.set_effect(&mut effects, file, at, k, code);
             }
             for (k, text) in &c.raw.rhai {
-                let code = self.rhai(file, at, text, &[]);
+                let code = self.rhai(file, at, text, &effect_ctx);
                 if c.raw.effects.contains_key(k) {
                     // Both spellings of one effect: neither may win silently.
                     let from = find_word(self.sources.text(file), "rhai", at).map_or(at, |w| w.0);
@@ -1647,7 +1666,7 @@ impl Loader {
             .map(|c| self.code(file, from, c, &none, true));
         let body = match (&t.body, &t.rhai) {
             (Some(b), None) => self.code(file, from, b, &none, false),
-            (None, Some(r)) => self.rhai(file, from, r, &[]),
+            (None, Some(r)) => self.rhai(file, from, r, &none),
             _ => {
                 self.err_at(
                     file,

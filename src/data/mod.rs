@@ -10,6 +10,7 @@ pub mod files;
 pub mod kinds;
 pub mod load;
 pub mod locate;
+pub mod lower;
 pub mod manifest;
 pub mod memo;
 pub mod options;

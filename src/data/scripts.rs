@@ -36,9 +36,15 @@ pub struct Scripts {
     /// The file of each of [`Scripts::fns`] (where its run-time errors are).
     fn_files: Vec<u32>,
     pub snippets: Vec<Snippet>,
+    /// How many of [`Scripts::snippets`] run as card text instead
+    /// (`data::lower`).
+    pub lowered: usize,
     /// Functions scripts may call: the sandbox's and the kernel's (for the
     /// load-time check of calls).
     known: HashSet<String>,
+    /// The sandbox's own functions (Rhai's packages): a call of one of these
+    /// names may not reach the kernel (`data::lower`).
+    pub sandbox: HashSet<String>,
     /// Script files parsed, their calls not checked yet.
     unchecked: Vec<(AST, String, Origin)>,
     /// Runs them, with the kernel's operations: built by the kernel's bridge
@@ -51,7 +57,8 @@ impl Scripts {
     /// code) and every rules verb as a function, and `to_string` of a handle.
     pub fn new(names: &Names) -> Scripts {
         let engine = crate::sandbox::engine();
-        let mut known = crate::sandbox::known_functions(&engine);
+        let sandbox = crate::sandbox::known_functions(&engine);
+        let mut known = sandbox.clone();
         let builtins = (Builtin::ALL.iter())
             .filter(|b| !matches!(b, Builtin::Sum | Builtin::Any))
             .map(|b| b.name().to_string());
@@ -64,7 +71,9 @@ impl Scripts {
             fns: Vec::new(),
             fn_files: Vec::new(),
             snippets: Vec::new(),
+            lowered: 0,
             known,
+            sandbox,
             unchecked: Vec::new(),
             runtime: OnceLock::new(),
         }
@@ -105,12 +114,7 @@ impl Scripts {
     }
 
     /// Compiles a card's Rhai snippet; it sees `card`, `me`, `event` and the rules' functions.
-    pub fn compile_snippet(
-        &mut self,
-        text: &str,
-        origin: Origin,
-        _params: &[&str],
-    ) -> Result<u32, CompileError> {
+    pub fn compile_snippet(&mut self, text: &str, origin: Origin) -> Result<u32, CompileError> {
         let ast = self.parse(text, &origin)?;
         self.check_calls(&ast, text, &origin)?;
         let ast = self.lib.clone_functions_only().merge(&ast);
