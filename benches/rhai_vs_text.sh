@@ -8,6 +8,9 @@
 # the kernel's call of a card's effect (`Game::exec_in`, called for nothing
 # else in these games) over its calls, the larger batch's less the smaller's
 # (which cancels loading and the first script call's engine build).
+# The Rhai effect is measured twice: as it runs (a snippet card text can say
+# is compiled as card text at load, src/data/lower.rs) and kept in Rhai
+# (FUDA_LOWER_RHAI=0).
 # Usage: benches/rhai_vs_text.sh [small large]     (default: 10 40 games)
 # Needs valgrind and a release build (cargo build --release).
 set -euo pipefail
@@ -19,7 +22,8 @@ args=(shrine --agents sanae --set kingdom=kochiya_sanae)
 for seed in 1 2 3; do
   a=$("$bin" run "${args[@]}" --data $dir/rhai --seed $seed --json)
   b=$("$bin" run "${args[@]}" --data $dir/text --seed $seed --json)
-  [ "$a" = "$b" ] || { echo "seed $seed: the two transcripts differ" >&2; exit 1; }
+  c=$(FUDA_LOWER_RHAI=0 "$bin" run "${args[@]}" --data $dir/rhai --seed $seed --json)
+  [ "$a" = "$b" ] && [ "$a" = "$c" ] || { echo "seed $seed: the transcripts differ" >&2; exit 1; }
   plays=$(grep '"cause":"play"' <<<"$a" | grep -c kochiya_sanae || true)
   [ "$plays" -gt 0 ] || { echo "seed $seed: the card was never played" >&2; exit 1; }
 done
@@ -27,7 +31,7 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 # Prints "<instructions> <calls>" of Game::exec_in and the program's total.
 measure() {
   local out=$tmp/cg
-  valgrind --tool=callgrind --callgrind-out-file=$out "$bin" sim "${args[@]}" --data "$1" \
+  FUDA_LOWER_RHAI=$lower valgrind --tool=callgrind --callgrind-out-file=$out "$bin" sim "${args[@]}" --data "$1" \
     --games "$2" --jobs 1 >/dev/null 2>&1
   python3 - $out <<'PY'
 import re, subprocess, sys
@@ -51,11 +55,12 @@ print(incl, calls, total)
 PY
 }
 declare -A per
-for way in text rhai; do
-  read -r i1 c1 t1 < <(measure $dir/$way "$small")
-  read -r i2 c2 t2 < <(measure $dir/$way "$large")
+for way in text rhai rhai-kept; do
+  lower=1; [ $way = rhai-kept ] && lower=0
+  read -r i1 c1 t1 < <(measure $dir/${way%-kept} "$small")
+  read -r i2 c2 t2 < <(measure $dir/${way%-kept} "$large")
   per[$way]=$(( (i2 - i1) / (c2 - c1) ))
   echo "$way: ${per[$way]} instructions a play ($((c2 - c1)) plays in $((large - small)) games;" \
     "$(( (t2 - t1) / (large - small) )) instructions a game)"
 done
-python3 -c "print(f'rhai / text: {${per[rhai]} / ${per[text]}:.1f}x')"
+python3 -c "print(f'rhai / text: {${per[rhai]} / ${per[text]}:.1f}x (kept in Rhai: {${per[rhai-kept]} / ${per[text]}:.1f}x)')"
