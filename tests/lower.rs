@@ -19,9 +19,15 @@ fn fuda(dir: &Path, args: &[&str], lower: bool) -> Output {
 /// A mod of shrine with one card `probe_<i>` (cost 2, an action) per snippet,
 /// and a bot `tester` that buys them and plays every action it holds.
 fn probes(dir: &Path, snippets: &[&str]) {
+    probes_with(dir, snippets, "");
+}
+
+/// [`probes`], with `rules` added to the mod's rules file.
+fn probes_with(dir: &Path, snippets: &[&str], rules: &str) {
     std::fs::create_dir_all(dir.join("cards")).unwrap();
     std::fs::write(dir.join("mod.yaml"), "extends: shrine\nname: probes\n").unwrap();
-    let bot = r#"add:
+    let bot = rules.to_string()
+        + r#"add:
   bots:
     tester:
       - {when: action, choose: "it is action"}
@@ -169,13 +175,27 @@ fn snippets_card_text_would_read_otherwise_stay_in_rhai() {
     }
 }
 
+/// The rules' script functions do not keep a snippet from being lowered; a
+/// call of one, or a function of the snippet's own, does.
+#[test]
+fn rules_scripts_functions_stay_in_rhai() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("scripts");
+    let snippets = ["draw(helper(1));", "fn two() { 2 }\ndraw(1);", "draw(1);"];
+    probes_with(&dir, &snippets, "scripts: [helper.rhai]\n");
+    std::fs::write(dir.join("helper.rhai"), "fn helper(n) { n + 1 }\n").unwrap();
+    assert_eq!(lowered(&dir), 1);
+    same_games(&dir, snippets.len());
+}
+
 /// A run-time error of a lowered snippet says what Rhai says, at the call
-/// that failed (Rhai shows the snippet's start).
+/// that failed (Rhai shows the snippet's start), its column counted in
+/// characters.
 #[test]
 fn a_lowered_snippets_error_points_at_its_call() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("error");
-    probes(&dir, &["draw(1);\nlet p = player(9);"]);
+    probes(&dir, &["draw(1);\nlet s = \"札札\"; let p = player(9);"]);
     assert_eq!(lowered(&dir), 1);
     let args = [
         "run",
@@ -194,7 +214,7 @@ fn a_lowered_snippets_error_points_at_its_call() {
     );
     let msg = "while running card `probe_0`: there is no player 9 in a 2-player game";
     assert!(ea.contains(msg) && eb.contains(msg), "{ea}\n{eb}");
-    assert!(ea.contains("probe_0.yaml:9:13"), "{ea}");
+    assert!(ea.contains("probe_0.yaml:9:27"), "{ea}");
     assert!(eb.contains("probe_0.yaml:8:5"), "{eb}");
     assert_eq!(a.stdout, b.stdout);
 }

@@ -787,6 +787,9 @@ impl Loader {
         }
         let scripts = self.scripts.as_mut()?;
         let s = &scripts.snippets[id as usize];
+        if s.defines_fns {
+            return None;
+        }
         let l = super::lower::lower(&s.ast, text, &s.origin, &self.names, &scripts.sandbox)?;
         let code = compile_code(&l.text, &self.names, &l.origin, ctx).ok()?;
         scripts.lowered += 1;

@@ -40,10 +40,10 @@ const TESTS: [Builtin; 4] = [
     Builtin::HasTag,
 ];
 
-/// `ast` (the snippet `text`, placed by `origin`) as card text, or `None`
-/// where any of it could mean something else there. `sandbox` holds the
-/// functions Rhai's packages give: a call of such a name may not reach the
-/// kernel.
+/// `ast` (the snippet `text`, placed by `origin`; functions its own
+/// ones and the rules' scripts') as card text, or `None` where any of it
+/// could mean something else there. `sandbox` holds the functions Rhai's
+/// packages give: a call of such a name may not reach the kernel.
 pub fn lower(
     ast: &AST,
     text: &str,
@@ -51,7 +51,9 @@ pub fn lower(
     names: &Names,
     sandbox: &HashSet<String>,
 ) -> Option<Lowered> {
-    if ast.iter_functions().next().is_some() {
+    // A function of the rules' scripts named like one of Rhai's would take
+    // its calls.
+    if names.script("type_of").is_some() {
         return None;
     }
     let mut w = Writer {
@@ -94,7 +96,11 @@ impl Writer<'_> {
     /// Writes `s`, placed at the Rhai position `pos`.
     fn at(&mut self, pos: Position, s: &str) {
         if let (Some(line), col) = (pos.line(), pos.position()) {
-            let off = offset_of(self.text, line, col.unwrap_or(1));
+            // Rhai counts a column in characters.
+            let start = offset_of(self.text, line, 1);
+            let rest = &self.text[start..];
+            let col = col.unwrap_or(1).saturating_sub(1);
+            let off = start + rest.char_indices().nth(col).map_or(rest.len(), |(i, _)| i);
             self.map.push((self.out.len() as u32, self.origin.map(off)));
         }
         self.out.push_str(s);

@@ -24,6 +24,9 @@ pub struct Snippet {
     /// Which of [`GIVEN`] its text names: only those are made for a run
     /// (four values and their scope entries a call, most reading one).
     pub reads: [bool; 4],
+    /// Whether the snippet defines functions of its own (its `ast` also
+    /// holds the rules' script functions).
+    pub defines_fns: bool,
 }
 
 /// Compiled scripts of one game.
@@ -117,9 +120,15 @@ impl Scripts {
     pub fn compile_snippet(&mut self, text: &str, origin: Origin) -> Result<u32, CompileError> {
         let ast = self.parse(text, &origin)?;
         self.check_calls(&ast, text, &origin)?;
+        let defines_fns = ast.iter_functions().next().is_some();
         let ast = self.lib.clone_functions_only().merge(&ast);
         let reads = GIVEN.map(|name| reads(text, name));
-        self.snippets.push(Snippet { ast, origin, reads });
+        self.snippets.push(Snippet {
+            ast,
+            origin,
+            reads,
+            defines_fns,
+        });
         Ok((self.snippets.len() - 1) as u32)
     }
 }
