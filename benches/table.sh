@@ -2,7 +2,8 @@
 # The Speed table of README.md, measured side by side in one run: for each of
 # issue #31's six workloads, instructions per game under callgrind
 # (benches/instructions.sh), turns per game, instructions per turn, and games/s
-# on one thread (the best of three runs: wall time, informative only).
+# on one thread (the best of three runs: wall time, informative only); then
+# the search agent's playouts a second per game.
 # Usage: benches/table.sh NAME=BIN [NAME=BIN …]   (default: now=target/release/fuda)
 # Needs valgrind and release builds.
 set -euo pipefail
@@ -37,6 +38,20 @@ for w in "${workloads[@]}"; do
       best=$(python3 -c "print(max($best, $gps))")
     done
     row+=$(python3 -c "print(f' {$ir:,} | {$turns:.1f} | {$ir / $turns:,.0f} | {$best:,.0f} |')")
+  done
+  echo "$row"
+done
+# Search (goal 4): the ISMCTS agent's playouts a second, each from a fork of
+# the game at its decision (20 playouts a decision, against a random agent).
+echo
+head="| search, 20 playouts a decision |" sep="|---|"
+for nb in "$@"; do head+=" ${nb%%=*}: playouts | playouts/s |"; sep+="---|---|"; done
+echo "$head"; echo "$sep"
+for game in shrine utage hyakki landgrab t3; do
+  row="| $game |"
+  for nb in "$@"; do
+    out=$("${nb#*=}" sim "$game" --games 2 --jobs 1 --agents ismcts:20,random --json)
+    row+=$(python3 -c "import json,sys; d=json.loads(sys.argv[1]); print(f\" {d['search_playouts']:,} | {d['search_playouts_per_sec']:,.0f} |\")" "$out")
   done
   echo "$row"
 done
