@@ -30,18 +30,26 @@ pub enum Quiet {
     Truthy(Read),
 }
 
-/// A read of the game whose value owns nothing.
+/// A read of the game whose value owns nothing: a literal, a value of the
+/// frame, the game or the event, or one field of one (not a field of a
+/// field: each read is one step, no recursion).
 #[derive(Debug)]
 pub enum Read {
     Lit(Small),
+    Of(Base),
+    /// A field of a card, a card id or a player.
+    Field(Base, Field),
+}
+
+/// What a [`Read`] starts from.
+#[derive(Debug, Clone, Copy)]
+pub enum Base {
     This,
     Me,
     Active,
     Global(u16),
     /// A field of the newest event.
     Event(Special),
-    /// A field of a card, a card id or a player.
-    Field(Box<Read>, Field),
 }
 
 /// The values a [`Read`] gives: [`crate::value::Value`]'s that own nothing.
@@ -89,14 +97,18 @@ fn read(e: &Expr) -> Option<Read> {
         Expr::Int(i) => Read::Lit(Small::Int(*i)),
         Expr::Bool(b) => Read::Lit(Small::Bool(*b)),
         Expr::Def(d) => Read::Lit(Small::Def(*d)),
-        Expr::This => Read::This,
-        Expr::Me => Read::Me,
-        Expr::Active => Read::Active,
-        Expr::Global(i) => Read::Global(*i),
-        Expr::Field(b, f) => match **b {
-            Expr::Event => Read::Event(f.special?),
-            _ => Read::Field(Box::new(read(b)?), *f),
-        },
+        Expr::Field(b, f) if !matches!(**b, Expr::Event) => Read::Field(base(b)?, *f),
+        _ => Read::Of(base(e)?),
+    })
+}
+
+fn base(e: &Expr) -> Option<Base> {
+    Some(match e {
+        Expr::This => Base::This,
+        Expr::Me => Base::Me,
+        Expr::Active => Base::Active,
+        Expr::Global(i) => Base::Global(*i),
+        Expr::Field(b, f) if matches!(**b, Expr::Event) => Base::Event(f.special?),
         _ => return None,
     })
 }
@@ -141,14 +153,25 @@ impl Quiet {
 impl Read {
     /// What [`Game::field`] and the reference's reads give, where it owns
     /// nothing and nothing fails.
+    #[inline(always)]
     fn get(&self, g: &Game, this: Option<ObjId>, me: PlayerId) -> Option<Small> {
+        match self {
+            Read::Lit(v) => Some(*v),
+            Read::Of(b) => b.get(g, this, me),
+            Read::Field(b, f) => field(g, b.get(g, this, me)?, f),
+        }
+    }
+}
+
+impl Base {
+    #[inline(always)]
+    fn get(self, g: &Game, this: Option<ObjId>, me: PlayerId) -> Option<Small> {
         Some(match self {
-            Read::Lit(v) => *v,
-            Read::This => this.map_or(Small::None, Small::Card),
-            Read::Me => Small::Player(me),
-            Read::Active => Small::Player(g.st.active),
-            Read::Global(i) => Small::Int(g.st.globals[*i as usize]),
-            Read::Event(sp) => {
+            Base::This => this.map_or(Small::None, Small::Card),
+            Base::Me => Small::Player(me),
+            Base::Active => Small::Player(g.st.active),
+            Base::Global(i) => Small::Int(g.st.globals[i as usize]),
+            Base::Event(sp) => {
                 let Some(e) = g.st.events.last() else {
                     return Some(Small::None);
                 };
@@ -169,36 +192,40 @@ impl Read {
                     _ => return None,
                 }
             }
-            Read::Field(b, f) => match b.get(g, this, me)? {
-                Small::Card(c) => match (f.prop, f.special) {
-                    (Some(pr), _) => Small::Int(g.st.prop(&g.data, c, pr)),
-                    (_, Some(Special::Owner)) => Small::Player(g.st.objs[c as usize].owner),
-                    (_, Some(Special::Host)) => {
-                        g.st.objs[c as usize].host.map_or(Small::None, Small::Card)
-                    }
-                    (_, Some(Special::Id)) => Small::Def(g.st.objs[c as usize].def),
-                    (_, Some(Special::Zone)) => Small::Zone(g.st.zone_of(c)),
-                    _ => return None,
-                },
-                Small::Player(p) => match (f.counter, f.special) {
-                    (Some(k), _) => Small::Int(g.st.counter(p, k)),
-                    (_, Some(Special::Index)) => Small::Int(p as i64 + 1),
-                    (_, Some(Special::Turns)) => Small::Int(g.st.turns_taken[p as usize] as i64),
-                    _ => return None,
-                },
-                Small::Def(d) => match (f.prop, f.special) {
-                    (Some(pr), _) => Small::Int(g.data.defs[d as usize].props[pr as usize]),
-                    (_, Some(Special::Id)) => Small::Def(d),
-                    _ => return None,
-                },
-                Small::None => Small::None,
-                _ => return None,
-            },
         })
     }
 }
 
+/// Field `f` of `v`, as [`Game::field`] reads it.
+#[inline(always)]
+fn field(g: &Game, v: Small, f: &Field) -> Option<Small> {
+    Some(match v {
+        Small::Card(c) => match (f.prop, f.special) {
+            (Some(pr), _) => Small::Int(g.st.prop(&g.data, c, pr)),
+            (_, Some(Special::Owner)) => Small::Player(g.st.objs[c as usize].owner),
+            (_, Some(Special::Host)) => g.st.objs[c as usize].host.map_or(Small::None, Small::Card),
+            (_, Some(Special::Id)) => Small::Def(g.st.objs[c as usize].def),
+            (_, Some(Special::Zone)) => Small::Zone(g.st.zone_of(c)),
+            _ => return None,
+        },
+        Small::Player(p) => match (f.counter, f.special) {
+            (Some(k), _) => Small::Int(g.st.counter(p, k)),
+            (_, Some(Special::Index)) => Small::Int(p as i64 + 1),
+            (_, Some(Special::Turns)) => Small::Int(g.st.turns_taken[p as usize] as i64),
+            _ => return None,
+        },
+        Small::Def(d) => match (f.prop, f.special) {
+            (Some(pr), _) => Small::Int(g.data.defs[d as usize].props[pr as usize]),
+            (_, Some(Special::Id)) => Small::Def(d),
+            _ => return None,
+        },
+        Small::None => Small::None,
+        _ => return None,
+    })
+}
+
 /// `==` as [`Game::equal`] has it for values that own nothing.
+#[inline(always)]
 fn same(g: &Game, a: Small, b: Small) -> bool {
     match (a, b) {
         (Small::None, Small::None) => true,
