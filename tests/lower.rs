@@ -66,6 +66,16 @@ fn count(dir: &Path, args: &[&str]) -> usize {
     n.and_then(|n| n.parse().ok()).expect(line)
 }
 
+/// `fuda run` of shrine on the mod in the current folder, its bot at every
+/// seat, with the kingdom `kingdom` (`kingdom=…`) and `more`.
+fn run<'a>(kingdom: &'a str, more: &[&'a str]) -> Vec<&'a str> {
+    let mut args = vec![
+        "run", "shrine", "--data", ".", "--agents", "tester", "--set", kingdom,
+    ];
+    args.extend_from_slice(more);
+    args
+}
+
 /// Games of the mod in `dir` (the probes as its kingdom) played both ways.
 fn same_games(dir: &Path, n: usize) {
     let kingdom = format!(
@@ -79,21 +89,7 @@ fn same_games(dir: &Path, n: usize) {
     for seed in 1..=4 {
         for players in ["2", "3"] {
             let seed = seed.to_string();
-            let args = [
-                "run",
-                "shrine",
-                "--data",
-                ".",
-                "--agents",
-                "tester",
-                "--set",
-                &kingdom,
-                "--seed",
-                &seed,
-                "--players",
-                players,
-                "--json",
-            ];
+            let args = run(&kingdom, &["--seed", &seed, "--players", players, "--json"]);
             let a = fuda(dir, &args, true);
             let b = fuda(dir, &args, false);
             let (ta, tb) = (
@@ -197,16 +193,7 @@ fn a_lowered_snippets_error_points_at_its_call() {
     let dir = tmp.path().join("error");
     probes(&dir, &["draw(1);\nlet s = \"札札\"; let p = player(9);"]);
     assert_eq!(lowered(&dir), 1);
-    let args = [
-        "run",
-        "shrine",
-        "--data",
-        ".",
-        "--agents",
-        "tester",
-        "--set",
-        "kingdom=probe_0",
-    ];
+    let args = run("kingdom=probe_0", &[]);
     let (a, b) = (fuda(&dir, &args, true), fuda(&dir, &args, false));
     let (ea, eb) = (
         String::from_utf8_lossy(&a.stderr),
