@@ -1,20 +1,17 @@
-//! Parses effect code with the pest grammar and resolves every name against the
-//! game's tables, producing [`Code`]. Runs once per piece of code, at load time.
+//! Parses effect code (fast, or by pest where that fails) and resolves every
+//! name against the game's tables, producing [`Code`]. Runs once per piece of
+//! code, at load time.
 
 use std::sync::Arc;
 
-use pest::Parser;
-use pest::iterators::Pair;
-
 use crate::lang::builtins::Builtin;
+use crate::lang::descent;
+use crate::lang::grammar::Rule;
 use crate::lang::ir::*;
 use crate::lang::kind::{Kind, kind};
 use crate::lang::names::{Names, find};
+use crate::lang::syntax::{Children, Node, Tree};
 use crate::suggest::{did_you_mean, suggest, suggest_kinds};
-
-#[derive(pest_derive::Parser)]
-#[grammar = "../grammar/effect.pest"]
-struct EffectParser;
 
 /// A compile error with a position in the file the code came from.
 #[derive(Debug, Clone)]
@@ -65,8 +62,11 @@ pub fn compile_code(
     ctx: &Context,
 ) -> Result<Code, CompileError> {
     let mut c = Compiler::new(names, origin, ctx);
-    let pair = parse(text, Rule::program, origin)?;
-    let stmts_pair = pair.into_inner().find(|p| p.as_rule() == Rule::stmts);
+    let tree = parse(text, Rule::program, origin)?;
+    let stmts_pair = tree
+        .root()
+        .into_inner()
+        .find(|p| p.as_rule() == Rule::stmts);
     let stmts = match stmts_pair {
         Some(p) => c.stmts(p)?,
         None => Vec::new(),
@@ -87,8 +87,9 @@ pub fn compile_expr(
     ctx: &Context,
 ) -> Result<Code, CompileError> {
     let mut c = Compiler::new(names, origin, ctx);
-    let pair = parse(text, Rule::expr_only, origin)?;
-    let e = pair
+    let tree = parse(text, Rule::expr_only, origin)?;
+    let e = tree
+        .root()
         .into_inner()
         .find(|p| p.as_rule() == Rule::expr)
         .map(|p| c.expr(p))
@@ -102,40 +103,38 @@ pub fn compile_expr(
     })
 }
 
-fn parse<'i>(text: &'i str, rule: Rule, origin: &Origin) -> Result<Pair<'i, Rule>, CompileError> {
-    match EffectParser::parse(rule, text) {
-        Ok(mut pairs) => pairs.next().ok_or_else(|| CompileError {
-            message: "empty code".into(),
-            start: origin.map(0),
-            end: origin.map(0),
-            help: None,
-        }),
-        Err(e) => {
-            let (start, end) = match e.location {
-                pest::error::InputLocation::Pos(p) => (p, p),
-                pest::error::InputLocation::Span((a, b)) => (a, b),
-            };
-            let message = match &e.variant {
-                pest::error::ErrorVariant::ParsingError { positives, .. } => {
-                    let mut want: Vec<String> =
-                        positives.iter().filter_map(|r| describe(*r)).collect();
-                    want.sort();
-                    want.dedup();
-                    if want.is_empty() {
-                        "syntax error in card text".to_string()
-                    } else {
-                        format!("syntax error in card text: expected {}", want.join(", "))
-                    }
-                }
-                pest::error::ErrorVariant::CustomError { message } => message.clone(),
-            };
-            Err(CompileError {
-                message,
-                start: origin.map(start),
-                end: origin.map(end),
-                help: None,
-            })
+/// `text` parsed as `rule` (`program` or `expr_only`): by the fast parser,
+/// or where it rejects the text by pest, which gives the syntax error.
+fn parse<'i>(text: &'i str, rule: Rule, origin: &Origin) -> Result<Tree<'i>, CompileError> {
+    if let Some(tree) = descent::parse(text, rule) {
+        return Ok(tree);
+    }
+    Tree::by_pest(text, rule).map_err(|e| syntax_error(&e, origin))
+}
+
+fn syntax_error(e: &pest::error::Error<Rule>, origin: &Origin) -> CompileError {
+    let (start, end) = match e.location {
+        pest::error::InputLocation::Pos(p) => (p, p),
+        pest::error::InputLocation::Span((a, b)) => (a, b),
+    };
+    let message = match &e.variant {
+        pest::error::ErrorVariant::ParsingError { positives, .. } => {
+            let mut want: Vec<String> = positives.iter().filter_map(|r| describe(*r)).collect();
+            want.sort();
+            want.dedup();
+            if want.is_empty() {
+                "syntax error in card text".to_string()
+            } else {
+                format!("syntax error in card text: expected {}", want.join(", "))
+            }
         }
+        pest::error::ErrorVariant::CustomError { message } => message.clone(),
+    };
+    CompileError {
+        message,
+        start: origin.map(start),
+        end: origin.map(end),
+        help: None,
     }
 }
 
@@ -196,21 +195,15 @@ impl<'a> Compiler<'a> {
         }
     }
 
-    fn span(&self, p: &Pair<Rule>) -> Span {
-        let s = p.as_span();
+    fn span(&self, p: &Node) -> Span {
         Span {
             file: self.origin.file,
-            start: self.origin.map(s.start()),
-            end: self.origin.map(s.end()),
+            start: self.origin.map(p.start()),
+            end: self.origin.map(p.end()),
         }
     }
 
-    fn err(
-        &self,
-        p: &Pair<Rule>,
-        message: impl Into<String>,
-        help: Option<String>,
-    ) -> CompileError {
+    fn err(&self, p: &Node, message: impl Into<String>, help: Option<String>) -> CompileError {
         let s = self.span(p);
         CompileError {
             message: message.into(),
@@ -244,11 +237,11 @@ impl<'a> Compiler<'a> {
             .map(|(_, s)| *s)
     }
 
-    fn stmts(&mut self, p: Pair<Rule>) -> R<Vec<Stmt>> {
+    fn stmts(&mut self, p: Node) -> R<Vec<Stmt>> {
         p.into_inner().map(|s| self.stmt(s)).collect()
     }
 
-    fn block(&mut self, p: Pair<Rule>) -> R<Vec<Stmt>> {
+    fn block(&mut self, p: Node) -> R<Vec<Stmt>> {
         self.scope(|c| match p.into_inner().next() {
             Some(s) => c.stmts(s),
             None => Ok(Vec::new()),
@@ -270,8 +263,8 @@ impl<'a> Compiler<'a> {
     }
 
     /// Runs `f` one level deeper.
-    fn deeper<T>(&mut self, p: &Pair<Rule>, f: impl FnOnce(&mut Self) -> R<T>) -> R<T> {
-        self.deeper_at(p.as_span().start(), p.as_span().end(), f)
+    fn deeper<T>(&mut self, p: &Node, f: impl FnOnce(&mut Self) -> R<T>) -> R<T> {
+        self.deeper_at(p.start(), p.end(), f)
     }
 
     /// [`Self::deeper`] for the code from `start` to `end`.
@@ -288,11 +281,11 @@ impl<'a> Compiler<'a> {
         r
     }
 
-    fn stmt(&mut self, p: Pair<Rule>) -> R<Stmt> {
-        self.deeper(&p.clone(), |c| c.stmt_inner(p))
+    fn stmt(&mut self, p: Node) -> R<Stmt> {
+        self.deeper(&p, |c| c.stmt_inner(p))
     }
 
-    fn stmt_inner(&mut self, p: Pair<Rule>) -> R<Stmt> {
+    fn stmt_inner(&mut self, p: Node) -> R<Stmt> {
         match p.as_rule() {
             Rule::if_stmt => {
                 let mut it = p.into_inner();
@@ -313,7 +306,7 @@ impl<'a> Compiler<'a> {
             Rule::repeat_stmt => {
                 let mut it = p.into_inner();
                 let count = next(&mut it);
-                let n = self.expr(count.clone())?;
+                let n = self.expr(count)?;
                 if let Some(k) = const_int(&n).filter(|k| *k < 0) {
                     return Err(self.err(
                         &count,
@@ -369,8 +362,8 @@ impl<'a> Compiler<'a> {
         }
     }
 
-    fn place(&mut self, p: Pair<Rule>) -> R<Place> {
-        match self.expr(p.clone())? {
+    fn place(&mut self, p: Node) -> R<Place> {
+        match self.expr(p)? {
             Expr::Local(s) => Ok(Place::Local(s)),
             Expr::Global(g) => Ok(Place::Global(g)),
             Expr::Field(base, f) => Ok(Place::Field(base, f)),
@@ -385,9 +378,9 @@ impl<'a> Compiler<'a> {
     /// An `expr`: its children are operands and operators in order, grouped
     /// here by precedence (the grammar's silent levels). Each level counts one
     /// level of nesting, as it did when the grammar made a node per level.
-    pub fn expr(&mut self, p: Pair<Rule>) -> R<Expr> {
-        self.deeper(&p.clone(), |c| {
-            let end = p.as_span().end();
+    pub fn expr(&mut self, p: Node) -> R<Expr> {
+        self.deeper(&p, |c| {
+            let end = p.end();
             let mut it = p.into_inner().peekable();
             let list = c.level(&mut it, OR, end)?;
             if it.next().is_none() {
@@ -406,7 +399,7 @@ impl<'a> Compiler<'a> {
     /// operators of that level, operands of the level above. `end` is where
     /// the whole expression ends.
     fn level(&mut self, it: &mut Tokens, lvl: u8, end: usize) -> R<Expr> {
-        let start = it.peek().map_or(end, |t| t.as_span().start());
+        let start = it.peek().map_or(end, |t| t.start());
         self.deeper_at(start, end, |c| match lvl {
             OR | AND | SUM | PROD => {
                 // Each operator nests the tree one level (left to right).
@@ -435,7 +428,7 @@ impl<'a> Compiler<'a> {
                 while it.next_if(|t| t.as_rule() == Rule::kw_not).is_some() {
                     nots += 1;
                 }
-                let inner = it.peek().map_or(end, |t| t.as_span().start());
+                let inner = it.peek().map_or(end, |t| t.start());
                 c.nest(inner, end, nots)?;
                 let mut e = c.level(it, CMP, end)?;
                 for _ in 0..nots {
@@ -454,7 +447,7 @@ impl<'a> Compiler<'a> {
                     let span = Span {
                         file: c.origin.file,
                         start: c.origin.map(start),
-                        end: c.origin.map(tag.as_span().end()),
+                        end: c.origin.map(tag.end()),
                     };
                     let id = find(&c.names.tags, tag.as_str()).ok_or_else(|| {
                         c.err(
@@ -485,20 +478,20 @@ impl<'a> Compiler<'a> {
     }
 
     /// An operand: minus signs, a primary, fields.
-    fn operand(&mut self, p: Pair<Rule>) -> R<Expr> {
+    fn operand(&mut self, p: Node) -> R<Expr> {
         let mut it = p.into_inner().peekable();
         let mut negs = 0;
         while it.next_if(|t| t.as_rule() == Rule::neg).is_some() {
             negs += 1;
         }
         let first = it.peek().expect("grammar: an operand has a primary");
-        let (start, end) = (first.as_span().start(), first.as_span().end());
+        let (start, end) = (first.start(), first.end());
         self.nest(start, end, negs)?;
         // The primary and each field (the old grammar's `postfix` node).
         self.nest(start, end, it.len())?;
         let mut e = self.primary(it.next().expect("grammar: an operand has a primary"))?;
         for f in it {
-            let name = next(&mut f.clone().into_inner());
+            let name = next(&mut f.into_inner());
             let field = self.field(&name, reads_player(&e))?;
             e = Expr::Field(Box::new(e), field);
         }
@@ -513,7 +506,7 @@ impl<'a> Compiler<'a> {
 
     /// A field of a player (`me.x`: counters first) or of anything else (a
     /// card's properties first), so a suggestion is of the kind read.
-    fn field(&self, p: &Pair<Rule>, player: bool) -> R<Field> {
+    fn field(&self, p: &Node, player: bool) -> R<Field> {
         let n = p.as_str();
         let f = Field {
             name: 0,
@@ -539,7 +532,7 @@ impl<'a> Compiler<'a> {
         Ok(f)
     }
 
-    fn primary(&mut self, p: Pair<Rule>) -> R<Expr> {
+    fn primary(&mut self, p: Node) -> R<Expr> {
         match p.as_rule() {
             Rule::int => p
                 .as_str()
@@ -552,7 +545,7 @@ impl<'a> Compiler<'a> {
                     .map_or_else(String::new, |s| s.as_str().to_string()),
             ))),
             Rule::card_ref => {
-                let id = next(&mut p.clone().into_inner());
+                let id = next(&mut p.into_inner());
                 let name = id.as_str();
                 self.names.def(name).map(Expr::Def).ok_or_else(|| {
                     self.err(
@@ -571,7 +564,7 @@ impl<'a> Compiler<'a> {
         }
     }
 
-    fn var(&self, p: &Pair<Rule>) -> R<Expr> {
+    fn var(&self, p: &Node) -> R<Expr> {
         let n = p.as_str();
         if let Some(s) = self.local(n) {
             return Ok(Expr::Local(s));
@@ -625,12 +618,12 @@ impl<'a> Compiler<'a> {
         })
     }
 
-    fn call(&mut self, p: Pair<Rule>) -> R<Expr> {
+    fn call(&mut self, p: Node) -> R<Expr> {
         let span = self.span(&p);
-        let mut it = p.clone().into_inner();
+        let mut it = p.into_inner();
         let name_p = next(&mut it);
         let name = name_p.as_str();
-        let args: Vec<Pair<Rule>> = it.collect();
+        let args: Vec<Node> = it.collect();
         let nargs = args.len();
 
         // A verb and a zone may share a name (`trash`): called, it is the verb.
@@ -638,7 +631,7 @@ impl<'a> Compiler<'a> {
             if nargs != 1 {
                 return Err(self.err(&p, format!("`{name}(player)` takes one player"), None));
             }
-            let owner = self.expr(args[0].clone())?;
+            let owner = self.expr(args[0])?;
             return Ok(Expr::Zone(z, Some(Box::new(owner))));
         }
         if let Some(b) = Builtin::lookup(name) {
@@ -651,10 +644,10 @@ impl<'a> Compiler<'a> {
                 ));
             }
             if matches!(b, Builtin::Sum | Builtin::Any) {
-                let list = self.expr(args[0].clone())?;
+                let list = self.expr(args[0])?;
                 return self.scope(|c| {
                     let slot = c.bind("it");
-                    let body = Box::new(c.expr(args[1].clone())?);
+                    let body = Box::new(c.expr(args[1])?);
                     Ok(if b == Builtin::Sum {
                         Expr::Sum(Box::new(list), slot, body)
                     } else {
@@ -712,9 +705,9 @@ impl<'a> Compiler<'a> {
 
     /// Arguments that name a table entry (an event, a tag, a property…) are
     /// checked and turned into indices here, so the run time never looks up names.
-    fn name_arg(&mut self, b: Builtin, i: usize, a: Pair<Rule>) -> R<Expr> {
+    fn name_arg(&mut self, b: Builtin, i: usize, a: Node) -> R<Expr> {
         let table = b.name_table(i).map(|t| (self.names.table(t), t.what()));
-        let e = self.expr(a.clone())?;
+        let e = self.expr(a)?;
         let Some((table, what)) = table else {
             return Ok(e);
         };
@@ -737,7 +730,7 @@ impl<'a> Compiler<'a> {
 }
 
 /// The children of an `expr`: operands and operators in order.
-type Tokens<'i> = std::iter::Peekable<pest::iterators::Pairs<'i, Rule>>;
+type Tokens<'t> = std::iter::Peekable<Children<'t>>;
 
 /// Precedence levels, lowest first; an operand is the level above `PROD`.
 const OR: u8 = 1;
@@ -749,7 +742,7 @@ const PROD: u8 = 6;
 
 /// The level of an operator among an `expr`'s children (`where` below all);
 /// an operand or what belongs to one ranks above all.
-fn rank(t: &Pair<Rule>) -> u8 {
+fn rank(t: &Node) -> u8 {
     match t.as_rule() {
         Rule::kw_where => 0,
         Rule::kw_logic if t.as_str() == "or" => OR,
@@ -761,7 +754,7 @@ fn rank(t: &Pair<Rule>) -> u8 {
     }
 }
 
-fn next<'i>(it: &mut pest::iterators::Pairs<'i, Rule>) -> Pair<'i, Rule> {
+fn next<'t>(it: &mut Children<'t>) -> Node<'t> {
     it.next().expect("grammar guarantees this child")
 }
 

@@ -4,7 +4,12 @@ pub mod builtins;
 pub mod compile;
 #[cfg(test)]
 mod compile_tests;
+mod descent;
+#[cfg(test)]
+mod descent_tests;
 pub mod doc;
+pub(crate) mod grammar;
 pub mod ir;
 pub mod kind;
 pub mod names;
+pub(crate) mod syntax;
