@@ -12,11 +12,12 @@
 //! which also confines the folders on the way): never through a symlink,
 //! never to or from a special file, reads capped.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::fs::{File, OpenOptions};
 use std::io::Read;
 use std::os::unix::fs::OpenOptionsExt;
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
+use std::sync::Mutex;
 
 use crate::limits::MAX_FILE_BYTES;
 
@@ -28,6 +29,10 @@ pub struct Root {
     dir: PathBuf,
     /// Folders already listed (a symlink may lead back to a parent).
     seen: HashSet<PathBuf>,
+    /// Folders resolved, by the path they were named by: the files of one
+    /// folder resolve it once (resolving each file's whole path read every
+    /// link on the way again, seven system calls a file).
+    folders: Mutex<HashMap<PathBuf, PathBuf>>,
 }
 
 /// Reads a file named on the command line (a scenario, a saved game): it may
@@ -120,13 +125,18 @@ fn why_not(path: &Path, what: &str, e: &std::io::Error) -> String {
 /// regular file, or it is over the size limit. A path that does not exist
 /// passes (the read then says so).
 pub fn refuse_given(path: &Path) -> Option<String> {
-    match std::fs::metadata(path) {
-        Ok(m) if !m.is_file() => Some(format!(
+    refuse_meta(path, std::fs::metadata(path).ok())
+}
+
+/// [`refuse_given`] for the file's metadata (`None`: it does not exist).
+fn refuse_meta(path: &Path, meta: Option<std::fs::Metadata>) -> Option<String> {
+    match meta {
+        Some(m) if !m.is_file() => Some(format!(
             "{} is not a regular file{}",
             path.display(),
             if m.is_dir() { " (a folder)" } else { "" }
         )),
-        Ok(m) if m.len() > MAX_FILE_BYTES as u64 => Some(format!(
+        Some(m) if m.len() > MAX_FILE_BYTES as u64 => Some(format!(
             "{} is too big: more than {MAX_FILE_BYTES} bytes",
             path.display()
         )),
@@ -145,6 +155,7 @@ impl Root {
             given: dir.to_path_buf(),
             dir: dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf()),
             seen: HashSet::new(),
+            folders: Mutex::default(),
         }
     }
 
@@ -157,9 +168,7 @@ impl Root {
     /// folder, or [`refuse_given`] refuses it. A path that does not exist passes (the
     /// read then says so).
     pub fn refuse(&self, path: &Path) -> Option<String> {
-        let Ok(real) = path.canonicalize() else {
-            return None;
-        };
+        let (real, meta) = self.resolve(path)?;
         if !real.starts_with(&self.dir) {
             return Some(format!(
                 "{} leads outside the data folder {}",
@@ -167,7 +176,38 @@ impl Root {
                 self.dir.display()
             ));
         }
-        refuse_given(path)
+        match meta {
+            Some(m) => refuse_meta(path, Some(m)),
+            None => refuse_given(path),
+        }
+    }
+
+    /// `path` with every link resolved (`None` where it cannot be), and its
+    /// metadata where it was read on the way. A file that is no link is its
+    /// resolved folder joined with its name; the folder is resolved once.
+    fn resolve(&self, path: &Path) -> Option<(PathBuf, Option<std::fs::Metadata>)> {
+        if let (Some(Component::Normal(name)), Some(parent)) =
+            (path.components().next_back(), path.parent())
+            && let Ok(meta) = std::fs::symlink_metadata(path)
+            && !meta.file_type().is_symlink()
+        {
+            let parent = if parent.as_os_str().is_empty() {
+                Path::new(".")
+            } else {
+                parent
+            };
+            let mut folders = self.folders.lock().unwrap_or_else(|e| e.into_inner());
+            let folder = match folders.get(parent) {
+                Some(f) => Some(f.clone()),
+                None => parent.canonicalize().ok().inspect(|f| {
+                    folders.insert(parent.to_path_buf(), f.clone());
+                }),
+            };
+            if let Some(f) = folder {
+                return Some((f.join(name), Some(meta)));
+            }
+        }
+        path.canonicalize().ok().map(|real| (real, None))
     }
 
     /// Whether `path` (that exists) resolves inside the data folder.
