@@ -116,6 +116,15 @@ pub fn scalar_at(text: &str, value: &str, from: usize) -> Option<(Vec<(u32, u32)
     let mut p = from.min(text.len());
     while p < text.len() {
         let at = &text[p..];
+        // Where no match can start, a character costs a unit of work and
+        // nothing else: skipped at once to the next that may.
+        let skip = at.find([first, '\\']).unwrap_or(at.len());
+        if skip > 0 {
+            let n = at[..skip].chars().count();
+            work = work.checked_sub(n)?;
+            p += skip;
+            continue;
+        }
         let c = at.chars().next()?;
         let before = text[..p].chars().next_back();
         let style = match before {
