@@ -13,6 +13,7 @@ use super::memo::Memo;
 use super::options::OptionDecl;
 use super::schema::*;
 use super::unsaved::Unsaved;
+use super::yamlread;
 use super::*;
 use crate::data::confine::plain_name;
 use crate::data::locate::{code_origin, find_key, find_word, line_origin, scalar_at};
@@ -521,57 +522,9 @@ impl Loader {
     }
 
     fn parse_yaml<T: DeserializeOwned>(&mut self, file: u32) -> Option<T> {
-        if let Some((at, why)) = super::yaml::over_limits(self.sources.text(file)) {
-            let e = self
-                .sources
-                .error(file, at as u32, at as u32 + 1, why, None);
-            self.errs.push(e);
-            return None;
-        }
-        let dups = yamltext::check(&self.sources, file);
-        if !dups.is_empty() {
-            self.errs.extend(dups);
-            return None;
-        }
-        match serde_norway::from_str::<T>(self.sources.text(file)) {
-            Ok(v) => Some(v),
-            Err(e) => {
-                self.errs.push(self.yaml_error(file, &e));
-                None
-            }
-        }
-    }
-
-    fn yaml_error(&self, file: u32, e: &serde_norway::Error) -> DataError {
-        let text = self.sources.text(file);
-        let raw = e.to_string();
-        let message = raw.split(" at line ").next().unwrap_or(&raw).to_string();
-        let off = e.location().map(|l| l.index()).unwrap_or(0);
-        if let Some((m, h, at)) = yamltext::explain_tab(text, off) {
-            return self
-                .sources
-                .error(file, at as u32, at as u32 + 1, m, Some(h));
-        }
-        let mut help = None;
-        if let Some(rest) = message.strip_prefix("unknown field `") {
-            let field = rest.split('`').next().unwrap_or("");
-            let expected: Vec<&str> = rest
-                .split("expected ")
-                .nth(1)
-                .unwrap_or("")
-                .split('`')
-                .skip(1)
-                .step_by(2)
-                .collect();
-            help = did_you_mean(suggest(field, expected.iter().copied()))
-                .or_else(|| Some(format!("known fields: {}", expected.join(", "))));
-        }
-        let end = text[off..]
-            .find(['\n', ':'])
-            .map(|i| off + i)
-            .unwrap_or(off);
-        self.sources
-            .error(file, off as u32, end.max(off) as u32, message, help)
+        yamlread::parse(&self.sources, file)
+            .map_err(|es| self.errs.extend(es))
+            .ok()
     }
 
     /// The cards of the YAML files under the folder `rel` (of the game's
@@ -582,22 +535,26 @@ impl Loader {
             (true, Some(m)) => m.yaml_under(rel, &mut self.errs),
             (true, None) => Vec::new(),
         };
-        let mut out = Vec::new();
+        // Read in order, parsed on all cores, each file's errors (of reading,
+        // then of parsing) in the files' order.
+        let mut read = Vec::new();
         for path in files {
-            let Some(file) = self.read_file(in_mod, &path) else {
-                continue;
-            };
-            let text = self.sources.text(file);
-            let is_list = text
-                .lines()
-                .map(str::trim_start)
-                .find(|l| !l.is_empty() && !l.starts_with('#') && *l != "---")
-                .is_some_and(|l| l.starts_with('-'));
-            let cards: Vec<RawCard> = if is_list {
-                self.parse_yaml(file).unwrap_or_default()
-            } else {
-                self.parse_yaml::<RawCard>(file).into_iter().collect()
-            };
+            let mark = self.errs.len();
+            let file = self.read_file(in_mod, &path);
+            read.push((self.errs.split_off(mark), file));
+        }
+        let texts: Vec<u32> = read.iter().filter_map(|(_, f)| *f).collect();
+        let mut parsed = yamlread::cards_of_all(&self.sources, &texts).into_iter();
+        let mut out = Vec::new();
+        for (errs, file) in read {
+            self.errs.extend(errs);
+            // Only a file read has a parse result.
+            let Some(file) = file else { continue };
+            let Some(cards) = parsed.next() else { continue };
+            let cards = cards.unwrap_or_else(|es| {
+                self.errs.extend(es);
+                Vec::new()
+            });
             let mut from = 0;
             for raw in cards {
                 let at = find_key(self.sources.text(file), "id", &raw.id, from).unwrap_or(from);

@@ -22,6 +22,7 @@ pub mod source;
 pub mod unsaved;
 pub mod would;
 pub mod yaml;
+mod yamlread;
 pub mod yamltext;
 
 use std::sync::Arc;
