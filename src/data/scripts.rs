@@ -5,7 +5,7 @@
 //! registered, on first use: the load layer knows no game state.
 
 use std::collections::HashSet;
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock};
 
 use rhai::{AST, Engine, Position};
 
@@ -27,6 +27,10 @@ pub struct Snippet {
     /// Whether the snippet defines functions of its own (its `ast` also
     /// holds the rules' script functions).
     pub defines_fns: bool,
+    /// Rhai's function lookups of earlier runs, kept for the next (one a
+    /// thread running it at once): a run would otherwise look every call up
+    /// anew. Valid for this snippet and [`Scripts::runtime`] alone.
+    pub lookups: Mutex<Vec<rhai::Caches>>,
 }
 
 /// Compiled scripts of one game.
@@ -128,6 +132,7 @@ impl Scripts {
             origin,
             reads,
             defines_fns,
+            lookups: Mutex::new(Vec::new()),
         });
         Ok((self.snippets.len() - 1) as u32)
     }

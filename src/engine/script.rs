@@ -14,7 +14,7 @@ use rhai::{
 use super::exec::{Charge, Enter, Frame};
 use super::{Flow, Game, Res};
 use crate::data::Data;
-use crate::data::scripts::Scripts;
+use crate::data::scripts::{Scripts, Snippet};
 use crate::lang::builtins::Builtin;
 use crate::lang::compile::Origin;
 use crate::lang::ir::{Field, Span, Special};
@@ -373,7 +373,7 @@ pub fn run_snippet(
         if reads_target {
             scope.push_constant_dynamic("target", to_dynamic(target));
         }
-        engine.eval_ast_with_scope::<Dynamic>(&mut scope, &snippet.ast)
+        run_kept(engine, &mut scope, snippet)
     });
     scope.clear();
     SCOPES.with(|s| {
@@ -385,6 +385,26 @@ pub fn run_snippet(
     let v = finish(g, r, origin, span)?;
     g.charge(span, ops)?;
     Ok(v)
+}
+
+/// Runs `snippet`'s statements as `Engine::eval_ast_with_scope` does (its
+/// functions, the rules' merged in, in reach), with the function lookups
+/// its earlier runs made.
+fn run_kept(
+    engine: &Engine,
+    scope: &mut Scope,
+    snippet: &Snippet,
+) -> Result<Dynamic, Box<EvalAltResult>> {
+    let lock = || snippet.lookups.lock().unwrap_or_else(|e| e.into_inner());
+    let mut caches = lock().pop().unwrap_or_default();
+    let mut global = engine.new_global_runtime_state();
+    global.lib.push(snippet.ast.shared_lib().clone());
+    #[allow(deprecated)] // `internals`: the way to pass one's own caches
+    let r = engine.eval_statements_raw(&mut global, &mut caches, scope, snippet.ast.statements());
+    // What a failed call left pushed goes; the snippet's own level stays.
+    caches.rewind_fn_resolution_caches(caches.fn_resolution_caches_len().min(1));
+    lock().push(caches);
+    r
 }
 
 /// Calls a function from the rules' script files.
