@@ -120,7 +120,18 @@ impl Compiler<'_> {
     /// `Bool` of that condition (the same closure, unwrapped).
     pub(super) fn truth(&self, e: &Expr) -> Option<CondFn> {
         match e {
-            Expr::Or(a, b) if tag_any(e).is_none() => self.pile_or(a, b),
+            // As `val` compiles them, unwrapped (an end check is often a
+            // conjunction or an alternative of conditions).
+            Expr::And(a, b) => {
+                let (a, b) = (self.cond(a), self.cond(b));
+                Some(Box::new(move |g, f| Ok(a(g, f)? && b(g, f)?)))
+            }
+            Expr::Or(a, b) if tag_any(e).is_none() => {
+                Some(self.pile_or(a, b).unwrap_or_else(|| {
+                    let (a, b) = (self.cond(a), self.cond(b));
+                    Box::new(move |g, f| Ok(a(g, f)? || b(g, f)?))
+                }))
+            }
             Expr::Is(..)
             | Expr::Not(_)
             | Expr::Or(..)
@@ -635,12 +646,17 @@ impl Compiler<'_> {
             f.span = span;
             let from = if all { g.st.active } else { f.me };
             // Charged as the list `players()` makes is when walked.
-            let ps = players_from(g, from, all);
-            g.charge(span, ps.len() as u64)?;
-            for p in ps {
-                f.slots[slot] = Value::Player(p);
-                if body(g, f)? {
-                    return Ok(true);
+            let (ps, len) = players_from(g, from, all);
+            g.charge(span, len)?;
+            let n = g.st.nplayers as usize;
+            for (w, mut bits) in ps.into_iter().enumerate().take(n.div_ceil(64)) {
+                while bits != 0 {
+                    let i = w * 64 + bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    f.slots[slot] = Value::Player(((from as usize + i) % n) as PlayerId);
+                    if body(g, f)? {
+                        return Ok(true);
+                    }
                 }
             }
             Ok(false)
@@ -787,17 +803,18 @@ fn field_cmp_read(
 }
 
 /// The players `turn_order_iter(from, all)` lists, taken before any code
-/// runs (the code may change who is still in the game): pushed one by one,
-/// no iterator adapters to size a list for.
+/// runs (the code may change who is still in the game): bit `i` for the
+/// `i`-th player in turn order from `from`, no list made; and how many.
 #[inline(always)]
-fn players_from(g: &Game, from: PlayerId, all: bool) -> smallvec::SmallVec<[PlayerId; 8]> {
+fn players_from(g: &Game, from: PlayerId, all: bool) -> ([u64; 4], u64) {
     let n = g.st.nplayers as usize;
-    let mut ps = smallvec::SmallVec::new();
+    let (mut ps, mut len) = ([0u64; 4], 0);
     for i in 0..n {
-        let p = ((from as usize + i) % n) as PlayerId;
-        if (all || p != from) && !g.st.lost[p as usize] {
-            ps.push(p);
+        let p = (from as usize + i) % n;
+        if (all || i != 0) && !g.st.lost[p] {
+            ps[i / 64] |= 1 << (i % 64);
+            len += 1;
         }
     }
-    ps
+    (ps, len)
 }
