@@ -503,3 +503,41 @@ fn number(e: &Expr) -> bool {
         _ => false,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lang::compile::Origin;
+    use crate::lang::descent_tests::differ;
+    use crate::lang::grammar::Rule;
+
+    /// `text` lowered with no names of a game's (builtins only).
+    fn lowered(text: &str) -> Option<String> {
+        let engine = crate::sandbox::engine();
+        let sandbox = crate::sandbox::known_functions(&engine);
+        let ast = engine.compile(text).expect("Rhai compiles it");
+        let names = Names::default();
+        lower(&ast, text, &Origin::identity(0), &names, &sandbox).map(|l| l.text)
+    }
+
+    /// What the lowering writes is card text both parsers read alike (the
+    /// fast one is proven against pest on the shipped data, not on this).
+    #[test]
+    fn lowered_text_parses_alike_in_both_parsers() {
+        let snippets = [
+            "let c = top(zone(\"hand\"));\nif type_of(c) != \"()\" && contains(defs(\"x\"), c) {\n  move(c, zone(\"deck\"));\n} else { shuffle(zone(\"deck\")); }",
+            "while count(zone(\"hand\")) < 7 && !empty(zone(\"deck\")) || count(zone(\"hand\")) == 0 { me.actions = 1; }",
+            "for p in players() { if p == me { return p; } }\n[count(zone(\"hand\")), \"a b\", ()]",
+            "let x = card.cost;\nx = event.amount;\nif may(\"?\") { x } else { card }",
+        ];
+        for s in snippets {
+            let text = lowered(s).unwrap_or_else(|| panic!("not lowered: {s}"));
+            assert_eq!(differ(&text, Rule::program), None, "{s}\n=> {text}");
+        }
+        let text = lowered(snippets[0]).unwrap();
+        assert_eq!(
+            text,
+            "let c = top(zone(\"hand\"))\nif ((c != none) and contains(defs(\"x\"), c)) {\nreturn move(c, zone(\"deck\"))\n} else {\nreturn shuffle(zone(\"deck\"))\n}\n"
+        );
+    }
+}

@@ -10,7 +10,7 @@ use crate::lang::grammar::Rule;
 use crate::lang::syntax::Tree;
 
 /// Where the two parsers differ on `text` as `rule`, a description.
-fn differ(text: &str, rule: Rule) -> Option<String> {
+pub(crate) fn differ(text: &str, rule: Rule) -> Option<String> {
     let fast = descent::parse(text, rule);
     let slow = Tree::by_pest(text, rule).ok();
     match (&fast, &slow) {

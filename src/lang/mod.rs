@@ -6,7 +6,7 @@ pub mod compile;
 mod compile_tests;
 mod descent;
 #[cfg(test)]
-mod descent_tests;
+pub(crate) mod descent_tests;
 pub mod doc;
 pub(crate) mod grammar;
 pub mod ir;
