@@ -370,7 +370,7 @@ impl Writer<'_> {
     }
 
     fn operator(&mut self, name: &str, args: &[Expr], pos: Position) -> Option<()> {
-        match (name, args) {
+        let (a, b) = match (name, args) {
             ("==" | "!=", [a, b]) => {
                 // `type_of(x) == "()"`: whether x is nothing.
                 let none = |e: &Expr| matches!(e, Expr::StringConstant(s, _) if s == "()");
@@ -382,34 +382,29 @@ impl Writer<'_> {
                         _ => None,
                     }
                 }
-                let (a, b) = match (type_of(a), type_of(b)) {
+                match (type_of(a), type_of(b)) {
                     (Some(x), None) if none(b) => (x, &Expr::Unit(b.position())),
                     (None, Some(x)) if none(a) => (&Expr::Unit(a.position()), x),
                     (None, None) => (a, b),
                     _ => return None,
-                };
-                self.put("(");
-                self.expr(a)?;
-                self.at(pos, &format!(" {name} "));
-                self.expr(b)?;
-                self.put(")");
+                }
             }
             // Numbers only: card text reads nothing as 0, where Rhai
             // stops at ordering it.
-            ("<" | "<=" | ">" | ">=", [a, b]) if number(a) && number(b) => {
-                self.put("(");
-                self.expr(a)?;
-                self.at(pos, &format!(" {name} "));
-                self.expr(b)?;
-                self.put(")");
-            }
+            ("<" | "<=" | ">" | ">=", [a, b]) if number(a) && number(b) => (a, b),
             ("!", [a]) => {
                 self.at(pos, "not (");
                 self.truth(a)?;
                 self.put(")");
+                return Some(());
             }
             _ => return None,
-        }
+        };
+        self.put("(");
+        self.expr(a)?;
+        self.at(pos, &format!(" {name} "));
+        self.expr(b)?;
+        self.put(")");
         Some(())
     }
 
