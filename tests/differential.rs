@@ -391,6 +391,12 @@ fn tiers_fail_the_same_way() {
         // Lists compared item by item, and lists built-ins make, pay past
         // 64 items: the steps run out at the same comparison.
         "create(@osaisen, deck, 1000)\nlet l = deck + []\nlet m = deck + []\nwhile true { if l == m and l != [1] { coins += 1 }\nif contains([l, m], m) { coins += 1 }\ncoins += count(top(deck, 500)) }",
+        // The board's readers in a game that declares no board.
+        "if square_kind(1) == \"a\" { coins += 1 }",
+        "coins += square_card(0).cost",
+        "coins += count(squares(\"land\") where it > 0)",
+        // Locals compared in place, in order and by value.
+        "let lv = 2\nif lv <= 1 or lv != 2 or lv == none { coins += 1 }\nlet s = \"a\"\nif s == \"a\" and s < 3 { coins += 1 }",
     ];
     let dir = tempfile::tempdir().expect("temp dir");
     // Spread over a few threads; each case's copy of the data loaded once
@@ -437,6 +443,37 @@ fn kept_parts_fail_the_same_way() {
         let text = text.replacen("\nverbs:\n", &format!("\nverbs:\n{verbs}"), 1);
         std::fs::write(&rules, text).expect("rules");
         fails_in(&data, &file, &format!("kept case {i}: {code}"));
+    }
+}
+
+/// The board's readers of a square in a slot or a constant, compared and
+/// read in place by the speed tier: the same values, errors and spans as
+/// the kernel's readers (a board added to the rules for these cases).
+#[test]
+fn board_reads_fail_the_same_way() {
+    let board = "\nboard:\n  props: {owner: ~, level: 1}\n  squares:\n    \
+                 - {kind: start, name: START}\n    - {kind: land, card: osaisen}\n    \
+                 - {kind: land}\n";
+    let cases = [
+        "square_set(1, \"owner\", me)\nfor s in squares(\"land\") { if square_get(s, \"owner\") == me { coins += 1 }\nif square_get(s, \"level\") >= 1 and square_card(s).cost < 3 { coins += 1 }\nif square_kind(s) != \"land\" or square_card(s) == @osaisen { coins += 1 } }\ncoins += count(squares(\"land\") where square_get(it, \"owner\") != none) + count(squares(\"gap\"))",
+        "let x = \"x\"\nif square_get(x, \"owner\") == me { coins += 1 }",
+        "let s = 7\nif square_get(s, \"level\") < 5 { coins += 1 }",
+        "let s = -1\ncoins += square_get(s, \"level\")",
+        "let s = none\nif square_get(s, \"owner\") != none or square_card(s).cost > 0 { coins += 1 }\nlet t = true\ncoins += square_get(t, \"level\") + square_card(2).cost + square_get(2, \"level\")",
+        "square_set(0, \"level\", \"a\")\nif square_get(0, \"level\") < 3 { coins += 1 }",
+        "square_set(0, \"owner\", [1, 2])\nlet l = [1, 2]\nif square_get(0, \"owner\") == l { coins += 1 }\nlet s = 9\nif l == square_card(s).cost { coins += 1 }",
+        "let x = \"x\"\ncoins += square_card(x).cost",
+        "let k = square_kind(0)\nif square_kind(1) == k { coins += 1 }\nlet y = 40\nif square_kind(y) == \"land\" { coins += 1 }",
+        "let p = 3\nif square_get(1, \"level\") == p and p < square_get(p, \"level\") { coins += 1 }",
+    ];
+    let dir = tempfile::tempdir().expect("temp dir");
+    for (i, code) in cases.iter().enumerate() {
+        let data = dir.path().join(format!("case{i}"));
+        let file = card_played(&data, &format!("board_{i}"), code);
+        let rules = data.join("rules/shrine.yaml");
+        let text = std::fs::read_to_string(&rules).expect("rules") + board;
+        std::fs::write(&rules, text).expect("rules");
+        fails_in(&data, &file, &format!("board case {i}: {code}"));
     }
 }
 

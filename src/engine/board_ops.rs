@@ -101,10 +101,7 @@ impl Game {
                     }
                     None => None,
                 };
-                let found = (self.st.board.lists.iter())
-                    .find(|(k, _)| k.as_deref() == kind.as_deref())
-                    .map(|(_, l)| l.clone());
-                found.unwrap_or_else(|| Value::list(Vec::new()))
+                self.squares_list(kind.as_ref().map(|k| k.as_str()))
             }
             Builtin::NextSquare => {
                 let s = self.square(&a[0], sp)?;
@@ -213,10 +210,20 @@ impl Game {
         Ok(self.st.board.props[s as usize * self.st.board.nprops + p].clone())
     }
 
+    /// `squares()` or `squares(kind)`: the list made when the track was
+    /// laid (an empty one for a kind no square has).
+    #[inline]
+    pub(crate) fn squares_list(&self, kind: Option<&str>) -> Value {
+        let found = (self.st.board.lists.iter())
+            .find(|(k, _)| k.as_ref().map(|k| k.as_str()) == kind)
+            .map(|(_, l)| l.clone());
+        found.unwrap_or_else(|| Value::list(Vec::new()))
+    }
+
     /// The square `v` names, for operation `b`: an error in a game with no
     /// board, as [`Game::board_call`] makes it.
     #[inline(always)]
-    fn board_square(&self, b: Builtin, v: &Value, sp: Span) -> Res<u32> {
+    pub(crate) fn board_square(&self, b: Builtin, v: &Value, sp: Span) -> Res<u32> {
         self.has_board(b, sp)?;
         self.square(v, sp)
     }

@@ -71,6 +71,9 @@ impl Compiler<'_> {
                 if let Some(c) = self.name_cmp(op, a, b) {
                     return c;
                 }
+                if let Some(c) = self.near_cmp(e) {
+                    return c;
+                }
                 let (a, b) = (self.val(a), self.val(b));
                 let eq = matches!(op, BinOp::Eq | BinOp::Ne);
                 Box::new(move |g, f| {
@@ -377,6 +380,9 @@ impl Compiler<'_> {
                 Box::new(move |g, f| read_field(g, &f.slots[s], &field, f))
             }
             _ => {
+                if let Some(v) = self.near_field(base, &field).and_then(Self::near_value) {
+                    return v;
+                }
                 let base = self.val(base);
                 Box::new(move |g, f| {
                     let b = base(g, f)?;

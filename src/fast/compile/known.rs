@@ -183,11 +183,23 @@ impl Compiler<'_> {
     /// operation. A slot is read in place only where no code of a later
     /// operand runs first.
     pub(super) fn board_read(&self, b: Builtin, args: &[Expr], span: Span) -> Option<ValFn> {
+        if let Some(v) = self.near_call(b, args, span).and_then(Self::near_value) {
+            return Some(v);
+        }
+        let board = !self.data.board.squares.is_empty();
         let code = |o: &Operand, g: &mut Game, f: &mut Frame| match o {
             Operand::Code(c) => c(g, f).map(Some),
             _ => Ok(None),
         };
         Some(match (b, args) {
+            // `squares(kind)`: the list laid with the track, no argument list made.
+            (Builtin::Squares, [Expr::Str(k)]) if board => {
+                let k = k.clone();
+                Box::new(move |g, f| {
+                    f.span = span;
+                    Ok(g.squares_list(Some(k.as_str())))
+                })
+            }
             (Builtin::SquareGet, [s, p]) => {
                 let p = self.operand(p, true);
                 let s = self.operand(s, !matches!(p, Operand::Code(_)));

@@ -35,6 +35,7 @@ mod listed;
 mod logline;
 mod moves;
 mod names;
+mod near;
 mod place;
 mod shapes;
 mod stmt;
@@ -243,6 +244,7 @@ fn read_field(g: &Game, b: &Value, field: &Field, f: &Frame) -> Res<Value> {
     match (b, field.counter, field.prop) {
         (Value::Player(p), Some(c), _) => Ok(Value::Int(g.st.counter(*p, c))),
         (Value::Card(c), _, Some(pr)) => Ok(Value::Int(g.st.prop(f.data, *c, pr))),
+        (Value::Def(d), _, Some(pr)) => Ok(Value::Int(g.data.defs[*d as usize].props[pr as usize])),
         _ => g.field(b, field, f),
     }
 }

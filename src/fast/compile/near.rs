@@ -1,0 +1,371 @@
+//! Operands read where they lie: a constant, a frame slot, the running
+//! player, a global, a counter of the running player, and the board's
+//! readers of a square named by a slot or a constant. A comparison of two
+//! of them runs no closure per operand and clones no value; a board read
+//! checks no board at run time when the game declares one (decided here,
+//! at compile).
+
+use super::*;
+
+/// An operand read with no code run. Only a board read can fail (a value
+/// that names no square), at its call's span, as the kernel's readers do.
+pub(super) enum Near {
+    Const(Value),
+    Slot(usize),
+    Me,
+    Global(usize),
+    /// A counter of the running player.
+    Counter(u16),
+    /// `square_get(s, prop)`, the property's index checked at load.
+    Square(Key, usize, Span),
+    /// `square_card(s)`.
+    Card(Key, Span),
+    /// `square_kind(s)`.
+    Kind(Key, Span),
+    /// `square_card(s).prop`: a property of the square's card (none where
+    /// the square has no card).
+    CardProp(Key, u16, Span),
+}
+
+/// The square of a board read: a constant or a frame slot.
+pub(super) enum Key {
+    Const(Value),
+    Slot(usize),
+}
+
+impl Near {
+    /// The span a read leaves in the frame: a board read's call's.
+    fn span(&self) -> Option<Span> {
+        match self {
+            Near::Square(_, _, s)
+            | Near::Card(_, s)
+            | Near::Kind(_, s)
+            | Near::CardProp(_, _, s) => Some(*s),
+            _ => None,
+        }
+    }
+
+    /// The value, borrowed where it lies or made in `tmp`.
+    #[inline(always)]
+    fn get<'a>(
+        &'a self,
+        g: &'a Game,
+        slots: &'a [Value],
+        me: PlayerId,
+        tmp: &'a mut Value,
+    ) -> Res<&'a Value> {
+        let key = |k: &'a Key| match k {
+            Key::Const(v) => v,
+            Key::Slot(s) => &slots[*s],
+        };
+        Ok(match self {
+            Near::Const(v) => v,
+            Near::Slot(s) => &slots[*s],
+            Near::Me => {
+                *tmp = Value::Player(me);
+                tmp
+            }
+            Near::Global(i) => {
+                *tmp = Value::Int(g.st.globals[*i]);
+                tmp
+            }
+            Near::Counter(c) => {
+                *tmp = Value::Int(g.st.counter(me, *c));
+                tmp
+            }
+            Near::Square(k, p, span) => {
+                let s = square(g, key(k), Builtin::SquareGet, *span)?;
+                &g.st.board.props[s * g.st.board.nprops + p]
+            }
+            Near::Card(k, span) => {
+                let s = square(g, key(k), Builtin::SquareCard, *span)?;
+                *tmp = g.data.board.squares[s].card.map_or(Value::None, Value::Def);
+                tmp
+            }
+            Near::Kind(k, span) => {
+                let s = square(g, key(k), Builtin::SquareKind, *span)?;
+                *tmp = Value::Str(g.data.board.squares[s].kind.clone());
+                tmp
+            }
+            Near::CardProp(k, pr, span) => {
+                // As the field of `square_card(s)`: a definition's property.
+                let s = square(g, key(k), Builtin::SquareCard, *span)?;
+                *tmp = match g.data.board.squares[s].card {
+                    Some(d) => Value::Int(g.data.defs[d as usize].props[*pr as usize]),
+                    None => Value::None,
+                };
+                tmp
+            }
+        })
+    }
+}
+
+/// The square `k` names: a number on the board read in place, anything
+/// else as the kernel's reader takes it (its conversion, its errors).
+#[inline(always)]
+fn square(g: &Game, k: &Value, b: Builtin, span: Span) -> Res<usize> {
+    match k {
+        Value::Int(n) if (*n as u64) < g.data.board.squares.len() as u64 => Ok(*n as usize),
+        k => g.board_square(b, k, span).map(|s| s as usize),
+    }
+}
+
+impl Compiler<'_> {
+    /// `e` as an operand read in place, if it is one.
+    pub(super) fn near(&self, e: &Expr) -> Option<Near> {
+        Some(match e {
+            Expr::None => Near::Const(Value::None),
+            Expr::Int(i) => Near::Const(Value::Int(*i)),
+            Expr::Bool(b) => Near::Const(Value::Bool(*b)),
+            Expr::Str(s) => Near::Const(Value::Str(s.clone())),
+            Expr::Def(d) => Near::Const(Value::Def(*d)),
+            Expr::Local(s) => Near::Slot(self.slot(*s)),
+            Expr::Me => Near::Me,
+            Expr::Global(i) => Near::Global(*i as usize),
+            Expr::Field(x, field) if matches!(**x, Expr::Me) && field.counter.is_some() => {
+                Near::Counter(field.counter?)
+            }
+            Expr::Field(x, field) => self.near_field(x, field)?,
+            Expr::Call(b, a, span) => self.near_call(*b, a, *span)?,
+            _ => return None,
+        })
+    }
+
+    /// A board reader's call of a square read in place, in a game that
+    /// declares a board.
+    pub(super) fn near_call(&self, b: Builtin, a: &[Expr], span: Span) -> Option<Near> {
+        if self.data.board.squares.is_empty() {
+            return None;
+        }
+        let key = match a.first()? {
+            Expr::Local(s) => Key::Slot(self.slot(*s)),
+            Expr::Int(k) => Key::Const(Value::Int(*k)),
+            _ => return None,
+        };
+        Some(match (b, a) {
+            (Builtin::SquareGet, [_, Expr::Int(p)])
+                if (*p as u64) < self.data.names.square_props.len() as u64 =>
+            {
+                Near::Square(key, *p as usize, span)
+            }
+            (Builtin::SquareCard, [_]) => Near::Card(key, span),
+            (Builtin::SquareKind, [_]) => Near::Kind(key, span),
+            _ => return None,
+        })
+    }
+
+    /// `square_card(s).prop` read in place.
+    pub(super) fn near_field(&self, x: &Expr, field: &Field) -> Option<Near> {
+        let (Expr::Call(Builtin::SquareCard, a, span), Some(pr)) = (x, field.prop) else {
+            return None;
+        };
+        match self.near_call(Builtin::SquareCard, a, *span)? {
+            Near::Card(k, span) => Some(Near::CardProp(k, pr, span)),
+            _ => None,
+        }
+    }
+
+    /// A board read as a value, read in place (None for any other operand).
+    pub(super) fn near_value(n: Near) -> Option<ValFn> {
+        n.span()?;
+        Some(match n {
+            Near::Square(Key::Slot(s), p, span) => value_of(SquareIn(s, p, span)),
+            n => value_of(n),
+        })
+    }
+
+    /// `a <op> b` of two operands read in place, one of them a board read
+    /// or a slot: no value made for either. As `binop` decides it: `==`
+    /// and `!=` the values' equality (lists paid for), an order the two
+    /// converted to numbers after both are read.
+    pub(super) fn near_cmp(&self, e: &Expr) -> Option<CondFn> {
+        let Expr::Bin(op, a, b, span) = e else {
+            return None;
+        };
+        let (cmp, span) = (CmpOp::of(*op)?, *span);
+        let (a, b) = (self.near(a)?, self.near(b)?);
+        let worth = |n: &Near| n.span().is_some() || matches!(n, Near::Slot(_));
+        if !worth(&a) && !worth(&b) {
+            return None;
+        }
+        Some(match a {
+            Near::Square(Key::Slot(s), p, sp) => with_left(SquareIn(s, p, sp), b, cmp, span),
+            Near::Slot(s) => with_left(InSlot(s), b, cmp, span),
+            a => with_left(a, b, cmp, span),
+        })
+    }
+}
+
+/// An operand read in place, typed: each pair of kinds compiles to its own
+/// comparison, with no dispatch on the kind at run time.
+trait Read: Send + Sync + 'static {
+    /// The span the read leaves in the frame (a board read's call's).
+    fn at(&self) -> Option<Span>;
+    /// The value, borrowed where it lies or made in `tmp`.
+    fn read<'a>(
+        &'a self,
+        g: &'a Game,
+        slots: &'a [Value],
+        me: PlayerId,
+        tmp: &'a mut Value,
+    ) -> Res<&'a Value>;
+}
+
+impl Read for Near {
+    fn at(&self) -> Option<Span> {
+        self.span()
+    }
+    #[inline(always)]
+    fn read<'a>(
+        &'a self,
+        g: &'a Game,
+        slots: &'a [Value],
+        me: PlayerId,
+        tmp: &'a mut Value,
+    ) -> Res<&'a Value> {
+        self.get(g, slots, me, tmp)
+    }
+}
+
+/// A frame slot.
+struct InSlot(usize);
+impl Read for InSlot {
+    fn at(&self) -> Option<Span> {
+        None
+    }
+    #[inline(always)]
+    fn read<'a>(
+        &'a self,
+        _: &'a Game,
+        slots: &'a [Value],
+        _: PlayerId,
+        _: &'a mut Value,
+    ) -> Res<&'a Value> {
+        Ok(&slots[self.0])
+    }
+}
+
+/// A constant.
+struct Fixed(Value);
+impl Read for Fixed {
+    fn at(&self) -> Option<Span> {
+        None
+    }
+    #[inline(always)]
+    fn read<'a>(
+        &'a self,
+        _: &'a Game,
+        _: &'a [Value],
+        _: PlayerId,
+        _: &'a mut Value,
+    ) -> Res<&'a Value> {
+        Ok(&self.0)
+    }
+}
+
+/// The running player.
+struct Mine;
+impl Read for Mine {
+    fn at(&self) -> Option<Span> {
+        None
+    }
+    #[inline(always)]
+    fn read<'a>(
+        &'a self,
+        _: &'a Game,
+        _: &'a [Value],
+        me: PlayerId,
+        tmp: &'a mut Value,
+    ) -> Res<&'a Value> {
+        *tmp = Value::Player(me);
+        Ok(tmp)
+    }
+}
+
+/// `square_get(s, prop)` of a square in frame slot `s`.
+struct SquareIn(usize, usize, Span);
+impl Read for SquareIn {
+    fn at(&self) -> Option<Span> {
+        Some(self.2)
+    }
+    #[inline(always)]
+    fn read<'a>(
+        &'a self,
+        g: &'a Game,
+        slots: &'a [Value],
+        _: PlayerId,
+        _: &'a mut Value,
+    ) -> Res<&'a Value> {
+        let s = square(g, &slots[self.0], Builtin::SquareGet, self.2)?;
+        Ok(&g.st.board.props[s * g.st.board.nprops + self.1])
+    }
+}
+
+/// An operand's value, cloned out of place.
+fn value_of<A: Read>(a: A) -> ValFn {
+    let span = a.at();
+    Box::new(move |g, f| {
+        if let Some(s) = span {
+            f.span = s;
+        }
+        let mut tmp = Value::None;
+        Ok(a.read(g, f.slots, f.me, &mut tmp)?.clone())
+    })
+}
+
+fn with_left<A: Read>(a: A, b: Near, cmp: CmpOp, span: Span) -> CondFn {
+    match b {
+        Near::Me => compare(a, Mine, cmp, span),
+        Near::Const(v) => compare(a, Fixed(v), cmp, span),
+        Near::Slot(s) => compare(a, InSlot(s), cmp, span),
+        b => compare(a, b, cmp, span),
+    }
+}
+
+/// `a <cmp> b` as `binop` decides it: `==` and `!=` the values' equality
+/// (lists' items paid for as `equal_charged` pays), an order the two
+/// converted to numbers after both are read.
+fn compare<A: Read, B: Read>(a: A, b: B, cmp: CmpOp, span: Span) -> CondFn {
+    let (sa, sb) = (a.at(), b.at());
+    if !matches!(cmp, CmpOp::Eq | CmpOp::Ne) {
+        return Box::new(move |g, f| {
+            let (mut t1, mut t2) = (Value::None, Value::None);
+            if let Some(s) = sa {
+                f.span = s;
+            }
+            let x = a.read(g, f.slots, f.me, &mut t1)?;
+            if let Some(s) = sb {
+                f.span = s;
+            }
+            let y = b.read(g, f.slots, f.me, &mut t2)?;
+            if let (Value::Int(x), Value::Int(y)) = (x, y) {
+                return Ok(cmp.holds(*x, *y));
+            }
+            Ok(cmp.holds(g.int(x, span)?, g.int(y, span)?))
+        });
+    }
+    let eq = cmp == CmpOp::Eq;
+    Box::new(move |g, f| {
+        let (mut t1, mut t2) = (Value::None, Value::None);
+        if let Some(s) = sa {
+            f.span = s;
+        }
+        let x = a.read(g, f.slots, f.me, &mut t1)?;
+        if let Some(s) = sb {
+            f.span = s;
+        }
+        let y = b.read(g, f.slots, f.me, &mut t2)?;
+        let (same, items) = match (x, y) {
+            (Value::List(x), Value::List(y)) => {
+                let mut n = 0;
+                (g.equal_counting(x, y, &mut n), Some(n))
+            }
+            (x, y) => (g.equal(x, y), None),
+        };
+        // Lists' items paid for as `equal_charged` pays.
+        if let Some(n) = items {
+            g.charge_passed(span, n)?;
+        }
+        Ok(same == eq)
+    })
+}
