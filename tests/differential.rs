@@ -397,6 +397,8 @@ fn tiers_fail_the_same_way() {
         "coins += count(squares(\"land\") where it > 0)",
         // Locals compared in place, in order and by value.
         "let lv = 2\nif lv <= 1 or lv != 2 or lv == none { coins += 1 }\nlet s = \"a\"\nif s == \"a\" and s < 3 { coins += 1 }",
+        "let l = [1, 2]\ncoins += count([[1, 2], 3, none, [1, 2]] where it == l) + count([1, 3] where it != 3)\ncoins += count([1, \"a\", 3] where it < 2)",
+        "create(@osaisen, deck, 1000)\nlet l = deck + []\nlet m = [l, l, l, l]\nwhile true { coins += count(m where it == l) }",
     ];
     let dir = tempfile::tempdir().expect("temp dir");
     // Spread over a few threads; each case's copy of the data loaded once
@@ -465,6 +467,9 @@ fn board_reads_fail_the_same_way() {
         "let x = \"x\"\ncoins += square_card(x).cost",
         "let k = square_kind(0)\nif square_kind(1) == k { coins += 1 }\nlet y = 40\nif square_kind(y) == \"land\" { coins += 1 }",
         "let p = 3\nif square_get(1, \"level\") == p and p < square_get(p, \"level\") { coins += 1 }",
+        // Filters of one such comparison, run as one loop over the items.
+        "square_set(2, \"owner\", me)\ncoins += count([0, 2, 1, 2] where square_get(it, \"owner\") == me)\nlet p = 2\ncoins += count([0, 1, 2] where square_get(it, \"level\") < p)\ncoins += count([0, 2, \"x\", 1] where square_get(it, \"owner\") == me)",
+        "let p = 2\ncoins += count([0, 1, 2, 5] where square_get(it, \"level\") <= p)",
     ];
     let dir = tempfile::tempdir().expect("temp dir");
     for (i, code) in cases.iter().enumerate() {

@@ -12,6 +12,9 @@ pub(in crate::fast) struct Filter {
     src: Source,
     slot: usize,
     test: ItemTest,
+    /// The test as one loop over a list's items, where it is one
+    /// comparison read in place (and no part is kept).
+    scan: Option<Scan>,
 }
 
 /// Where a filter's items come from.
@@ -35,9 +38,12 @@ impl Compiler<'_> {
                 None => Source::Code(self.val(list)),
             },
         };
+        let test = self.item_test_kept(slot, cond);
+        let scan = test.kept.is_none().then(|| self.near_scan(cond)).flatten();
         Filter {
             src,
-            test: self.item_test_kept(slot, cond),
+            test,
+            scan,
             slot: self.slot(slot),
         }
     }
@@ -123,6 +129,9 @@ impl Filter {
                 list => {
                     g.visit(&list, f.span)?;
                     let items = g.items(&list, f.span)?;
+                    if let Some(scan) = &self.scan {
+                        return scan(g, f, self.slot, &items, &mut hit);
+                    }
                     for (i, item) in items.iter().enumerate() {
                         f.slots[self.slot] = item.clone();
                         if self.test.any(g, f)? {

@@ -49,6 +49,7 @@ use filter::*;
 pub use hook::Hook;
 use leaf::*;
 use listed::Listed;
+use near::Scan;
 use place::*;
 use shapes::*;
 pub use straight::Straight;

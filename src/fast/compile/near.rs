@@ -179,6 +179,16 @@ impl Compiler<'_> {
     /// and `!=` the values' equality (lists paid for), an order the two
     /// converted to numbers after both are read.
     pub(super) fn near_cmp(&self, e: &Expr) -> Option<CondFn> {
+        Some(typed(self.near_pair(e)?, Cond))
+    }
+
+    /// A filter's condition that is one comparison read in place, run over
+    /// a list's items as one loop: no closure called per item.
+    pub(super) fn near_scan(&self, cond: &Expr) -> Option<Scan> {
+        Some(typed(self.near_pair(cond)?, Scanned))
+    }
+
+    fn near_pair(&self, e: &Expr) -> Option<(Near, Near, CmpOp, Span)> {
         let Expr::Bin(op, a, b, span) = e else {
             return None;
         };
@@ -188,10 +198,63 @@ impl Compiler<'_> {
         if !worth(&a) && !worth(&b) {
             return None;
         }
-        Some(match a {
-            Near::Square(Key::Slot(s), p, sp) => with_left(SquareIn(s, p, sp), b, cmp, span),
-            Near::Slot(s) => with_left(InSlot(s), b, cmp, span),
-            a => with_left(a, b, cmp, span),
+        Some((a, b, cmp, span))
+    }
+}
+
+/// What a comparison of two typed operands compiles to: a condition, or a
+/// filter's loop over items.
+trait Make {
+    type Out;
+    fn make<A: Read, B: Read>(self, t: Test<A, B>) -> Self::Out;
+}
+
+/// The comparison's operands typed by kind, so each pair compiles to its
+/// own code.
+fn typed<M: Make>((a, b, cmp, span): (Near, Near, CmpOp, Span), m: M) -> M::Out {
+    fn right<A: Read, M: Make>(a: A, b: Near, cmp: CmpOp, span: Span, m: M) -> M::Out {
+        match b {
+            Near::Me => m.make(Test::new(a, Mine, cmp, span)),
+            Near::Const(v) => m.make(Test::new(a, Fixed(v), cmp, span)),
+            Near::Slot(s) => m.make(Test::new(a, InSlot(s), cmp, span)),
+            b => m.make(Test::new(a, b, cmp, span)),
+        }
+    }
+    match a {
+        Near::Square(Key::Slot(s), p, sp) => right(SquareIn(s, p, sp), b, cmp, span, m),
+        Near::Slot(s) => right(InSlot(s), b, cmp, span, m),
+        a => right(a, b, cmp, span, m),
+    }
+}
+
+/// A filter run over a list's items bound in a slot: each item that
+/// passes given to the caller with the number of items from it on.
+pub(super) type Scan = Box<
+    dyn Fn(&mut Game, &mut Frame, usize, &[Value], &mut dyn FnMut(&Value, usize)) -> Res<()>
+        + Send
+        + Sync,
+>;
+
+struct Cond;
+impl Make for Cond {
+    type Out = CondFn;
+    fn make<A: Read, B: Read>(self, t: Test<A, B>) -> CondFn {
+        Box::new(move |g, f| t.holds(g, f))
+    }
+}
+
+struct Scanned;
+impl Make for Scanned {
+    type Out = Scan;
+    fn make<A: Read, B: Read>(self, t: Test<A, B>) -> Scan {
+        Box::new(move |g, f, slot, items, hit| {
+            for (i, item) in items.iter().enumerate() {
+                f.slots[slot] = item.clone();
+                if t.holds(g, f)? {
+                    hit(item, items.len() - i);
+                }
+            }
+            Ok(())
         })
     }
 }
@@ -209,6 +272,12 @@ trait Read: Send + Sync + 'static {
         me: PlayerId,
         tmp: &'a mut Value,
     ) -> Res<&'a Value>;
+    /// `x == self` decided with no value made, where the kind allows
+    /// (as [`Game::equal`] decides it).
+    #[inline(always)]
+    fn same_as(&self, _: &Value, _: PlayerId) -> Option<bool> {
+        None
+    }
 }
 
 impl Read for Near {
@@ -261,6 +330,14 @@ impl Read for Fixed {
     ) -> Res<&'a Value> {
         Ok(&self.0)
     }
+    #[inline(always)]
+    fn same_as(&self, x: &Value, _: PlayerId) -> Option<bool> {
+        match &self.0 {
+            Value::None => Some(matches!(x, Value::None)),
+            Value::Int(k) => Some(matches!(x, Value::Int(v) if v == k)),
+            _ => None,
+        }
+    }
 }
 
 /// The running player.
@@ -279,6 +356,10 @@ impl Read for Mine {
     ) -> Res<&'a Value> {
         *tmp = Value::Player(me);
         Ok(tmp)
+    }
+    #[inline(always)]
+    fn same_as(&self, x: &Value, me: PlayerId) -> Option<bool> {
+        Some(matches!(x, Value::Player(p) if *p == me))
     }
 }
 
@@ -313,48 +394,53 @@ fn value_of<A: Read>(a: A) -> ValFn {
     })
 }
 
-fn with_left<A: Read>(a: A, b: Near, cmp: CmpOp, span: Span) -> CondFn {
-    match b {
-        Near::Me => compare(a, Mine, cmp, span),
-        Near::Const(v) => compare(a, Fixed(v), cmp, span),
-        Near::Slot(s) => compare(a, InSlot(s), cmp, span),
-        b => compare(a, b, cmp, span),
-    }
-}
-
 /// `a <cmp> b` as `binop` decides it: `==` and `!=` the values' equality
 /// (lists' items paid for as `equal_charged` pays), an order the two
 /// converted to numbers after both are read.
-fn compare<A: Read, B: Read>(a: A, b: B, cmp: CmpOp, span: Span) -> CondFn {
-    let (sa, sb) = (a.at(), b.at());
-    if !matches!(cmp, CmpOp::Eq | CmpOp::Ne) {
-        return Box::new(move |g, f| {
-            let (mut t1, mut t2) = (Value::None, Value::None);
-            if let Some(s) = sa {
-                f.span = s;
-            }
-            let x = a.read(g, f.slots, f.me, &mut t1)?;
-            if let Some(s) = sb {
-                f.span = s;
-            }
-            let y = b.read(g, f.slots, f.me, &mut t2)?;
-            if let (Value::Int(x), Value::Int(y)) = (x, y) {
-                return Ok(cmp.holds(*x, *y));
-            }
-            Ok(cmp.holds(g.int(x, span)?, g.int(y, span)?))
-        });
+struct Test<A, B> {
+    a: A,
+    b: B,
+    cmp: CmpOp,
+    span: Span,
+    spans: (Option<Span>, Option<Span>),
+}
+
+impl<A: Read, B: Read> Test<A, B> {
+    fn new(a: A, b: B, cmp: CmpOp, span: Span) -> Self {
+        let spans = (a.at(), b.at());
+        Test {
+            a,
+            b,
+            cmp,
+            span,
+            spans,
+        }
     }
-    let eq = cmp == CmpOp::Eq;
-    Box::new(move |g, f| {
+
+    #[inline(always)]
+    fn holds(&self, g: &mut Game, f: &mut Frame) -> Res<bool> {
         let (mut t1, mut t2) = (Value::None, Value::None);
-        if let Some(s) = sa {
+        if let Some(s) = self.spans.0 {
             f.span = s;
         }
-        let x = a.read(g, f.slots, f.me, &mut t1)?;
-        if let Some(s) = sb {
+        let x = self.a.read(g, f.slots, f.me, &mut t1)?;
+        let eq = self.cmp == CmpOp::Eq;
+        if matches!(self.cmp, CmpOp::Eq | CmpOp::Ne)
+            && let Some(same) = self.b.same_as(x, f.me)
+        {
+            return Ok(same == eq);
+        }
+        if let Some(s) = self.spans.1 {
             f.span = s;
         }
-        let y = b.read(g, f.slots, f.me, &mut t2)?;
+        let y = self.b.read(g, f.slots, f.me, &mut t2)?;
+        let span = self.span;
+        if !matches!(self.cmp, CmpOp::Eq | CmpOp::Ne) {
+            if let (Value::Int(x), Value::Int(y)) = (x, y) {
+                return Ok(self.cmp.holds(*x, *y));
+            }
+            return Ok(self.cmp.holds(g.int(x, span)?, g.int(y, span)?));
+        }
         let (same, items) = match (x, y) {
             (Value::List(x), Value::List(y)) => {
                 let mut n = 0;
@@ -367,5 +453,5 @@ fn compare<A: Read, B: Read>(a: A, b: B, cmp: CmpOp, span: Span) -> CondFn {
             g.charge_passed(span, n)?;
         }
         Ok(same == eq)
-    })
+    }
 }
