@@ -482,6 +482,47 @@ fn board_reads_fail_the_same_way() {
     }
 }
 
+/// Abilities' conditions reading the board (`square_kind(event.target) ==
+/// "land"`), decided by the speed tier without running them where they
+/// cannot fail: the same abilities fire for the same steps, and one that
+/// fails (a card taken for a square) fails the same way.
+#[test]
+fn board_conditions_fail_the_same_way() {
+    let board = "\nboard:\n  props: {owner: ~, level: 1}\n  squares:\n    \
+                 - {kind: start, name: START}\n    - {kind: land, card: osaisen}\n    \
+                 - {kind: land}\n    - {kind: gap}\n";
+    let cards = r#"- id: sq_watch
+  name: sq_watch
+  tags: [resource]
+  abilities:
+    - {on: passes, zone: hand, if: "square_kind(event.target) == \"land\" and square_get(event.target, \"level\") > 1", do: "coins += 1"}
+    - {on: passes, zone: hand, if: "\"start\" == square_kind(event.target) and square_card(event.target) != none", do: "coins += 100"}
+    - {on: stops, zone: hand, if: "square_card(event.target) == @osaisen and square_get(event.target, \"owner\") == me", do: "coins += 10"}
+    - {on: stops, zone: hand, if: "square_get(event.target, \"owner\") == none and square_kind(event.target) != \"land\"", do: "actions += 1"}
+- id: sq_bad
+  name: sq_bad
+  tags: [resource]
+  abilities:
+    - {on: stops, zone: hand, if: "square_kind(this) == \"land\"", do: "coins += 1"}
+"#;
+    let cases = [
+        "square_set(1, \"owner\", me)\nsquare_set(2, \"level\", 3)\ncreate(@sq_watch, hand, 1)\nadvance(5)\nadvance(2)\ncoins += piece()",
+        "square_set(1, \"owner\", [1])\ncreate(@sq_watch, hand, 1)\nadvance(1)\nadvance(2)",
+        "create(@sq_watch, hand, 1)\nwhile true { advance(3) }",
+        "create(@sq_bad, hand, 1)\nadvance(2)",
+    ];
+    let dir = tempfile::tempdir().expect("temp dir");
+    for (i, code) in cases.iter().enumerate() {
+        let data = dir.path().join(format!("case{i}"));
+        let file = card_played(&data, &format!("sq_{i}"), code);
+        std::fs::write(data.join("cards/shrine/sq_cards.yaml"), cards).expect("cards");
+        let rules = data.join("rules/shrine.yaml");
+        let text = std::fs::read_to_string(&rules).expect("rules") + board;
+        std::fs::write(&rules, text).expect("rules");
+        fails_in(&data, &file, &format!("board condition case {i}: {code}"));
+    }
+}
+
 /// Case `i` of [`tiers_fail_the_same_way`], played under `dir`.
 fn fails_the_same_way(dir: &Path, i: usize, code: &str) {
     let data = dir.join(format!("case{i}"));

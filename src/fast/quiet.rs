@@ -1,7 +1,8 @@
 //! Conditions of abilities decided without a frame. Most abilities' `if:`
-//! only compares the card, its host, the players, counters, properties and
-//! the event's fields (`event.card == this`, `me == active`, `this.host !=
-//! none`): such a condition costs the reference its frame's step and level
+//! only compares the card, its host, the players, counters, properties,
+//! the event's fields and the board's squares (`event.card == this`, `me ==
+//! active`, `this.host != none`, `square_kind(event.target) == "start"`):
+//! such a condition costs the reference its frame's step and level
 //! and nothing else, and cannot fail or change anything. The tier keeps it
 //! as a small tree of those reads over values that own nothing, and
 //! decides it from the game; the kernel charges the frame
@@ -11,8 +12,9 @@
 
 use crate::data::Data;
 use crate::engine::Game;
+use crate::lang::builtins::Builtin;
 use crate::lang::ir::{BinOp, Expr, Field, Special, Stmt};
-use crate::value::{ObjId, PlayerId, ZoneRef, bit};
+use crate::value::{ObjId, PlayerId, Value, ZoneRef, bit};
 
 /// A condition of quiet reads, as the IR has it.
 #[derive(Debug)]
@@ -28,6 +30,8 @@ pub enum Quiet {
     Cmp(Read, BinOp, Read),
     /// A value taken as a truth.
     Truthy(Read),
+    /// `square_kind(s) == "kind"` (true) or `!=` (false).
+    KindIs(Read, std::sync::Arc<String>, bool),
 }
 
 /// A read of the game whose value owns nothing: a literal, a value of the
@@ -39,6 +43,9 @@ pub enum Read {
     Of(Base),
     /// A field of a card, a card id or a player.
     Field(Base, Field),
+    /// `square_get(s, prop)` (the property's index) or `square_card(s)`
+    /// (None) of a square read in one step.
+    Square(Base, Option<usize>),
 }
 
 /// What a [`Read`] starts from.
@@ -81,9 +88,13 @@ fn quiet(e: &Expr) -> Option<Quiet> {
         Expr::And(a, b) => Quiet::And(q(a)?, q(b)?),
         Expr::Or(a, b) => Quiet::Or(q(a)?, q(b)?),
         Expr::Is(x, tag, negate, _) => Quiet::Is(read(x)?, *tag, *negate),
-        Expr::Bin(op @ (BinOp::Eq | BinOp::Ne), a, b, _) => {
-            Quiet::Eq(read(a)?, read(b)?, *op == BinOp::Eq)
-        }
+        Expr::Bin(op @ (BinOp::Eq | BinOp::Ne), a, b, _) => match (&**a, &**b) {
+            (Expr::Call(Builtin::SquareKind, s, _), Expr::Str(k))
+            | (Expr::Str(k), Expr::Call(Builtin::SquareKind, s, _)) => {
+                Quiet::KindIs(Read::Of(base(s.first()?)?), k.clone(), *op == BinOp::Eq)
+            }
+            _ => Quiet::Eq(read(a)?, read(b)?, *op == BinOp::Eq),
+        },
         Expr::Bin(op @ (BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge), a, b, _) => {
             Quiet::Cmp(read(a)?, *op, read(b)?)
         }
@@ -98,6 +109,12 @@ fn read(e: &Expr) -> Option<Read> {
         Expr::Bool(b) => Read::Lit(Small::Bool(*b)),
         Expr::Def(d) => Read::Lit(Small::Def(*d)),
         Expr::Field(b, f) if !matches!(**b, Expr::Event) => Read::Field(base(b)?, *f),
+        Expr::Call(Builtin::SquareCard, a, _) if let [s] = a.as_slice() => {
+            Read::Square(base(s)?, None)
+        }
+        Expr::Call(Builtin::SquareGet, a, _) if let [s, Expr::Int(p)] = a.as_slice() => {
+            Read::Square(base(s)?, Some(usize::try_from(*p).ok()?))
+        }
         _ => Read::Of(base(e)?),
     })
 }
@@ -140,6 +157,10 @@ impl Quiet {
                     _ => x >= y,
                 }
             }
+            Quiet::KindIs(s, kind, eq) => {
+                let s = square(g, s.get(g, this, me)?)?;
+                (*g.data.board.squares[s].kind == **kind) == *eq
+            }
             Quiet::Truthy(x) => match x.get(g, this, me)? {
                 Small::None => false,
                 Small::Bool(b) => b,
@@ -159,8 +180,43 @@ impl Read {
             Read::Lit(v) => Some(*v),
             Read::Of(b) => b.get(g, this, me),
             Read::Field(b, f) => field(g, b.get(g, this, me)?, f),
+            Read::Square(b, prop) => {
+                let s = square(g, b.get(g, this, me)?)?;
+                match prop {
+                    None => Some(g.data.board.squares[s].card.map_or(Small::None, Small::Def)),
+                    Some(p) => {
+                        let b = &g.st.board;
+                        small(b.props.get(s * b.nprops + p).filter(|_| *p < b.nprops)?)
+                    }
+                }
+            }
         }
     }
+}
+
+/// The square a value names, as the board's readers take it; None where
+/// they would fail (a game with no board, a value naming no square).
+#[inline(always)]
+fn square(g: &Game, v: Small) -> Option<usize> {
+    let n = int(v)?;
+    usize::try_from(n)
+        .ok()
+        .filter(|&s| s < g.data.board.squares.len())
+}
+
+/// A value that owns nothing as a [`Small`].
+#[inline(always)]
+fn small(v: &Value) -> Option<Small> {
+    Some(match v {
+        Value::None => Small::None,
+        Value::Int(i) => Small::Int(*i),
+        Value::Bool(b) => Small::Bool(*b),
+        Value::Card(c) => Small::Card(*c),
+        Value::Def(d) => Small::Def(*d),
+        Value::Player(p) => Small::Player(*p),
+        Value::Zone(z) => Small::Zone(*z),
+        _ => return None,
+    })
 }
 
 impl Base {
@@ -182,12 +238,7 @@ impl Base {
                     Special::To => e.to.map_or(Small::None, Small::Zone),
                     Special::Amount => Small::Int(e.amount),
                     Special::Source => e.source.map_or(Small::None, Small::Card),
-                    Special::Target => match e.target {
-                        crate::value::Value::None => Small::None,
-                        crate::value::Value::Card(c) => Small::Card(c),
-                        crate::value::Value::Player(p) => Small::Player(p),
-                        _ => return None,
-                    },
+                    Special::Target => small(&e.target)?,
                     Special::Prevented => Small::Bool(e.prevented),
                     _ => return None,
                 }

@@ -226,8 +226,9 @@ impl Code {
     }
 
     /// Whether the code is one expression of reads and comparisons (no
-    /// call, verb, script, filter, list or zone): a tier may decide such a
-    /// condition from the game without running it.
+    /// call but the board's readers, no verb, script, filter, list or
+    /// zone): a tier may decide such a condition from the game without
+    /// running it.
     pub fn plain(&self) -> bool {
         match &self.stmts[..] {
             [Stmt::Return(Some(e))] => e.plain(),
@@ -280,6 +281,10 @@ impl Expr {
             | Expr::Global(_) => true,
             Expr::Field(b, _) | Expr::Is(b, ..) | Expr::Not(b) => b.plain(),
             Expr::And(a, b) | Expr::Or(a, b) | Expr::Bin(_, a, b, _) => a.plain() && b.plain(),
+            // The board's readers only read.
+            Expr::Call(Builtin::SquareKind | Builtin::SquareCard | Builtin::SquareGet, a, _) => {
+                a.iter().all(Expr::plain)
+            }
             _ => false,
         }
     }
