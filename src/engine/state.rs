@@ -703,13 +703,14 @@ impl State {
 
     /// Attaches card `c` to `host`, or detaches it (none).
     pub fn set_host(&mut self, c: ObjId, host: Option<ObjId>) {
-        self.objs[c as usize].host = host;
         if host.is_some() {
-            self.hosted.add(c);
+            let objs = &self.objs;
+            self.hosted.add(c, |x| objs[x as usize].host.is_some());
         }
+        self.objs[c as usize].host = host;
     }
 
-    /// The cards [`State::attached`] looks at: every card ever given a host.
+    /// What [`State::attached`] is charged for: every card ever given a host.
     #[inline]
     pub fn hosted(&self) -> usize {
         self.hosted.count()
@@ -717,10 +718,16 @@ impl State {
 
     /// The cards attached to `h`, in id order.
     pub fn attached(&self, h: ObjId) -> crate::value::Cards {
-        let mut out: crate::value::Cards = (self.hosted.iter())
-            .filter(|&c| self.objs[c as usize].host == Some(h))
-            .collect();
-        out.sort_unstable();
+        // A plain loop: collecting a filter grows the small vector by steps.
+        let mut out = crate::value::Cards::new();
+        for c in self.hosted.iter() {
+            if self.objs[c as usize].host == Some(h) {
+                out.push(c);
+            }
+        }
+        if out.len() > 1 {
+            out.sort_unstable();
+        }
         out
     }
 
