@@ -368,6 +368,9 @@ fn tiers_fail_the_same_way() {
         // `first` and `next_player` with no argument list made.
         "coins += first(hand).cost + first([2, 3])\nif next_player(me) == me { coins += 1 }\ncoins += first(5)",
         "let x = \"x\"\ncoins += first(none) + next_player(x)",
+        // `run` with a player and a target, run with no argument list.
+        "run(top(hand), \"play\", me, 5)\nrun(none, \"play\", 5)\nrun(top(hand), \"play\", 5)",
+        "run(5, \"play\", me, top(hand))",
         // Log lines measured, not built, when no transcript is kept.
         // Strings of exactly the limit, then one byte over.
         "let a = \"xxxxxxxxxx\"\nrepeat 3 { a = a + a + a + a + a + a + a + a + a + a }\nlet b = \"\"\nrepeat 999 { b = b + \"xxxxxxxxxx\" }\nrepeat 99 { b = b + a }\nlog(b + \"xxxxx\" + 12345)\nlog(b + -123456789)\nlog(b + true + \"xxxxxx\")\nlog(b + \"x\" + @osaisen)\nlog(b + \"x\" + top(discard).name)\nlog(b + \"x\" + top(discard))\nlog(b + \"xx\" + top(discard))",

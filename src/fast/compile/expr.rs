@@ -739,8 +739,10 @@ impl Compiler<'_> {
                 })
             }
             (Builtin::Emit, _) if let Some(e) = self.emitter::<KeepValue>(args, span) => e,
-            (Builtin::Run, [card, Expr::Int(effect)]) => {
-                self.runner::<KeepValue>(card, *effect as u16, span)
+            (Builtin::Run, [card, Expr::Int(effect), rest @ ..])
+                if let Some(r) = self.runner::<KeepValue>(card, *effect as u16, rest, span) =>
+            {
+                r
             }
             (Builtin::Window, [Expr::Int(w)]) => {
                 let w = *w as u16;

@@ -88,14 +88,27 @@ impl Compiler<'_> {
         })
     }
 
-    /// `run(card, effect)` with the card read in place: a card with no such
-    /// effect does nothing.
-    pub(super) fn runner<K: Keep>(&self, card: &Expr, effect: u16, span: Span) -> Native<K::Out> {
+    /// `run(card, effect)`, or `run(card, effect, player, target)` (the
+    /// target and the player optional): the operands straight into the
+    /// card's frame, no argument list, checked as the built-in checks them.
+    pub(super) fn runner<K: Keep>(
+        &self,
+        card: &Expr,
+        effect: u16,
+        rest: &[Expr],
+        span: Span,
+    ) -> Option<Native<K::Out>> {
         let card: Result<usize, ValFn> = match card {
             Expr::Local(s) => Ok(self.slot(*s)),
             other => Err(self.val(other)),
         };
-        Box::new(move |g, f| {
+        let (who, target) = match rest {
+            [] => (None, None),
+            [w] => (Some(self.val(w)), None),
+            [w, t] => (Some(self.val(w)), Some(self.val(t))),
+            _ => return None,
+        };
+        Some(Box::new(move |g, f| {
             let c = match &card {
                 Ok(s) => match f.slots[*s] {
                     Value::Card(c) => Ok(c),
@@ -106,18 +119,33 @@ impl Compiler<'_> {
                     other => Err(other),
                 },
             };
+            let who = match &who {
+                Some(w) => Some(w(g, f)?),
+                None => None,
+            };
+            let target = match &target {
+                Some(t) => t(g, f)?,
+                None => Value::None,
+            };
             f.span = span;
-            match c {
-                Ok(c) => match g.effect_of(f.data, c, effect) {
-                    Some(code) => g
-                        .exec_in(f.data, code, Some(c), f.me, [Value::None], None)
-                        .map(K::keep),
-                    None => Ok(K::keep(Value::None)),
-                },
-                Err(Value::None) => Ok(K::keep(Value::None)),
-                Err(other) => g.err(span, format!("run needs a card, not {}", other.kind())),
+            let c = match c {
+                Ok(c) => c,
+                Err(Value::None) => return Ok(K::keep(Value::None)),
+                Err(other) => {
+                    return g.err(span, format!("run needs a card, not {}", other.kind()));
+                }
+            };
+            let me = match &who {
+                Some(p) => g.player(p, span)?,
+                None => f.me,
+            };
+            match g.effect_of(f.data, c, effect) {
+                Some(code) => g
+                    .exec_in(f.data, code, Some(c), me, [target], None)
+                    .map(K::keep),
+                None => Ok(K::keep(Value::None)),
             }
-        })
+        }))
     }
 
     /// `emit(event, card)`: the event built in place (no argument list).
@@ -166,8 +194,10 @@ impl Compiler<'_> {
                 }
             }
             Expr::Call(Builtin::Run, args, span) => {
-                if let [card, Expr::Int(effect)] = args.as_slice() {
-                    return self.runner::<KeepNothing>(card, *effect as u16, *span);
+                if let [card, Expr::Int(effect), rest @ ..] = args.as_slice()
+                    && let Some(r) = self.runner::<KeepNothing>(card, *effect as u16, rest, *span)
+                {
+                    return r;
                 }
             }
             // `create(...)` whose cards are not used: no list made.
