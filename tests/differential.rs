@@ -439,15 +439,37 @@ fn kept_parts_fail_the_same_way() {
         "coins += count(deck where held() > 100)\ncoins += count(hand where it is resource and not empty(hand where far(it.cost) > 0))",
         "for x in deck where held() > 0 and it.cost >= 0 { move(x, discard) }\nlet h = hand\ncoins += count(discard) + h",
     ];
+    fail_with_verbs("kept", verbs, &cases);
+}
+
+/// `count` and `empty` of a verb that returns one `list where cond` count
+/// its items in the speed tier, no list made: the same steps, spans and
+/// failures as the list the reference makes.
+#[test]
+fn counted_verbs_fail_the_same_way() {
+    let verbs = "  costly:\n    params: [n]\n    do: \"return deck where it.cost >= n\"\n  \
+                 five:\n    do: \"return 5 where it.cost >= 0\"\n";
+    let cases = [
+        "coins += count(costly(0)) + count(costly(3))\nif empty(costly(100)) { coins += 1 }",
+        "create(@osaisen, deck, 100000)\nwhile true { if not empty(costly(0)) { coins += 1 } }",
+        "let x = \"x\"\ncoins += count(costly(x))",
+        "coins += count(five())",
+        "if empty(five()) { coins += 1 }",
+    ];
+    fail_with_verbs("counted", verbs, &cases);
+}
+
+/// Each case played as in [`fails_in`], with `verbs` added to the rules.
+fn fail_with_verbs(what: &str, verbs: &str, cases: &[&str]) {
     let dir = tempfile::tempdir().expect("temp dir");
     for (i, code) in cases.iter().enumerate() {
         let data = dir.path().join(format!("case{i}"));
-        let file = card_played(&data, &format!("kept_{i}"), code);
+        let file = card_played(&data, &format!("{what}_{i}"), code);
         let rules = data.join("rules/shrine.yaml");
         let text = std::fs::read_to_string(&rules).expect("rules");
         let text = text.replacen("\nverbs:\n", &format!("\nverbs:\n{verbs}"), 1);
         std::fs::write(&rules, text).expect("rules");
-        fails_in(&data, &file, &format!("kept case {i}: {code}"));
+        fails_in(&data, &file, &format!("{what} case {i}: {code}"));
     }
 }
 

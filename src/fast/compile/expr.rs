@@ -694,6 +694,11 @@ impl Compiler<'_> {
                     })
                 })
             }
+            (Builtin::Count | Builtin::Empty, [Expr::Verb(v, a, at)])
+                if let Some(c) = self.counted_verb(b, *v, a, *at, span) =>
+            {
+                c
+            }
             (Builtin::Count | Builtin::Empty, [x]) => {
                 let (x, count) = (self.val(x), b == Builtin::Count);
                 Box::new(move |g, f| {

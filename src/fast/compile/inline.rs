@@ -114,6 +114,48 @@ impl Compiler<'_> {
         leaves: bool,
     ) -> Option<Inlined<K::Out>> {
         let code = &self.data.verbs[v as usize];
+        self.inlined_as::<K>(v, &code.stmts, args, span, leaves)
+    }
+
+    /// `count(v(..))` or `empty(v(..))` of a verb `v` whose body is one
+    /// `return list where cond`: the verb inlined with `return b(list where
+    /// cond)` for its body, so the items are counted and no list is made.
+    /// What the reference charges is the same: a list's count costs
+    /// nothing, and its items are tested alike. The call leaves `span`.
+    pub(super) fn counted_verb(
+        &self,
+        b: Builtin,
+        v: u16,
+        args: &[Expr],
+        at: Span,
+        span: Span,
+    ) -> Option<ValFn> {
+        let code = &self.data.verbs[v as usize];
+        let [Stmt::Return(Some(w @ Expr::Where(..)))] = code.stmts.as_slice() else {
+            return None;
+        };
+        let body = [Stmt::Return(Some(Expr::Call(b, vec![w.clone()], span)))];
+        let call = match self.inlined_as::<KeepValue>(v, &body, args, at, false)? {
+            Inlined::Code(c) => c,
+            Inlined::Leaves(..) => return None,
+        };
+        Some(Box::new(move |g, f| {
+            let n = call(g, f)?;
+            f.span = span;
+            Ok(n)
+        }))
+    }
+
+    /// [`Compiler::inlined`] of verb `v` with `body` for its statements.
+    fn inlined_as<K: Keep>(
+        &self,
+        v: u16,
+        body: &[Stmt],
+        args: &[Expr],
+        span: Span,
+        leaves: bool,
+    ) -> Option<Inlined<K::Out>> {
+        let code = &self.data.verbs[v as usize];
         let base = self.base + self.size;
         if self.chain.len() >= INLINE_DEPTH || self.chain.contains(&v) || base > 1024 {
             return None;
@@ -148,7 +190,7 @@ impl Compiler<'_> {
                 | Expr::Zone(_, None)
                     if fixed =>
                 {
-                    let st = stmts.get_or_insert_with(|| code.stmts.clone());
+                    let st = stmts.get_or_insert_with(|| body.to_vec());
                     st.iter_mut().for_each(|s| s.substitute(p, a));
                 }
                 Expr::Local(s) => {
@@ -183,7 +225,7 @@ impl Compiler<'_> {
             .unwrap_or(code.slots);
         let slots = (base + first) as usize..(base + code.slots) as usize;
         let (args, at) = (kept.into_boxed_slice(), code.span);
-        let stmts = stmts.as_deref().unwrap_or(&code.stmts);
+        let stmts = stmts.as_deref().unwrap_or(body);
         if leaves && !K::VALUE && args.is_empty() && slots.is_empty() {
             let body = match stmts {
                 [Stmt::Return(Some(e))] => vec![inner.leaf_effect(e)],
