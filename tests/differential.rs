@@ -371,6 +371,11 @@ fn tiers_fail_the_same_way() {
         // `run` with a player and a target, run with no argument list.
         "run(top(hand), \"play\", me, 5)\nrun(none, \"play\", 5)\nrun(top(hand), \"play\", 5)",
         "run(5, \"play\", me, top(hand))",
+        // `mark` and `unmark` of a sum of zones, tagged in place.
+        "mark(hand + hand(next_player(me)), \"action\")\ncoins += count(hand where it is action)\nunmark(hand + hand + hand(next_player(me)), \"action\")\ncoins += count(hand where it is action)\nunmark(hand + hand, \"resource\")\ncoins += count(hand where it is resource)",
+        "mark(hand + discard, \"action\")",
+        "let five = 5\nmark(hand + deck(five), \"action\")",
+        "create(@osaisen, hand, 20000)\nwhile true { mark(hand + hand, \"action\") }",
         // Log lines measured, not built, when no transcript is kept.
         // Strings of exactly the limit, then one byte over.
         "let a = \"xxxxxxxxxx\"\nrepeat 3 { a = a + a + a + a + a + a + a + a + a + a }\nlet b = \"\"\nrepeat 999 { b = b + \"xxxxxxxxxx\" }\nrepeat 99 { b = b + a }\nlog(b + \"xxxxx\" + 12345)\nlog(b + -123456789)\nlog(b + true + \"xxxxxx\")\nlog(b + \"x\" + @osaisen)\nlog(b + \"x\" + top(discard).name)\nlog(b + \"x\" + top(discard))\nlog(b + \"xx\" + top(discard))",

@@ -299,15 +299,9 @@ impl Game {
             }
             Builtin::Mark | Builtin::Unmark => {
                 let tag = self.int(&a[1], sp)?;
+                let bit = crate::value::bit(tag);
                 for c in self.cards_walked(&a[0], f)? {
-                    let o = &mut self.st.objs[c as usize];
-                    let bit = crate::value::bit(tag);
-                    if b == Builtin::Mark {
-                        o.tags |= bit;
-                        self.st.tags_seen |= bit;
-                    } else {
-                        o.tags &= !bit | self.data.defs[o.def as usize].tags
-                    }
+                    self.set_tag(c, bit, b == Builtin::Mark);
                 }
                 Value::None
             }
@@ -610,6 +604,19 @@ impl Game {
         match self.effect_of(data, c, effect) {
             Some(code) => self.exec_in(data, code, Some(c), me, [target], None),
             None => Ok(Value::None),
+        }
+    }
+
+    /// Gives card `c` the tags of `bit` (`mark`), or takes them away but
+    /// for its definition's own (`unmark`).
+    #[inline]
+    pub(crate) fn set_tag(&mut self, c: ObjId, bit: u64, on: bool) {
+        let o = &mut self.st.objs[c as usize];
+        if on {
+            o.tags |= bit;
+            self.st.tags_seen |= bit;
+        } else {
+            o.tags &= !bit | self.data.defs[o.def as usize].tags
         }
     }
 

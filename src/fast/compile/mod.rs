@@ -33,6 +33,7 @@ mod known;
 mod leaf;
 mod listed;
 mod logline;
+mod marks;
 mod moves;
 mod names;
 mod near;

@@ -193,6 +193,11 @@ impl Compiler<'_> {
                     return m;
                 }
             }
+            Expr::Call(b @ (Builtin::Mark | Builtin::Unmark), args, span) => {
+                if let Some(m) = self.marker(*b, args, *span) {
+                    return m;
+                }
+            }
             Expr::Call(Builtin::Run, args, span) => {
                 if let [card, Expr::Int(effect), rest @ ..] = args.as_slice()
                     && let Some(r) = self.runner::<KeepNothing>(card, *effect as u16, rest, *span)
