@@ -239,7 +239,7 @@ struct Cond;
 impl Make for Cond {
     type Out = CondFn;
     fn make<A: Read, B: Read>(self, t: Test<A, B>) -> CondFn {
-        Box::new(move |g, f| t.holds(g, f))
+        Box::new(move |g, f| t.holds::<true>(g, f))
     }
 }
 
@@ -248,14 +248,38 @@ impl Make for Scanned {
     type Out = Scan;
     fn make<A: Read, B: Read>(self, t: Test<A, B>) -> Scan {
         Box::new(move |g, f, slot, items, hit| {
+            if t.spans.1.is_some() {
+                for (i, item) in items.iter().enumerate() {
+                    bind(&mut f.slots[slot], item);
+                    if t.holds::<true>(g, f)? {
+                        hit(item, items.len() - i);
+                    }
+                }
+                return Ok(());
+            }
+            // The span a read leaves is the same for every item, and
+            // nothing runs between them: left once.
+            if let (Some(s), false) = (t.spans.0, items.is_empty()) {
+                f.span = s;
+            }
             for (i, item) in items.iter().enumerate() {
-                f.slots[slot] = item.clone();
-                if t.holds(g, f)? {
+                bind(&mut f.slots[slot], item);
+                if t.holds::<false>(g, f)? {
                     hit(item, items.len() - i);
                 }
             }
             Ok(())
         })
+    }
+}
+
+/// An item bound in its slot: a number over a number stored, no value
+/// cloned or dropped.
+#[inline(always)]
+fn bind(slot: &mut Value, item: &Value) {
+    match (slot, item) {
+        (Value::Int(s), Value::Int(n)) => *s = *n,
+        (s, item) => *s = item.clone(),
     }
 }
 
@@ -418,9 +442,9 @@ impl<A: Read, B: Read> Test<A, B> {
     }
 
     #[inline(always)]
-    fn holds(&self, g: &mut Game, f: &mut Frame) -> Res<bool> {
+    fn holds<const SPANS: bool>(&self, g: &mut Game, f: &mut Frame) -> Res<bool> {
         let (mut t1, mut t2) = (Value::None, Value::None);
-        if let Some(s) = self.spans.0 {
+        if SPANS && let Some(s) = self.spans.0 {
             f.span = s;
         }
         let x = self.a.read(g, f.slots, f.me, &mut t1)?;
@@ -430,7 +454,7 @@ impl<A: Read, B: Read> Test<A, B> {
         {
             return Ok(same == eq);
         }
-        if let Some(s) = self.spans.1 {
+        if SPANS && let Some(s) = self.spans.1 {
             f.span = s;
         }
         let y = self.b.read(g, f.slots, f.me, &mut t2)?;
