@@ -74,22 +74,22 @@ impl Near {
                 tmp
             }
             Near::Square(k, p, span) => {
-                let s = square(g, key(k), Builtin::SquareGet, *span)?;
+                let s = square(g, key(k), Builtin::SquareGet, span)?;
                 &g.st.board.props[s * g.st.board.nprops + p]
             }
             Near::Card(k, span) => {
-                let s = square(g, key(k), Builtin::SquareCard, *span)?;
+                let s = square(g, key(k), Builtin::SquareCard, span)?;
                 *tmp = g.data.board.squares[s].card.map_or(Value::None, Value::Def);
                 tmp
             }
             Near::Kind(k, span) => {
-                let s = square(g, key(k), Builtin::SquareKind, *span)?;
+                let s = square(g, key(k), Builtin::SquareKind, span)?;
                 *tmp = Value::Str(g.data.board.squares[s].kind.clone());
                 tmp
             }
             Near::CardProp(k, pr, span) => {
                 // As the field of `square_card(s)`: a definition's property.
-                let s = square(g, key(k), Builtin::SquareCard, *span)?;
+                let s = square(g, key(k), Builtin::SquareCard, span)?;
                 *tmp = match g.data.board.squares[s].card {
                     Some(d) => Value::Int(g.data.defs[d as usize].props[*pr as usize]),
                     None => Value::None,
@@ -103,11 +103,19 @@ impl Near {
 /// The square `k` names: a number on the board read in place, anything
 /// else as the kernel's reader takes it (its conversion, its errors).
 #[inline(always)]
-fn square(g: &Game, k: &Value, b: Builtin, span: Span) -> Res<usize> {
+fn square(g: &Game, k: &Value, b: Builtin, span: &Span) -> Res<usize> {
     match k {
         Value::Int(n) if (*n as u64) < g.data.board.squares.len() as u64 => Ok(*n as usize),
-        k => g.board_square(b, k, span).map(|s| s as usize),
+        k => far_square(g, k, b, span),
     }
+}
+
+/// [`square`] of anything but a number on the board (out of line: the
+/// span is copied only here).
+#[cold]
+#[inline(never)]
+fn far_square(g: &Game, k: &Value, b: Builtin, span: &Span) -> Res<usize> {
+    g.board_square(b, k, *span).map(|s| s as usize)
 }
 
 impl Compiler<'_> {
@@ -273,6 +281,16 @@ impl Make for Scanned {
     }
 }
 
+/// A read's `tmp` let go: one its kind never writes is none, and needs
+/// no drop run.
+#[inline(always)]
+fn settle<R: Read>(tmp: Value) {
+    match R::TMP {
+        true => drop(tmp),
+        false => std::mem::forget(tmp),
+    }
+}
+
 /// An item bound in its slot: a number over a number stored, no value
 /// cloned or dropped.
 #[inline(always)]
@@ -296,6 +314,8 @@ trait Read: Send + Sync + 'static {
         me: PlayerId,
         tmp: &'a mut Value,
     ) -> Res<&'a Value>;
+    /// Whether [`Read::read`] may make its value in `tmp`.
+    const TMP: bool = true;
     /// `x == self` decided with no value made, where the kind allows
     /// (as [`Game::equal`] decides it).
     #[inline(always)]
@@ -323,6 +343,7 @@ impl Read for Near {
 /// A frame slot.
 struct InSlot(usize);
 impl Read for InSlot {
+    const TMP: bool = false;
     fn at(&self) -> Option<Span> {
         None
     }
@@ -341,6 +362,7 @@ impl Read for InSlot {
 /// A constant.
 struct Fixed(Value);
 impl Read for Fixed {
+    const TMP: bool = false;
     fn at(&self) -> Option<Span> {
         None
     }
@@ -390,6 +412,7 @@ impl Read for Mine {
 /// `square_get(s, prop)` of a square in frame slot `s`.
 struct SquareIn(usize, usize, Span);
 impl Read for SquareIn {
+    const TMP: bool = false;
     fn at(&self) -> Option<Span> {
         Some(self.2)
     }
@@ -401,7 +424,7 @@ impl Read for SquareIn {
         _: PlayerId,
         _: &'a mut Value,
     ) -> Res<&'a Value> {
-        let s = square(g, &slots[self.0], Builtin::SquareGet, self.2)?;
+        let s = square(g, &slots[self.0], Builtin::SquareGet, &self.2)?;
         Ok(&g.st.board.props[s * g.st.board.nprops + self.1])
     }
 }
@@ -443,7 +466,7 @@ impl<A: Read, B: Read> Test<A, B> {
 
     #[inline(always)]
     fn holds<const SPANS: bool>(&self, g: &mut Game, f: &mut Frame) -> Res<bool> {
-        let (mut t1, mut t2) = (Value::None, Value::None);
+        let mut t1 = Value::None;
         if SPANS && let Some(s) = self.spans.0 {
             f.span = s;
         }
@@ -452,8 +475,10 @@ impl<A: Read, B: Read> Test<A, B> {
         if matches!(self.cmp, CmpOp::Eq | CmpOp::Ne)
             && let Some(same) = self.b.same_as(x, f.me)
         {
+            settle::<A>(t1);
             return Ok(same == eq);
         }
+        let mut t2 = Value::None;
         if SPANS && let Some(s) = self.spans.1 {
             f.span = s;
         }
@@ -461,7 +486,10 @@ impl<A: Read, B: Read> Test<A, B> {
         let span = self.span;
         if !matches!(self.cmp, CmpOp::Eq | CmpOp::Ne) {
             if let (Value::Int(x), Value::Int(y)) = (x, y) {
-                return Ok(self.cmp.holds(*x, *y));
+                let holds = self.cmp.holds(*x, *y);
+                settle::<A>(t1);
+                settle::<B>(t2);
+                return Ok(holds);
             }
             return Ok(self.cmp.holds(g.int(x, span)?, g.int(y, span)?));
         }
