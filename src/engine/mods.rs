@@ -36,12 +36,6 @@ impl Modifier {
     pub fn ends(&self, at: impl Fn(Until) -> bool) -> bool {
         at(self.until) || at(self.or)
     }
-
-    /// Whether an event, one of its ends, ends it.
-    #[inline]
-    fn waits_for_event(&self) -> bool {
-        self.ends(|u| matches!(u, Until::Event(_)))
-    }
 }
 
 /// What ends modifiers: each end a modifier names is one of these.
@@ -60,6 +54,24 @@ pub enum End {
 /// a table for the few most games have); past it, through the indices.
 const SMALL: usize = 32;
 
+impl End {
+    const TURN: usize = 0;
+    const PHASE: usize = 1;
+    const MOVED: usize = 2;
+    const EVENT: usize = 3;
+
+    /// Which count of [`Mods`]'s `waiting` this end looks at.
+    #[inline(always)]
+    fn kind(self) -> usize {
+        match self {
+            End::Turn => End::TURN,
+            End::Phase(_) => End::PHASE,
+            End::Moved(_) => End::MOVED,
+            End::Event(..) => End::EVENT,
+        }
+    }
+}
+
 /// In the order made. Small, the ended ones leave at once; indexed, an
 /// ended one stays in `all`, dead, until more than half are dead, when the
 /// list and its indices are rebuilt (so each modifier is looked at a
@@ -68,9 +80,10 @@ const SMALL: usize = 32;
 pub struct Mods {
     all: Vec<(Modifier, bool)>,
     live: usize,
-    /// Live modifiers ending at an event: while there are none, no event
-    /// is awaited.
-    on_event: usize,
+    /// Live modifiers by the kind of end that ends them ([`End::kind`]):
+    /// an end of a kind none waits for looks at none. While none waits
+    /// for an event, no event is awaited.
+    waiting: [usize; 4],
     /// None while small: most games never make one.
     index: Option<Box<Index>>,
 }
@@ -101,7 +114,7 @@ impl Clone for Mods {
     fn clone_from(&mut self, src: &Mods) {
         self.all.clone_from(&src.all);
         self.live = src.live;
-        self.on_event = src.on_event;
+        self.waiting = src.waiting;
         self.index.clone_from(&src.index);
     }
 }
@@ -143,7 +156,7 @@ impl Mods {
     pub fn clear(&mut self) {
         self.all.clear();
         self.live = 0;
-        self.on_event = 0;
+        self.waiting = [0; 4];
         self.index = None;
     }
 
@@ -153,7 +166,7 @@ impl Mods {
             x.add(i, &m);
         }
         self.live += 1;
-        self.on_event += m.waits_for_event() as usize;
+        count(&mut self.waiting, &m, 1);
         self.all.push((m, true));
         if self.index.is_none() && self.all.len() > SMALL {
             self.reindex();
@@ -187,21 +200,24 @@ impl Mods {
     /// Whether a live modifier lasts until an event.
     #[inline]
     pub fn await_events(&self) -> bool {
-        self.on_event > 0
+        self.waiting[End::EVENT] > 0
     }
 
     /// Ends the live modifiers `end` ends, pushed onto `over` (if given) in
     /// the order made.
     pub fn end(&mut self, end: End, mut over: Option<&mut Vec<Modifier>>) {
+        if self.waiting[end.kind()] == 0 {
+            return;
+        }
         let Some(x) = &mut self.index else {
-            let (mut ended, mut events) = (0, 0);
+            let mut ended = 0;
             for m in &mut self.all {
-                if let Some(event) = kill(m, end, over.as_deref_mut()) {
-                    (ended, events) = (ended + 1, events + event as usize);
+                if kill(m, end, over.as_deref_mut(), &mut self.waiting) {
+                    ended += 1;
                 }
             }
             if ended > 0 {
-                (self.live, self.on_event) = (self.live - ended, self.on_event - events);
+                self.live -= ended;
                 self.all.retain(|(_, live)| *live);
             }
             return;
@@ -218,9 +234,13 @@ impl Mods {
             ix.sort_unstable();
         }
         for i in ix {
-            if let Some(event) = kill(&mut self.all[i as usize], end, over.as_deref_mut()) {
+            if kill(
+                &mut self.all[i as usize],
+                end,
+                over.as_deref_mut(),
+                &mut self.waiting,
+            ) {
                 self.live -= 1;
-                self.on_event -= event as usize;
             }
         }
         let dead = self.all.len() - self.live;
@@ -249,22 +269,47 @@ impl Mods {
     }
 }
 
-/// Ends a modifier if it is live and `end` ends it, pushed onto `over`;
-/// whether it waited for an event, if it ended.
+/// Ends a modifier if it is live and `end` ends it, pushed onto `over`
+/// and taken off `waiting`; whether it ended.
 #[inline(always)]
 fn kill(
     (m, live): &mut (Modifier, bool),
     end: End,
     over: Option<&mut Vec<Modifier>>,
-) -> Option<bool> {
+    waiting: &mut [usize; 4],
+) -> bool {
     if !*live || !(ends_at(m.until, end, m.obj) || ends_at(m.or, end, m.obj)) {
-        return None;
+        return false;
     }
     *live = false;
+    count(waiting, m, usize::MAX);
     if let Some(o) = over {
         o.push(m.clone());
     }
-    Some(m.waits_for_event())
+    true
+}
+
+/// Adds 1 (or, as `usize::MAX`, takes 1) to the count of each kind of end
+/// `m` waits for.
+#[inline(always)]
+fn count(waiting: &mut [usize; 4], m: &Modifier, one: usize) {
+    for (k, w) in waiting.iter_mut().enumerate() {
+        if m.ends(|u| until_kinds(u) >> k & 1 != 0) {
+            *w = w.wrapping_add(one);
+        }
+    }
+}
+
+/// The kinds of [`End`] that can end `u` (a bit per [`End::kind`]).
+#[inline(always)]
+fn until_kinds(u: Until) -> u8 {
+    match u {
+        Until::Forever => 0,
+        Until::EndOfTurn => 1 << End::TURN,
+        Until::EndOfPhase(_) => 1 << End::TURN | 1 << End::PHASE,
+        Until::While(_) => 1 << End::MOVED,
+        Until::Event(_) => 1 << End::EVENT,
+    }
 }
 
 impl Index {
