@@ -819,3 +819,37 @@ fn decided_conditions_fail_the_same_way() {
             .expect("cases");
     });
 }
+
+/// An end check of quiet reads, checked after every action, is decided by
+/// the speed tier from what it reads and kept while those are unchanged
+/// (`src/fast/recheck.rs`): games end at the same action on both tiers,
+/// with two to four players, `players()` and `others()`, counters and
+/// zone sizes of each player and of the player running it.
+#[test]
+fn kept_end_checks_play_the_same_games() {
+    let ends = [
+        "any(players(), it.coins >= 8 and it.turns >= 6) or me.buys > 2 and empty(hand)",
+        "any(players(), count(deck(it)) == 0 and count(discard(it)) >= 14)",
+        "any(players(), any(others(), it.turns > 5 and count(deck(it)) < 2))",
+    ];
+    let dir = tempfile::tempdir().expect("temp dir");
+    for (i, end) in ends.iter().enumerate() {
+        let data = dir.path().join(format!("ends{i}"));
+        copy_dir(&root().join("rules"), &data.join("rules"));
+        copy_dir(&root().join("cards"), &data.join("cards"));
+        let file = data.join("rules/shrine.yaml");
+        let text = std::fs::read_to_string(&file).expect("rules");
+        let at = text.find("\nend:\n").expect("end");
+        let to = text.find("\nscore:").expect("score");
+        let end = format!("\nend:\n  check: always\n  if: \"{end}\"\n");
+        std::fs::write(&file, format!("{}{end}{}", &text[..at], &text[to..])).expect("rules");
+        let data = Arc::new(load::load_game(&data, "shrine").unwrap_or_else(|e| panic!("{e:?}")));
+        for players in 2..=4 {
+            for kind in ["random", "first"] {
+                let agents = vec![agent::parse(kind, &data).expect("agent"); players];
+                let what = format!("end {i}, {players} {kind}");
+                seeds_agree("shrine", &what, &data, agents, seeds());
+            }
+        }
+    }
+}

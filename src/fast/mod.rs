@@ -18,6 +18,7 @@ pub(crate) mod native;
 mod pick;
 mod quick;
 mod quiet;
+mod recheck;
 mod tables;
 mod test;
 
@@ -182,6 +183,18 @@ impl Tier for Fast {
 
     fn end_check(&self, g: &mut Game, data: &Data) -> Res<bool> {
         let code = &data.end_if;
+        // Decided from the game: its frame's step and level, and the steps
+        // of the lists it walks, charged at once where they cannot reach
+        // the budget's limit (else run, to stop where the reference does).
+        if let Some(end) = &self.tables.end
+            && let Some((holds, steps)) = end.decide(g, g.st.active)
+            && g.budget.room(1 + steps)
+        {
+            g.enter(code.span)?;
+            g.budget.spend(steps);
+            g.leave();
+            return Ok(holds);
+        }
         let Some((Body::Cond(c), n)) = self.get(data, code) else {
             return Ok(g.exec_hook(data, code, g.st.active)?.truthy());
         };

@@ -1,19 +1,23 @@
-//! Conditions of abilities decided without a frame. Most abilities' `if:`
-//! only compares the card, its host, the players, counters, properties,
-//! the event's fields and the board's squares (`event.card == this`, `me ==
-//! active`, `this.host != none`, `square_kind(event.target) == "start"`):
-//! such a condition costs the reference its frame's step and level
-//! and nothing else, and cannot fail or change anything. The tier keeps it
-//! as a small tree of those reads over values that own nothing, and
-//! decides it from the game; the kernel charges the frame
-//! ([`crate::engine::tier::Tier::decides`]). A value the tree was not made
-//! for (a list, a string, a field a value does not have) makes it give up,
-//! and the kernel runs the condition as compiled, so both paths agree.
+//! Conditions decided without a frame. Most abilities' `if:` only compares
+//! the card, its host, the players, counters, properties, the event's
+//! fields and the board's squares (`event.card == this`, `me == active`,
+//! `this.host != none`, `square_kind(event.target) == "start"`): such a
+//! condition costs the reference its frame's step and level and nothing
+//! else, and cannot fail or change anything. The tier keeps it as a small
+//! tree of those reads over values that own nothing, and decides it from
+//! the game; the kernel charges the frame
+//! ([`crate::engine::tier::Tier::decides`]). An end check may also ask
+//! `any(players(), …)` and a zone's size (`any(players(), count(deck(it))
+//! == 0)`): the players' list costs its steps, counted as the reference
+//! walks it, and the tier charges them ([`Quiet::decide_counted`]). A value
+//! the tree was not made for (a list, a string, a field a value does not
+//! have, a size the viewer may not know) makes it give up, and the code runs
+//! as compiled, so both paths agree.
 
 use crate::data::Data;
 use crate::engine::Game;
 use crate::lang::builtins::Builtin;
-use crate::lang::ir::{BinOp, Expr, Field, Special, Stmt};
+use crate::lang::ir::{BinOp, Code, Expr, Field, Special, Stmt};
 use crate::value::{ObjId, PlayerId, Value, ZoneRef, bit};
 
 /// A condition of quiet reads, as the IR has it.
@@ -32,12 +36,15 @@ pub enum Quiet {
     Truthy(Read),
     /// `square_kind(s) == "kind"` (true) or `!=` (false).
     KindIs(Read, std::sync::Arc<String>, bool),
+    /// `any(players(), …)` (true) or `any(others(), …)` (false), the
+    /// player bound as [`Base::Bound`].
+    AnyPlayer(bool, Box<Quiet>),
 }
 
 /// A read of the game whose value owns nothing: a literal, a value of the
 /// frame, the game or the event, or one field of one (not a field of a
 /// field: each read is one step, no recursion).
-#[derive(Debug)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Read {
     Lit(Small),
     Of(Base),
@@ -46,10 +53,13 @@ pub enum Read {
     /// `square_get(s, prop)` (the property's index) or `square_card(s)`
     /// (None) of a square read in one step.
     Square(Base, Option<usize>),
+    /// `count(zone)` (false) or `empty(zone)` (true) of a zone, its owner
+    /// the player running the code (None) or the one read.
+    Size(u16, Option<Base>, bool),
 }
 
 /// What a [`Read`] starts from.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Base {
     This,
     Me,
@@ -57,10 +67,12 @@ pub enum Base {
     Global(u16),
     /// A field of the newest event.
     Event(Special),
+    /// The player `any(players(), …)` binds.
+    Bound,
 }
 
 /// The values a [`Read`] gives: [`crate::value::Value`]'s that own nothing.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Small {
     None,
     Int(i64),
@@ -74,15 +86,22 @@ pub enum Small {
 /// By trigger, its condition as a quiet tree, if it is one.
 pub fn conditions(data: &Data) -> Box<[Option<Quiet>]> {
     (data.triggers.iter())
-        .map(|t| match t.cond.as_ref().map(|c| &c.stmts[..]) {
-            Some([Stmt::Return(Some(e))]) => quiet(e),
-            _ => None,
-        })
+        .map(|t| t.cond.as_ref().and_then(condition))
         .collect()
 }
 
-fn quiet(e: &Expr) -> Option<Quiet> {
-    let q = |e: &Expr| quiet(e).map(Box::new);
+/// Code that is one condition, as a quiet tree, if it is one.
+pub fn condition(code: &Code) -> Option<Quiet> {
+    match &code.stmts[..] {
+        [Stmt::Return(Some(e))] => quiet(e, None),
+        _ => None,
+    }
+}
+
+/// `e` as a tree; `bound`: the slot the innermost `any` binds.
+fn quiet(e: &Expr, bound: Option<u16>) -> Option<Quiet> {
+    let q = |e: &Expr| quiet(e, bound).map(Box::new);
+    let read = |e: &Expr| read(e, bound);
     Some(match e {
         Expr::Not(x) => Quiet::Not(q(x)?),
         Expr::And(a, b) => Quiet::And(q(a)?, q(b)?),
@@ -90,56 +109,108 @@ fn quiet(e: &Expr) -> Option<Quiet> {
         Expr::Is(x, tag, negate, _) => Quiet::Is(read(x)?, *tag, *negate),
         Expr::Bin(op @ (BinOp::Eq | BinOp::Ne), a, b, _) => match (&**a, &**b) {
             (Expr::Call(Builtin::SquareKind, s, _), Expr::Str(k))
-            | (Expr::Str(k), Expr::Call(Builtin::SquareKind, s, _)) => {
-                Quiet::KindIs(Read::Of(base(s.first()?)?), k.clone(), *op == BinOp::Eq)
-            }
+            | (Expr::Str(k), Expr::Call(Builtin::SquareKind, s, _)) => Quiet::KindIs(
+                Read::Of(base(s.first()?, bound)?),
+                k.clone(),
+                *op == BinOp::Eq,
+            ),
             _ => Quiet::Eq(read(a)?, read(b)?, *op == BinOp::Eq),
         },
         Expr::Bin(op @ (BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge), a, b, _) => {
             Quiet::Cmp(read(a)?, *op, read(b)?)
         }
+        Expr::Any(list, slot, body) => match &**list {
+            Expr::Call(b @ (Builtin::Players | Builtin::Others), args, _) if args.is_empty() => {
+                Quiet::AnyPlayer(*b == Builtin::Players, Box::new(quiet(body, Some(*slot))?))
+            }
+            _ => return None,
+        },
         _ => Quiet::Truthy(read(e)?),
     })
 }
 
-fn read(e: &Expr) -> Option<Read> {
+fn read(e: &Expr, bound: Option<u16>) -> Option<Read> {
     Some(match e {
         Expr::None => Read::Lit(Small::None),
         Expr::Int(i) => Read::Lit(Small::Int(*i)),
         Expr::Bool(b) => Read::Lit(Small::Bool(*b)),
         Expr::Def(d) => Read::Lit(Small::Def(*d)),
-        Expr::Field(b, f) if !matches!(**b, Expr::Event) => Read::Field(base(b)?, *f),
+        Expr::Field(b, f) if !matches!(**b, Expr::Event) => Read::Field(base(b, bound)?, *f),
         Expr::Call(Builtin::SquareCard, a, _) if let [s] = a.as_slice() => {
-            Read::Square(base(s)?, None)
+            Read::Square(base(s, bound)?, None)
         }
         Expr::Call(Builtin::SquareGet, a, _) if let [s, Expr::Int(p)] = a.as_slice() => {
-            Read::Square(base(s)?, Some(usize::try_from(*p).ok()?))
+            Read::Square(base(s, bound)?, Some(usize::try_from(*p).ok()?))
         }
-        _ => Read::Of(base(e)?),
+        Expr::Call(b @ (Builtin::Count | Builtin::Empty), args, _) => match &args[..] {
+            [Expr::Zone(z, owner)] => {
+                let owner = match owner {
+                    Some(o) => Some(base(o, bound)?),
+                    None => None,
+                };
+                Read::Size(*z, owner, *b == Builtin::Empty)
+            }
+            _ => return None,
+        },
+        _ => Read::Of(base(e, bound)?),
     })
 }
 
-fn base(e: &Expr) -> Option<Base> {
+fn base(e: &Expr, bound: Option<u16>) -> Option<Base> {
     Some(match e {
         Expr::This => Base::This,
         Expr::Me => Base::Me,
         Expr::Active => Base::Active,
         Expr::Global(i) => Base::Global(*i),
         Expr::Field(b, f) if matches!(**b, Expr::Event) => Base::Event(f.special?),
+        Expr::Local(s) if Some(*s) == bound => Base::Bound,
         _ => return None,
     })
+}
+
+/// What a tree is decided for: the card and player running the code, and
+/// the player an `any` binds.
+#[derive(Clone, Copy)]
+struct Scope {
+    this: Option<ObjId>,
+    me: PlayerId,
+    bound: Option<PlayerId>,
 }
 
 impl Quiet {
     /// The condition's truth for card `this` and player `me`, as the
     /// reference would find it; None where it could charge or fail.
+    #[inline]
     pub fn decide(&self, g: &Game, this: Option<ObjId>, me: PlayerId) -> Option<bool> {
+        let mut steps = 0;
+        let scope = Scope {
+            this,
+            me,
+            bound: None,
+        };
+        self.truth(g, &scope, &mut steps).filter(|_| steps == 0)
+    }
+
+    /// The condition's truth for player `me` (no card), and the steps the
+    /// reference charges for the lists it walks on the way (each one's
+    /// length, as [`Game::visit`] charges it); None where it could fail.
+    pub fn decide_counted(&self, g: &Game, me: PlayerId) -> Option<(bool, u64)> {
+        let mut steps = 0;
+        let scope = Scope {
+            this: None,
+            me,
+            bound: None,
+        };
+        Some((self.truth(g, &scope, &mut steps)?, steps))
+    }
+
+    fn truth(&self, g: &Game, s: &Scope, steps: &mut u64) -> Option<bool> {
         Some(match self {
-            Quiet::Not(x) => !x.decide(g, this, me)?,
-            Quiet::And(a, b) => a.decide(g, this, me)? && b.decide(g, this, me)?,
-            Quiet::Or(a, b) => a.decide(g, this, me)? || b.decide(g, this, me)?,
+            Quiet::Not(x) => !x.truth(g, s, steps)?,
+            Quiet::And(a, b) => a.truth(g, s, steps)? && b.truth(g, s, steps)?,
+            Quiet::Or(a, b) => a.truth(g, s, steps)? || b.truth(g, s, steps)?,
             Quiet::Is(x, tag, negate) => {
-                let tags = match x.get(g, this, me)? {
+                let tags = match x.get(g, s)? {
                     Small::Card(c) => g.st.tags(c),
                     Small::Def(d) => g.data.defs[d as usize].tags,
                     Small::None => 0,
@@ -147,9 +218,9 @@ impl Quiet {
                 };
                 (tags & bit(*tag) != 0) != *negate
             }
-            Quiet::Eq(a, b, eq) => same(g, a.get(g, this, me)?, b.get(g, this, me)?) == *eq,
+            Quiet::Eq(a, b, eq) => same(g, a.get(g, s)?, b.get(g, s)?) == *eq,
             Quiet::Cmp(a, op, b) => {
-                let (x, y) = (int(a.get(g, this, me)?)?, int(b.get(g, this, me)?)?);
+                let (x, y) = (int(a.get(g, s)?)?, int(b.get(g, s)?)?);
                 match op {
                     BinOp::Lt => x < y,
                     BinOp::Le => x <= y,
@@ -157,17 +228,185 @@ impl Quiet {
                     _ => x >= y,
                 }
             }
-            Quiet::KindIs(s, kind, eq) => {
-                let s = square(g, s.get(g, this, me)?)?;
-                (*g.data.board.squares[s].kind == **kind) == *eq
+            Quiet::KindIs(x, kind, eq) => {
+                let sq = square(g, x.get(g, s)?)?;
+                (*g.data.board.squares[sq].kind == **kind) == *eq
             }
-            Quiet::Truthy(x) => match x.get(g, this, me)? {
+            Quiet::Truthy(x) => match x.get(g, s)? {
                 Small::None => false,
                 Small::Bool(b) => b,
                 Small::Int(i) => i != 0,
                 _ => true,
             },
+            Quiet::AnyPlayer(all, body) => {
+                // The list `players()` (from the active player) or
+                // `others()` (after `me`) makes: the players still in, in
+                // turn order, its length charged before the first is tried.
+                let n = g.st.nplayers as usize;
+                let from = if *all { g.st.active } else { s.me } as usize;
+                let listed = |i: usize| (*all || i != 0) && !g.st.lost[(from + i) % n];
+                *steps += (0..n).filter(|&i| listed(i)).count() as u64;
+                for i in (0..n).filter(|&i| listed(i)) {
+                    let p = ((from + i) % n) as PlayerId;
+                    let inner = Scope {
+                        bound: Some(p),
+                        ..*s
+                    };
+                    if body.truth(g, &inner, steps)? {
+                        return Some(true);
+                    }
+                }
+                false
+            }
         })
+    }
+}
+
+/// Values a tree reads, as [`Quiet::probes`] lists them: together they
+/// decide its truth and the steps it costs.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Probe {
+    /// Counter `c` of each player.
+    Counters(u16),
+    /// The size of each player's zone `z` (the one, if shared).
+    Sizes(u16),
+    /// A read of the player running the code, the active player or a
+    /// global.
+    One(Read),
+    /// Another read of each player an `any` may bind.
+    EachPlayer(Read),
+    /// Whom `players()` and `others()` list: the players in turn order
+    /// from the active one or from `me`, but those who lost.
+    Players,
+}
+
+impl Quiet {
+    /// Pushes every value the tree reads, decided for player `me` with no
+    /// card ([`Quiet::decide_counted`]); None if it reads the event.
+    pub fn probes(&self, out: &mut Vec<Probe>) -> Option<()> {
+        let mut read = |r: &Read| {
+            let base = match r {
+                Read::Lit(_) => return Some(()),
+                Read::Of(b)
+                | Read::Field(b, _)
+                | Read::Square(b, _)
+                | Read::Size(_, Some(b), _) => *b,
+                Read::Size(_, None, _) => Base::Me,
+            };
+            let probe = match (base, r) {
+                (Base::Event(_), _) => return None,
+                (Base::This, _) => return Some(()),
+                (Base::Bound, Read::Field(_, f)) if f.counter.is_some() => {
+                    Probe::Counters(f.counter?)
+                }
+                (Base::Bound, Read::Size(z, ..)) => Probe::Sizes(*z),
+                (Base::Bound, _) => Probe::EachPlayer(*r),
+                _ => Probe::One(*r),
+            };
+            if !out.contains(&probe) {
+                out.push(probe);
+            }
+            Some(())
+        };
+        match self {
+            Quiet::Not(x) => return x.probes(out),
+            Quiet::And(a, b) | Quiet::Or(a, b) => {
+                a.probes(out)?;
+                return b.probes(out);
+            }
+            Quiet::AnyPlayer(_, body) => {
+                if !out.contains(&Probe::Players) {
+                    out.push(Probe::Players);
+                }
+                return body.probes(out);
+            }
+            // A card's tags may change with nothing read changed.
+            Quiet::Is(..) => return None,
+            Quiet::Truthy(x) | Quiet::KindIs(x, ..) => read(x)?,
+            Quiet::Eq(a, b, _) | Quiet::Cmp(a, _, b) => {
+                read(a)?;
+                read(b)?;
+            }
+        }
+        Some(())
+    }
+}
+
+/// The values `probes` give now for player `me` with no card, written to
+/// `out` after the number of players: how many, or None where a read gives
+/// up or `out` is too short.
+pub fn read_probes(probes: &[Probe], g: &Game, me: PlayerId, out: &mut [i64]) -> Option<usize> {
+    let n = g.st.nplayers;
+    let scope = Scope {
+        this: None,
+        me,
+        bound: None,
+    };
+    let mut len = 0;
+    let mut put = |v: i64| {
+        *out.get_mut(len)? = v;
+        len += 1;
+        Some(())
+    };
+    put(n as i64)?;
+    for p in probes {
+        match *p {
+            Probe::Counters(c) => {
+                for p in 0..n {
+                    put(g.st.counter(p, c))?;
+                }
+            }
+            Probe::Sizes(zone) => {
+                if g.viewer.is_some() {
+                    return None;
+                }
+                for owner in 0..n {
+                    put(g.st.size(ZoneRef { zone, owner }) as i64)?;
+                }
+            }
+            Probe::One(r) => {
+                let (tag, v) = small_code(r.get(g, &scope)?);
+                put(tag)?;
+                put(v)?;
+            }
+            Probe::EachPlayer(r) => {
+                for p in 0..n {
+                    let (tag, v) = small_code(r.get(
+                        g,
+                        &Scope {
+                            bound: Some(p),
+                            ..scope
+                        },
+                    )?);
+                    put(tag)?;
+                    put(v)?;
+                }
+            }
+            Probe::Players => {
+                put(g.st.active as i64)?;
+                put(me as i64)?;
+                for w in g.st.lost.chunks(64) {
+                    put(w
+                        .iter()
+                        .enumerate()
+                        .fold(0, |b, (i, &l)| b | (l as i64) << i))?;
+                }
+            }
+        }
+    }
+    Some(len)
+}
+
+/// A small value as two numbers that tell it from every other.
+fn small_code(v: Small) -> (i64, i64) {
+    match v {
+        Small::None => (0, 0),
+        Small::Int(i) => (1, i),
+        Small::Bool(b) => (2, b as i64),
+        Small::Card(c) => (3, c as i64),
+        Small::Def(d) => (4, d as i64),
+        Small::Player(p) => (5, p as i64),
+        Small::Zone(z) => (6, (z.zone as i64) << 8 | z.owner as i64),
     }
 }
 
@@ -175,20 +414,43 @@ impl Read {
     /// What [`Game::field`] and the reference's reads give, where it owns
     /// nothing and nothing fails.
     #[inline(always)]
-    fn get(&self, g: &Game, this: Option<ObjId>, me: PlayerId) -> Option<Small> {
+    fn get(&self, g: &Game, s: &Scope) -> Option<Small> {
         match self {
             Read::Lit(v) => Some(*v),
-            Read::Of(b) => b.get(g, this, me),
-            Read::Field(b, f) => field(g, b.get(g, this, me)?, f),
+            Read::Of(b) => b.get(g, s),
+            Read::Field(b, f) => field(g, b.get(g, s)?, f),
             Read::Square(b, prop) => {
-                let s = square(g, b.get(g, this, me)?)?;
+                let sq = square(g, b.get(g, s)?)?;
                 match prop {
-                    None => Some(g.data.board.squares[s].card.map_or(Small::None, Small::Def)),
+                    None => Some(
+                        g.data.board.squares[sq]
+                            .card
+                            .map_or(Small::None, Small::Def),
+                    ),
                     Some(p) => {
                         let b = &g.st.board;
-                        small(b.props.get(s * b.nprops + p).filter(|_| *p < b.nprops)?)
+                        small(b.props.get(sq * b.nprops + p).filter(|_| *p < b.nprops)?)
                     }
                 }
+            }
+            Read::Size(z, owner, empty) => {
+                // As `Game::zone_size`: a viewer may not know a size.
+                if g.viewer.is_some() {
+                    return None;
+                }
+                let owner = match owner {
+                    Some(b) => match b.get(g, s)? {
+                        Small::Player(p) => p,
+                        _ => return None,
+                    },
+                    None => s.me,
+                };
+                let owner = if g.st.shared(*z) { 0 } else { owner };
+                let n = g.st.size(ZoneRef { zone: *z, owner });
+                Some(match empty {
+                    true => Small::Bool(n == 0),
+                    false => Small::Int(n as i64),
+                })
             }
         }
     }
@@ -221,12 +483,13 @@ fn small(v: &Value) -> Option<Small> {
 
 impl Base {
     #[inline(always)]
-    fn get(self, g: &Game, this: Option<ObjId>, me: PlayerId) -> Option<Small> {
+    fn get(self, g: &Game, s: &Scope) -> Option<Small> {
         Some(match self {
-            Base::This => this.map_or(Small::None, Small::Card),
-            Base::Me => Small::Player(me),
+            Base::This => s.this.map_or(Small::None, Small::Card),
+            Base::Me => Small::Player(s.me),
             Base::Active => Small::Player(g.st.active),
             Base::Global(i) => Small::Int(g.st.globals[i as usize]),
+            Base::Bound => Small::Player(s.bound?),
             Base::Event(sp) => {
                 let Some(e) = g.st.events.last() else {
                     return Some(Small::None);

@@ -4,6 +4,7 @@
 
 use super::native::{self, Choose, CmpOp, FastChoose, FastRule, FastRules, Operand, Pick, Test};
 use super::quiet::{self, Quiet};
+use super::recheck::EndCheck;
 use crate::data::{BotRule, Data};
 use crate::lang::ir::Span;
 
@@ -19,6 +20,8 @@ pub struct Tables {
     pub phases: Box<[Option<Box<[u16]>>]>,
     /// By trigger: its condition, when it is quiet ([`quiet`]).
     pub conditions: Box<[Option<Quiet>]>,
+    /// The rules' end check, when it is quiet.
+    pub end: Option<EndCheck>,
 }
 
 /// A move's `cond` and `pick` recognised as native tests, if they are.
@@ -121,6 +124,7 @@ impl Tables {
                 .map(|ph| ph.body.only_windows())
                 .collect(),
             conditions: quiet::conditions(data),
+            end: quiet::condition(&data.end_if).map(EndCheck::new),
         }
     }
 }

@@ -1,0 +1,82 @@
+//! The rules' end check, decided again only when a value it reads changed.
+//! Games that check it after every action ask it hundreds of times a game,
+//! mostly with nothing it reads changed since the last time. A quiet end
+//! check ([`super::quiet`]) reads a known, short list of values (each
+//! player's counter, the size of each player's deck, who has lost); kept
+//! with its truth and the steps it cost, they answer the next check when
+//! they are all the same. The values decide the truth and the steps
+//! completely, so a kept answer is the one deciding again would give.
+
+use std::cell::RefCell;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use super::quiet::{Probe, Quiet, read_probes};
+use crate::engine::Game;
+use crate::value::PlayerId;
+
+/// The most values kept: a check reading more is decided every time.
+const VALUES: usize = 32;
+
+/// A quiet end check and the values it reads.
+pub struct EndCheck {
+    tree: Quiet,
+    /// None where the tree reads the event: decided every time.
+    probes: Option<Box<[Probe]>>,
+    /// Tells this check's kept answer from another's on the same thread.
+    id: u64,
+}
+
+/// The last answer of a check on this thread.
+struct Kept {
+    id: u64,
+    values: [i64; VALUES],
+    len: usize,
+    holds: bool,
+    steps: u64,
+}
+
+thread_local! {
+    static KEPT: RefCell<Kept> = const {
+        RefCell::new(Kept { id: 0, values: [0; VALUES], len: 0, holds: false, steps: 0 })
+    };
+}
+
+impl EndCheck {
+    pub fn new(tree: Quiet) -> EndCheck {
+        static NEXT: AtomicU64 = AtomicU64::new(1);
+        let mut probes = Vec::new();
+        let probes = tree.probes(&mut probes).map(|()| probes.into_boxed_slice());
+        EndCheck {
+            tree,
+            probes,
+            id: NEXT.fetch_add(1, Ordering::Relaxed),
+        }
+    }
+
+    /// The check's truth for player `me` and the steps its lists cost
+    /// ([`Quiet::decide_counted`]), kept or decided again.
+    pub fn decide(&self, g: &Game, me: PlayerId) -> Option<(bool, u64)> {
+        let mut now = [0; VALUES];
+        let len = match &self.probes {
+            Some(probes) => read_probes(probes, g, me, &mut now),
+            None => None,
+        };
+        let Some(len) = len else {
+            return self.tree.decide_counted(g, me);
+        };
+        KEPT.with_borrow_mut(|k| {
+            if k.id == self.id && k.values[..k.len] == now[..len] {
+                return Some((k.holds, k.steps));
+            }
+            let (holds, steps) = self.tree.decide_counted(g, me)?;
+            *k = Kept {
+                id: self.id,
+                values: now,
+                len,
+                holds,
+                steps,
+            };
+            Some((holds, steps))
+        })
+    }
+}
