@@ -376,6 +376,10 @@ fn tiers_fail_the_same_way() {
         "mark(hand + discard, \"action\")",
         "let five = 5\nmark(hand + deck(five), \"action\")",
         "create(@osaisen, hand, 20000)\nwhile true { mark(hand + hand, \"action\") }",
+        "mark(top(hand), \"action\")\ncoins += count(hand where it is action)\nmark([top(hand), none], \"attack\")\nmark(none, \"action\")\ncoins += count(hand where it is attack)\nunmark(hand, \"action\")\ncoins += count(hand where it is action)\nmark(5, \"action\")",
+        // `emit` with a player, an amount and a target, built in place.
+        "coins += emit(\"gain\", top(hand), me, 3) + emit(\"draw\", top(hand), me, 2, top(hand))\nif emit(\"look\", top(hand), 5) { coins += 1 }\ncoins += emit(\"gain\", top(hand), me, 0) + emit(\"draw\", none, none, none)",
+        "let x = \"x\"\ncoins += emit(\"draw\", top(hand), me, x)",
         // Log lines measured, not built, when no transcript is kept.
         // Strings of exactly the limit, then one byte over.
         "let a = \"xxxxxxxxxx\"\nrepeat 3 { a = a + a + a + a + a + a + a + a + a + a }\nlet b = \"\"\nrepeat 999 { b = b + \"xxxxxxxxxx\" }\nrepeat 99 { b = b + a }\nlog(b + \"xxxxx\" + 12345)\nlog(b + -123456789)\nlog(b + true + \"xxxxxx\")\nlog(b + \"x\" + @osaisen)\nlog(b + \"x\" + top(discard).name)\nlog(b + \"x\" + top(discard))\nlog(b + \"xx\" + top(discard))",

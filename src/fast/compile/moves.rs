@@ -148,31 +148,55 @@ impl Compiler<'_> {
         }))
     }
 
-    /// `emit(event, card)`: the event built in place (no argument list).
+    /// `emit(event, card)`, with up to a player, an amount and a target
+    /// after: the event built in place (no argument list), its operands
+    /// read as the built-in reads them.
     pub(super) fn emitter<K: Keep>(&self, args: &[Expr], span: Span) -> Option<Native<K::Out>> {
-        let [Expr::Int(name), card] = args else {
+        let [Expr::Int(name), card, rest @ ..] = args else {
             return None;
         };
-        let (name, card) = (*name as u16, self.val(card));
+        if rest.len() > 3 {
+            return None;
+        }
+        let (name, card, rest) = (*name as u16, self.val(card), self.vals(rest));
         // Whether an ability in the data may change or prevent the event.
         let would = self.data.index.listened(name, true);
         Some(Box::new(move |g, f| {
             let card = card(g, f)?;
+            let mut more = [Value::None, Value::None, Value::None];
+            for (m, a) in more.iter_mut().zip(rest.iter()) {
+                *m = a(g, f)?;
+            }
             f.span = span;
-            // Nothing logged or listening: the event happens, unseen.
+            let [player, amount, target] = more;
+            let counted = !matches!(amount, Value::None);
+            let amount = if counted { g.int(&amount, span)? } else { 0 };
+            // Nothing logged or listening: the event happens, unseen, its
+            // amount as given.
             if !would && g.quiet_move(Some(name)) {
-                return Ok(K::keep(Value::Bool(true)));
+                return Ok(K::keep(match counted {
+                    true => Value::Int(amount),
+                    false => Value::Bool(true),
+                }));
             }
             let mut ev = Event::new(name);
             ev.card = match card {
                 Value::Card(c) => Some(c),
                 _ => None,
             };
-            ev.player = Some(f.me);
-            ev.source = f.this;
-            // Whether the event happened (it is not counted).
-            let happened = g.emit(ev, false, f)?.is_some();
-            Ok(K::keep(Value::Bool(happened)))
+            ev.player = Some(match player {
+                Value::Player(p) => p,
+                _ => f.me,
+            });
+            (ev.amount, ev.target, ev.source) = (amount, target, f.this);
+            // The event as it happened: its amount when one was given, else
+            // whether it happened.
+            Ok(K::keep(match g.emit(ev, counted, f)? {
+                Some(ev) if counted => Value::Int(ev.amount),
+                Some(_) => Value::Bool(true),
+                None if counted => Value::Int(0),
+                None => Value::Bool(false),
+            }))
         }))
     }
 
