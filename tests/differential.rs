@@ -468,6 +468,23 @@ fn counted_verbs_fail_the_same_way() {
     fail_with_verbs("counted", verbs, &cases);
 }
 
+/// A verb called for its effect whose last statement is `return e` runs
+/// `e` as a statement in the speed tier (no return unwound): the same
+/// effects, steps, spans, failures and lines as the reference's return.
+#[test]
+fn returning_verbs_fail_the_same_way() {
+    let verbs = "  ends:\n    params: [n]\n    do: \"coins += n\\nreturn draw(n)\"\n  \
+                 ends_bad:\n    do: \"coins += 1\\nreturn count(5)\"\n  \
+                 ends_log:\n    do: \"coins += 1\\nreturn log(\\\"x \\\" + top(hand))\"\n";
+    let cases = [
+        "ends(2)\ncoins += count(hand)\nlet x = \"x\"\nends(x)",
+        "ends(1)\nends_bad()",
+        "ends_log()\nends_log()\ncoins += ends(1) + 1",
+        "create(@osaisen, deck, 100000)\nwhile true { ends(0) }",
+    ];
+    fail_with_verbs("returning", verbs, &cases);
+}
+
 /// Each case played as in [`fails_in`], with `verbs` added to the rules.
 fn fail_with_verbs(what: &str, verbs: &str, cases: &[&str]) {
     let dir = tempfile::tempdir().expect("temp dir");

@@ -226,6 +226,21 @@ impl Compiler<'_> {
         let slots = (base + first) as usize..(base + code.slots) as usize;
         let (args, at) = (kept.into_boxed_slice(), code.span);
         let stmts = stmts.as_deref().unwrap_or(body);
+        let dropped: Vec<Stmt>;
+        let stmts = match stmts {
+            [init @ .., last] if !K::VALUE && !init.is_empty() => match returned(last) {
+                Some(e) => {
+                    dropped = init
+                        .iter()
+                        .cloned()
+                        .chain(e.cloned().map(Stmt::Expr))
+                        .collect();
+                    &dropped
+                }
+                None => stmts,
+            },
+            _ => stmts,
+        };
         if leaves && !K::VALUE && args.is_empty() && slots.is_empty() {
             let body = match stmts {
                 [Stmt::Return(Some(e))] => vec![inner.leaf_effect(e)],
@@ -259,5 +274,18 @@ impl Compiler<'_> {
             }
             r
         })))
+    }
+}
+
+/// What a verb's last statement `return e` runs when the call's value is
+/// dropped: `e` as a statement (its effects, no value kept and no return
+/// unwound through the call), or nothing for a bare `return`. None for any
+/// other statement, and for `return log(..)`, which a statement would log
+/// with its cards kept.
+fn returned(last: &Stmt) -> Option<Option<&Expr>> {
+    match last {
+        Stmt::Return(Some(Expr::Call(Builtin::Log, ..))) => None,
+        Stmt::Return(e) => Some(e.as_ref()),
+        _ => None,
     }
 }
