@@ -716,14 +716,19 @@ impl State {
         self.hosted.count()
     }
 
+    /// The cards attached to `h`, in no order ([`State::attached`] sorts
+    /// them).
+    #[inline]
+    pub fn attached_unsorted(&self, h: ObjId) -> impl Iterator<Item = ObjId> + '_ {
+        (self.hosted.iter()).filter(move |&c| self.objs[c as usize].host == Some(h))
+    }
+
     /// The cards attached to `h`, in id order.
     pub fn attached(&self, h: ObjId) -> crate::value::Cards {
         // A plain loop: collecting a filter grows the small vector by steps.
         let mut out = crate::value::Cards::new();
-        for c in self.hosted.iter() {
-            if self.objs[c as usize].host == Some(h) {
-                out.push(c);
-            }
+        for c in self.attached_unsorted(h) {
+            out.push(c);
         }
         if out.len() > 1 {
             out.sort_unstable();

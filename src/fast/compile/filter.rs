@@ -114,8 +114,12 @@ impl Filter {
                 f.span = *span;
                 if let Value::Card(h) = v {
                     g.charge_passed(*span, g.st.hosted())?;
-                    for c in g.st.attached(h) {
+                    // Onto the stack, sorted there: no list of them made.
+                    for c in g.st.attached_unsorted(h) {
                         cards.push(c);
+                    }
+                    if cards.len() > 1 {
+                        cards.sort();
                     }
                     g.charge(*span, cards.len() as u64)?;
                 }

@@ -38,6 +38,15 @@ impl Listed {
         self.as_slice().len()
     }
 
+    /// Sorts the cards by id (a host's attached cards are listed so).
+    #[inline(always)]
+    pub(super) fn sort(&mut self) {
+        match self.spill.is_empty() {
+            true => self.inline[..self.n].sort_unstable(),
+            false => self.spill.sort_unstable(),
+        }
+    }
+
     /// Adds `cards` last first (a zone's list holds its top card last).
     #[inline(always)]
     pub(super) fn extend_rev(&mut self, cards: &[ObjId]) {
