@@ -349,6 +349,8 @@ fn tiers_fail_the_same_way() {
         "if any(hand + discard, it is resource and it.cost > 100) { coins += 1 }\nlet five = 5\ncoins += count((hand + discard + five) where it is resource)",
         "coins += count(attached(me) where it is resource) + count(attached(top(hand)) where it.cost > 0)\ncoins += count(hand where it.cost + hand)",
         "coins += count([1, 2] where it is resource)",
+        // A host's cards attached out of id order are listed in id order.
+        "let h = top(discard)\ncreate(@omiki, trash, 1)\ncreate(@osaisen, trash, 1)\nfor c in trash where it.cost == 0 { attach(c, h) }\nfor c in trash where it.cost == 6 { attach(c, h) }\ncoins += first(attached(h) where it.cost >= 0 and it is resource).cost\nlog(first(attached(h) where it is resource).name)",
         "if empty(hand where it is resource and it.cost > 100) { coins += 1 }\ncoins += count([top(hand), 3] where it is action and it.cost >= 0)",
         "if any(others(), it.coins > 5) { coins += 1 }\ncoins += any(players(), it.coins + hand)",
         "if count(hand) > 100 { return 1 }\ncoins += 1\nif coins + hand { return 2 }\nreturn 3",
