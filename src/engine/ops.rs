@@ -1284,6 +1284,10 @@ impl Game {
     /// ([`Game::ask_together`]: no one sees another's picks, nor their
     /// effect); then each player's picks move together to that player's
     /// own `to`, in turn order from the active player. The picked cards.
+    /// A draft asks this every round: the options of all players are one
+    /// list (a range each), the prompt is read in place, and the picks move
+    /// as `move_together` moves a list (a step each, then the cards) with
+    /// no list made for them.
     fn choose_each(&mut self, a: &Args, f: &Frame) -> Res<Value> {
         let sp = f.span;
         let from = self.zone_arg(&a[0], f)?;
@@ -1297,54 +1301,75 @@ impl Game {
                 "choose_each picks from each player's own zone into each player's own zone: both must be zones every player has (`per: player`)",
             );
         }
-        let prompt = match a.get(4) {
-            Some(v) => self.show(v),
-            None => Builtin::ChooseEach.name().to_string(),
+        let shown;
+        let prompt: &str = match a.get(4) {
+            Some(Value::Str(s)) => s.as_str(),
+            Some(v) => {
+                shown = self.show(v);
+                &shown
+            }
+            None => Builtin::ChooseEach.name(),
         };
-        let own = |z: ZoneRef, p| {
-            Value::Zone(ZoneRef {
-                zone: z.zone,
-                owner: p,
-            })
+        let own = |z: ZoneRef, p| ZoneRef {
+            zone: z.zone,
+            owner: p,
         };
-        // Players with nothing to pick are not asked.
-        let mut asked = Vec::new();
-        let mut items = Vec::new();
-        let mut options = Vec::new();
-        for p in self.turn_order(self.st.active, true) {
-            let list = self.items_copied(&own(from, p), sp)?;
+        // Players with nothing to pick are not asked. Every zone is listed
+        // (and paid for) before anyone is asked.
+        let order: smallvec::SmallVec<[PlayerId; 8]> =
+            self.turn_order_iter(self.st.active, true).collect();
+        let mut asked: smallvec::SmallVec<[PlayerId; 8]> = smallvec::SmallVec::new();
+        let mut ends: smallvec::SmallVec<[usize; 8]> = smallvec::SmallVec::new();
+        let mut options: Vec<Choice> = Vec::new();
+        for p in order {
+            let list = self.items_copied(&Value::Zone(own(from, p)), sp)?;
             if list.is_empty() || max == 0 {
                 continue;
             }
-            options.push(list.iter().map(|v| self.choice_of(v)).collect::<Vec<_>>());
-            items.push(list);
+            options.extend(list.iter().map(|v| self.choice_of(v)));
+            ends.push(options.len());
             asked.push(p);
         }
-        let parts: Vec<Request> = (asked.iter().zip(&options))
-            .map(|(&player, options)| Request {
-                data: f.data,
-                player,
-                together: &asked,
-                kind: Kind::Pick,
-                name: &prompt,
-                prompt: &prompt,
-                options,
-                min,
-                max: max.max(min),
-                public: false,
+        let mut start = 0;
+        let parts: smallvec::SmallVec<[Request; 4]> = (asked.iter().zip(&ends))
+            .map(|(&player, &end)| {
+                let options = &options[start..end];
+                start = end;
+                Request {
+                    data: f.data,
+                    player,
+                    together: &asked,
+                    kind: Kind::Pick,
+                    name: prompt,
+                    prompt,
+                    options,
+                    min,
+                    max: max.max(min),
+                    public: false,
+                }
             })
             .collect();
         let answers = self.ask_together(&parts)?;
         drop(parts);
         let mut all = Vec::new();
-        for ((p, list), picks) in asked.into_iter().zip(items).zip(answers) {
-            let cards: Vec<Value> = picks.iter().map(|&i| list[i].clone()).collect();
-            if cards.is_empty() {
+        let mut start = 0;
+        for ((&p, &end), picks) in asked.iter().zip(&ends).zip(answers) {
+            let mine = &options[start..end];
+            start = end;
+            if picks.is_empty() {
                 continue;
             }
-            let moving = Value::list(cards.clone());
-            self.move_value(&moving, &own(to, p), None, false, true, f)?;
-            all.extend(cards);
+            // What `move_value` does with the picks as a list: a step an
+            // item, then the cards (all from a zone) moved together.
+            self.charge(sp, picks.len() as u64)?;
+            let cards: Cards = (picks.iter())
+                .filter_map(|&i| match mine[i].value {
+                    Value::Card(c) => Some(c),
+                    _ => None,
+                })
+                .collect();
+            self.move_cards(&cards, own(to, p), None, false, true, f)?;
+            all.extend(picks.iter().map(|&i| mine[i].value.clone()));
         }
         Ok(Value::list(all))
     }
