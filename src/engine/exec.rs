@@ -313,7 +313,7 @@ impl Game {
     /// A zone's cards as values, in the order the interpreter lists them:
     /// ordered zones top card first, pile rows in their order (each pile's
     /// top card).
-    fn zone_values(&self, z: ZoneRef) -> impl Iterator<Item = Value> + '_ {
+    pub(crate) fn zone_values(&self, z: ZoneRef) -> impl Iterator<Item = Value> + '_ {
         let zi = &self.st.zones[self.st.inst(z)];
         // A row of piles lists no cards of its own.
         (zi.cards.iter().rev().copied())

@@ -1322,11 +1322,15 @@ impl Game {
         let mut ends: smallvec::SmallVec<[usize; 8]> = smallvec::SmallVec::new();
         let mut options: Vec<Choice> = Vec::new();
         for p in order {
-            let list = self.items_copied(&Value::Zone(own(from, p)), sp)?;
-            if list.is_empty() || max == 0 {
+            // What `items_copied` lists, read straight into the options.
+            let z = own(from, p);
+            self.charge_copy(&Value::Zone(z), sp)?;
+            let n = options.len();
+            options.extend(self.zone_values(z).map(|value| Choice { value, mv: None }));
+            if options.len() == n || max == 0 {
+                options.truncate(n);
                 continue;
             }
-            options.extend(list.iter().map(|v| self.choice_of(v)));
             ends.push(options.len());
             asked.push(p);
         }
@@ -1351,9 +1355,8 @@ impl Game {
             .collect();
         let answers = self.ask_together(&parts)?;
         drop(parts);
-        let mut all = Vec::new();
         let mut start = 0;
-        for ((&p, &end), picks) in asked.iter().zip(&ends).zip(answers) {
+        for ((&p, &end), picks) in asked.iter().zip(&ends).zip(&answers) {
             let mine = &options[start..end];
             start = end;
             if picks.is_empty() {
@@ -1369,9 +1372,18 @@ impl Game {
                 })
                 .collect();
             self.move_cards(&cards, own(to, p), None, false, true, f)?;
-            all.extend(picks.iter().map(|&i| mine[i].value.clone()));
         }
-        Ok(Value::list(all))
+        // The picks in the spare list: a draft's statement drops them at once.
+        let mut list = self.spare_list();
+        if let Some(items) = Arc::get_mut(&mut list) {
+            let mut start = 0;
+            for (&end, picks) in ends.iter().zip(&answers) {
+                let mine = &options[start..end];
+                start = end;
+                items.extend(picks.iter().map(|&i| mine[i].value.clone()));
+            }
+        }
+        Ok(self.keep_list(list))
     }
 
     pub fn choice_of(&self, v: &Value) -> Choice {
