@@ -1320,7 +1320,7 @@ impl Game {
             self.turn_order_iter(self.st.active, true).collect();
         let mut asked: smallvec::SmallVec<[PlayerId; 8]> = smallvec::SmallVec::new();
         let mut ends: smallvec::SmallVec<[usize; 8]> = smallvec::SmallVec::new();
-        let mut options: Vec<Choice> = Vec::new();
+        let mut options: smallvec::SmallVec<[Choice; 32]> = smallvec::SmallVec::new();
         for p in order {
             // What `items_copied` lists, read straight into the options.
             let z = own(from, p);
