@@ -61,7 +61,7 @@ impl Game {
     /// before any answer takes effect (the caller applies them), so each
     /// decider sees the state as it was before anyone answered. Answers come
     /// in the parts' order, and are recorded so.
-    pub fn ask_together(&mut self, parts: &[Request]) -> Res<Vec<Picks>> {
+    pub fn ask_together(&mut self, parts: &[Request]) -> Res<smallvec::SmallVec<[Picks; 4]>> {
         parts.iter().map(|r| self.ask(*r)).collect()
     }
 
