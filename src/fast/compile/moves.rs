@@ -41,50 +41,71 @@ impl Compiler<'_> {
             [c, z, Expr::Int(e)] => (c, z, Some(*e as u16)),
             _ => return None,
         };
-        let (cards, zone, together) = (
-            self.card_at(cards)?,
-            self.zone_at(zone)?,
-            b == Builtin::MoveAll,
-        );
+        let at = self.zone_at(zone);
+        let (cards, together) = (self.card_at(cards)?, b == Builtin::MoveAll);
         Some(match cards {
             // `move(card, zone)`: the usual move of one card in place.
-            CardAt::Slot(s) => Box::new(move |g, f| {
-                let to = zone.get(g, f)?;
-                f.span = span;
-                match f.slots[s] {
-                    Value::Card(c) if g.quiet_move(cause) => {
-                        g.quiet_relocate(c, to, cause, span)?;
-                        Ok(K::keep(Value::Card(c)))
+            CardAt::Slot(s) => {
+                let zone = at?;
+                Box::new(move |g, f| {
+                    let to = zone.get(g, f)?;
+                    f.span = span;
+                    match f.slots[s] {
+                        Value::Card(c) if g.quiet_move(cause) => {
+                            g.quiet_relocate(c, to, cause, span)?;
+                            Ok(K::keep(Value::Card(c)))
+                        }
+                        Value::Zone(z) => {
+                            zone_move::<K>(g, f, &Value::Zone(z), to, cause, together)
+                        }
+                        _ => g
+                            .move_value(&f.slots[s], &Value::Zone(to), cause, false, together, f)
+                            .map(K::keep),
                     }
-                    Value::Zone(z) => zone_move::<K>(g, f, &Value::Zone(z), to, cause, together),
-                    _ => g
-                        .move_value(&f.slots[s], &Value::Zone(to), cause, false, together, f)
-                        .map(K::keep),
-                }
-            }),
+                })
+            }
             // `move(top(zone), zone)`: the top card popped and pushed.
-            CardAt::Top(z, top) => Box::new(move |g, f| {
-                let from = z.get(g, f)?;
-                f.span = top;
-                let to = zone.get(g, f)?;
-                f.span = span;
-                let from = g.st.inst(from);
-                if g.quiet_move(cause)
-                    && let Some(c) = g.quiet_top(from, to, cause)
-                {
-                    return Ok(K::keep(Value::Card(c)));
-                }
-                let top = g.st.zones[from].cards.last();
-                let cards = top.map_or(Value::None, |&c| Value::Card(c));
-                g.move_value(&cards, &Value::Zone(to), cause, false, together, f)
-                    .map(K::keep)
-            }),
-            CardAt::Zone(z) => Box::new(move |g, f| {
-                let from = Value::Zone(z.get(g, f)?);
-                let to = zone.get(g, f)?;
-                f.span = span;
-                zone_move::<K>(g, f, &from, to, cause, together)
-            }),
+            CardAt::Top(z, top) => {
+                let zone = at?;
+                Box::new(move |g, f| {
+                    let from = z.get(g, f)?;
+                    f.span = top;
+                    let to = zone.get(g, f)?;
+                    f.span = span;
+                    let from = g.st.inst(from);
+                    if g.quiet_move(cause)
+                        && let Some(c) = g.quiet_top(from, to, cause)
+                    {
+                        return Ok(K::keep(Value::Card(c)));
+                    }
+                    let top = g.st.zones[from].cards.last();
+                    let cards = top.map_or(Value::None, |&c| Value::Card(c));
+                    g.move_value(&cards, &Value::Zone(to), cause, false, together, f)
+                        .map(K::keep)
+                })
+            }
+            // A whole zone's move: a destination the code computes
+            // (`passing(next_player(p))`) is run after the zone is found, as
+            // the call's operands run; one that is no zone is refused by
+            // `move_value`, as the reference refuses it. (A card's move
+            // reads its card first: there the destination must be in place.)
+            CardAt::Zone(z) => {
+                let zone = match at {
+                    Some(z) => ZoneOp::At(z),
+                    None => ZoneOp::Code(self.val(zone)),
+                };
+                Box::new(move |g, f| {
+                    let from = Value::Zone(z.get(g, f)?);
+                    let to = dest(&zone, g, f)?;
+                    f.span = span;
+                    match to {
+                        Ok(to) => zone_move::<K>(g, f, &from, to, cause, together),
+                        Err(v) => g
+                            .move_value(&from, &v, cause, false, together, f)
+                            .map(K::keep),
+                    }
+                })
+            }
         })
     }
 
@@ -279,4 +300,17 @@ impl Compiler<'_> {
             _ => false,
         }
     }
+}
+
+/// A move's destination: its zone, or the value found where a zone was
+/// wanted (for `move_value` to refuse).
+#[inline(always)]
+fn dest(zone: &ZoneOp, g: &mut Game, f: &mut Frame) -> Res<Result<ZoneRef, Value>> {
+    Ok(match zone {
+        ZoneOp::At(z) => Ok(z.get(g, f)?),
+        ZoneOp::Code(c) => match c(g, f)? {
+            Value::Zone(z) => Ok(z),
+            v => Err(v),
+        },
+    })
 }
