@@ -331,6 +331,8 @@ fn tiers_fail_the_same_way() {
         "let z = \"z\"\nfor p in players() { p.coins += z }",
         "draw(2)\ngain(@honoumai)\ncoins += first(hand).cost + \"a\"",
         "repeat 100000 { repeat 60 { let a = 1 } }",
+        // Whole zones moved to a zone the code computes, then to no zone.
+        "move_together(hand, discard(next_player(me)))\nmove_together(deck, hand(next_player(me)), \"draw\")\nlet five = 5\nmove_together(discard, first([five]))",
         // Verbs the speed tier inlines and runs as shapes, given bad values.
         "let x = \"x\"\ndraw(x)",
         "draw(200000)",
