@@ -7,8 +7,8 @@
 //! tree of those reads over values that own nothing, and decides it from
 //! the game; the kernel charges the frame
 //! ([`crate::engine::tier::Tier::decides`]). An end check may also ask
-//! `any(players(), …)` and a zone's size (`any(players(), count(deck(it))
-//! == 0)`): the players' list costs its steps, counted as the reference
+//! `any(players(), …)` and a zone's size (`any(players(), count(z(it)) ==
+//! 0)`): the players' list costs its steps, counted as the reference
 //! walks it, and the tier charges them ([`Quiet::decide_counted`]). A value
 //! the tree was not made for (a list, a string, a field a value does not
 //! have, a size the viewer may not know) makes it give up, and the code runs

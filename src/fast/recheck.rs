@@ -1,8 +1,8 @@
 //! The rules' end check, decided again only when a value it reads changed.
 //! Games that check it after every action ask it hundreds of times a game,
 //! mostly with nothing it reads changed since the last time. A quiet end
-//! check ([`super::quiet`]) reads a known, short list of values (each
-//! player's counter, the size of each player's deck, who has lost); kept
+//! check ([`super::quiet`]) reads a known, short list of values (a counter
+//! of each player, the size of each player's zone, who has lost); kept
 //! with its truth and the steps it cost, they answer the next check when
 //! they are all the same. The values decide the truth and the steps
 //! completely, so a kept answer is the one deciding again would give.
