@@ -182,13 +182,12 @@ impl Quiet {
     /// reference would find it; None where it could charge or fail.
     #[inline]
     pub fn decide(&self, g: &Game, this: Option<ObjId>, me: PlayerId) -> Option<bool> {
-        let mut steps = 0;
         let scope = Scope {
             this,
             me,
             bound: None,
         };
-        self.truth(g, &scope, &mut steps).filter(|_| steps == 0)
+        self.truth::<false>(g, &scope, &mut 0)
     }
 
     /// The condition's truth for player `me` (no card), and the steps the
@@ -201,14 +200,17 @@ impl Quiet {
             me,
             bound: None,
         };
-        Some((self.truth(g, &scope, &mut steps)?, steps))
+        Some((self.truth::<true>(g, &scope, &mut steps)?, steps))
     }
 
-    fn truth(&self, g: &Game, s: &Scope, steps: &mut u64) -> Option<bool> {
+    /// `LISTS`: whether `any` of the players is decided (an end check),
+    /// counting its list's steps; an ability's condition has none, and its
+    /// walk stays as small as it was without them.
+    fn truth<const LISTS: bool>(&self, g: &Game, s: &Scope, steps: &mut u64) -> Option<bool> {
         Some(match self {
-            Quiet::Not(x) => !x.truth(g, s, steps)?,
-            Quiet::And(a, b) => a.truth(g, s, steps)? && b.truth(g, s, steps)?,
-            Quiet::Or(a, b) => a.truth(g, s, steps)? || b.truth(g, s, steps)?,
+            Quiet::Not(x) => !x.truth::<LISTS>(g, s, steps)?,
+            Quiet::And(a, b) => a.truth::<LISTS>(g, s, steps)? && b.truth::<LISTS>(g, s, steps)?,
+            Quiet::Or(a, b) => a.truth::<LISTS>(g, s, steps)? || b.truth::<LISTS>(g, s, steps)?,
             Quiet::Is(x, tag, negate) => {
                 let tags = match x.get(g, s)? {
                     Small::Card(c) => g.st.tags(c),
@@ -238,6 +240,7 @@ impl Quiet {
                 Small::Int(i) => i != 0,
                 _ => true,
             },
+            Quiet::AnyPlayer(..) if !LISTS => return None,
             Quiet::AnyPlayer(all, body) => {
                 // The list `players()` (from the active player) or
                 // `others()` (after `me`) makes: the players still in, in
@@ -252,7 +255,7 @@ impl Quiet {
                         bound: Some(p),
                         ..*s
                     };
-                    if body.truth(g, &inner, steps)? {
+                    if body.truth::<LISTS>(g, &inner, steps)? {
                         return Some(true);
                     }
                 }

@@ -20,7 +20,8 @@ const VALUES: usize = 32;
 /// A quiet end check and the values it reads.
 pub struct EndCheck {
     tree: Quiet,
-    /// None where the tree reads the event: decided every time.
+    /// None where the tree reads the event or walks no players: decided
+    /// every time.
     probes: Option<Box<[Probe]>>,
     /// Tells this check's kept answer from another's on the same thread.
     id: u64,
@@ -45,7 +46,11 @@ impl EndCheck {
     pub fn new(tree: Quiet) -> EndCheck {
         static NEXT: AtomicU64 = AtomicU64::new(1);
         let mut probes = Vec::new();
-        let probes = tree.probes(&mut probes).map(|()| probes.into_boxed_slice());
+        // Kept only where it walks the players: a check of a few values
+        // is decided for less than looking them up.
+        let probes = (tree.probes(&mut probes))
+            .filter(|()| probes.contains(&Probe::Players))
+            .map(|()| probes.into_boxed_slice());
         EndCheck {
             tree,
             probes,
