@@ -85,7 +85,7 @@ impl Compiler<'_> {
                 })
             }
             // A whole zone's move: a destination the code computes
-            // (`passing(next_player(p))`) is run after the zone is found, as
+            // (`z(next_player(p))`) is run after the zone is found, as
             // the call's operands run; one that is no zone is refused by
             // `move_value`, as the reference refuses it. (A card's move
             // reads its card first: there the destination must be in place.)
