@@ -243,14 +243,11 @@ impl Quiet {
             Quiet::AnyPlayer(..) if !LISTS => return None,
             Quiet::AnyPlayer(all, body) => {
                 // The list `players()` (from the active player) or
-                // `others()` (after `me`) makes: the players still in, in
-                // turn order, its length charged before the first is tried.
-                let n = g.st.nplayers as usize;
-                let from = if *all { g.st.active } else { s.me } as usize;
-                let listed = |i: usize| (*all || i != 0) && !g.st.lost[(from + i) % n];
-                *steps += (0..n).filter(|&i| listed(i)).count() as u64;
-                for i in (0..n).filter(|&i| listed(i)) {
-                    let p = ((from + i) % n) as PlayerId;
+                // `others()` (after `me`) makes, its length charged before
+                // the first is tried.
+                let from = if *all { g.st.active } else { s.me };
+                *steps += g.turn_order_iter(from, *all).count() as u64;
+                for p in g.turn_order_iter(from, *all) {
                     let inner = Scope {
                         bound: Some(p),
                         ..*s
