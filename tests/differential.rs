@@ -7,7 +7,7 @@
 //! `FUDA_DIFF_SEEDS=N` plays N seeds per game and agent kind (a few by
 //! default); `FUDA_DIFF_GAME=utage` narrows the games.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -620,13 +620,23 @@ fn copy_dir(from: &Path, to: &Path) {
     }
 }
 
-/// The shipped data in `dir` with rules/shrine.yaml rewritten by a
-/// spelling of `benches/spellings/` (each `--- old` text, found once,
-/// replaced by the `+++ new` text after it), as `benches/spellings.sh` does.
-fn spelled(dir: &Path, edits: &str) {
+/// The value of a spelling's `# key: value` line, if it has one.
+fn header<'a>(edits: &'a str, key: &str) -> Option<&'a str> {
+    edits
+        .lines()
+        .find_map(|l| l.strip_prefix("# ")?.strip_prefix(key)?.strip_prefix(':'))
+        .map(str::trim)
+}
+
+/// The shipped data in `dir` with one game's rules rewritten by a spelling
+/// of `benches/spellings/` (each `--- old` text, found once, replaced by the
+/// `+++ new` text after it), as `benches/spellings.sh` does: the game its
+/// `# game:` line names (shrine without one), which is returned.
+fn spelled(dir: &Path, edits: &str) -> String {
     copy_dir(&root().join("rules"), &dir.join("rules"));
     copy_dir(&root().join("cards"), &dir.join("cards"));
-    let file = dir.join("rules/shrine.yaml");
+    let game = header(edits, "game").unwrap_or("shrine").to_string();
+    let file = dir.join(format!("rules/{game}.yaml"));
     let mut text = std::fs::read_to_string(&file).expect("rules");
     let mut pairs: Vec<[String; 2]> = Vec::new();
     let mut side = 0;
@@ -650,6 +660,7 @@ fn spelled(dir: &Path, edits: &str) {
         text = text.replace(&old, &new);
     }
     std::fs::write(&file, text).expect("rules");
+    game
 }
 
 /// A game of a row of 200 piles (more than a word of pile bits, more than
@@ -746,14 +757,15 @@ fn deep_takes_play_the_same_games() {
     }
 }
 
-/// The equivalent spellings the speed tier recognises by meaning
-/// (`benches/spellings/`) play the same games on both tiers, and the same
-/// games as the shipped spelling.
+/// The equivalent spellings of `benches/spellings/` play the same games on
+/// both tiers, and the same games as the shipped spelling: each in the game
+/// it rewrites, with random agents and with the agents its `# run:` line
+/// measures (Big Money for the shrine spellings without one), at the
+/// game's default number of players, for a count of seeds.
 #[test]
 fn spellings_play_the_same_games() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let shipped = Arc::new(load::load_game(root(), "shrine").expect("shrine"));
-    let mut n = 0;
+    let mut games = HashSet::new();
     for f in std::fs::read_dir(root().join("benches/spellings"))
         .expect("spellings")
         .flatten()
@@ -762,17 +774,28 @@ fn spellings_play_the_same_games() {
         if p.extension().is_none_or(|x| x != "txt") {
             continue;
         }
-        n += 1;
         let name = p.file_stem().unwrap().to_string_lossy().to_string();
+        let edits = std::fs::read_to_string(&p).expect("spelling");
         let data_dir = dir.path().join(&name);
-        spelled(&data_dir, &std::fs::read_to_string(&p).expect("spelling"));
-        let data = Arc::new(
-            load::load_game(&data_dir, "shrine").unwrap_or_else(|e| panic!("{name}: {e:?}")),
-        );
-        for kind in ["random", "bigmoney"] {
-            let agents = vec![agent::parse(kind, &data).expect("agent"); 2];
+        let game = spelled(&data_dir, &edits);
+        let shipped = Arc::new(load::load_game(root(), &game).expect("shipped game"));
+        let data =
+            Arc::new(load::load_game(&data_dir, &game).unwrap_or_else(|e| panic!("{name}: {e:?}")));
+        let run = header(&edits, "run").unwrap_or("shrine --agents bigmoney");
+        let measured = run
+            .split_whitespace()
+            .skip_while(|w| *w != "--agents")
+            .nth(1)
+            .unwrap_or("random");
+        let mut kinds = vec!["random"];
+        if measured != "random" {
+            kinds.push(measured);
+        }
+        let players = data.players.2 as usize;
+        for kind in kinds {
+            let agents = vec![agent::parse(kind, &data).expect("agent"); players];
             seeds_agree(
-                &format!("shrine ({name})"),
+                &format!("{game} ({name})"),
                 kind,
                 &data,
                 agents.clone(),
@@ -780,7 +803,7 @@ fn spellings_play_the_same_games() {
             );
             // The shipped spelling plays the same games (the steps aside:
             // a spelling may take more or fewer).
-            let mine = vec![agent::parse(kind, &shipped).expect("agent"); 2];
+            let mine = vec![agent::parse(kind, &shipped).expect("agent"); players];
             for seed in 0..seeds() {
                 let a = play(&data, &agents, seed, false, true).0;
                 let b = play(&shipped, &mine, seed, false, true).0;
@@ -790,8 +813,11 @@ fn spellings_play_the_same_games() {
                 );
             }
         }
+        games.insert(game);
     }
-    assert!(n >= 4, "the spellings are missing");
+    for game in ["shrine", "landgrab", "hyakki"] {
+        assert!(games.contains(game), "the spellings of {game} are missing");
+    }
 }
 
 /// Abilities' conditions that the speed tier decides without running them
