@@ -415,6 +415,18 @@ fn tiers_fail_the_same_way() {
         "let lv = 2\nif lv <= 1 or lv != 2 or lv == none { coins += 1 }\nlet s = \"a\"\nif s == \"a\" and s < 3 { coins += 1 }",
         "let l = [1, 2]\ncoins += count([[1, 2], 3, none, [1, 2]] where it == l) + count([1, 3] where it != 3)\ncoins += count([1, \"a\", 3] where it < 2)",
         "create(@osaisen, deck, 1000)\nlet l = deck + []\nlet m = [l, l, l, l]\nwhile true { coins += count(m where it == l) }",
+        // A list collected in a local (`l = l + [..]`, grown in place by the
+        // speed tier): a copy held elsewhere keeps its items, `+` of a zone
+        // or a list, each pays for the items copied, the steps run out at
+        // the same append; then `+` of other kinds, and past the list limit.
+        "let l = []\nlet k = l\nfor c in hand { l = l + [c, c.cost] }\nk = l\nl = l + [none]\nl = l + discard\nl = l + k\ncoins += count(l) + count(k)\nif count(k) == count(l) { coins += 100 }\nrepeat 10 { l = l + [count(l)] }\ncoins += count(l)",
+        "let l = [1]\nwhile true { l = l + [count(l)] }",
+        "let x = 5\nx = x + [1]",
+        "let x = [1]\nx = x + top(hand)",
+        "let x = [1]\nx = x + []\nx = x + deck(5)",
+        "let x = [1]\nx = x + [2, deck(5)]",
+        "create(@osaisen, deck, 250000)\nlet l = deck + []\nl = l + l\nl = l + l\ncoins += count(l)\nl = l + [1]",
+        "create(@osaisen, deck, 300000)\nlet l = deck + []\nl = l + l\nl = l + l",
     ];
     let dir = tempfile::tempdir().expect("temp dir");
     // Spread over a few threads; each case's copy of the data loaded once

@@ -5,7 +5,7 @@
 //! once here. A piece of code is compiled the first time it runs and kept in
 //! the tier's table ([`super::Fast`]), by its [`Code::id`].
 //!
-//! By job: statements (`stmt`), expressions (`expr`), verbs inlined
+//! By job: statements (`stmt`), lists grown in a local (`append`), expressions (`expr`), verbs inlined
 //! (`inline`), moves/runs/emits (`moves`), calls known at load (`known`),
 //! log lines nobody keeps (`logline`), names compared (`names`);
 //! what they compile to: blocks of leaves (`leaf`), move bodies run in place
@@ -23,6 +23,7 @@ use crate::lang::builtins::Builtin;
 use crate::lang::ir::*;
 use crate::value::{Args, Cards, ObjId, PlayerId, Value, ZoneRef, bit};
 
+mod append;
 mod conj;
 mod expr;
 mod filter;

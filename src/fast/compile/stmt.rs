@@ -377,6 +377,11 @@ impl Compiler<'_> {
     }
 
     pub(super) fn assign(&self, place: &Place, op: AssignOp, rhs: &Expr, span: Span) -> StmtFn {
+        if let (Place::Local(s), AssignOp::Set) = (place, op)
+            && let Some(grow) = self.append(*s, rhs, span)
+        {
+            return grow;
+        }
         let e = self.val(rhs);
         match place {
             Place::Local(s) => {

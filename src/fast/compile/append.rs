@@ -1,0 +1,73 @@
+//! `x = x + list`: a list collected item by item in a local (`out = out +
+//! [c]` in a `for` loop), grown in place. Made as `+` makes it, each round
+//! would copy the whole list and allocate two: collecting n items cost n²
+//! copies where a `where` filter costs n. The steps stay the reference's:
+//! `+` pays for the items it copies, `x`'s too (the local holds it, so the
+//! reference always copies them), and anything but a list on either side
+//! runs `+` as compiled.
+
+use std::sync::Arc;
+
+use super::*;
+
+impl Compiler<'_> {
+    /// `x = x + rhs` for the local `x` (`s`), if the assignment is one.
+    pub(super) fn append(&self, s: u16, rhs: &Expr, span: Span) -> Option<StmtFn> {
+        let Expr::Bin(BinOp::Add, a, b, plus) = rhs else {
+            return None;
+        };
+        if !matches!(**a, Expr::Local(x) if x == s) {
+            return None;
+        }
+        let (s, plus) = (self.slot(s), *plus);
+        // A list written out is made straight into the items; other code
+        // makes its value (a code can write no local: `x` is read after).
+        let items = match &**b {
+            Expr::List(items) => Ok(self.vals(items)),
+            b => Err(self.val(b)),
+        };
+        Some(Box::new(move |g, f| {
+            f.span = span;
+            let y = match &items {
+                Ok(items) => {
+                    let mut y = Items::new();
+                    for i in items.iter() {
+                        y.push(i(g, f)?);
+                    }
+                    y
+                }
+                Err(b) => match b(g, f)? {
+                    Value::List(l) => l.iter().cloned().collect(),
+                    y => {
+                        let x = f.slots[s].clone();
+                        f.slots[s] = g.binop(BinOp::Add, x, y, plus)?;
+                        return Ok(());
+                    }
+                },
+            };
+            let n = match &f.slots[s] {
+                Value::List(x) if x.len() + y.len() <= crate::limits::MAX_LIST => x.len(),
+                // Not a list, or too long: `+` as compiled, its errors.
+                x => {
+                    let x = x.clone();
+                    f.slots[s] = g.binop(BinOp::Add, x, Value::list(y.into_vec()), plus)?;
+                    return Ok(());
+                }
+            };
+            g.charge(plus, (n + y.len()) as u64)?;
+            if n >= crate::limits::MEMORY_CHECK_STEPS as usize {
+                g.check_memory(plus)?;
+            }
+            let Value::List(mut x) = std::mem::take(&mut f.slots[s]) else {
+                unreachable!("a list, matched above")
+            };
+            // The game's own hold on its spare list does not stop it growing.
+            if g.spare_list.as_ref().is_some_and(|l| Arc::ptr_eq(l, &x)) {
+                g.spare_list = None;
+            }
+            Arc::make_mut(&mut x).extend(y);
+            f.slots[s] = Value::List(x);
+            Ok(())
+        }))
+    }
+}
