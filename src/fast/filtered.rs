@@ -9,6 +9,7 @@ use crate::data::Data;
 use crate::engine::exec::{Charge, Enter};
 use crate::engine::request::Choice;
 use crate::engine::{Game, Res};
+use crate::lang::ir::Code;
 use crate::value::PlayerId;
 
 /// A move's pick as one filter, and the frame slots it needs; None for a
@@ -30,23 +31,20 @@ impl Fast {
 }
 
 impl Game {
-    /// The options of move `m`, whose pick is the filter `fl` (frame size
-    /// `n`), as [`Game::move_options`] lists them.
+    /// The options of move `m`'s `pick`, the filter `fl` (frame size `n`),
+    /// as [`Game::pick_options`] lists them.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
     pub(super) fn filtered_options(
         &mut self,
         data: &Data,
         fl: &Filter,
         n: usize,
+        pick: &Code,
         m: u16,
         p: PlayerId,
         out: &mut Vec<Choice>,
     ) -> Res<()> {
-        if !self.move_allowed(data, m, p)? {
-            return Ok(());
-        }
-        let Some(pick) = &data.moves[m as usize].pick else {
-            return Ok(());
-        };
         let e = Enter {
             data,
             this: None,

@@ -14,6 +14,7 @@
 mod blind;
 mod compile;
 mod filtered;
+mod listing;
 pub(crate) mod native;
 mod pick;
 mod quick;
@@ -248,15 +249,7 @@ impl Tier for Fast {
         out: &mut Vec<Choice>,
     ) -> Res<()> {
         for &m in &data.windows[w as usize].moves {
-            let mf = &self.tables.moves[m as usize];
-            if mf.cond_test.is_none() && mf.pick.is_none() {
-                match self.filter(data, m) {
-                    Some((fl, n)) => g.filtered_options(data, fl, *n, m, p, out)?,
-                    None => g.move_options(data, m, p, out)?,
-                }
-            } else {
-                g.fast_move_options(data, mf, m, p, out)?;
-            }
+            self.move_options(g, data, m, p, out)?;
         }
         Ok(())
     }

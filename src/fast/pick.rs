@@ -2,9 +2,7 @@
 //! listed or searched in place: no list of the zone made, no code run.
 
 use super::native::{Operand, Pick, Test};
-use super::tables::MoveFast;
 use crate::data::Data;
-use crate::engine::decide::MAX_DEPTH;
 use crate::engine::request::Choice;
 use crate::engine::state::ZoneInst;
 use crate::engine::{Game, Res};
@@ -12,31 +10,6 @@ use crate::lang::ir::{Code, Span};
 use crate::value::{ObjId, PlayerId, Value, ZoneRef};
 
 impl Game {
-    /// The options of move `m` (see [`crate::engine::tier::Tier::move_options`]):
-    /// its condition and its pick decided natively where recognised.
-    #[inline(always)]
-    pub(super) fn fast_move_options(
-        &mut self,
-        data: &Data,
-        mf: &MoveFast,
-        m: u16,
-        p: PlayerId,
-        out: &mut Vec<Choice>,
-    ) -> Res<()> {
-        let mv = &data.moves[m as usize];
-        if let Some(cond) = &mv.cond
-            && !self.holds(data, cond, mf.cond_test.as_ref(), p, &Value::None, Some(m))?
-        {
-            return Ok(());
-        }
-        match (&mv.pick, &mf.pick) {
-            (Some(pick), Some(np)) if self.budget.depth() < MAX_DEPTH => {
-                self.pick_native(data, np, pick, p, m, out)
-            }
-            _ => self.pick_options(data, m, p, out),
-        }
-    }
-
     /// A pick of the shape `<zone> where <test>`, filtered in place: the
     /// zone's cards in the order the interpreter lists them, with no list
     /// built (tests on cards never defer to the code).
