@@ -390,7 +390,16 @@ impl Game {
             return Ok(());
         };
         let v = self.exec_in(data, pick, None, p, [], Some(m))?;
-        // A pick of a whole zone (`pick: hand`) lists its cards, a step each.
+        // A pick of a whole zone (`pick: hand`) lists its cards, a step each,
+        // read in place: no copy of them made first.
+        if let Value::Zone(z) = v {
+            self.charge_copy(&v, pick.span)?;
+            let options = self
+                .zone_values(z)
+                .map(|value| Choice { value, mv: Some(m) });
+            out.extend(options);
+            return Ok(());
+        }
         for item in self.items_copied(&v, pick.span)?.iter() {
             out.push(Choice {
                 value: item.clone(),
