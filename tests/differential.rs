@@ -515,6 +515,104 @@ fn fail_with_verbs(what: &str, verbs: &str, cases: &[&str]) {
     }
 }
 
+/// A window's move listed by the speed tier on the path its shapes take
+/// (`src/fast/listing.rs`): a condition it does not decide run compiled
+/// in its frame, a filter pick after a condition it decides, a whole zone
+/// read in place. The same options, steps, spans and failures as the
+/// kernel's listing (a move `probe` added to the action window).
+#[test]
+fn listed_moves_fail_the_same_way() {
+    let verbs = "  bad:\n    do: \"return count(5)\"\n  \
+                 five:\n    do: \"return 5\"\n  \
+                 spin:\n    do: |\n      let n = 0\n      while true { n += count(deck where it.cost >= 0) }\n      return n\n  \
+                 deep:\n    params: [n]\n    do: \"return deep(n + 1)\"\n";
+    // The probe's condition and pick, the card's code played first, and
+    // the probe's option taken then (if any).
+    let cases = [
+        // Conditions the tier does not decide, compiled to a truth.
+        (
+            "coins > 0 and count(hand) > 0",
+            "hand",
+            "coins += 1",
+            "honoumai",
+        ),
+        ("coins > 0 and bad() > 0", "hand", "coins += 1", ""),
+        (
+            "coins > 0 and spin() > 0",
+            "hand where it.cost >= 0",
+            "coins += 1\ncreate(@osaisen, deck, 100000)",
+            "",
+        ),
+        ("coins > 0 and deep(0) > 0", "", "coins += 1", ""),
+        ("coins > 0 and five()", "deck", "coins += 1", "omiki"),
+        ("coins > 5 or count(hand) > 5", "hand", "coins += 1", ""),
+        // A decided condition, then a filter pick.
+        (
+            "coins > 0",
+            "hand where it.cost >= 0 and five() > 1",
+            "coins += 1",
+            "osaisen",
+        ),
+        ("coins > 0", "hand where bad() > 0", "coins += 1", ""),
+        (
+            "coins > 0",
+            "hand where spin() > 0",
+            "coins += 1\ncreate(@osaisen, deck, 100000)",
+            "",
+        ),
+        // Whole zones and other values picked; a zone too big to list.
+        (
+            "coins > 0",
+            "deck",
+            "coins += 1\ncreate(@honoumai, deck, 3)",
+            "honoumai",
+        ),
+        ("coins > 0", "five()", "coins += 1", ""),
+        (
+            "coins > 0",
+            "deck",
+            "coins += 1\nrepeat 4 { create(@osaisen, deck, 100000) }\nrepeat 12 { coins += count(deck where it.cost >= 0) }",
+            "",
+        ),
+    ];
+    let dir = tempfile::tempdir().expect("temp dir");
+    // Verbs 200 deep need the stack `fuda` runs games on.
+    std::thread::scope(|s| {
+        let run = || {
+            for (i, (cond, pick, code, take)) in cases.iter().enumerate() {
+                let data = dir.path().join(format!("case{i}"));
+                let file = card_played(&data, &format!("listed_{i}"), code);
+                if !take.is_empty() {
+                    let text = std::fs::read_to_string(&file).expect("scenario");
+                    let old = format!("[play listed_{i}]");
+                    let text = text.replacen(&old, &format!("[play listed_{i}, probe {take}]"), 1);
+                    std::fs::write(&file, text).expect("scenario");
+                }
+                let rules = data.join("rules/shrine.yaml");
+                let pick = match pick.is_empty() {
+                    true => String::new(),
+                    false => format!("    pick: \"{pick}\"\n"),
+                };
+                let probe = format!(
+                    "\nmoves:\n  probe:\n    label: probe\n    if: \"{cond}\"\n{pick}    do: \"coins += 1\"\n"
+                );
+                let text = std::fs::read_to_string(&rules).expect("rules");
+                let text = text
+                    .replacen("\nverbs:\n", &format!("\nverbs:\n{verbs}"), 1)
+                    .replacen("\nmoves:\n", &probe, 1)
+                    .replacen("moves: [play_action]", "moves: [play_action, probe]", 1);
+                std::fs::write(&rules, text).expect("rules");
+                fails_in(&data, &file, &format!("listed case {i}: {cond} / {pick}"));
+            }
+        };
+        let t = std::thread::Builder::new().stack_size(fuda::limits::STACK_SIZE);
+        t.spawn_scoped(s, run)
+            .expect("thread")
+            .join()
+            .expect("cases");
+    });
+}
+
 /// The board's readers of a square in a slot or a constant, compared and
 /// read in place by the speed tier: the same values, errors and spans as
 /// the kernel's readers (a board added to the rules for these cases).
