@@ -427,6 +427,10 @@ fn tiers_fail_the_same_way() {
         "let x = [1]\nx = x + [2, deck(5)]",
         "create(@osaisen, deck, 250000)\nlet l = deck + []\nl = l + l\nl = l + l\ncoins += count(l)\nl = l + [1]",
         "create(@osaisen, deck, 300000)\nlet l = deck + []\nl = l + l\nl = l + l",
+        // A list written out and indexed, made on the speed tier's stack:
+        // past the end, negative, then an index and an item of the wrong kind.
+        "let i = 2\ncoins += at([1, coins, 3], i) + at([top(hand).cost, 2], i - 1)\nif at([1], 5) == none and at([4], -1) == none { coins += 1 }\nlet x = \"x\"\ncoins += at([1, 2], x)",
+        "coins += at([1, count(deck(5))], 0)",
     ];
     let dir = tempfile::tempdir().expect("temp dir");
     // Spread over a few threads; each case's copy of the data loaded once

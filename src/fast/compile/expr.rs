@@ -743,6 +743,22 @@ impl Compiler<'_> {
                     g.move_value(&cards, &zone, cause, false, together, f)
                 })
             }
+            // A list written out and indexed (a table by level): its items
+            // made on the stack, no list allocated.
+            (Builtin::At, [Expr::List(items), i]) => {
+                let (items, i) = (self.vals(items), self.val(i));
+                Box::new(move |g, f| {
+                    let mut made = Items::new();
+                    for x in items.iter() {
+                        made.push(x(g, f)?);
+                    }
+                    let i = i(g, f)?;
+                    f.span = span;
+                    // As `at`: a negative index is past the end.
+                    let i = usize::try_from(g.int(&i, span)?).unwrap_or(usize::MAX);
+                    Ok(made.get_mut(i).map(std::mem::take).unwrap_or_default())
+                })
+            }
             (Builtin::Emit, _) if let Some(e) = self.emitter::<KeepValue>(args, span) => e,
             (Builtin::Run, [card, Expr::Int(effect), rest @ ..])
                 if let Some(r) = self.runner::<KeepValue>(card, *effect as u16, rest, span) =>
