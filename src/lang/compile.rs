@@ -109,10 +109,10 @@ fn parse<'i>(text: &'i str, rule: Rule, origin: &Origin) -> Result<Tree<'i>, Com
     if let Some(tree) = descent::parse(text, rule) {
         return Ok(tree);
     }
-    Tree::by_pest(text, rule).map_err(|e| syntax_error(&e, origin))
+    Tree::by_pest(text, rule).map_err(|e| syntax_error(&e, text, origin))
 }
 
-fn syntax_error(e: &pest::error::Error<Rule>, origin: &Origin) -> CompileError {
+fn syntax_error(e: &pest::error::Error<Rule>, text: &str, origin: &Origin) -> CompileError {
     let (start, end) = match e.location {
         pest::error::InputLocation::Pos(p) => (p, p),
         pest::error::InputLocation::Span((a, b)) => (a, b),
@@ -134,8 +134,23 @@ fn syntax_error(e: &pest::error::Error<Rule>, origin: &Origin) -> CompileError {
         message,
         start: origin.map(start),
         end: origin.map(end),
-        help: None,
+        help: second_where(text, start),
     }
+}
+
+/// A second `where` in one expression (`hand where A where B`) is an easy
+/// slip: the grammar takes one, so say how to write both.
+fn second_where(text: &str, at: usize) -> Option<String> {
+    let rest = text.get(at..)?;
+    let after = rest.strip_prefix("where")?;
+    if after.starts_with(|c: char| c.is_alphanumeric() || c == '_') {
+        return None;
+    }
+    Some(
+        "one `where` per list: join the tests with `and` (`hand where A and B`), \
+         or filter the filtered list in parentheses (`(hand where A) where B`)"
+            .into(),
+    )
 }
 
 fn describe(r: Rule) -> Option<String> {

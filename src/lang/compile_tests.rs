@@ -248,6 +248,33 @@ fn syntax_errors_say_what_was_expected_where() {
     );
 }
 
+/// A second `where` is refused with a hint at the two ways to say it; other
+/// syntax errors get no such hint.
+#[test]
+fn a_second_where_says_how_to_write_it() {
+    let help = |text: &str, code: bool| {
+        let o = Origin::identity(0);
+        let r = if code {
+            compile_code(text, &names(), &o, &ctx())
+        } else {
+            compile_expr(text, &names(), &o, &ctx())
+        };
+        r.err().unwrap_or_else(|| panic!("{text:?} compiled")).help
+    };
+    for (text, code) in [
+        ("a where b where c", true),
+        ("let x = a where b where c", true),
+        ("a where b where c", false),
+        ("(a where b) where c where d", false),
+    ] {
+        let h = help(text, code).unwrap_or_else(|| panic!("{text:?}: no help"));
+        assert!(h.contains("(hand where A) where B"), "{text:?}: {h}");
+    }
+    for (text, code) in [("a where", true), ("a b", false), ("a == b == c", true)] {
+        assert_eq!(help(text, code), None, "{text:?}");
+    }
+}
+
 /// How deep each kind of nesting may go: the limit counts a level per
 /// precedence level of an operand, as when the grammar made a node per level.
 #[test]
