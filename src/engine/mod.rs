@@ -290,16 +290,17 @@ impl Game {
             self.options.clone_from(&cfg.options);
             self.option_vals = option_vals(&self.data, &self.options);
         }
-        self.renew_in(cfg.players, cfg.seed);
+        self.renew_in(cfg.players, cfg.seed, true);
     }
 
     /// [`Game::renew`] with this game's players, agents, options and logging
     /// (a series of games told apart by their seeds: no options to compare).
     pub fn renew_seed(&mut self, seed: u64) {
-        self.renew_in(self.st.nplayers, seed);
+        self.renew_in(self.st.nplayers, seed, true);
     }
 
-    fn renew_in(&mut self, players: u8, seed: u64) {
+    /// Without `state`, the state is left as it is (to be copied over).
+    fn renew_in(&mut self, players: u8, seed: u64, state: bool) {
         // Every field named: one added later must be renewed here too.
         let Game {
             data,
@@ -332,7 +333,9 @@ impl Game {
         if let Some(c) = counts {
             c.reset(players);
         }
-        st.reset(data, players, seed);
+        if state {
+            st.reset(data, players, seed);
+        }
         seat_agents(agents, seat_bots, players, seed);
         *forking = agents.iter().any(|a| a.forks());
         // The point's state is kept, to be copied over.

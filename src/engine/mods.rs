@@ -20,7 +20,7 @@ pub enum Until {
 }
 
 /// A change to a card's property (`modify`), lasting until a timing point.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Copy)]
 pub struct Modifier {
     pub obj: ObjId,
     pub prop: u16,
@@ -284,7 +284,7 @@ fn kill(
     *live = false;
     count(waiting, m, usize::MAX);
     if let Some(o) = over {
-        o.push(m.clone());
+        o.push(*m);
     }
     true
 }

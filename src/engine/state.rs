@@ -8,8 +8,8 @@ pub use super::mods::{Modifier, Until};
 use crate::data::Data;
 use crate::value::{DefId, ObjId, PlayerId, Value, ZoneRef};
 
-/// A card instance.
-#[derive(Debug, Clone)]
+/// A card instance. `Copy`: a state's cards are copied as one block.
+#[derive(Debug, Clone, Copy)]
 pub struct Obj {
     pub def: DefId,
     pub owner: PlayerId,
@@ -57,6 +57,10 @@ impl Clone for ZoneInst {
     /// Into this zone's own vectors: a search copies a state per playout.
     fn clone_from(&mut self, src: &ZoneInst) {
         self.cards.clone_from(&src.cards);
+        // Most zones hold no piles, and then no pile marks (`clear`).
+        if src.piles.is_empty() && self.piles.is_empty() {
+            return;
+        }
         self.piles.truncate(src.piles.len());
         let kept = self.piles.len();
         for ((d, p), (sd, sp)) in self.piles.iter_mut().zip(&src.piles) {
@@ -251,7 +255,7 @@ pub struct Pending {
 }
 
 /// A card effect waiting on the stack of a priority window.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Copy)]
 pub struct StackItem {
     pub card: ObjId,
     pub effect: u16,

@@ -26,6 +26,10 @@ use crate::value::{DefId, ObjId, PlayerId, ZoneRef};
 pub struct Deal {
     slots: Vec<ObjId>,
     ids: Vec<(DefId, u64)>,
+    /// The last deal's identities as found, and sorted: the playouts of a
+    /// decision find the same ones, and the sort is most of a deal.
+    found: Vec<(DefId, u64)>,
+    sorted: Vec<(DefId, u64)>,
 }
 
 /// The cards hidden from `p`, in place order (zone instance, bottom first).
@@ -62,7 +66,13 @@ impl Deal {
             let o = &objs[c as usize];
             (o.def, o.tags)
         }));
-        self.ids.sort_unstable();
+        if self.ids != self.found {
+            self.found.clone_from(&self.ids);
+            self.ids.sort_unstable();
+            self.sorted.clone_from(&self.ids);
+        } else {
+            self.ids.clone_from(&self.sorted);
+        }
         for i in (1..self.ids.len()).rev() {
             self.ids.swap(i, below(rng, i + 1));
         }

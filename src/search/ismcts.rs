@@ -205,8 +205,7 @@ impl Agent for Ismcts {
                 .lock()
                 .unwrap_or_else(|e| e.into_inner())
                 .start(seed, players);
-            copy.renew_seed(seed);
-            let r = copy.resume(point);
+            let r = copy.fork_from(point, seed);
             let mut run = self.run.lock().unwrap_or_else(|e| e.into_inner());
             match r {
                 Ok(o) => {
