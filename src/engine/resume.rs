@@ -69,14 +69,6 @@ impl Game {
     /// run) and turns follow to the end. The answers the agents give are
     /// this game's own; agents that replay the original's answers since the
     /// point bring the copy to the decision the original is at.
-    /// A new game of seed `seed` ([`Game::renew_seed`]) resumed from
-    /// `from` ([`Game::resume`]), no new state made first to be copied
-    /// over: how a search forks, once a playout.
-    pub fn fork_from(&mut self, from: &Resume, seed: u64) -> Res<Outcome> {
-        self.renew_in(self.st.nplayers, seed, false);
-        self.resume(from)
-    }
-
     pub fn resume(&mut self, from: &Resume) -> Res<Outcome> {
         self.st.clone_from(&from.st);
         self.decisions.clear();
@@ -85,5 +77,13 @@ impl Game {
             return self.play();
         }
         self.play_from(from.phase)
+    }
+
+    /// A new game of seed `seed` ([`Game::renew_seed`]) resumed from
+    /// `from` ([`Game::resume`]), no new state made first to be copied
+    /// over: how a search forks, once a playout.
+    pub fn fork_from(&mut self, from: &Resume, seed: u64) -> Res<Outcome> {
+        self.renew_in(self.st.nplayers, seed, false);
+        self.resume(from)
     }
 }
