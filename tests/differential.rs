@@ -477,8 +477,23 @@ fn kept_parts_fail_the_same_way() {
 #[test]
 fn counted_verbs_fail_the_same_way() {
     let verbs = "  costly:\n    params: [n]\n    do: \"return deck where it.cost >= n\"\n  \
-                 five:\n    do: \"return 5 where it.cost >= 0\"\n";
+                 five:\n    do: \"return 5 where it.cost >= 0\"\n  \
+                 picked:\n    params: [n]\n    do: |\n      if n > 5 { return deck where it.cost >= n }\n      \
+                 for c in hand { if c.cost == n { return hand where it.cost == n } }\n      \
+                 if n == 0 { return [] }\n      if n == 1 { return deck }\n      if n == 2 { return 5 }\n      \
+                 return discard where it.cost >= 0\n  \
+                 bare:\n    params: [n]\n    do: |\n      if n > 0 { return }\n      return deck where it.cost >= 0\n  \
+                 falls:\n    params: [n]\n    do: |\n      if n > 0 { return deck where it.cost >= 0 }\n";
     let cases = [
+        // A verb with other returns beside its filters, counted in a value
+        // and in a comparison; bare returns and a fall off the end.
+        "coins += count(picked(0)) + count(picked(1)) + count(picked(6)) + count(picked(3))\nif empty(picked(3)) { coins += 1 }\nif count(picked(4)) > 0 { coins += 1 }\nif count(picked(9)) == 0 and not empty(picked(1)) { coins += 1 }",
+        "if count(picked(3)) > 0 { coins += 1 }\ncoins += count(picked(2))",
+        "create(@osaisen, deck, 100000)\nwhile true { if count(picked(7)) > 0 { coins += 1 } }",
+        "coins += count(bare(0)) + count(falls(1))\nif count(bare(1)) == 0 and empty(falls(0)) { coins += 1 }",
+        // A filter counted in a comparison.
+        "if count(deck where it.cost >= 0) > 2 { coins += 1 }\ncreate(@osaisen, deck, 100000)\nwhile true { if count(deck where it.cost >= 0) > 0 { coins += 1 } }",
+        "let x = \"x\"\nif count(hand where it.cost > x) > 0 { coins += 1 }",
         "coins += count(costly(0)) + count(costly(3))\nif empty(costly(100)) { coins += 1 }",
         "create(@osaisen, deck, 100000)\nwhile true { if not empty(costly(0)) { coins += 1 } }",
         "let x = \"x\"\ncoins += count(costly(x))",

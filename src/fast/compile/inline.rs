@@ -117,11 +117,14 @@ impl Compiler<'_> {
         self.inlined_as::<K>(v, &code.stmts, args, span, leaves)
     }
 
-    /// `count(v(..))` or `empty(v(..))` of a verb `v` whose body is one
-    /// `return list where cond`: the verb inlined with `return b(list where
-    /// cond)` for its body, so the items are counted and no list is made.
-    /// What the reference charges is the same: a list's count costs
-    /// nothing, and its items are tested alike. The call leaves `span`.
+    /// `count(v(..))` or `empty(v(..))` of a verb `v` that returns a
+    /// filter (`return list where cond`, maybe among other returns): the
+    /// verb inlined with `return b(e)` for each `return e`, so a filter's
+    /// items are counted and no list is made. What the reference charges is
+    /// the same: a list's count costs nothing, a returned value is counted
+    /// as the caller would count it (its error at the call's span), and the
+    /// items are tested alike. Every way out of the body must be a `return`
+    /// of a value (none falls off its end). The call leaves `span`.
     pub(super) fn counted_verb(
         &self,
         b: Builtin,
@@ -131,10 +134,11 @@ impl Compiler<'_> {
         span: Span,
     ) -> Option<ValFn> {
         let code = &self.data.verbs[v as usize];
-        let [Stmt::Return(Some(w @ Expr::Where(..)))] = code.stmts.as_slice() else {
+        let (Some(Stmt::Return(Some(_))), true) = (code.stmts.last(), returns_filter(&code.stmts))
+        else {
             return None;
         };
-        let body = [Stmt::Return(Some(Expr::Call(b, vec![w.clone()], span)))];
+        let body = counted_returns(&code.stmts, b, span)?;
         let call = match self.inlined_as::<KeepValue>(v, &body, args, at, false)? {
             Inlined::Code(c) => c,
             Inlined::Leaves(..) => return None,
@@ -275,6 +279,42 @@ impl Compiler<'_> {
             r
         })))
     }
+}
+
+/// Whether some `return` of `stmts` gives a filter (`list where cond`):
+/// counting one is what saves a list.
+fn returns_filter(stmts: &[Stmt]) -> bool {
+    stmts.iter().any(|s| match s {
+        Stmt::Return(Some(Expr::Where(..))) => true,
+        Stmt::If(_, a, b) => returns_filter(a) || returns_filter(b),
+        Stmt::Repeat(_, body) | Stmt::While(_, body) | Stmt::For(_, _, body) => {
+            returns_filter(body)
+        }
+        _ => false,
+    })
+}
+
+/// `stmts` with each `return e` made `return b(e)` (at `span`, the
+/// caller's `count`/`empty`); None where a bare `return` gives none.
+fn counted_returns(stmts: &[Stmt], b: Builtin, span: Span) -> Option<Vec<Stmt>> {
+    stmts
+        .iter()
+        .map(|s| {
+            Some(match s {
+                Stmt::Return(Some(e)) => Stmt::Return(Some(Expr::Call(b, vec![e.clone()], span))),
+                Stmt::Return(None) => return None,
+                Stmt::If(c, x, y) => Stmt::If(
+                    c.clone(),
+                    counted_returns(x, b, span)?,
+                    counted_returns(y, b, span)?,
+                ),
+                Stmt::Repeat(n, x) => Stmt::Repeat(n.clone(), counted_returns(x, b, span)?),
+                Stmt::While(c, x) => Stmt::While(c.clone(), counted_returns(x, b, span)?),
+                Stmt::For(s, l, x) => Stmt::For(*s, l.clone(), counted_returns(x, b, span)?),
+                s => s.clone(),
+            })
+        })
+        .collect()
 }
 
 /// What a verb's last statement `return e` runs when the call's value is

@@ -475,7 +475,17 @@ impl Compiler<'_> {
                 if let Some(z) = self.zone_at(&args[0]) {
                     return Some(Num::Count(z, *span));
                 }
-                let (x, span) = (self.val(&args[0]), *span);
+                let span = *span;
+                // A filter's or a verb's items counted where they can be,
+                // no list made (`count(hosts(c)) > 0`).
+                if matches!(args[0], Expr::Where(..) | Expr::Verb(..)) {
+                    let c = self.call(Builtin::Count, args, span);
+                    return Some(Num::Code(Box::new(move |g, f| {
+                        let n = c(g, f)?;
+                        g.int(&n, span)
+                    })));
+                }
+                let x = self.val(&args[0]);
                 Num::Code(Box::new(move |g, f| {
                     let v = x(g, f)?;
                     f.span = span;
