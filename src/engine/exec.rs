@@ -226,6 +226,11 @@ impl Game {
         }
     }
 
+    /// `at`'s index `v`: a number, a negative one past the end.
+    pub(crate) fn index(&self, v: &Value, span: Span) -> Res<usize> {
+        Ok(usize::try_from(self.int(v, span)?).unwrap_or(usize::MAX))
+    }
+
     /// A value as a number (every kernel operation's reading of one): the
     /// usual kinds inline, the error out of line.
     #[inline(always)]
@@ -351,10 +356,7 @@ impl Game {
                 format!("a list of more than {} items", super::MAX_LIST),
             );
         }
-        // The game's own hold on its spare list does not stop it growing.
-        if (self.spare_list.as_ref()).is_some_and(|s| Arc::ptr_eq(s, &list)) {
-            self.spare_list = None;
-        }
+        self.let_go_of_spare(&list);
         // Items copied cost a step each: a zone's cards, `b`'s list, and
         // `a`'s when something else holds it.
         let mut copied = if let Value::List(_) | Value::Zone(_) = b {

@@ -377,6 +377,15 @@ impl Game {
         Arc::new(Vec::new())
     }
 
+    /// Lets go of the spare list if it is `list`: the game's own hold on
+    /// it must not stop a list being grown in place.
+    #[inline]
+    pub(crate) fn let_go_of_spare(&mut self, list: &Arc<Vec<Value>>) {
+        if (self.spare_list.as_ref()).is_some_and(|s| Arc::ptr_eq(s, list)) {
+            self.spare_list = None;
+        }
+    }
+
     /// The list value of a filled [`Game::spare_list`], kept to be refilled
     /// once dropped (moves' and `create`'s results mostly are, at once).
     #[inline]

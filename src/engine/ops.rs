@@ -86,9 +86,8 @@ impl Game {
                 v => self.item_at(v, 0, sp)?,
             },
             Builtin::At => {
-                let i = self.int(&a[1], sp)?;
-                // A negative index is past the end: none.
-                self.item_at(&a[0], usize::try_from(i).unwrap_or(usize::MAX), sp)?
+                let i = self.index(&a[1], sp)?;
+                self.item_at(&a[0], i, sp)?
             }
             Builtin::Contains if matches!(a[0], Value::None) => Value::Bool(false),
             Builtin::Contains => {

@@ -61,10 +61,7 @@ impl Compiler<'_> {
             let Value::List(mut x) = std::mem::take(&mut f.slots[s]) else {
                 unreachable!("a list, matched above")
             };
-            // The game's own hold on its spare list does not stop it growing.
-            if g.spare_list.as_ref().is_some_and(|l| Arc::ptr_eq(l, &x)) {
-                g.spare_list = None;
-            }
+            g.let_go_of_spare(&x);
             Arc::make_mut(&mut x).extend(y);
             f.slots[s] = Value::List(x);
             Ok(())

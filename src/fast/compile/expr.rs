@@ -754,8 +754,7 @@ impl Compiler<'_> {
                     }
                     let i = i(g, f)?;
                     f.span = span;
-                    // As `at`: a negative index is past the end.
-                    let i = usize::try_from(g.int(&i, span)?).unwrap_or(usize::MAX);
+                    let i = g.index(&i, span)?;
                     Ok(made.get_mut(i).map(std::mem::take).unwrap_or_default())
                 })
             }
