@@ -35,15 +35,19 @@ impl Game {
                         "roll(n, sides) needs 0 <= n <= 100 and 1 <= sides <= 1000000",
                     );
                 }
-                let mut dice = Vec::with_capacity(n as usize);
+                // The dice are kept only for the log line.
+                let mut dice = Vec::new();
+                let mut total = 0i64;
                 for _ in 0..n {
                     let d = match self.st.board.dice.pop_front() {
                         Some(d) => d.clamp(1, sides),
                         None => 1 + self.st.below(sides as usize) as i64,
                     };
-                    dice.push(d);
+                    total += d;
+                    if self.logging {
+                        dice.push(d);
+                    }
                 }
-                let total: i64 = dice.iter().sum();
                 if self.logging {
                     let shown: Vec<String> = dice.iter().map(|d| d.to_string()).collect();
                     let text = format!("{} rolls {} = {total}", pname(who), shown.join(" + "));

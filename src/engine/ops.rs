@@ -1227,7 +1227,17 @@ impl Game {
             Builtin::ChooseOption => {
                 let items = self.items(&a[0], sp)?;
                 let prompt = prompt_at(1);
-                let opts: Vec<Choice> = items.iter().map(|v| Choice::text(&self.show(v))).collect();
+                // An option that is a string is its own text: shared, not
+                // shown into a new one.
+                let opts: smallvec::SmallVec<[Choice; 8]> = (items.iter())
+                    .map(|v| match v {
+                        Value::Str(_) => Choice {
+                            value: v.clone(),
+                            mv: None,
+                        },
+                        v => Choice::text(&self.show(v)),
+                    })
+                    .collect();
                 if opts.is_empty() {
                     return Ok(Value::None);
                 }
