@@ -654,6 +654,8 @@ fn board_reads_fail_the_same_way() {
         // Filters of one such comparison, run as one loop over the items.
         "square_set(2, \"owner\", me)\ncoins += count([0, 2, 1, 2] where square_get(it, \"owner\") == me)\nlet p = 2\ncoins += count([0, 1, 2] where square_get(it, \"level\") < p)\ncoins += count([0, 2, \"x\", 1] where square_get(it, \"owner\") == me)",
         "let p = 2\ncoins += count([0, 1, 2, 5] where square_get(it, \"level\") <= p)",
+        // The item read where it lies in the list, on either side.
+        "coins += count([2, 0, 1, 1] where square_get(it, \"level\") == it)\ncoins += count([0, 1, 2] where square_card(it) == @osaisen)\ncoins += count([1, 2, none] where square_kind(it) == \"land\")",
     ];
     let dir = tempfile::tempdir().expect("temp dir");
     for (i, code) in cases.iter().enumerate() {

@@ -39,7 +39,9 @@ impl Compiler<'_> {
             },
         };
         let test = self.item_test_kept(slot, cond);
-        let scan = test.kept.is_none().then(|| self.near_scan(cond)).flatten();
+        let scan = (test.kept.is_none())
+            .then(|| self.near_scan(cond, self.slot(slot)))
+            .flatten();
         Filter {
             src,
             test,

@@ -25,13 +25,20 @@ pub(super) enum Near {
     /// `square_card(s).prop`: a property of the square's card (none where
     /// the square has no card).
     CardProp(Key, u16, Span),
+    /// The item a filter's scan tests, read where it lies in the list.
+    Item,
 }
 
 /// The square of a board read: a constant or a frame slot.
 pub(super) enum Key {
     Const(Value),
     Slot(usize),
+    /// The item a filter's scan tests.
+    Item,
 }
+
+/// The item of a read that has none (a condition, a value).
+static NO_ITEM: Value = Value::None;
 
 impl Near {
     /// The span a read leaves in the frame: a board read's call's.
@@ -45,22 +52,42 @@ impl Near {
         }
     }
 
+    /// The operand with a filter's item slot `item` read as the item
+    /// itself: a scan that binds no item to test it.
+    fn of_item(self, item: usize) -> Near {
+        let key = |k: Key| match k {
+            Key::Slot(s) if s == item => Key::Item,
+            k => k,
+        };
+        match self {
+            Near::Slot(s) if s == item => Near::Item,
+            Near::Square(k, p, sp) => Near::Square(key(k), p, sp),
+            Near::Card(k, sp) => Near::Card(key(k), sp),
+            Near::Kind(k, sp) => Near::Kind(key(k), sp),
+            Near::CardProp(k, pr, sp) => Near::CardProp(key(k), pr, sp),
+            n => n,
+        }
+    }
+
     /// The value, borrowed where it lies or made in `tmp`.
     #[inline(always)]
     fn get<'a>(
         &'a self,
         g: &'a Game,
         slots: &'a [Value],
+        item: &'a Value,
         me: PlayerId,
         tmp: &'a mut Value,
     ) -> Res<&'a Value> {
         let key = |k: &'a Key| match k {
             Key::Const(v) => v,
             Key::Slot(s) => &slots[*s],
+            Key::Item => item,
         };
         Ok(match self {
             Near::Const(v) => v,
             Near::Slot(s) => &slots[*s],
+            Near::Item => item,
             Near::Me => {
                 *tmp = Value::Player(me);
                 tmp
@@ -191,9 +218,14 @@ impl Compiler<'_> {
     }
 
     /// A filter's condition that is one comparison read in place, run over
-    /// a list's items as one loop: no closure called per item.
-    pub(super) fn near_scan(&self, cond: &Expr) -> Option<Scan> {
-        Some(typed(self.near_pair(cond)?, Scanned))
+    /// a list's items as one loop: no closure called per item, and the
+    /// item (bound in frame slot `item`) read where it lies in the list.
+    pub(super) fn near_scan(&self, cond: &Expr, item: usize) -> Option<Scan> {
+        let (a, b, cmp, span) = self.near_pair(cond)?;
+        Some(typed(
+            (a.of_item(item), b.of_item(item), cmp, span),
+            Scanned,
+        ))
     }
 
     fn near_pair(&self, e: &Expr) -> Option<(Near, Near, CmpOp, Span)> {
@@ -225,18 +257,24 @@ fn typed<M: Make>((a, b, cmp, span): (Near, Near, CmpOp, Span), m: M) -> M::Out 
             Near::Me => m.make(Test::new(a, Mine, cmp, span)),
             Near::Const(v) => m.make(Test::new(a, Fixed(v), cmp, span)),
             Near::Slot(s) => m.make(Test::new(a, InSlot(s), cmp, span)),
+            Near::Item => m.make(Test::new(a, TheItem, cmp, span)),
             b => m.make(Test::new(a, b, cmp, span)),
         }
     }
     match a {
         Near::Square(Key::Slot(s), p, sp) => right(SquareIn(s, p, sp), b, cmp, span, m),
+        Near::Square(Key::Item, p, sp) => right(SquareOfItem(p, sp), b, cmp, span, m),
         Near::Slot(s) => right(InSlot(s), b, cmp, span, m),
+        Near::Item => right(TheItem, b, cmp, span, m),
         a => right(a, b, cmp, span, m),
     }
 }
 
 /// A filter run over a list's items bound in a slot: each item that
-/// passes given to the caller with the number of items from it on.
+/// passes given to the caller with the number of items from it on. The
+/// test reads each item where it lies; the slot is bound once, after, to
+/// what binding each in turn leaves there (the last item, or the one a
+/// test failed on).
 pub(super) type Scan = Box<
     dyn Fn(&mut Game, &mut Frame, usize, &[Value], &mut dyn FnMut(&Value, usize)) -> Res<()>
         + Send
@@ -247,7 +285,7 @@ struct Cond;
 impl Make for Cond {
     type Out = CondFn;
     fn make<A: Read, B: Read>(self, t: Test<A, B>) -> CondFn {
-        Box::new(move |g, f| t.holds::<true>(g, f))
+        Box::new(move |g, f| t.holds::<true>(g, f, &NO_ITEM))
     }
 }
 
@@ -256,25 +294,28 @@ impl Make for Scanned {
     type Out = Scan;
     fn make<A: Read, B: Read>(self, t: Test<A, B>) -> Scan {
         Box::new(move |g, f, slot, items, hit| {
-            if t.spans.1.is_some() {
-                for (i, item) in items.iter().enumerate() {
-                    bind(&mut f.slots[slot], item);
-                    if t.holds::<true>(g, f)? {
-                        hit(item, items.len() - i);
-                    }
-                }
-                return Ok(());
-            }
-            // The span a read leaves is the same for every item, and
+            let spans = t.spans.1.is_some();
+            // Else the span a read leaves is the same for every item, and
             // nothing runs between them: left once.
-            if let (Some(s), false) = (t.spans.0, items.is_empty()) {
+            if !spans && let (Some(s), false) = (t.spans.0, items.is_empty()) {
                 f.span = s;
             }
             for (i, item) in items.iter().enumerate() {
-                bind(&mut f.slots[slot], item);
-                if t.holds::<false>(g, f)? {
-                    hit(item, items.len() - i);
+                let holds = match spans {
+                    true => t.holds::<true>(g, f, item),
+                    false => t.holds::<false>(g, f, item),
+                };
+                match holds {
+                    Ok(true) => hit(item, items.len() - i),
+                    Ok(false) => {}
+                    Err(e) => {
+                        bind(&mut f.slots[slot], item);
+                        return Err(e);
+                    }
                 }
+            }
+            if let Some(last) = items.last() {
+                bind(&mut f.slots[slot], last);
             }
             Ok(())
         })
@@ -306,11 +347,13 @@ fn bind(slot: &mut Value, item: &Value) {
 trait Read: Send + Sync + 'static {
     /// The span the read leaves in the frame (a board read's call's).
     fn at(&self) -> Option<Span>;
-    /// The value, borrowed where it lies or made in `tmp`.
+    /// The value, borrowed where it lies or made in `tmp` (`item`: the
+    /// item a scan tests).
     fn read<'a>(
         &'a self,
         g: &'a Game,
         slots: &'a [Value],
+        item: &'a Value,
         me: PlayerId,
         tmp: &'a mut Value,
     ) -> Res<&'a Value>;
@@ -333,10 +376,11 @@ impl Read for Near {
         &'a self,
         g: &'a Game,
         slots: &'a [Value],
+        item: &'a Value,
         me: PlayerId,
         tmp: &'a mut Value,
     ) -> Res<&'a Value> {
-        self.get(g, slots, me, tmp)
+        self.get(g, slots, item, me, tmp)
     }
 }
 
@@ -352,10 +396,31 @@ impl Read for InSlot {
         &'a self,
         _: &'a Game,
         slots: &'a [Value],
+        _: &'a Value,
         _: PlayerId,
         _: &'a mut Value,
     ) -> Res<&'a Value> {
         Ok(&slots[self.0])
+    }
+}
+
+/// The item a scan tests.
+struct TheItem;
+impl Read for TheItem {
+    const TMP: bool = false;
+    fn at(&self) -> Option<Span> {
+        None
+    }
+    #[inline(always)]
+    fn read<'a>(
+        &'a self,
+        _: &'a Game,
+        _: &'a [Value],
+        item: &'a Value,
+        _: PlayerId,
+        _: &'a mut Value,
+    ) -> Res<&'a Value> {
+        Ok(item)
     }
 }
 
@@ -371,6 +436,7 @@ impl Read for Fixed {
         &'a self,
         _: &'a Game,
         _: &'a [Value],
+        _: &'a Value,
         _: PlayerId,
         _: &'a mut Value,
     ) -> Res<&'a Value> {
@@ -397,6 +463,7 @@ impl Read for Mine {
         &'a self,
         _: &'a Game,
         _: &'a [Value],
+        _: &'a Value,
         me: PlayerId,
         tmp: &'a mut Value,
     ) -> Res<&'a Value> {
@@ -421,11 +488,33 @@ impl Read for SquareIn {
         &'a self,
         g: &'a Game,
         slots: &'a [Value],
+        _: &'a Value,
         _: PlayerId,
         _: &'a mut Value,
     ) -> Res<&'a Value> {
         let s = square(g, &slots[self.0], Builtin::SquareGet, &self.2)?;
         Ok(&g.st.board.props[s * g.st.board.nprops + self.1])
+    }
+}
+
+/// `square_get(it, prop)` of the item a scan tests.
+struct SquareOfItem(usize, Span);
+impl Read for SquareOfItem {
+    const TMP: bool = false;
+    fn at(&self) -> Option<Span> {
+        Some(self.1)
+    }
+    #[inline(always)]
+    fn read<'a>(
+        &'a self,
+        g: &'a Game,
+        _: &'a [Value],
+        item: &'a Value,
+        _: PlayerId,
+        _: &'a mut Value,
+    ) -> Res<&'a Value> {
+        let s = square(g, item, Builtin::SquareGet, &self.1)?;
+        Ok(&g.st.board.props[s * g.st.board.nprops + self.0])
     }
 }
 
@@ -437,7 +526,7 @@ fn value_of<A: Read>(a: A) -> ValFn {
             f.span = s;
         }
         let mut tmp = Value::None;
-        Ok(a.read(g, f.slots, f.me, &mut tmp)?.clone())
+        Ok(a.read(g, f.slots, &NO_ITEM, f.me, &mut tmp)?.clone())
     })
 }
 
@@ -465,12 +554,12 @@ impl<A: Read, B: Read> Test<A, B> {
     }
 
     #[inline(always)]
-    fn holds<const SPANS: bool>(&self, g: &mut Game, f: &mut Frame) -> Res<bool> {
+    fn holds<const SPANS: bool>(&self, g: &mut Game, f: &mut Frame, item: &Value) -> Res<bool> {
         let mut t1 = Value::None;
         if SPANS && let Some(s) = self.spans.0 {
             f.span = s;
         }
-        let x = self.a.read(g, f.slots, f.me, &mut t1)?;
+        let x = self.a.read(g, f.slots, item, f.me, &mut t1)?;
         let eq = self.cmp == CmpOp::Eq;
         if matches!(self.cmp, CmpOp::Eq | CmpOp::Ne)
             && let Some(same) = self.b.same_as(x, f.me)
@@ -482,7 +571,7 @@ impl<A: Read, B: Read> Test<A, B> {
         if SPANS && let Some(s) = self.spans.1 {
             f.span = s;
         }
-        let y = self.b.read(g, f.slots, f.me, &mut t2)?;
+        let y = self.b.read(g, f.slots, item, f.me, &mut t2)?;
         let span = self.span;
         if !matches!(self.cmp, CmpOp::Eq | CmpOp::Ne) {
             if let (Value::Int(x), Value::Int(y)) = (x, y) {
