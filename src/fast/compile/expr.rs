@@ -167,6 +167,14 @@ impl Compiler<'_> {
                 let d = *d;
                 Box::new(move |_, _| Ok(Value::Def(d)))
             }
+            // A list written out of constants is made once, then shared
+            // (nothing grows a shared list in place).
+            Expr::List(items)
+                if !items.is_empty()
+                    && let Some(list) = constant_list(items) =>
+            {
+                Box::new(move |_, _| Ok(list.clone()))
+            }
             Expr::List(items) => {
                 let items = self.vals(items);
                 Box::new(move |g, f| {
@@ -803,6 +811,21 @@ impl Compiler<'_> {
             }
         }
     }
+}
+
+/// The value of a list written out whose items are all constants.
+fn constant_list(items: &[Expr]) -> Option<Value> {
+    let item = |e: &Expr| {
+        Some(match e {
+            Expr::None => Value::None,
+            Expr::Int(i) => Value::Int(*i),
+            Expr::Bool(b) => Value::Bool(*b),
+            Expr::Str(s) => Value::Str(s.clone()),
+            Expr::Def(d) => Value::Def(*d),
+            _ => return None,
+        })
+    };
+    Some(Value::list(items.iter().map(item).collect::<Option<_>>()?))
 }
 
 /// The argument list of a call of `n` (1 or 2) operands: `xy` moved in
