@@ -160,6 +160,7 @@ impl Filter {
 
 /// A zone's cards in the order its list holds them: an ordered zone's top
 /// card first, a row of piles each pile's top card.
+#[inline(always)]
 pub(super) fn zone_cards(g: &Game, z: ZoneRef, out: &mut Listed) {
     let zi = &g.st.zones[g.st.inst(z)];
     if zi.piles.is_empty() {

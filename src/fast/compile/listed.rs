@@ -2,13 +2,17 @@
 //! `any`'s): a copy, as the list the reference makes is, so the tests may
 //! move cards. Up to [`Listed::INLINE`] in an array written in place (a
 //! hand or a field, mostly: no allocation, no length checked per card),
-//! more in a vector.
+//! more in a vector. The array is not cleared first: most filters read a
+//! few cards, and clearing it cost more than copying them.
+
+use std::mem::MaybeUninit;
 
 use crate::value::ObjId;
 
 pub(super) struct Listed {
     n: usize,
-    inline: [ObjId; Listed::INLINE],
+    /// The first `n` written, the rest never read.
+    inline: [MaybeUninit<ObjId>; Listed::INLINE],
     /// All the cards, once there are more than the array holds.
     spill: Vec<ObjId>,
 }
@@ -20,7 +24,7 @@ impl Listed {
     pub(super) fn new() -> Listed {
         Listed {
             n: 0,
-            inline: [0; Listed::INLINE],
+            inline: [MaybeUninit::uninit(); Listed::INLINE],
             spill: Vec::new(),
         }
     }
@@ -28,7 +32,7 @@ impl Listed {
     #[inline(always)]
     pub(super) fn as_slice(&self) -> &[ObjId] {
         match self.spill.is_empty() {
-            true => &self.inline[..self.n],
+            true => written(&self.inline, self.n),
             false => &self.spill,
         }
     }
@@ -42,7 +46,15 @@ impl Listed {
     #[inline(always)]
     pub(super) fn sort(&mut self) {
         match self.spill.is_empty() {
-            true => self.inline[..self.n].sort_unstable(),
+            true => {
+                let n = self.n;
+                // SAFETY: the first `n` are written (`push`, `extend_rev`),
+                // `n` <= INLINE.
+                unsafe {
+                    std::slice::from_raw_parts_mut(self.inline.as_mut_ptr().cast::<ObjId>(), n)
+                }
+                .sort_unstable()
+            }
             false => self.spill.sort_unstable(),
         }
     }
@@ -55,7 +67,7 @@ impl Listed {
             && let Some(to) = self.inline.get_mut(n..n + k)
         {
             for (to, &c) in to.iter_mut().zip(cards.iter().rev()) {
-                *to = c;
+                *to = MaybeUninit::new(c);
             }
             self.n = n + k;
             return;
@@ -66,7 +78,7 @@ impl Listed {
     #[inline(always)]
     pub(super) fn push(&mut self, c: ObjId) {
         if self.spill.is_empty() && self.n < Listed::INLINE {
-            self.inline[self.n] = c;
+            self.inline[self.n] = MaybeUninit::new(c);
             self.n += 1;
             return;
         }
@@ -77,8 +89,17 @@ impl Listed {
     #[cold]
     fn spilled(&mut self) -> &mut Vec<ObjId> {
         if self.spill.is_empty() {
-            self.spill.extend_from_slice(&self.inline[..self.n]);
+            self.spill.extend_from_slice(written(&self.inline, self.n));
         }
         &mut self.spill
     }
+}
+
+/// The first `n` cards of the array, all written.
+#[inline(always)]
+fn written(inline: &[MaybeUninit<ObjId>; Listed::INLINE], n: usize) -> &[ObjId] {
+    // SAFETY: `Listed` writes its array's first `n` before it counts them
+    // (`push`, `extend_rev`), and `n` <= INLINE; `MaybeUninit<u32>` has
+    // `u32`'s layout.
+    unsafe { std::slice::from_raw_parts(inline.as_ptr().cast(), n.min(Listed::INLINE)) }
 }
