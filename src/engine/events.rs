@@ -41,7 +41,7 @@ impl Game {
         if found.is_empty() {
             return Ok(ev);
         }
-        let (r, ev) = self.with_event(ev, |g| g.handle_found(data, found));
+        let (r, ev) = self.with_event(ev, |g| g.handle_found(data, &found));
         r.map(|_| ev)
     }
 
@@ -66,7 +66,7 @@ impl Game {
             if found.is_empty() {
                 continue;
             }
-            self.with_event(ev.clone(), |g| g.sort_found(data, found, &mut due))
+            self.with_event(ev.clone(), |g| g.sort_found(data, &found, &mut due))
                 .0?;
             event_of.resize(due.len(), i);
         }
@@ -150,7 +150,10 @@ impl Game {
         found
     }
 
-    fn handle_found(&mut self, data: &Data, found: Found) -> Res<()> {
+    /// The abilities found are read in place, not moved (most events find
+    /// one whose condition fails).
+    #[inline]
+    fn handle_found(&mut self, data: &Data, found: &[Due]) -> Res<()> {
         let mut now = Found::new();
         self.sort_found(data, found, &mut now)?;
         self.resolve_due(&now, |g, i| {
@@ -162,8 +165,9 @@ impl Game {
     /// Keeps the abilities whose condition holds for the current event: queued
     /// ones wait, unordered, for the next check point (which orders them); the
     /// others go to `now`.
-    fn sort_found(&mut self, data: &Data, found: Found, now: &mut Found) -> Res<()> {
-        for (t, this, me) in found {
+    #[inline]
+    fn sort_found(&mut self, data: &Data, found: &[Due], now: &mut Found) -> Res<()> {
+        for &(t, this, me) in found {
             if !self.condition(data, t, this, me)? {
                 continue;
             }
