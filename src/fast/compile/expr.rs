@@ -71,24 +71,13 @@ impl Compiler<'_> {
                 if let Some(c) = self.name_cmp(op, a, b) {
                     return c;
                 }
+                if let Some(c) = self.zone_cmp(op, a, b, span) {
+                    return c;
+                }
                 if let Some(c) = self.near_cmp(e) {
                     return c;
                 }
-                let (a, b) = (self.val(a), self.val(b));
-                let eq = matches!(op, BinOp::Eq | BinOp::Ne);
-                Box::new(move |g, f| {
-                    let x = a(g, f)?;
-                    let y = b(g, f)?;
-                    if let (Value::Int(x), Value::Int(y)) = (&x, &y) {
-                        let (x, y) = (*x, *y);
-                        return Ok(cmp.holds(x, y));
-                    }
-                    // `==` and `!=` are the values' equality, as `binop` makes it.
-                    if eq {
-                        return Ok(g.equal_charged(&x, &y, span)? == (op == BinOp::Eq));
-                    }
-                    Ok(g.binop(op, x, y, span)?.truthy())
-                })
+                self.compared(op, cmp, a, b, span)
             }
             Expr::Any(list, slot, body) => {
                 if let Expr::Call(Builtin::Piles, a, span) = &**list
@@ -117,6 +106,58 @@ impl Compiler<'_> {
                 Box::new(move |g, f| Ok(v(g, f)?.truthy()))
             }
         }
+    }
+
+    /// `a <cmp> b` of two values made by their code.
+    fn compared(&self, op: BinOp, cmp: CmpOp, a: &Expr, b: &Expr, span: Span) -> CondFn {
+        let (a, b) = (self.val(a), self.val(b));
+        let eq = matches!(op, BinOp::Eq | BinOp::Ne);
+        Box::new(move |g, f| {
+            let x = a(g, f)?;
+            let y = b(g, f)?;
+            if let (Value::Int(x), Value::Int(y)) = (&x, &y) {
+                let (x, y) = (*x, *y);
+                return Ok(cmp.holds(x, y));
+            }
+            // `==` and `!=` are the values' equality, as `binop` makes it.
+            if eq {
+                return Ok(g.equal_charged(&x, &y, span)? == (op == BinOp::Eq));
+            }
+            Ok(g.binop(op, x, y, span)?.truthy())
+        })
+    }
+
+    /// `x.zone == z` or `!=` (either way round) of a local's card and a
+    /// zone found in place (`it.zone == set(me)`): the card's zone and the
+    /// zone compared, no value made for either. Reading a card's zone
+    /// cannot fail, so only the zone's owner can, as it would; a local
+    /// holding anything but a card runs as compiled.
+    fn zone_cmp(&self, op: BinOp, a: &Expr, b: &Expr, span: Span) -> Option<CondFn> {
+        let cmp = CmpOp::of(op).filter(|_| matches!(op, BinOp::Eq | BinOp::Ne))?;
+        let zone_of = |e: &Expr| match e {
+            Expr::Field(x, fl)
+                if fl.special == Some(Special::Zone)
+                    && fl.prop.is_none()
+                    && fl.counter.is_none() =>
+            {
+                match **x {
+                    Expr::Local(s) => Some(s),
+                    _ => None,
+                }
+            }
+            _ => None,
+        };
+        let (s, z) = match (zone_of(a), zone_of(b)) {
+            (Some(s), _) => (s, b),
+            (_, Some(s)) => (s, a),
+            _ => return None,
+        };
+        let (z, s, eq) = (self.zone_at(z)?, self.slot(s), op == BinOp::Eq);
+        let compared = self.compared(op, cmp, a, b, span);
+        Some(Box::new(move |g, f| match f.slots[s] {
+            Value::Card(c) => Ok((g.st.zone_of(c) == z.get(g, f)?) == eq),
+            _ => compared(g, f),
+        }))
     }
 
     /// The condition of an expression [`Compiler::val`] compiles as
