@@ -74,6 +74,9 @@ impl Compiler<'_> {
                 if let Some(c) = self.zone_cmp(op, a, b, span) {
                     return c;
                 }
+                if let Some(c) = Self::constant_cmp(op, a, b) {
+                    return c;
+                }
                 if let Some(c) = self.near_cmp(e) {
                     return c;
                 }
@@ -152,12 +155,60 @@ impl Compiler<'_> {
             (_, Some(s)) => (s, a),
             _ => return None,
         };
-        let (z, s, eq) = (self.zone_at(z)?, self.slot(s), op == BinOp::Eq);
+        let (s, eq) = (self.slot(s), op == BinOp::Eq);
+        // A player's zone of a local card's owner (`under(c.owner)`): the
+        // owner read in place too, where the local holds a card.
+        if let Expr::Zone(z, Some(o)) = z
+            && let Expr::Field(x, fl) = &**o
+            && let Expr::Local(t) = **x
+            && (fl.special, fl.prop, fl.counter) == (Some(Special::Owner), None, None)
+            && !self.data.zones[*z as usize].shared
+        {
+            let (zone, t) = (*z, self.slot(t));
+            let compared = self.compared(op, cmp, a, b, span);
+            return Some(Box::new(move |g, f| match (&f.slots[s], &f.slots[t]) {
+                (Value::Card(c), Value::Card(h)) => {
+                    let owner = g.st.objs[*h as usize].owner;
+                    Ok((g.st.zone_of(*c) == ZoneRef { zone, owner }) == eq)
+                }
+                _ => compared(g, f),
+            }));
+        }
+        let z = self.zone_at(z)?;
         let compared = self.compared(op, cmp, a, b, span);
         Some(Box::new(move |g, f| match f.slots[s] {
             Value::Card(c) => Ok((g.st.zone_of(c) == z.get(g, f)?) == eq),
             _ => compared(g, f),
         }))
+    }
+
+    /// `a == b` or `!=` of two constants (a verb's parameter given one):
+    /// decided here, as [`Game::equal`] decides it; no step is taken.
+    fn constant_cmp(op: BinOp, a: &Expr, b: &Expr) -> Option<CondFn> {
+        let value = |e: &Expr| {
+            Some(match e {
+                Expr::None => Value::None,
+                Expr::Int(i) => Value::Int(*i),
+                Expr::Bool(b) => Value::Bool(*b),
+                Expr::Str(s) => Value::Str(s.clone()),
+                Expr::Def(d) => Value::Def(*d),
+                _ => return None,
+            })
+        };
+        let same = match (value(a)?, value(b)?) {
+            (Value::None, Value::None) => true,
+            (Value::Int(x), Value::Int(y)) => x == y,
+            (Value::Bool(x), Value::Bool(y)) => x == y,
+            (Value::Str(x), Value::Str(y)) => x == y,
+            (Value::Def(x), Value::Def(y)) => x == y,
+            _ => false,
+        };
+        let holds = match op {
+            BinOp::Eq => same,
+            BinOp::Ne => !same,
+            _ => return None,
+        };
+        Some(Box::new(move |_, _| Ok(holds)))
     }
 
     /// The condition of an expression [`Compiler::val`] compiles as
