@@ -80,7 +80,8 @@ impl Compiler<'_> {
                 if let Some(c) = self.near_cmp(e) {
                     return c;
                 }
-                self.compared(op, cmp, a, b, span)
+                let compared = || self.compared(op, cmp, a, b, span);
+                self.arith_cmp(cmp, a, b, compared).unwrap_or_else(compared)
             }
             Expr::Any(list, slot, body) => {
                 if let Expr::Call(Builtin::Piles, a, span) = &**list
@@ -335,7 +336,7 @@ impl Compiler<'_> {
             }
             Expr::Bin(op, a, b, span) => {
                 let (op, span, a, b) = (*op, *span, self.val(a), self.val(b));
-                Box::new(move |g, f| {
+                let generic: ValFn = Box::new(move |g, f| {
                     let x = a(g, f)?;
                     let y = b(g, f)?;
                     if let (Value::Int(x), Value::Int(y)) = (&x, &y)
@@ -344,7 +345,8 @@ impl Compiler<'_> {
                         return Ok(v);
                     }
                     g.binop(op, x, y, span)
-                })
+                });
+                self.arith_val(e, generic)
             }
             Expr::Where(list, slot, cond) => self.filter(list, *slot, cond),
             Expr::Sum(list, slot, body) => {

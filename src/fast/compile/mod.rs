@@ -24,6 +24,7 @@ use crate::lang::ir::*;
 use crate::value::{Args, Cards, ObjId, PlayerId, Value, ZoneRef, bit};
 
 mod append;
+mod arith;
 mod conj;
 mod expr;
 mod filter;
