@@ -328,6 +328,8 @@ fn tiers_fail_the_same_way() {
         "let c = top(deck)\nlet p = 7\nif deck(p) == c.zone { coins += 1 }",
         "let s = \"x\"\nlet c = top(deck)\nif c.cost + 1 > coins - 1 { coins += 1 }\nif count(hand) + count(deck) - coins > 0 { coins += 2 }\ncoins += c.cost + actions\nif s + 1 == \"x1\" { coins += 1 }\nlet n = none\nif n.cost + 1 >= 1 { coins += 1 }",
         "let p = 7\nif count(hand) + count(deck(p)) > 0 { coins += 1 }",
+        "let p = 7\nif not empty(hand) and count(hand where it is action) > 0 { coins += 1 }\nif empty(deck(p)) { coins += 1 }",
+        "let p = 7\ncoins += count(hand where it is action)\ncoins += count(deck(p) where it is action)",
         "let c = top(deck)\nif c.zone == deck(c.owner) and hand(c.owner) != c.zone { coins += 1 }\nif \"a\" == \"a\" and 1 != none { coins += 1 }\nlet n = none\nif c.zone == deck(n.owner) { coins += 1 }",
         "repeat 2 { if count(deck) < 1 { move_together(discard, deck); shuffle(deck) }; move(top(deck), hand, \"draw\") }\ncoins += count(5)",
         "run(me, \"play\")",

@@ -801,6 +801,20 @@ impl Compiler<'_> {
             {
                 c
             }
+            // Of a zone found in place: its size, no zone value made.
+            (Builtin::Count | Builtin::Empty, [z]) if let Some(z) = self.zone_at(z) => {
+                let count = b == Builtin::Count;
+                Box::new(move |g, f| {
+                    let z = z.get(g, f)?;
+                    f.span = span;
+                    let n = g.zone_size(z, span)?;
+                    Ok(if count {
+                        Value::Int(n as i64)
+                    } else {
+                        Value::Bool(n == 0)
+                    })
+                })
+            }
             (Builtin::Count | Builtin::Empty, [x]) => {
                 let (x, count) = (self.val(x), b == Builtin::Count);
                 Box::new(move |g, f| {

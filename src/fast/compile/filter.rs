@@ -23,6 +23,8 @@ enum Source {
     Sum(ZoneSum),
     /// `attached(card)`, with the call's span.
     Attached(ValFn, Span),
+    /// A zone found in place (`hand`, `set(me)`, `field(p)`).
+    Zone(ZoneAt),
     /// Any other list, or a zone.
     Code(ValFn),
 }
@@ -33,9 +35,10 @@ impl Compiler<'_> {
             Expr::Call(Builtin::Attached, a, span) if let [x] = a.as_slice() => {
                 Source::Attached(self.val(x), *span)
             }
-            _ => match self.zone_sum(list) {
-                Some(sum) => Source::Sum(sum),
-                None => Source::Code(self.val(list)),
+            _ => match (self.zone_sum(list), self.zone_at(list)) {
+                (Some(sum), _) => Source::Sum(sum),
+                (None, Some(z)) => Source::Zone(z),
+                _ => Source::Code(self.val(list)),
             },
         };
         let test = self.item_test_kept(slot, cond);
@@ -125,6 +128,13 @@ impl Filter {
                     }
                     g.charge(*span, cards.len() as u64)?;
                 }
+            }
+            // As the zone's value would be read, below.
+            Source::Zone(z) => {
+                let z = z.get(g, f)?;
+                g.check_visible(z, f.span)?;
+                g.charge(f.span, g.st.listed(z) as u64)?;
+                zone_cards(g, z, &mut cards);
             }
             Source::Code(list) => match list(g, f)? {
                 Value::Zone(z) => {
