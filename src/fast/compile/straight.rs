@@ -331,6 +331,7 @@ impl Straight {
     /// The body bound for player `me`'s plays where it runs as counter
     /// changes and one move to a zone of cards (no effect, no modifier in
     /// play): what [`Straight::run`] looks up per play, found once.
+    #[inline(always)]
     pub fn bind(&self, g: &Game, me: PlayerId) -> Option<Bound<'_>> {
         let (ctrs, (to, cause, span)) = (self.ctrs.as_deref()?, self.to?);
         if !g.st.mods.is_empty() || self.late {
