@@ -330,6 +330,7 @@ fn tiers_fail_the_same_way() {
         "let p = 7\nif count(hand) + count(deck(p)) > 0 { coins += 1 }",
         "let p = 7\nif not empty(hand) and count(hand where it is action) > 0 { coins += 1 }\nif empty(deck(p)) { coins += 1 }",
         "let p = 7\ncoins += count(hand where it is action)\ncoins += count(deck(p) where it is action)",
+        "let c = first(choose(hand, 0, 0))\nlet d = first(choose(me, hand, 1, 2, \"pick\"))\nif c == none and d != none { coins += 1 }\nlet two = 2\nlet e = first(choose(hand, two, 1))",
         "let c = top(deck)\nif c.zone == deck(c.owner) and hand(c.owner) != c.zone { coins += 1 }\nif \"a\" == \"a\" and 1 != none { coins += 1 }\nlet n = none\nif c.zone == deck(n.owner) { coins += 1 }",
         "repeat 2 { if count(deck) < 1 { move_together(discard, deck); shuffle(deck) }; move(top(deck), hand, \"draw\") }\ncoins += count(5)",
         "run(me, \"play\")",

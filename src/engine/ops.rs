@@ -145,7 +145,7 @@ impl Game {
                     }
                     _ => f.me,
                 };
-                self.choose_builtin(b, who, std::mem::take(a), f)?
+                self.choose_builtin(b, who, std::mem::take(a), f, false)?
             }
             Builtin::ChooseEach => self.choose_each(a, f)?,
             Builtin::Reveal | Builtin::Look => {
@@ -1185,7 +1185,30 @@ impl Game {
         })
     }
 
-    fn choose_builtin(&mut self, b: Builtin, who: PlayerId, a: Args, f: &mut Frame) -> Res<Value> {
+    /// `first(choose(..))`: `choose`'s first pick (none for none), asked
+    /// and charged as `choose` is, with no list made of the picks.
+    pub(crate) fn choose_first(&mut self, mut a: Args, f: &mut Frame) -> Res<Value> {
+        let who = match a.first() {
+            Some(Value::Player(p)) => {
+                let p = *p;
+                a.remove(0);
+                p
+            }
+            _ => f.me,
+        };
+        self.choose_builtin(Builtin::Choose, who, a, f, true)
+    }
+
+    /// The choices; `first`: only the first pick is kept (see
+    /// [`Game::choose_first`]).
+    fn choose_builtin(
+        &mut self,
+        b: Builtin,
+        who: PlayerId,
+        a: Args,
+        f: &mut Frame,
+        first: bool,
+    ) -> Res<Value> {
         let sp = f.span;
         // The options listed, from a zone or a list: a step each.
         if b != Builtin::May
@@ -1266,7 +1289,7 @@ impl Game {
                     _ => (1.min(items.len()), 1.min(items.len()), prompt_at(1)),
                 };
                 if max == 0 {
-                    return Ok(if b == Builtin::ChooseOne {
+                    return Ok(if b == Builtin::ChooseOne || first {
                         Value::None
                     } else {
                         Value::list(Vec::new())
@@ -1280,7 +1303,7 @@ impl Game {
                     Kind::Pick
                 };
                 let r = ask(self, kind, &prompt, &opts, min, max.max(min))?;
-                if b == Builtin::ChooseOne {
+                if b == Builtin::ChooseOne || first {
                     return Ok(r.first().map_or(Value::None, |&i| items[i].clone()));
                 }
                 Ok(Value::list(r.iter().map(|&i| items[i].clone()).collect()))

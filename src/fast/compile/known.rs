@@ -84,6 +84,20 @@ impl Compiler<'_> {
                     Ok(Value::Player(g.next_alive(p)))
                 })
             }
+            // `first(choose(..))`: the first pick, no list made of the picks.
+            (Builtin::First, [Expr::Call(Builtin::Choose, c, at)]) => {
+                let (c, at) = (self.vals(c), *at);
+                Box::new(move |g, f| {
+                    let mut a = Args::new();
+                    for x in c.iter() {
+                        a.push(x(g, f)?);
+                    }
+                    f.span = at;
+                    let v = g.choose_first(a, f)?;
+                    f.span = span;
+                    Ok(v)
+                })
+            }
             (Builtin::First, [x]) => {
                 let x = self.val(x);
                 Box::new(move |g, f| {
