@@ -136,6 +136,24 @@ impl ZoneInst {
         self.nempty = self.nempty + empty as u32 - was as u32;
     }
 
+    /// Takes card `c` of definition `def` off its pile if it is the pile's
+    /// top card (a gain from a row of piles): true if it was.
+    #[inline(always)]
+    fn take_pile_top(&mut self, c: ObjId, def: DefId) -> bool {
+        let Some(at) = self.pile_index(def) else {
+            return false;
+        };
+        let pile = &mut self.piles[at].1;
+        if pile.last() != Some(&c) {
+            return false;
+        }
+        pile.pop();
+        let empty = pile.is_empty();
+        self.in_piles -= 1;
+        self.set_empty(at, empty);
+        true
+    }
+
     /// The index of a definition's pile, found without a search.
     #[inline(always)]
     pub fn pile_index(&self, def: DefId) -> Option<usize> {
@@ -811,6 +829,8 @@ impl State {
                 if zi.cards.last() == Some(&c) {
                     zi.cards.pop();
                     0
+                } else if zi.cards.is_empty() && zi.take_pile_top(c, def) {
+                    0
                 } else {
                     take_below(zi, c, def)
                 }
@@ -873,7 +893,9 @@ impl State {
         }
         let owner = (l.owner_mask != 0).then_some(to.owner);
         let at = self.zones[from].cards.len().saturating_sub(n);
-        self.arrive_all(from, at, dst, owner);
+        if !self.mods.is_empty() {
+            self.arrive_all(from, at, dst, owner);
+        }
         let Ok([src, onto]) = self.zones.get_disjoint_mut([from, dst]) else {
             return;
         };
@@ -881,7 +903,13 @@ impl State {
         if onto.cards.len() + cards.len() > onto.cards.capacity() {
             onto.cards.reserve(32);
         }
-        onto.cards.extend(cards.iter().rev());
+        // With no effect lasting while a card stays, a card's fields change
+        // as it is pushed: one pass.
+        if self.mods.is_empty() {
+            enter_onto(&mut self.objs, cards, &mut onto.cards, dst, owner);
+        } else {
+            onto.cards.extend(cards.iter().rev());
+        }
         src.cards.truncate(at);
     }
 
@@ -947,7 +975,10 @@ impl State {
             return false;
         }
         let owner = (l.owner_mask != 0).then_some(to.owner);
-        self.arrive_all(src, 0, dst, owner);
+        let quiet = self.mods.is_empty();
+        if !quiet {
+            self.arrive_all(src, 0, dst, owner);
+        }
         let Ok([a, onto]) = self.zones.get_disjoint_mut([src, dst]) else {
             return false;
         };
@@ -958,8 +989,18 @@ impl State {
         if onto.cards.is_empty() {
             a.cards.reverse();
             std::mem::swap(&mut onto.cards, &mut a.cards);
+            if quiet {
+                for &c in &onto.cards {
+                    self.objs[c as usize].enter(dst, owner);
+                }
+            }
         } else {
-            onto.cards.extend(a.cards.iter().rev());
+            if quiet {
+                onto.cards.reserve(a.cards.len());
+                enter_onto(&mut self.objs, &a.cards, &mut onto.cards, dst, owner);
+            } else {
+                onto.cards.extend(a.cards.iter().rev());
+            }
             a.cards.clear();
         }
         true
@@ -1011,6 +1052,24 @@ impl State {
     #[inline(always)]
     pub fn tags(&self, c: ObjId) -> u64 {
         self.objs[c as usize].tags
+    }
+}
+
+/// Pushes `cards` onto `onto` top card first (room for them made), each
+/// card's fields changed as it enters zone instance `inst` of `owner`
+/// ([`Obj::enter`]): what [`State::arrive_all`] and the push do in one pass
+/// when no effect lasts while a card stays.
+#[inline(always)]
+fn enter_onto(
+    objs: &mut [Obj],
+    cards: &[ObjId],
+    onto: &mut Vec<ObjId>,
+    inst: usize,
+    owner: Option<PlayerId>,
+) {
+    for &c in cards.iter().rev() {
+        objs[c as usize].enter(inst, owner);
+        onto.push(c);
     }
 }
 
