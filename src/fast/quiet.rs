@@ -9,11 +9,16 @@
 //! ([`crate::engine::tier::Tier::decides`]). An end check may also ask
 //! `any(players(), …)` and a zone's size (`any(players(), count(z(it)) ==
 //! 0)`): the players' list costs its steps, counted as the reference
-//! walks it, and the tier charges them ([`Quiet::decide_counted`]). A value
+//! walks it, and the tier charges them ([`Quiet::decide_counted`]); so
+//! may a row of piles' emptiness (`empty_piles(supply) >= 3 or
+//! any(piles(supply), it is big6 and pile_count(supply, it) == 0)`), charged
+//! as the compiled check charges it ([`Quiet::Piles`]). A value
 //! the tree was not made for (a list, a string, a field a value does not
 //! have, a size the viewer may not know) makes it give up, and the code runs
 //! as compiled, so both paths agree.
 
+use super::compile::{tag_any, vs_const};
+use super::native::CmpOp;
 use crate::data::Data;
 use crate::engine::Game;
 use crate::lang::builtins::Builtin;
@@ -39,6 +44,58 @@ pub enum Quiet {
     /// `any(players(), …)` (true) or `any(others(), …)` (false), the
     /// player bound as [`Base::Bound`].
     AnyPlayer(bool, Box<Quiet>),
+    /// `empty_piles(z) <op> n or any(piles(z), it is <tags> and
+    /// pile_count(z, it) <op> k)` (an end check over a row of piles).
+    Piles(Box<Piles>),
+}
+
+/// [`Quiet::Piles`]: the zone, named without an owner; the empty piles'
+/// test; the tags any of which a pile's definition has to be tested; the
+/// pile's count's test.
+#[derive(Debug)]
+pub struct Piles {
+    zone: u16,
+    empty: (CmpOp, i64),
+    mask: u64,
+    count: (CmpOp, i64),
+    /// The count's test holds for an empty pile only.
+    only_empty: bool,
+}
+
+/// `a or b` as [`Quiet::Piles`], in the shape the compiled check
+/// (`Compiler::pile_or`) takes.
+fn piles(a: &Expr, b: &Expr) -> Option<Piles> {
+    let (Expr::Call(Builtin::EmptyPiles, args, _), eop, n) = vs_const(a)? else {
+        return None;
+    };
+    let ([Expr::Zone(z, None)], Expr::Any(list, slot, body)) = (args.as_slice(), b) else {
+        return None;
+    };
+    let Expr::Call(Builtin::Piles, pa, _) = &**list else {
+        return None;
+    };
+    let [Expr::Zone(y, None)] = pa.as_slice() else {
+        return None;
+    };
+    let Expr::And(t, rest) = &**body else {
+        return None;
+    };
+    let (s, mask) = tag_any(t)?;
+    let (Expr::Call(Builtin::PileCount, ca, _), op, k) = vs_const(rest)? else {
+        return None;
+    };
+    let [Expr::Zone(w, None), Expr::Local(it)] = ca.as_slice() else {
+        return None;
+    };
+    (z == y && y == w && it == slot && s == *slot).then_some(Piles {
+        zone: *z,
+        empty: (eop, n),
+        mask,
+        count: (op, k),
+        only_empty: matches!(op, CmpOp::Eq | CmpOp::Lt | CmpOp::Le)
+            && op.holds(0, k)
+            && !op.holds(1, k),
+    })
 }
 
 /// A read of the game whose value owns nothing: a literal, a value of the
@@ -105,6 +162,7 @@ fn quiet(e: &Expr, bound: Option<u16>) -> Option<Quiet> {
     Some(match e {
         Expr::Not(x) => Quiet::Not(q(x)?),
         Expr::And(a, b) => Quiet::And(q(a)?, q(b)?),
+        Expr::Or(a, b) if let Some(p) = piles(a, b) => Quiet::Piles(Box::new(p)),
         Expr::Or(a, b) => Quiet::Or(q(a)?, q(b)?),
         Expr::Is(x, tag, negate, _) => Quiet::Is(read(x)?, *tag, *negate),
         Expr::Bin(op @ (BinOp::Eq | BinOp::Ne), a, b, _) => match (&**a, &**b) {
@@ -240,7 +298,36 @@ impl Quiet {
                 Small::Int(i) => i != 0,
                 _ => true,
             },
-            Quiet::AnyPlayer(..) if !LISTS => return None,
+            Quiet::AnyPlayer(..) | Quiet::Piles(..) if !LISTS => return None,
+            Quiet::Piles(p) => {
+                // As the compiled check: the empty piles counted by the
+                // moves; else the list `piles` makes charged (its cards
+                // passed over, a step each), the piles walked.
+                let zi = &g.st.zones[g.st.inst(ZoneRef {
+                    zone: p.zone,
+                    owner: s.me,
+                })];
+                if p.empty.0.holds(zi.nempty as i64, p.empty.1) {
+                    return Some(true);
+                }
+                let n = zi.piles.len();
+                *steps += crate::engine::passed_steps(n) + n as u64;
+                let (defs, (op, k)) = (&g.data.defs, p.count);
+                let tested = |d: u16| defs[d as usize].tags & p.mask != 0;
+                // A count that holds for an empty pile only: the empty
+                // piles are the zone's bits.
+                if p.only_empty && n <= 64 {
+                    let mut bits = zi.empty_bits();
+                    while bits != 0 {
+                        if tested(zi.piles[bits.trailing_zeros() as usize].0) {
+                            return Some(true);
+                        }
+                        bits &= bits - 1;
+                    }
+                    return Some(false);
+                }
+                (zi.piles.iter()).any(|(d, pile)| tested(*d) && op.holds(pile.len() as i64, k))
+            }
             Quiet::AnyPlayer(all, body) => {
                 // The list `players()` (from the active player) or
                 // `others()` (after `me`) makes, its length charged before
@@ -320,8 +407,9 @@ impl Quiet {
                 }
                 return body.probes(out);
             }
-            // A card's tags may change with nothing read changed.
-            Quiet::Is(..) => return None,
+            // A card's tags may change with nothing read changed; a row
+            // of piles is not a value kept.
+            Quiet::Is(..) | Quiet::Piles(..) => return None,
             Quiet::Truthy(x) | Quiet::KindIs(x, ..) => read(x)?,
             Quiet::Eq(a, b, _) | Quiet::Cmp(a, _, b) => {
                 read(a)?;

@@ -55,6 +55,8 @@ use listed::Listed;
 use near::Scan;
 use place::*;
 use shapes::*;
+/// Shapes the quiet conditions read too ([`super::quiet`]).
+pub(super) use shapes::{tag_any, vs_const};
 pub use straight::Straight;
 use toploop::*;
 use zonesum::*;

@@ -80,7 +80,7 @@ pub(super) fn sum_prop(zones: Box<[ZoneOp]>, pr: u16, generic: ValFn) -> ValFn {
 
 /// `x <op> k` of a constant `k` written either way round (`k <= x` is
 /// `x >= k`): reading a constant has no effect, so the order is free.
-pub(super) fn vs_const(e: &Expr) -> Option<(&Expr, CmpOp, i64)> {
+pub(in crate::fast) fn vs_const(e: &Expr) -> Option<(&Expr, CmpOp, i64)> {
     let Expr::Bin(op, a, b, _) = e else {
         return None;
     };
@@ -102,7 +102,7 @@ pub(super) enum PileTest {
 
 /// `it is a or it is b`: tag tests of one local, as the local and the mask
 /// of tags any of which passes.
-pub(super) fn tag_any(e: &Expr) -> Option<(u16, u64)> {
+pub(in crate::fast) fn tag_any(e: &Expr) -> Option<(u16, u64)> {
     match e {
         Expr::Is(x, tag, false, _) => match **x {
             Expr::Local(s) => Some((s, bit(*tag))),
