@@ -62,6 +62,42 @@ pub struct Piles {
     only_empty: bool,
 }
 
+impl Piles {
+    /// [`Quiet::Piles`]'s truth for player `me`, the steps of the list it
+    /// walks added to `steps` (out of line: the trees of abilities'
+    /// conditions, decided often, never have one).
+    #[inline(never)]
+    fn holds(&self, g: &Game, me: PlayerId, steps: &mut u64) -> bool {
+        // As the compiled check: the empty piles counted by the
+        // moves; else the list `piles` makes charged (its cards
+        // passed over, a step each), the piles walked.
+        let zi = &g.st.zones[g.st.inst(ZoneRef {
+            zone: self.zone,
+            owner: me,
+        })];
+        if self.empty.0.holds(zi.nempty as i64, self.empty.1) {
+            return true;
+        }
+        let n = zi.piles.len();
+        *steps += crate::engine::passed_steps(n) + n as u64;
+        let (defs, (op, k)) = (&g.data.defs, self.count);
+        let tested = |d: u16| defs[d as usize].tags & self.mask != 0;
+        // A count that holds for an empty pile only: the empty
+        // piles are the zone's bits.
+        if self.only_empty && n <= 64 {
+            let mut bits = zi.empty_bits();
+            while bits != 0 {
+                if tested(zi.piles[bits.trailing_zeros() as usize].0) {
+                    return true;
+                }
+                bits &= bits - 1;
+            }
+            return false;
+        }
+        (zi.piles.iter()).any(|(d, pile)| tested(*d) && op.holds(pile.len() as i64, k))
+    }
+}
+
 /// `a or b` as [`Quiet::Piles`], in the shape the compiled check
 /// (`Compiler::pile_or`) takes.
 fn piles(a: &Expr, b: &Expr) -> Option<Piles> {
@@ -299,35 +335,7 @@ impl Quiet {
                 _ => true,
             },
             Quiet::AnyPlayer(..) | Quiet::Piles(..) if !LISTS => return None,
-            Quiet::Piles(p) => {
-                // As the compiled check: the empty piles counted by the
-                // moves; else the list `piles` makes charged (its cards
-                // passed over, a step each), the piles walked.
-                let zi = &g.st.zones[g.st.inst(ZoneRef {
-                    zone: p.zone,
-                    owner: s.me,
-                })];
-                if p.empty.0.holds(zi.nempty as i64, p.empty.1) {
-                    return Some(true);
-                }
-                let n = zi.piles.len();
-                *steps += crate::engine::passed_steps(n) + n as u64;
-                let (defs, (op, k)) = (&g.data.defs, p.count);
-                let tested = |d: u16| defs[d as usize].tags & p.mask != 0;
-                // A count that holds for an empty pile only: the empty
-                // piles are the zone's bits.
-                if p.only_empty && n <= 64 {
-                    let mut bits = zi.empty_bits();
-                    while bits != 0 {
-                        if tested(zi.piles[bits.trailing_zeros() as usize].0) {
-                            return Some(true);
-                        }
-                        bits &= bits - 1;
-                    }
-                    return Some(false);
-                }
-                (zi.piles.iter()).any(|(d, pile)| tested(*d) && op.holds(pile.len() as i64, k))
-            }
+            Quiet::Piles(p) => p.holds(g, s.me, steps),
             Quiet::AnyPlayer(all, body) => {
                 // The list `players()` (from the active player) or
                 // `others()` (after `me`) makes, its length charged before
@@ -423,6 +431,7 @@ impl Quiet {
 /// The values `probes` give now for player `me` with no card, written to
 /// `out` after the number of players: how many, or None where a read gives
 /// up or `out` is too short.
+#[inline(always)]
 pub fn read_probes(probes: &[Probe], g: &Game, me: PlayerId, out: &mut [i64]) -> Option<usize> {
     let n = g.st.nplayers;
     let scope = Scope {
