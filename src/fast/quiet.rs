@@ -17,7 +17,7 @@
 //! have, a size the viewer may not know) makes it give up, and the code runs
 //! as compiled, so both paths agree.
 
-use super::compile::{tag_any, vs_const};
+use super::compile::pile_or;
 use super::native::CmpOp;
 use crate::data::Data;
 use crate::engine::Game;
@@ -98,39 +98,16 @@ impl Piles {
     }
 }
 
-/// `a or b` as [`Quiet::Piles`], in the shape the compiled check
-/// (`Compiler::pile_or`) takes.
+/// `a or b` as [`Quiet::Piles`]: the shape [`pile_or`] finds, the one the
+/// compiled check takes too.
 fn piles(a: &Expr, b: &Expr) -> Option<Piles> {
-    let (Expr::Call(Builtin::EmptyPiles, args, _), eop, n) = vs_const(a)? else {
-        return None;
-    };
-    let ([Expr::Zone(z, None)], Expr::Any(list, slot, body)) = (args.as_slice(), b) else {
-        return None;
-    };
-    let Expr::Call(Builtin::Piles, pa, _) = &**list else {
-        return None;
-    };
-    let [Expr::Zone(y, None)] = pa.as_slice() else {
-        return None;
-    };
-    let Expr::And(t, rest) = &**body else {
-        return None;
-    };
-    let (s, mask) = tag_any(t)?;
-    let (Expr::Call(Builtin::PileCount, ca, _), op, k) = vs_const(rest)? else {
-        return None;
-    };
-    let [Expr::Zone(w, None), Expr::Local(it)] = ca.as_slice() else {
-        return None;
-    };
-    (z == y && y == w && it == slot && s == *slot).then_some(Piles {
-        zone: *z,
-        empty: (eop, n),
-        mask,
-        count: (op, k),
-        only_empty: matches!(op, CmpOp::Eq | CmpOp::Lt | CmpOp::Le)
-            && op.holds(0, k)
-            && !op.holds(1, k),
+    let shape = pile_or(a, b)?;
+    Some(Piles {
+        zone: shape.zone,
+        empty: shape.empty,
+        mask: shape.mask,
+        count: shape.count,
+        only_empty: shape.only_empty(),
     })
 }
 

@@ -186,17 +186,7 @@ impl Compiler<'_> {
     /// `a == b` or `!=` of two constants (a verb's parameter given one):
     /// decided here, as [`Game::equal`] decides it; no step is taken.
     fn constant_cmp(op: BinOp, a: &Expr, b: &Expr) -> Option<CondFn> {
-        let value = |e: &Expr| {
-            Some(match e {
-                Expr::None => Value::None,
-                Expr::Int(i) => Value::Int(*i),
-                Expr::Bool(b) => Value::Bool(*b),
-                Expr::Str(s) => Value::Str(s.clone()),
-                Expr::Def(d) => Value::Def(*d),
-                _ => return None,
-            })
-        };
-        let same = match (value(a)?, value(b)?) {
+        let same = match (constant(a)?, constant(b)?) {
             (Value::None, Value::None) => true,
             (Value::Int(x), Value::Int(y)) => x == y,
             (Value::Bool(x), Value::Bool(y)) => x == y,
@@ -581,34 +571,10 @@ impl Compiler<'_> {
     /// two scans would leave (the `pile_count` call's once a pile passed the
     /// tag test).
     pub(super) fn pile_or(&self, a: &Expr, b: &Expr) -> Option<CondFn> {
-        let (Expr::Call(Builtin::EmptyPiles, args, at_empty), cmp, n) = vs_const(a)? else {
-            return None;
-        };
-        let at_empty = *at_empty;
-        let ([Expr::Zone(z, None)], Expr::Any(list, slot, body)) = (args.as_slice(), b) else {
-            return None;
-        };
-        let Expr::Call(Builtin::Piles, pa, at_piles) = &**list else {
-            return None;
-        };
-        let [Expr::Zone(y, None)] = pa.as_slice() else {
-            return None;
-        };
-        let Expr::And(t, rest) = &**body else {
-            return None;
-        };
-        let (s, mask) = tag_any(t)?;
-        let (Expr::Call(Builtin::PileCount, ca, at), op, k) = vs_const(rest)? else {
-            return None;
-        };
-        let [Expr::Zone(w, None), Expr::Local(it)] = ca.as_slice() else {
-            return None;
-        };
-        let (at, at_piles) = (*at, *at_piles);
-        if z != y || y != w || *it != *slot || s != *slot {
-            return None;
-        }
-        let ZoneOp::At(zone) = self.zone_op(&args[0]) else {
+        let shape = pile_or(a, b)?;
+        let ((cmp, n), mask, (op, k)) = (shape.empty, shape.mask, shape.count);
+        let (at_empty, at_piles, at) = (shape.at_empty, shape.at_piles, shape.at_count);
+        let ZoneOp::At(zone) = self.zone_op(shape.zone_arg) else {
             return None;
         };
         let pass: Box<[bool]> = (self.data.defs.iter())
@@ -619,10 +585,7 @@ impl Compiler<'_> {
         for (d, _) in pass.iter().enumerate().filter(|p| *p.1) {
             pass_bits[d / 64] |= 1 << (d % 64);
         }
-        // `pile_count(..) <op> k` holds for an empty pile only: the empty
-        // piles are the zone's bits.
-        let only_empty =
-            matches!(op, CmpOp::Eq | CmpOp::Lt | CmpOp::Le) && op.holds(0, k) && !op.holds(1, k);
+        let only_empty = shape.only_empty();
         Some(Box::new(move |g, f| {
             let z = zone.get(g, f)?;
             let inst = g.st.inst(z);
@@ -921,19 +884,24 @@ impl Compiler<'_> {
     }
 }
 
+/// The value of a constant written out (none, a number, a truth, a
+/// string, a card id).
+fn constant(e: &Expr) -> Option<Value> {
+    Some(match e {
+        Expr::None => Value::None,
+        Expr::Int(i) => Value::Int(*i),
+        Expr::Bool(b) => Value::Bool(*b),
+        Expr::Str(s) => Value::Str(s.clone()),
+        Expr::Def(d) => Value::Def(*d),
+        _ => return None,
+    })
+}
+
 /// The value of a list written out whose items are all constants.
 fn constant_list(items: &[Expr]) -> Option<Value> {
-    let item = |e: &Expr| {
-        Some(match e {
-            Expr::None => Value::None,
-            Expr::Int(i) => Value::Int(*i),
-            Expr::Bool(b) => Value::Bool(*b),
-            Expr::Str(s) => Value::Str(s.clone()),
-            Expr::Def(d) => Value::Def(*d),
-            _ => return None,
-        })
-    };
-    Some(Value::list(items.iter().map(item).collect::<Option<_>>()?))
+    Some(Value::list(
+        items.iter().map(constant).collect::<Option<_>>()?,
+    ))
 }
 
 /// The argument list of a call of `n` (1 or 2) operands: `xy` moved in

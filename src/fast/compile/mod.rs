@@ -54,9 +54,9 @@ use leaf::*;
 use listed::Listed;
 use near::Scan;
 use place::*;
-use shapes::*;
 /// Shapes the quiet conditions read too ([`super::quiet`]).
-pub(super) use shapes::{tag_any, vs_const};
+pub(super) use shapes::pile_or;
+use shapes::*;
 pub use straight::Straight;
 use toploop::*;
 use zonesum::*;

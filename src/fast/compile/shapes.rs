@@ -92,6 +92,69 @@ pub(in crate::fast) fn vs_const(e: &Expr) -> Option<(&Expr, CmpOp, i64)> {
     }
 }
 
+/// `empty_piles(z) <op> n or any(piles(z), <tag test> and pile_count(z,
+/// it) <op> k)` of one zone named without an owner (a row of piles' end
+/// test), as the compiled check and the quiet one both take it.
+pub(in crate::fast) struct PileOr<'e> {
+    /// The zone as written in `empty_piles(..)`.
+    pub zone_arg: &'e Expr,
+    pub zone: u16,
+    pub empty: (CmpOp, i64),
+    /// The tags any of which a pile's definition has to be counted.
+    pub mask: u64,
+    pub count: (CmpOp, i64),
+    /// The spans of the `empty_piles`, `piles` and `pile_count` calls.
+    pub at_empty: Span,
+    pub at_piles: Span,
+    pub at_count: Span,
+}
+
+impl PileOr<'_> {
+    /// Whether the count's test holds for an empty pile only: the empty
+    /// piles are then the zone's bits.
+    pub fn only_empty(&self) -> bool {
+        let (op, k) = self.count;
+        matches!(op, CmpOp::Eq | CmpOp::Lt | CmpOp::Le) && op.holds(0, k) && !op.holds(1, k)
+    }
+}
+
+/// `a or b` as a [`PileOr`], if it is one.
+pub(in crate::fast) fn pile_or<'e>(a: &'e Expr, b: &'e Expr) -> Option<PileOr<'e>> {
+    let (Expr::Call(Builtin::EmptyPiles, args, at_empty), cmp, n) = vs_const(a)? else {
+        return None;
+    };
+    let ([zone_arg @ Expr::Zone(z, None)], Expr::Any(list, slot, body)) = (args.as_slice(), b)
+    else {
+        return None;
+    };
+    let Expr::Call(Builtin::Piles, pa, at_piles) = &**list else {
+        return None;
+    };
+    let [Expr::Zone(y, None)] = pa.as_slice() else {
+        return None;
+    };
+    let Expr::And(t, rest) = &**body else {
+        return None;
+    };
+    let (s, mask) = tag_any(t)?;
+    let (Expr::Call(Builtin::PileCount, ca, at_count), op, k) = vs_const(rest)? else {
+        return None;
+    };
+    let [Expr::Zone(w, None), Expr::Local(it)] = ca.as_slice() else {
+        return None;
+    };
+    (z == y && y == w && it == slot && s == *slot).then_some(PileOr {
+        zone_arg,
+        zone: *z,
+        empty: (cmp, n),
+        mask,
+        count: (op, k),
+        at_empty: *at_empty,
+        at_piles: *at_piles,
+        at_count: *at_count,
+    })
+}
+
 /// What `any(piles(..), ...)` asks of a pile past its tag test.
 pub(super) enum PileTest {
     /// `pile_count(zone, it) <op> k`: the zone (named; shared?) and the
