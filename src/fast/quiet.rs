@@ -10,8 +10,8 @@
 //! `any(players(), …)` and a zone's size (`any(players(), count(z(it)) ==
 //! 0)`): the players' list costs its steps, counted as the reference
 //! walks it, and the tier charges them ([`Quiet::decide_counted`]); so
-//! may a row of piles' emptiness (`empty_piles(supply) >= 3 or
-//! any(piles(supply), it is big6 and pile_count(supply, it) == 0)`), charged
+//! may a row of piles' emptiness (`empty_piles(row) >= 3 or
+//! any(piles(row), it is big and pile_count(row, it) == 0)`), charged
 //! as the compiled check charges it ([`Quiet::Piles`]). A value
 //! the tree was not made for (a list, a string, a field a value does not
 //! have, a size the viewer may not know) makes it give up, and the code runs

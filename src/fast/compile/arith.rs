@@ -1,5 +1,5 @@
 //! Sums and differences of numbers read in place (`c.cost + spent >
-//! p.money`, `count(fear) + count(hand) > 0`): one closure for the whole
+//! p.score`, `count(a) + count(hand) > 0`): one closure for the whole
 //! expression, no value made per operand. Reading them takes no step and
 //! changes nothing but the span a count leaves, so where an operand is not
 //! a number here (a local holding a string, a zone hidden from a bot's
