@@ -603,7 +603,6 @@ impl Game {
         s
     }
 
-    /// [`Game::show`] appended to `out`.
     /// The length of [`Game::show`]'s text, measured, not made.
     pub(crate) fn shown_len(&self, v: &Value) -> usize {
         match v {
@@ -619,6 +618,7 @@ impl Game {
         }
     }
 
+    /// [`Game::show`] appended to `out`.
     pub fn show_into(&self, v: &Value, out: &mut String) {
         use std::fmt::Write;
         match v {
