@@ -893,7 +893,8 @@ impl State {
         }
         let owner = (l.owner_mask != 0).then_some(to.owner);
         let at = self.zones[from].cards.len().saturating_sub(n);
-        if !self.mods.is_empty() {
+        let quiet = self.mods.is_empty();
+        if !quiet {
             self.arrive_all(from, at, dst, owner);
         }
         let Ok([src, onto]) = self.zones.get_disjoint_mut([from, dst]) else {
@@ -905,7 +906,7 @@ impl State {
         }
         // With no effect lasting while a card stays, a card's fields change
         // as it is pushed: one pass.
-        if self.mods.is_empty() {
+        if quiet {
             enter_onto(&mut self.objs, cards, &mut onto.cards, dst, owner);
         } else {
             onto.cards.extend(cards.iter().rev());
@@ -914,18 +915,12 @@ impl State {
     }
 
     /// [`State::arrive`] of each card of zone instance `from` from index
-    /// `at` up, the top card first: with no effect lasting while a card
-    /// stays, only the cards' fields change.
-    #[inline(always)]
+    /// `at` up, the top card first, where effects last while a card stays
+    /// (with none, the moves change each card's fields as they push it:
+    /// [`enter_onto`]).
     fn arrive_all(&mut self, from: usize, at: usize, inst: usize, owner: Option<PlayerId>) {
-        if !self.mods.is_empty() {
-            for i in (at..self.zones[from].cards.len()).rev() {
-                self.arrive(self.zones[from].cards[i], inst, owner);
-            }
-            return;
-        }
-        for &c in &self.zones[from].cards[at..] {
-            self.objs[c as usize].enter(inst, owner);
+        for i in (at..self.zones[from].cards.len()).rev() {
+            self.arrive(self.zones[from].cards[i], inst, owner);
         }
     }
 
@@ -1057,8 +1052,8 @@ impl State {
 
 /// Pushes `cards` onto `onto` top card first (room for them made), each
 /// card's fields changed as it enters zone instance `inst` of `owner`
-/// ([`Obj::enter`]): what [`State::arrive_all`] and the push do in one pass
-/// when no effect lasts while a card stays.
+/// ([`Obj::enter`]): the arrival and the push in one pass, where no effect
+/// lasts while a card stays.
 #[inline(always)]
 fn enter_onto(
     objs: &mut [Obj],
