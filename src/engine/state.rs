@@ -677,9 +677,16 @@ impl State {
             seen: 0,
         };
         self.tags_seen |= o.tags;
+        let zi = &mut self.zones[inst];
+        if n == 1 && !l.piles {
+            // One card (a list of definitions created one by one): a push
+            // each, not the loops of a batch.
+            self.objs.push(o);
+            zi.cards.push(first);
+            return first;
+        }
         self.objs.resize(first as usize + n, o);
         let ids = first..first + n as ObjId;
-        let zi = &mut self.zones[inst];
         if l.piles {
             match zi.pile_index(def) {
                 Some(i) => {
