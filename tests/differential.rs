@@ -475,6 +475,11 @@ fn kept_parts_fail_the_same_way() {
         "coins += count([top(deck), top(deck), 5] where held() > 0 and it.cost >= 0)",
         "coins += count(deck where held() > 100)\ncoins += count(hand where it is resource and not empty(hand where far(it.cost) > 0))",
         "for x in deck where held() > 0 and it.cost >= 0 { move(x, discard) }\nlet h = hand\ncoins += count(discard) + h",
+        // A condition that is the kept part alone: the other items' steps
+        // charged at once, or each in turn where they do not all fit.
+        "create(@osaisen, deck, 2000)\nwhile true { coins += count(deck where held() > 0) }",
+        "create(@osaisen, discard, 3)\nwhile true { coins += count(deck where held() > 3) + count(hand where held() > 0) }",
+        "for x in hand where not empty(discard where far(0) > 0) { move(x, discard) }\ncoins += count(discard)",
     ];
     fail_with_verbs("kept", verbs, &cases);
 }

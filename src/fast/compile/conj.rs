@@ -25,6 +25,8 @@ pub(super) struct ItemTest {
     whole: CondFn,
     /// The slots of a part kept across a filter's items ([`super::invariant`]).
     pub(super) kept: Option<usize>,
+    /// Whether the kept part is the whole condition (no part reads the item).
+    pub(super) only_kept: bool,
 }
 
 impl ItemTest {
@@ -88,6 +90,7 @@ impl Compiler<'_> {
             tags: lead,
             whole: all_of((0..parts.len()).map(|i| part(i, parts[i])).collect()),
             kept: None,
+            only_kept: false,
         }
     }
 }

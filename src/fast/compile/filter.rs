@@ -159,6 +159,9 @@ impl Filter {
             },
         }
         let cards = cards.as_slice();
+        if self.test.only_kept {
+            return self.test.cards_kept(g, f, self.slot, cards, hit);
+        }
         for (i, &c) in cards.iter().enumerate() {
             if self.test.card(g, f, self.slot, c)? {
                 hit(&Value::Card(c), cards.len() - i);

@@ -44,6 +44,8 @@ impl Compiler<'_> {
             false => inner.cond(p),
         });
         test.kept = Some(at as usize);
+        // One part, kept: it reads no item, so no tag test leads it.
+        test.only_kept = parts.len() == 1;
         test
     }
 
@@ -137,6 +139,51 @@ fn span_of(s: &[Value]) -> Span {
 }
 
 impl ItemTest {
+    /// Cards tested by a condition that is one kept part (`only_kept`), as
+    /// [`ItemTest::card`] tests them in turn: the first runs the part; the
+    /// others take its truth, their steps all charged at once where they
+    /// fit (else each in turn, as `card` does), the slot left holding the
+    /// last card and the span the one the part left.
+    pub(super) fn cards_kept(
+        &self,
+        g: &mut Game,
+        f: &mut Frame,
+        slot: usize,
+        cards: &[ObjId],
+        mut hit: impl FnMut(&Value, usize),
+    ) -> Res<()> {
+        let n = cards.len();
+        let Some((&first, rest)) = cards.split_first() else {
+            return Ok(());
+        };
+        if self.card(g, f, slot, first)? {
+            hit(&Value::Card(first), n);
+        }
+        let (Some(at), Some(&last)) = (self.kept, rest.last()) else {
+            return Ok(());
+        };
+        if let Value::Int(k) = f.slots[at] {
+            let steps = (k >> 1) as u64 * rest.len() as u64;
+            if g.budget.room(steps) {
+                g.budget.spend(steps);
+                f.span = span_of(&f.slots[at + 1..at + 3]);
+                f.slots[slot] = Value::Card(last);
+                if k & 1 == 1 {
+                    for (i, &c) in rest.iter().enumerate() {
+                        hit(&Value::Card(c), rest.len() - i);
+                    }
+                }
+                return Ok(());
+            }
+        }
+        for (i, &c) in rest.iter().enumerate() {
+            if self.card(g, f, slot, c)? {
+                hit(&Value::Card(c), rest.len() - i);
+            }
+        }
+        Ok(())
+    }
+
     /// Empties the kept slots, after a filter's loop.
     pub(super) fn done(&self, f: &mut Frame) {
         if let Some(at) = self.kept {
