@@ -15,14 +15,14 @@ use crate::value::{ObjId, PlayerId, Value};
 
 /// A frame's slots when there are few (most code), on the native stack: no
 /// vector to take from a pool and give back. Only the first `n` are used,
-/// and [`Slots::empty`] empties them (no glue dropping all four).
+/// and [`Slots::empty`] empties them (no glue dropping all eight).
 struct Slots {
-    stack: ManuallyDrop<[Value; 4]>,
+    stack: ManuallyDrop<[Value; 8]>,
 }
 
 impl Slots {
     /// The most slots kept on the native stack.
-    const MAX: usize = 4;
+    const MAX: usize = 8;
 
     #[inline(always)]
     fn new() -> Slots {
