@@ -65,6 +65,21 @@ impl Game {
         parts.iter().map(|r| self.ask(*r)).collect()
     }
 
+    /// One pick of `n` options (a request with `min` = `max` = 1) by an
+    /// agent that picks without reading ([`Agent::blind`]): its answer,
+    /// recorded as [`Game::ask`] records it, with no request or options
+    /// built. None for any other agent, and while a transcript is kept (the
+    /// answer is logged with its options' labels).
+    #[inline(always)]
+    pub(crate) fn ask_blind(&mut self, p: PlayerId, n: usize) -> Option<usize> {
+        if self.logging {
+            return None;
+        }
+        let i = self.agents.get_mut(p as usize)?.blind(n)?;
+        self.record_one(p, i);
+        Some(i)
+    }
+
     /// A decision taken by a data bot's speed path: one option, `i`.
     #[inline(always)]
     pub(crate) fn record_one(&mut self, p: PlayerId, i: usize) {

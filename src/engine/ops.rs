@@ -1220,10 +1220,10 @@ impl Game {
             }
         }
         // A prompt given as a string is read where it is (no copy).
-        let prompt_at = |i: usize| -> std::borrow::Cow<'_, str> {
+        let prompt_at = |g: &Game, i: usize| -> std::borrow::Cow<'_, str> {
             match a.get(i) {
                 Some(Value::Str(s)) => std::borrow::Cow::Borrowed(s.as_str()),
-                Some(v) => self.show(v).into(),
+                Some(v) => g.show(v).into(),
                 None => b.name().into(),
             }
         };
@@ -1243,13 +1243,21 @@ impl Game {
         };
         match b {
             Builtin::May => {
-                let prompt = prompt_at(0);
+                if let Some(i) = self.ask_blind(who, YES_NO.len()) {
+                    return Ok(Value::Bool(i == 0));
+                }
+                let prompt = prompt_at(self, 0);
                 let r = ask(self, Kind::YesNo, &prompt, &YES_NO[..], 1, 1)?;
                 Ok(Value::Bool(r.first() == Some(&0)))
             }
             Builtin::ChooseOption => {
                 let items = self.items(&a[0], sp)?;
-                let prompt = prompt_at(1);
+                if !items.is_empty()
+                    && let Some(i) = self.ask_blind(who, items.len())
+                {
+                    return Ok(items[i].clone());
+                }
+                let prompt = prompt_at(self, 1);
                 // An option that is a string is its own text: shared, not
                 // shown into a new one.
                 let opts: smallvec::SmallVec<[Choice; 8]> = (items.iter())
@@ -1283,16 +1291,30 @@ impl Game {
                             );
                         }
                         let (min, max) = (min as usize, max as usize);
-                        (min.min(items.len()), max.min(items.len()), prompt_at(3))
+                        (
+                            min.min(items.len()),
+                            max.min(items.len()),
+                            prompt_at(self, 3),
+                        )
                     }
-                    Builtin::Order => (items.len(), items.len(), prompt_at(1)),
-                    _ => (1.min(items.len()), 1.min(items.len()), prompt_at(1)),
+                    Builtin::Order => (items.len(), items.len(), prompt_at(self, 1)),
+                    _ => (1.min(items.len()), 1.min(items.len()), prompt_at(self, 1)),
                 };
                 if max == 0 {
                     return Ok(if b == Builtin::ChooseOne || first {
                         Value::None
                     } else {
                         Value::list(Vec::new())
+                    });
+                }
+                // One pick by an agent that does not read: no options made.
+                if (min, max.max(min)) == (1, 1)
+                    && let Some(i) = self.ask_blind(who, items.len())
+                {
+                    let v = items[i].clone();
+                    return Ok(match b == Builtin::ChooseOne || first {
+                        true => v,
+                        false => Value::list(vec![v]),
                     });
                 }
                 let opts: smallvec::SmallVec<[Choice; 8]> =

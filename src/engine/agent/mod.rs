@@ -4,7 +4,7 @@
 //! request made), and a speed tier may decide a window without listing the
 //! moves ([`super::tier::Tier::window`]); and an agent that reads nothing
 //! (first, random) names its pick of `n` options ([`Agent::blind`]), so a
-//! window round builds no request for it.
+//! window round or a one-pick choice builds no request for it.
 
 mod bot;
 mod replay;
@@ -41,8 +41,9 @@ pub trait Agent: Send + Sync {
 
     /// The option it would pick of a one-pick request of `n` options,
     /// for an agent that reads neither the game nor the options (first,
-    /// random): a window round then builds no request, and the answer is
-    /// the one [`Agent::answer`] would give, drawn the same way.
+    /// random): a window round or a one-pick choice then builds no
+    /// request, and the answer is the one [`Agent::answer`] would give,
+    /// drawn the same way.
     fn blind(&mut self, _n: usize) -> Option<usize> {
         None
     }
