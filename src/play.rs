@@ -131,6 +131,9 @@ impl Agent for Narrated {
     fn blind(&mut self, n: usize) -> Option<usize> {
         self.bot.blind(n)
     }
+    fn blind_picks(&mut self, n: usize, min: usize, max: usize) -> Option<Picks> {
+        self.bot.blind_picks(n, min, max)
+    }
     fn forks(&self) -> bool {
         self.bot.forks()
     }

@@ -46,14 +46,7 @@ impl Game {
         if self.logging && !req.public {
             self.log_answer(&req, &picked);
         }
-        match picked[..] {
-            [i] => self.record_one(req.player, i),
-            _ => {
-                self.decisions.push(req.player as u32);
-                self.decisions.push(picked.len() as u32);
-                self.decisions.extend(picked.iter().map(|&i| i as u32));
-            }
-        }
+        self.record(req.player, &picked);
         Ok(picked)
     }
 
@@ -65,19 +58,42 @@ impl Game {
         parts.iter().map(|r| self.ask(*r)).collect()
     }
 
-    /// One pick of `n` options (a request with `min` = `max` = 1) by an
-    /// agent that picks without reading ([`Agent::blind`]): its answer,
-    /// recorded as [`Game::ask`] records it, with no request or options
-    /// built. None for any other agent, and while a transcript is kept (the
-    /// answer is logged with its options' labels).
+    /// The picks of `min` to `max` of `n` options by an agent that picks
+    /// without reading ([`Agent::blind`], [`Agent::blind_picks`]): its
+    /// answer, cut and recorded as [`Game::ask`] cuts and records it, with
+    /// no request or options built. None for any other agent, and while a
+    /// transcript is kept (the answer is logged with its options' labels).
     #[inline(always)]
-    pub(crate) fn ask_blind(&mut self, p: PlayerId, n: usize) -> Option<usize> {
+    pub(crate) fn ask_blind(
+        &mut self,
+        p: PlayerId,
+        n: usize,
+        min: usize,
+        max: usize,
+    ) -> Option<Picks> {
         if self.logging {
             return None;
         }
-        let i = self.agents.get_mut(p as usize)?.blind(n)?;
-        self.record_one(p, i);
-        Some(i)
+        let agent = self.agents.get_mut(p as usize)?;
+        let picked = match (min.min(n), max.min(n)) {
+            (1, 1) => Picks::from_elem(agent.blind(n)?, 1),
+            (min, max) => agent.blind_picks(n, min, max)?,
+        };
+        self.record(p, &picked);
+        Some(picked)
+    }
+
+    /// An answer's picks recorded with its player.
+    #[inline(always)]
+    fn record(&mut self, p: PlayerId, picked: &[usize]) {
+        match picked[..] {
+            [i] => self.record_one(p, i),
+            _ => {
+                self.decisions.push(p as u32);
+                self.decisions.push(picked.len() as u32);
+                self.decisions.extend(picked.iter().map(|&i| i as u32));
+            }
+        }
     }
 
     /// A decision taken by a data bot's speed path: one option, `i`.

@@ -1243,19 +1243,19 @@ impl Game {
         };
         match b {
             Builtin::May => {
-                if let Some(i) = self.ask_blind(who, YES_NO.len()) {
-                    return Ok(Value::Bool(i == 0));
-                }
-                let prompt = prompt_at(self, 0);
-                let r = ask(self, Kind::YesNo, &prompt, &YES_NO[..], 1, 1)?;
+                let r = match self.ask_blind(who, YES_NO.len(), 1, 1) {
+                    Some(r) => r,
+                    None => ask(self, Kind::YesNo, &prompt_at(self, 0), &YES_NO[..], 1, 1)?,
+                };
                 Ok(Value::Bool(r.first() == Some(&0)))
             }
             Builtin::ChooseOption => {
                 let items = self.items(&a[0], sp)?;
-                if !items.is_empty()
-                    && let Some(i) = self.ask_blind(who, items.len())
-                {
-                    return Ok(items[i].clone());
+                if items.is_empty() {
+                    return Ok(Value::None);
+                }
+                if let Some(r) = self.ask_blind(who, items.len(), 1, 1) {
+                    return Ok(r.first().map(|&i| items[i].clone()).unwrap_or(Value::None));
                 }
                 let prompt = prompt_at(self, 1);
                 // An option that is a string is its own text: shared, not
@@ -1269,9 +1269,6 @@ impl Game {
                         v => Choice::text(&self.show(v)),
                     })
                     .collect();
-                if opts.is_empty() {
-                    return Ok(Value::None);
-                }
                 let r = ask(self, Kind::Option, &prompt, &opts, 1, 1)?;
                 Ok(r.first().map(|&i| items[i].clone()).unwrap_or(Value::None))
             }
@@ -1307,24 +1304,20 @@ impl Game {
                         Value::list(Vec::new())
                     });
                 }
-                // One pick by an agent that does not read: no options made.
-                if (min, max.max(min)) == (1, 1)
-                    && let Some(i) = self.ask_blind(who, items.len())
-                {
-                    let v = items[i].clone();
-                    return Ok(match b == Builtin::ChooseOne || first {
-                        true => v,
-                        false => Value::list(vec![v]),
-                    });
-                }
-                let opts: smallvec::SmallVec<[Choice; 8]> =
-                    items.iter().map(|v| self.choice_of(v)).collect();
-                let kind = if b == Builtin::Order {
-                    Kind::Order
-                } else {
-                    Kind::Pick
+                // An agent that does not read: no options made to ask it.
+                let r = match self.ask_blind(who, items.len(), min, max.max(min)) {
+                    Some(r) => r,
+                    None => {
+                        let opts: smallvec::SmallVec<[Choice; 8]> =
+                            items.iter().map(|v| self.choice_of(v)).collect();
+                        let kind = if b == Builtin::Order {
+                            Kind::Order
+                        } else {
+                            Kind::Pick
+                        };
+                        ask(self, kind, &prompt, &opts, min, max.max(min))?
+                    }
                 };
-                let r = ask(self, kind, &prompt, &opts, min, max.max(min))?;
                 if b == Builtin::ChooseOne || first {
                     return Ok(r.first().map_or(Value::None, |&i| items[i].clone()));
                 }

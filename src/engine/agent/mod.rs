@@ -48,6 +48,14 @@ pub trait Agent: Send + Sync {
         None
     }
 
+    /// The options it would pick of a request of `n` options wanting `min`
+    /// to `max` of them (both at most `n`), for an agent that reads neither
+    /// the game nor the options: a choice then builds no request, and the
+    /// answer is the one [`Agent::answer`] would give, drawn the same way.
+    fn blind_picks(&mut self, _n: usize, _min: usize, _max: usize) -> Option<Picks> {
+        None
+    }
+
     /// Whether it forks the game it is asked in: the kernel then keeps a
     /// point the game can be resumed from ([`Game::fork_point`]). Asked
     /// when it takes its seat.
@@ -78,6 +86,10 @@ impl Agent for First {
         Some(0)
     }
 
+    fn blind_picks(&mut self, _n: usize, min: usize, max: usize) -> Option<Picks> {
+        Some((0..min.max(1).min(max)).collect())
+    }
+
     fn boxed(&self) -> Box<dyn Agent> {
         Box::new(*self)
     }
@@ -96,21 +108,17 @@ impl Default for Random {
 
 impl Agent for Random {
     fn answer(&mut self, _: &mut Game, req: &Request) -> Res<Picks> {
-        let (n, rng) = (req.options.len(), &mut self.0);
-        let k = req.min + below(rng, req.max - req.min + 1);
-        // One pick (most requests): the draw the pool below would make.
-        if k == 1 {
-            let mut one = Picks::new();
-            one.push(below(rng, n));
-            return Ok(one);
-        }
-        Ok(draw_distinct(rng, n, k))
+        Ok(self.picks(req.options.len(), req.min, req.max))
     }
 
     /// `answer`'s draws for one pick: the count, `1 + below(1)`, draws
     /// nothing; the pick is `below(n)`.
     fn blind(&mut self, n: usize) -> Option<usize> {
         Some(below(&mut self.0, n))
+    }
+
+    fn blind_picks(&mut self, n: usize, min: usize, max: usize) -> Option<Picks> {
+        Some(self.picks(n, min, max))
     }
 
     fn seat(&mut self, seed: u64, seat: usize) {
@@ -120,6 +128,21 @@ impl Agent for Random {
 
     fn boxed(&self) -> Box<dyn Agent> {
         Box::new(self.clone())
+    }
+}
+
+impl Random {
+    /// `min` to `max` distinct indices below `n`: how many drawn first.
+    fn picks(&mut self, n: usize, min: usize, max: usize) -> Picks {
+        let rng = &mut self.0;
+        let k = min + below(rng, max - min + 1);
+        // One pick (most requests): the draw the pool below would make.
+        if k == 1 {
+            let mut one = Picks::new();
+            one.push(below(rng, n));
+            return one;
+        }
+        draw_distinct(rng, n, k)
     }
 }
 
