@@ -8,79 +8,126 @@
 
 use super::*;
 
-/// A number read in place, or a sum or difference of them.
-pub(super) enum Arith {
+/// A number read in place, or a sum or difference of them: the first
+/// term, then each added or subtracted in turn (`a + b - c`, left to right
+/// as `binop` folds it), one loop with no call per operand.
+pub(super) struct Arith {
+    first: Term,
+    /// The terms after the first, each subtracted (true) or added.
+    rest: Box<[(bool, Term)]>,
+}
+
+/// A number read in place: an operand of an [`Arith`].
+enum Term {
     Const(i64),
     Global(usize),
     /// A counter of the running player.
     Counter(u16),
     /// A number in a frame slot.
     Slot(usize),
-    /// A card's (or card id's) property or a player's counter, of a slot.
-    Field(usize, Field),
+    /// A card's (or card id's) property or a player's counter, of a slot:
+    /// the field's counter and property.
+    Field(usize, Option<u16>, Option<u16>),
     /// `count(zone)`, with the call's span.
     Count(ZoneAt, Span),
-    Add(Box<Arith>, Box<Arith>),
-    Sub(Box<Arith>, Box<Arith>),
+    /// A sum or difference on the right (`a - (b + c)`), folded on its own.
+    Sum(Box<Arith>),
 }
 
 impl Arith {
     /// The number, as `binop` makes it from the operands' values; None
-    /// where an operand is not a number read here.
-    #[inline]
+    /// where an operand is not a number read here. Inlined into the
+    /// closure that reads it: no frame of its own to save registers for.
+    #[inline(always)]
     pub(super) fn get(&self, g: &Game, f: &mut Frame) -> Option<i64> {
+        let mut n = self.first.get(g, f)?;
+        for (sub, t) in self.rest.iter() {
+            let x = t.get(g, f)?;
+            n = match sub {
+                true => n.saturating_sub(x),
+                false => n.saturating_add(x),
+            };
+        }
+        Some(n)
+    }
+
+    fn is_sum(&self) -> bool {
+        !self.rest.is_empty()
+    }
+}
+
+impl Term {
+    #[inline(always)]
+    fn get(&self, g: &Game, f: &mut Frame) -> Option<i64> {
         Some(match self {
-            Arith::Const(i) => *i,
-            Arith::Global(i) => g.st.globals[*i],
-            Arith::Counter(c) => g.st.counter(f.me, *c),
-            Arith::Slot(s) => match f.slots[*s] {
+            Term::Const(i) => *i,
+            Term::Global(i) => g.st.globals[*i],
+            Term::Counter(c) => g.st.counter(f.me, *c),
+            Term::Slot(s) => match f.slots[*s] {
                 Value::Int(n) => n,
                 _ => return None,
             },
-            Arith::Field(s, field) => match (&f.slots[*s], field.counter, field.prop) {
+            Term::Field(s, counter, prop) => match (&f.slots[*s], *counter, *prop) {
                 (Value::Player(p), Some(c), _) => g.st.counter(*p, c),
                 (Value::Card(c), _, Some(pr)) => g.st.prop(f.data, *c, pr),
                 (Value::Def(d), _, Some(pr)) => g.data.defs[*d as usize].props[pr as usize],
                 _ => return None,
             },
-            Arith::Count(z, span) => {
-                let z = z.get(g, f).ok()?;
-                f.span = *span;
-                g.zone_size(z, *span).ok()? as i64
-            }
-            Arith::Add(a, b) => a.get(g, f)?.saturating_add(b.get(g, f)?),
-            Arith::Sub(a, b) => a.get(g, f)?.saturating_sub(b.get(g, f)?),
+            Term::Count(z, span) => count(z, *span, g, f)?,
+            Term::Sum(x) => sum(x, g, f)?,
         })
     }
+}
 
-    fn is_sum(&self) -> bool {
-        matches!(self, Arith::Add(..) | Arith::Sub(..))
-    }
+/// [`Term::Count`], out of line: the loop keeps a small frame.
+#[inline(never)]
+fn count(z: &ZoneAt, span: Span, g: &Game, f: &mut Frame) -> Option<i64> {
+    let z = z.get(g, f).ok()?;
+    f.span = span;
+    Some(g.zone_size(z, span).ok()? as i64)
+}
+
+/// [`Term::Sum`], out of line.
+#[inline(never)]
+fn sum(x: &Arith, g: &Game, f: &mut Frame) -> Option<i64> {
+    x.get(g, f)
 }
 
 impl Compiler<'_> {
     /// `e` as a number read in place, if it is one.
     pub(super) fn arith(&self, e: &Expr) -> Option<Arith> {
         Some(match e {
-            Expr::Int(i) => Arith::Const(*i),
-            Expr::Global(i) => Arith::Global(*i as usize),
-            Expr::Local(s) => Arith::Slot(self.slot(*s)),
+            Expr::Bin(op @ (BinOp::Add | BinOp::Sub), a, b, _) => {
+                let mut x = self.arith(a)?;
+                let mut rest = std::mem::take(&mut x.rest).into_vec();
+                rest.push((*op == BinOp::Sub, self.term(b)?));
+                x.rest = rest.into_boxed_slice();
+                x
+            }
+            e => Arith {
+                first: self.term(e)?,
+                rest: Box::new([]),
+            },
+        })
+    }
+
+    /// `e` as one operand of an [`Arith`], if it is a number read in place.
+    fn term(&self, e: &Expr) -> Option<Term> {
+        Some(match e {
+            Expr::Int(i) => Term::Const(*i),
+            Expr::Global(i) => Term::Global(*i as usize),
+            Expr::Local(s) => Term::Slot(self.slot(*s)),
             Expr::Field(x, field) if field.counter.is_some() && matches!(**x, Expr::Me) => {
-                Arith::Counter(field.counter?)
+                Term::Counter(field.counter?)
             }
             Expr::Field(x, field) if field.counter.is_some() || field.prop.is_some() => match **x {
-                Expr::Local(s) => Arith::Field(self.slot(s), *field),
+                Expr::Local(s) => Term::Field(self.slot(s), field.counter, field.prop),
                 _ => return None,
             },
             Expr::Call(Builtin::Count, a, span) if let [z] = a.as_slice() => {
-                Arith::Count(self.zone_at(z)?, *span)
+                Term::Count(self.zone_at(z)?, *span)
             }
-            Expr::Bin(BinOp::Add, a, b, _) => {
-                Arith::Add(Box::new(self.arith(a)?), Box::new(self.arith(b)?))
-            }
-            Expr::Bin(BinOp::Sub, a, b, _) => {
-                Arith::Sub(Box::new(self.arith(a)?), Box::new(self.arith(b)?))
-            }
+            Expr::Bin(BinOp::Add | BinOp::Sub, ..) => Term::Sum(Box::new(self.arith(e)?)),
             _ => return None,
         })
     }
