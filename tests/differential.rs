@@ -328,6 +328,10 @@ fn tiers_fail_the_same_way() {
         "let c = top(deck)\nlet p = 7\nif deck(p) == c.zone { coins += 1 }",
         "let s = \"x\"\nlet c = top(deck)\nif c.cost + 1 > coins - 1 { coins += 1 }\nif count(hand) + count(deck) - coins > 0 { coins += 2 }\ncoins += c.cost + actions\nif s + 1 == \"x1\" { coins += 1 }\nlet n = none\nif n.cost + 1 >= 1 { coins += 1 }",
         "let p = 7\nif count(hand) + count(deck(p)) > 0 { coins += 1 }",
+        // Sums folded left in place: a sum on the right, saturating ends,
+        // an operand not a number late in the fold.
+        "let c = top(deck)\nlet big = 9223372036854775807\nif big + c.cost + 1 - big > 0 { coins += 1 }\nif 1 - (c.cost + big) < 0 { coins += 1 }\nif coins - (actions - (1 + c.cost)) + big > 0 { coins += 1 }\nlet s = \"x\"\nif c.cost + 1 + s == \"x\" { coins += 1 }",
+        "let c = top(deck)\nlet s = \"x\"\nif coins + c.cost - s > 0 { coins += 1 }",
         "let p = 7\nif not empty(hand) and count(hand where it is action) > 0 { coins += 1 }\nif empty(deck(p)) { coins += 1 }",
         "let p = 7\ncoins += count(hand where it is action)\ncoins += count(deck(p) where it is action)",
         "let c = first(choose(hand, 0, 0))\nlet d = first(choose(me, hand, 1, 2, \"pick\"))\nif c == none and d != none { coins += 1 }\nlet two = 2\nlet e = first(choose(hand, two, 1))",
@@ -514,6 +518,29 @@ fn counted_verbs_fail_the_same_way() {
         "if empty(five()) { coins += 1 }",
     ];
     fail_with_verbs("counted", verbs, &cases);
+}
+
+/// A verb call tested as a condition: its `if c { return x }` arms and its
+/// last return compiled as conditions (no value made) in the speed tier,
+/// with the same steps, spans and failures as testing the value returned.
+#[test]
+fn tested_verbs_fail_the_same_way() {
+    let verbs = "  tested:\n    params: [n, c]\n    do: |\n      if n == 0 { return false }\n      \
+                 if n == 1 { return c.cost }\n      let k = n * 2\n      if k == 4 { return none }\n      \
+                 if k == 6 { return hand }\n      if k == 8 { return \"\" }\n      if k == 10 { return c.cost + 1 > k }\n      \
+                 if k == 12 { return 1 / 0 }\n      if c.cost + k > 100 { return count(5) }\n      return true\n  \
+                 bare:\n    params: [n]\n    do: |\n      if n > 0 { return true }\n      if n < 0 { return }\n      return false\n  \
+                 one:\n    params: [c]\n    do: \"return c.cost > 1 and c is resource\"\n";
+    let cases = [
+        "let c = top(deck)\nlet n = 0\nwhile n < 9 { if tested(n, c) { coins += 1 }\nif not tested(n, c) { actions += 1 }\nn += 1 }",
+        "let c = top(deck)\nif tested(6, c) { coins += 1 }",
+        "let c = top(deck)\nif tested(51, c) { coins += 1 }",
+        "let c = top(deck)\nif tested(1, none) { coins += 1 }",
+        "if bare(1) and not bare(0) and not bare(-1) { coins += 1 }\nlet c = top(deck)\nif one(c) or one(top(hand)) { coins += 1 }\nif one(5) { coins += 1 }",
+        "create(@osaisen, deck, 100000)\nlet c = top(deck)\nwhile true { if tested(2, c) { coins += 1 } }",
+        "let c = top(deck)\ncoins += count(hand where tested(3, it) and tested(4, c))",
+    ];
+    fail_with_verbs("tested", verbs, &cases);
 }
 
 /// A verb called for its effect whose last statement is `return e` runs

@@ -105,6 +105,13 @@ impl Compiler<'_> {
                     Ok(false)
                 })
             }
+            Expr::Verb(v, args, span) => match self.inline::<KeepTruth>(*v, args, *span) {
+                Some(call) => call,
+                None => {
+                    let v = self.val(e);
+                    Box::new(move |g, f| Ok(v(g, f)?.truthy()))
+                }
+            },
             _ => {
                 let v = self.val(e);
                 Box::new(move |g, f| Ok(v(g, f)?.truthy()))

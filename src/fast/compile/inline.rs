@@ -15,6 +15,8 @@ impl Compiler<'_> {
     /// for its effect only when its value is not kept.
     pub(super) fn body<K: Keep>(&self, stmts: &[Stmt]) -> Body {
         match stmts {
+            // Only its truth kept: the condition, with no value made.
+            [Stmt::Return(Some(e))] if K::TRUTH => Body::Cond(self.cond(e)),
             [Stmt::Return(Some(e))] if K::VALUE => match self.truth(e) {
                 Some(c) => Body::Cond(c),
                 None => Body::Expr(self.val(e)),
@@ -26,6 +28,12 @@ impl Compiler<'_> {
                 if straight.is_none() && Hook::fits(&v) {
                     let leaves = v.into_boxed_slice();
                     return Body::Hook(Box::new(Hook::new(leaves)));
+                }
+                if straight.is_none()
+                    && K::TRUTH
+                    && let Some(c) = self.tail_cond(stmts)
+                {
+                    return Body::Cond(c);
                 }
                 if straight.is_none()
                     && K::VALUE
@@ -76,6 +84,59 @@ impl Compiler<'_> {
             init(g, f)?;
             value(g, f)
         }))
+    }
+
+    /// [`Compiler::tail`] of a call tested as a condition: the truth of
+    /// the value returned, each `return x` compiled as the condition `x`
+    /// (what testing its value finds, with no value made), and the
+    /// `if c { return x }` arms in a row tested by one loop.
+    fn tail_cond(&self, stmts: &[Stmt]) -> Option<CondFn> {
+        let at = stmts.iter().position(|s| arm(s).is_some());
+        let (init, mut last) = match at {
+            Some(i) => (&stmts[..i], &stmts[i..]),
+            None => (
+                &stmts[..stmts.len().checked_sub(1)?],
+                &stmts[stmts.len() - 1..],
+            ),
+        };
+        let mut arms = Vec::new();
+        while let [s, rest @ ..] = last
+            && let Some((c, x)) = arm(s)
+        {
+            arms.push((self.cond(c), self.then(x)));
+            last = rest;
+        }
+        let end = match last {
+            [Stmt::Return(Some(x))] => self.then(x),
+            // What follows the arms, shorter than `stmts`.
+            rest if !arms.is_empty() && !rest.is_empty() => Then::Code(self.tail_cond(rest)?),
+            _ => return None,
+        };
+        let arms = arms.into_boxed_slice();
+        let value = move |g: &mut Game, f: &mut Frame| {
+            for (c, x) in arms.iter() {
+                if c(g, f)? {
+                    return x.holds(g, f);
+                }
+            }
+            end.holds(g, f)
+        };
+        if init.is_empty() {
+            return Some(Box::new(value));
+        }
+        let init = block_of(self.leaves(init));
+        Some(Box::new(move |g, f| {
+            init(g, f)?;
+            value(g, f)
+        }))
+    }
+
+    /// What a `return x` gives a caller that tests it.
+    fn then(&self, x: &Expr) -> Then {
+        match x {
+            Expr::Bool(b) => Then::Const(*b),
+            x => Then::Code(self.cond(x)),
+        }
     }
 
     /// A verb call compiled into its caller: the verb's slots follow the
@@ -257,7 +318,7 @@ impl Compiler<'_> {
             // Every argument replaced, no slot written: the call is its
             // step, depth and span around the body.
             return Some(Inlined::Code(Box::new(move |g, f| {
-                call_body::<K>(g, f, |g, f| body.run(g, f), span, at)
+                call_kept::<K>(g, f, &body, span, at)
             })));
         }
         Some(Inlined::Code(Box::new(move |g, f| {
@@ -271,13 +332,40 @@ impl Compiler<'_> {
                     f.slots[*s] = v;
                 }
             }
-            let r = call_body::<K>(g, f, |g, f| body.run(g, f), span, at);
+            let r = call_kept::<K>(g, f, &body, span, at);
             // Left empty, as the next call expects them.
             for s in &mut f.slots[slots.clone()] {
                 *s = Value::None;
             }
             r
         })))
+    }
+}
+
+/// The truth a [`Compiler::tail_cond`] arm returns: known, or tested.
+enum Then {
+    Const(bool),
+    Code(CondFn),
+}
+
+impl Then {
+    #[inline(always)]
+    fn holds(&self, g: &mut Game, f: &mut Frame) -> Res<bool> {
+        match self {
+            Then::Const(b) => Ok(*b),
+            Then::Code(c) => c(g, f),
+        }
+    }
+}
+
+/// `if c { return x }` with no `else`: its condition and value.
+fn arm(s: &Stmt) -> Option<(&Expr, &Expr)> {
+    match s {
+        Stmt::If(c, a, b) if b.is_empty() => match a.as_slice() {
+            [Stmt::Return(Some(x))] => Some((c, x)),
+            _ => None,
+        },
+        _ => None,
     }
 }
 

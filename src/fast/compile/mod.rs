@@ -268,7 +268,15 @@ trait Keep: 'static {
     type Out: Returns + 'static;
     /// Whether the value is kept.
     const VALUE: bool;
+    /// Whether only the value's truth is kept (a call tested as a
+    /// condition): the body is compiled as one where it can be.
+    const TRUTH: bool = false;
     fn keep(v: Value) -> Self::Out;
+    /// What a compiled body gives the caller.
+    #[inline(always)]
+    fn out(body: &Body, g: &mut Game, f: &mut Frame) -> Res<Self::Out> {
+        body.run(g, f).map(Self::keep)
+    }
 }
 
 struct KeepValue;
@@ -278,6 +286,26 @@ impl Keep for KeepValue {
     #[inline(always)]
     fn keep(v: Value) -> Value {
         v
+    }
+}
+
+/// A call tested as a condition: the truth of its value, taken from a
+/// body compiled as a condition with no value made.
+struct KeepTruth;
+impl Keep for KeepTruth {
+    type Out = bool;
+    const VALUE: bool = true;
+    const TRUTH: bool = true;
+    #[inline(always)]
+    fn keep(v: Value) -> bool {
+        v.truthy()
+    }
+    #[inline(always)]
+    fn out(body: &Body, g: &mut Game, f: &mut Frame) -> Res<bool> {
+        match body {
+            Body::Cond(c) => c(g, f),
+            body => body.run(g, f).map(|v| v.truthy()),
+        }
     }
 }
 
