@@ -37,6 +37,17 @@ impl Game {
 
     /// [`Game::dispatch`] for a caller that holds the game data.
     pub(crate) fn dispatch_in(&mut self, data: &Data, ev: Event) -> Res<Event> {
+        // One ability of the rules' and no card's: handled as one found
+        // would be, with no list of found ones made.
+        if let Some(slot) = data.index.slot(ev.name, ev.would)
+            && let [t] = slot.rules[..]
+            && slot.self_only.is_empty()
+            && slot.zoned.is_empty()
+        {
+            let me = ev.player.unwrap_or(self.st.active);
+            let (r, ev) = self.with_event(ev, |g| g.handle_one(data, t, me));
+            return r.map(|_| ev);
+        }
         let found = self.find_abilities(&ev);
         if found.is_empty() {
             return Ok(ev);
@@ -160,6 +171,25 @@ impl Game {
             let (t, this, me) = now[i];
             g.resolve_trigger(data, t, this, me, true)
         })
+    }
+
+    /// [`Game::handle_found`] of one rules' ability found, `me` its player.
+    #[inline]
+    fn handle_one(&mut self, data: &Data, t: u32, me: PlayerId) -> Res<()> {
+        if !self.condition(data, t, None, me)? {
+            return Ok(());
+        }
+        if data.triggers[t as usize].queued {
+            let event = self.st.events.last().cloned().expect("the event is pushed");
+            self.st.pending.push(Pending {
+                trigger: t,
+                this: None,
+                me,
+                event,
+            });
+            return Ok(());
+        }
+        self.resolve_trigger(data, t, None, me, true)
     }
 
     /// Keeps the abilities whose condition holds for the current event: queued
