@@ -6,8 +6,8 @@ use super::log::{Entry, Place, sees_card};
 use super::request::{Choice, Kind, Request};
 use super::state::{Event, Pending};
 use super::{Game, Res};
-use crate::data::Data;
 use crate::data::schema::Controller;
+use crate::data::{Data, EventSlot};
 use crate::value::{ObjId, PlayerId};
 
 /// An ability that is due: its trigger, its card, the player it belongs to.
@@ -39,8 +39,10 @@ impl Game {
     pub(crate) fn dispatch_in(&mut self, data: &Data, ev: Event) -> Res<Event> {
         // One ability of the rules' and no card's: handled as one found
         // would be, with no list of found ones made.
-        if let Some(slot) = data.index.slot(ev.name, ev.would)
-            && let [t] = slot.rules[..]
+        let Some(slot) = data.index.slot(ev.name, ev.would) else {
+            return Ok(ev);
+        };
+        if let [t] = slot.rules[..]
             && slot.self_only.is_empty()
             && slot.zoned.is_empty()
         {
@@ -48,7 +50,7 @@ impl Game {
             let (r, ev) = self.with_event(ev, |g| g.handle_one(data, t, me));
             return r.map(|_| ev);
         }
-        let found = self.find_abilities(&ev);
+        let found = self.found_in(slot, &ev);
         if found.is_empty() {
             return Ok(ev);
         }
@@ -91,11 +93,16 @@ impl Game {
 
     /// The abilities waiting for an event, found through the trigger index.
     fn find_abilities(&self, ev: &Event) -> Found {
+        match self.data.index.slot(ev.name, ev.would) {
+            Some(slot) => self.found_in(slot, ev),
+            None => Found::new(),
+        }
+    }
+
+    /// [`Game::find_abilities`] in the event's slot of the index.
+    fn found_in(&self, slot: &EventSlot, ev: &Event) -> Found {
         let data = &self.data;
         let mut found = Found::new();
-        let Some(slot) = data.index.slot(ev.name, ev.would) else {
-            return found;
-        };
         let default_me = ev.player.unwrap_or(self.st.active);
         for &t in &slot.rules {
             found.push((t, None, default_me));

@@ -54,6 +54,17 @@ impl Arith {
     fn is_sum(&self) -> bool {
         !self.rest.is_empty()
     }
+
+    /// Whether a term counts a zone (a call out of line, where compiled
+    /// code counts in place).
+    fn counts(&self) -> bool {
+        let counts = |t: &Term| match t {
+            Term::Count(..) => true,
+            Term::Sum(x) => x.counts(),
+            _ => false,
+        };
+        counts(&self.first) || self.rest.iter().any(|(_, t)| counts(t))
+    }
 }
 
 impl Term {
@@ -93,7 +104,53 @@ fn sum(x: &Arith, g: &Game, f: &mut Frame) -> Option<i64> {
     x.get(g, f)
 }
 
+/// A part of a conjunction or an arm of an if-chain: a comparison of
+/// numbers read in place tested where the loop runs it (no closure of its
+/// own), falling back to its compiled code where an operand is not a
+/// number here; or compiled code.
+pub(super) enum Conjunct {
+    Num(Arith, CmpOp, Arith, CondFn),
+    Code(CondFn),
+}
+
+impl Conjunct {
+    /// The part's compiled code.
+    pub(super) fn code(self) -> CondFn {
+        match self {
+            Conjunct::Num(.., c) | Conjunct::Code(c) => c,
+        }
+    }
+
+    #[inline(always)]
+    pub(super) fn holds(&self, g: &mut Game, f: &mut Frame) -> Res<bool> {
+        match self {
+            Conjunct::Num(x, cmp, y, code) => {
+                if let Some(x) = x.get(g, f)
+                    && let Some(y) = y.get(g, f)
+                {
+                    return Ok(cmp.holds(x, y));
+                }
+                code(g, f)
+            }
+            Conjunct::Code(c) => c(g, f),
+        }
+    }
+}
+
 impl Compiler<'_> {
+    /// Condition `e` as a [`Conjunct`].
+    pub(super) fn part(&self, e: &Expr) -> Conjunct {
+        if let Expr::Bin(op, a, b, _) = e
+            && let Some(cmp) = CmpOp::of(*op)
+            && let (Some(x), Some(y)) = (self.arith(a), self.arith(b))
+            && !x.counts()
+            && !y.counts()
+        {
+            return Conjunct::Num(x, cmp, y, self.cond(e));
+        }
+        Conjunct::Code(self.cond(e))
+    }
+
     /// `e` as a number read in place, if it is one.
     pub(super) fn arith(&self, e: &Expr) -> Option<Arith> {
         Some(match e {

@@ -58,9 +58,21 @@ impl ItemTest {
 }
 
 impl Compiler<'_> {
-    /// `a and b and ...` as one loop.
+    /// `a and b and ...` as one loop, its comparisons of numbers read in
+    /// place tested in it.
     pub(super) fn all(&self, parts: &[&Expr]) -> CondFn {
-        all_of(parts.iter().map(|p| self.cond(p)).collect())
+        let parts: Box<[Conjunct]> = parts.iter().map(|p| self.part(p)).collect();
+        if let [Conjunct::Code(_)] | [Conjunct::Code(_), Conjunct::Code(_)] = &*parts {
+            return all_of(parts.into_vec().into_iter().map(Conjunct::code).collect());
+        }
+        Box::new(move |g, f| {
+            for p in parts.iter() {
+                if !p.holds(g, f)? {
+                    return Ok(false);
+                }
+            }
+            Ok(true)
+        })
     }
 
     /// The test of an item bound in `slot`.

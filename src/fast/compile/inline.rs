@@ -103,7 +103,7 @@ impl Compiler<'_> {
         while let [s, rest @ ..] = last
             && let Some((c, x)) = arm(s)
         {
-            arms.push((self.cond(c), self.then(x)));
+            arms.push((self.part(c), self.then(x)));
             last = rest;
         }
         let end = match last {
@@ -115,7 +115,7 @@ impl Compiler<'_> {
         let arms = arms.into_boxed_slice();
         let value = move |g: &mut Game, f: &mut Frame| {
             for (c, x) in arms.iter() {
-                if c(g, f)? {
+                if c.holds(g, f)? {
                     return x.holds(g, f);
                 }
             }
@@ -317,8 +317,9 @@ impl Compiler<'_> {
         if args.is_empty() && slots.is_empty() {
             // Every argument replaced, no slot written: the call is its
             // step, depth and span around the body.
-            return Some(Inlined::Code(Box::new(move |g, f| {
-                call_kept::<K>(g, f, &body, span, at)
+            return Some(Inlined::Code(Box::new(move |g, f| match K::TRUTH {
+                true => K::call(g, f, &body, span, at),
+                false => call_body::<K>(g, f, |g, f| body.run(g, f), span, at),
             })));
         }
         Some(Inlined::Code(Box::new(move |g, f| {
@@ -332,7 +333,10 @@ impl Compiler<'_> {
                     f.slots[*s] = v;
                 }
             }
-            let r = call_kept::<K>(g, f, &body, span, at);
+            let r = match K::TRUTH {
+                true => K::call(g, f, &body, span, at),
+                false => call_body::<K>(g, f, |g, f| body.run(g, f), span, at),
+            };
             // Left empty, as the next call expects them.
             for s in &mut f.slots[slots.clone()] {
                 *s = Value::None;

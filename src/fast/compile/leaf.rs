@@ -18,18 +18,6 @@ pub(super) fn call_body<K: Keep>(
     g.inlined(f, Charge::Step, at, span, |g, f| body(g, f).map(K::keep))
 }
 
-/// [`call_body`] of a compiled body, given to the caller as `K` keeps it.
-#[inline(always)]
-pub(super) fn call_kept<K: Keep>(
-    g: &mut Game,
-    f: &mut Frame,
-    body: &Body,
-    span: Span,
-    at: Span,
-) -> Res<K::Out> {
-    g.inlined(f, Charge::Step, at, span, |g, f| K::out(body, g, f))
-}
-
 /// A statement of a block, the usual ones run in place by [`run`]: a block
 /// is one closure call, not one per statement (and per nested block).
 pub(super) enum Leaf {

@@ -46,6 +46,7 @@ mod straight;
 mod toploop;
 mod zonesum;
 
+use arith::Conjunct;
 use conj::*;
 pub(in crate::fast) use filter::Filter;
 use filter::*;
@@ -264,7 +265,7 @@ enum Arg {
 
 /// What a call's value becomes: the value itself, or nothing for a call
 /// in statement position (no value to build and drop).
-trait Keep: 'static {
+trait Keep: Sized + 'static {
     type Out: Returns + 'static;
     /// Whether the value is kept.
     const VALUE: bool;
@@ -272,10 +273,12 @@ trait Keep: 'static {
     /// condition): the body is compiled as one where it can be.
     const TRUTH: bool = false;
     fn keep(v: Value) -> Self::Out;
-    /// What a compiled body gives the caller.
+    /// An inlined verb's compiled body called at `span` (the verb's at
+    /// `at`), given to the caller as kept: [`call_body`] of the body, or
+    /// for [`Keep::TRUTH`], its truth.
     #[inline(always)]
-    fn out(body: &Body, g: &mut Game, f: &mut Frame) -> Res<Self::Out> {
-        body.run(g, f).map(Self::keep)
+    fn call(g: &mut Game, f: &mut Frame, body: &Body, span: Span, at: Span) -> Res<Self::Out> {
+        call_body::<Self>(g, f, |g, f| body.run(g, f), span, at)
     }
 }
 
@@ -301,11 +304,11 @@ impl Keep for KeepTruth {
         v.truthy()
     }
     #[inline(always)]
-    fn out(body: &Body, g: &mut Game, f: &mut Frame) -> Res<bool> {
-        match body {
+    fn call(g: &mut Game, f: &mut Frame, body: &Body, span: Span, at: Span) -> Res<bool> {
+        g.inlined(f, Charge::Step, at, span, |g, f| match body {
             Body::Cond(c) => c(g, f),
             body => body.run(g, f).map(|v| v.truthy()),
-        }
+        })
     }
 }
 
