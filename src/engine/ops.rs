@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use super::exec::Frame;
 use super::log::Entry;
-use super::request::{Choice, Kind, Request};
+use super::request::{Choice, Kind, Picks, Request};
 use super::state::{Event, Modifier, StackItem, Until};
 use super::{Flow, Game, Res};
 use crate::lang::builtins::Builtin;
@@ -1331,8 +1331,10 @@ impl Game {
     /// ([`Game::ask_together`]: no one sees another's picks, nor their
     /// effect); then each player's picks move together to that player's
     /// own `to`, in turn order from the active player. The picked cards.
-    /// A draft asks this every round: the options of all players are one
-    /// list (a range each), the prompt is read in place, and the picks move
+    /// A draft asks this every round: the cards of all players' zones are
+    /// one list (a range each), an agent that picks without reading
+    /// ([`Game::ask_blind`]) is asked with no options made, the prompt is
+    /// read in place, and the picks move
     /// as `move_together` moves a list (a step each, then the cards) with
     /// no list made for them.
     fn choose_each(&mut self, a: &Args, f: &Frame) -> Res<Value> {
@@ -1362,49 +1364,76 @@ impl Game {
             owner: p,
         };
         // Players with nothing to pick are not asked. Every zone is listed
-        // (and paid for) before anyone is asked.
+        // (and paid for) before anyone is asked: all zones' cards in one list,
+        // a range each.
         let order: smallvec::SmallVec<[PlayerId; 8]> =
             self.turn_order_iter(self.st.active, true).collect();
         let mut asked: smallvec::SmallVec<[PlayerId; 8]> = smallvec::SmallVec::new();
         let mut ends: smallvec::SmallVec<[usize; 8]> = smallvec::SmallVec::new();
-        let mut options: smallvec::SmallVec<[Choice; 32]> = smallvec::SmallVec::new();
+        let mut listed: smallvec::SmallVec<[ObjId; 32]> = smallvec::SmallVec::new();
         for p in order {
-            // What `items_copied` lists, read straight into the options.
+            // What `items_copied` lists.
             let z = own(from, p);
             self.charge_copy(&Value::Zone(z), sp)?;
-            let n = options.len();
-            options.extend(self.zone_values(z).map(|value| Choice { value, mv: None }));
-            if options.len() == n || max == 0 {
-                options.truncate(n);
+            let n = listed.len();
+            listed.extend(self.zone_values(z).filter_map(|v| match v {
+                Value::Card(c) => Some(c),
+                _ => None,
+            }));
+            if listed.len() == n || max == 0 {
+                listed.truncate(n);
                 continue;
             }
-            ends.push(options.len());
+            ends.push(listed.len());
             asked.push(p);
         }
+        let max = max.max(min);
+        // Agents that pick without reading answer with no options made, in
+        // turn; from the first that reads, the parts left are asked together
+        // with their options (nothing has changed meanwhile).
+        let mut answers: smallvec::SmallVec<[Picks; 4]> = smallvec::SmallVec::new();
         let mut start = 0;
-        let parts: smallvec::SmallVec<[Request; 4]> = (asked.iter().zip(&ends))
-            .map(|(&player, &end)| {
-                let options = &options[start..end];
-                start = end;
-                Request {
-                    data: f.data,
-                    player,
-                    together: &asked,
-                    kind: Kind::Pick,
-                    name: prompt,
-                    prompt,
-                    options,
-                    min,
-                    max: max.max(min),
-                    public: false,
-                }
-            })
-            .collect();
-        let answers = self.ask_together(&parts)?;
-        drop(parts);
+        for (&p, &end) in asked.iter().zip(&ends) {
+            let Some(r) = self.ask_blind(p, end - start, min, max) else {
+                break;
+            };
+            answers.push(r);
+            start = end;
+        }
+        if answers.len() < asked.len() {
+            let options: smallvec::SmallVec<[Choice; 32]> = (listed[start..].iter())
+                .map(|&c| Choice {
+                    value: Value::Card(c),
+                    mv: None,
+                })
+                .collect();
+            let mut at = start;
+            let parts: smallvec::SmallVec<[Request; 4]> = (asked.iter().zip(&ends))
+                .skip(answers.len())
+                .map(|(&player, &end)| {
+                    let options = &options[at - start..end - start];
+                    at = end;
+                    Request {
+                        data: f.data,
+                        player,
+                        together: &asked,
+                        kind: Kind::Pick,
+                        name: prompt,
+                        prompt,
+                        options,
+                        min,
+                        max,
+                        public: false,
+                    }
+                })
+                .collect();
+            let rest = self.ask_together(&parts)?;
+            drop(parts);
+            answers.extend(rest);
+        }
         let mut start = 0;
         for ((&p, &end), picks) in asked.iter().zip(&ends).zip(&answers) {
-            let mine = &options[start..end];
+            let mine = &listed[start..end];
             start = end;
             if picks.is_empty() {
                 continue;
@@ -1412,12 +1441,7 @@ impl Game {
             // What `move_value` does with the picks as a list: a step an
             // item, then the cards (all from a zone) moved together.
             self.charge(sp, picks.len() as u64)?;
-            let cards: Cards = (picks.iter())
-                .filter_map(|&i| match mine[i].value {
-                    Value::Card(c) => Some(c),
-                    _ => None,
-                })
-                .collect();
+            let cards: Cards = picks.iter().map(|&i| mine[i]).collect();
             self.move_cards(&cards, own(to, p), None, false, true, f)?;
         }
         // The picks in the spare list: a draft's statement drops them at once.
@@ -1425,9 +1449,9 @@ impl Game {
         if let Some(items) = Arc::get_mut(&mut list) {
             let mut start = 0;
             for (&end, picks) in ends.iter().zip(&answers) {
-                let mine = &options[start..end];
+                let mine = &listed[start..end];
                 start = end;
-                items.extend(picks.iter().map(|&i| mine[i].value.clone()));
+                items.extend(picks.iter().map(|&i| Value::Card(mine[i])));
             }
         }
         Ok(self.keep_list(list))
