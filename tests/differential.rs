@@ -539,6 +539,10 @@ fn tested_verbs_fail_the_same_way() {
         "if bare(1) and not bare(0) and not bare(-1) { coins += 1 }\nlet c = top(deck)\nif one(c) or one(top(hand)) { coins += 1 }\nif one(5) { coins += 1 }",
         "create(@osaisen, deck, 100000)\nlet c = top(deck)\nwhile true { if tested(2, c) { coins += 1 } }",
         "let c = top(deck)\ncoins += count(hand where tested(3, it) and tested(4, c))",
+        // The same arms whose value is kept.
+        "let c = top(deck)\nlet n = 0\nwhile n < 6 { let v = tested(n, c)\nif v == none or v == false { coins += 1 }\nn += 1 }\nlet w = tested(6, c)",
+        "let c = top(deck)\nlet v = tested(51, c)\nlet x = \"x\"\nlet w = tested(x, c)",
+        "let c = top(deck)\nlet v = tested(none, c)",
     ];
     fail_with_verbs("tested", verbs, &cases);
 }

@@ -51,33 +51,28 @@ impl Compiler<'_> {
     }
 
     /// Statements ending in `return e` whose value is kept, as the value
-    /// they return: the statements, then `e`; an `if c { return x }` on the
-    /// way is `x` if `c` holds, else the rest. No `return` to catch.
+    /// they return: the statements, then `e`; the `if c { return x }` arms
+    /// on the way, in a row, tested by one loop: `x` if `c` holds, else the
+    /// next, else the rest. No `return` to catch.
     fn tail(&self, stmts: &[Stmt]) -> Option<ValFn> {
-        let ret = |a: &[Stmt]| match a {
-            [Stmt::Return(Some(x))] => Some(self.val(x)),
-            _ => None,
+        let (init, last) = split_arms(stmts)?;
+        let (arms, rest) = self.arms(last, |x| self.val(x));
+        let end = match rest {
+            [Stmt::Return(Some(x))] => self.val(x),
+            // What follows the arms, shorter than `stmts`.
+            rest if !arms.is_empty() && !rest.is_empty() => self.tail(rest)?,
+            _ => return None,
         };
-        let at = stmts.iter().position(|s| match s {
-            Stmt::If(_, a, b) => b.is_empty() && matches!(a.as_slice(), [Stmt::Return(Some(_))]),
-            _ => false,
-        });
-        let (init, last) = match at {
-            Some(i) => (&stmts[..i], &stmts[i..]),
-            None => (
-                &stmts[..stmts.len().checked_sub(1)?],
-                &stmts[stmts.len() - 1..],
-            ),
-        };
-        let value: ValFn = match last {
-            [Stmt::If(c, a, _), rest @ ..] => {
-                let (c, x, rest) = (self.cond(c), ret(a)?, self.tail(rest)?);
-                Box::new(move |g, f| if c(g, f)? { x(g, f) } else { rest(g, f) })
+        let value = move |g: &mut Game, f: &mut Frame| {
+            for (c, x) in arms.iter() {
+                if c.holds(g, f)? {
+                    return x(g, f);
+                }
             }
-            last => ret(last)?,
+            end(g, f)
         };
         if init.is_empty() {
-            return Some(value);
+            return Some(Box::new(value));
         }
         let init = block_of(self.leaves(init));
         Some(Box::new(move |g, f| {
@@ -86,33 +81,37 @@ impl Compiler<'_> {
         }))
     }
 
+    /// The `if c { return x }` arms `stmts` starts with, each `x` made by
+    /// `then`, and the statements after them.
+    #[allow(clippy::type_complexity)]
+    fn arms<'s, T>(
+        &self,
+        mut stmts: &'s [Stmt],
+        then: impl Fn(&Expr) -> T,
+    ) -> (Box<[(Conjunct, T)]>, &'s [Stmt]) {
+        let mut arms = Vec::new();
+        while let [s, rest @ ..] = stmts
+            && let Some((c, x)) = arm(s)
+        {
+            arms.push((self.part(c), then(x)));
+            stmts = rest;
+        }
+        (arms.into_boxed_slice(), stmts)
+    }
+
     /// [`Compiler::tail`] of a call tested as a condition: the truth of
     /// the value returned, each `return x` compiled as the condition `x`
     /// (what testing its value finds, with no value made), and the
     /// `if c { return x }` arms in a row tested by one loop.
     fn tail_cond(&self, stmts: &[Stmt]) -> Option<CondFn> {
-        let at = stmts.iter().position(|s| arm(s).is_some());
-        let (init, mut last) = match at {
-            Some(i) => (&stmts[..i], &stmts[i..]),
-            None => (
-                &stmts[..stmts.len().checked_sub(1)?],
-                &stmts[stmts.len() - 1..],
-            ),
-        };
-        let mut arms = Vec::new();
-        while let [s, rest @ ..] = last
-            && let Some((c, x)) = arm(s)
-        {
-            arms.push((self.part(c), self.then(x)));
-            last = rest;
-        }
-        let end = match last {
+        let (init, last) = split_arms(stmts)?;
+        let (arms, rest) = self.arms(last, |x| self.then(x));
+        let end = match rest {
             [Stmt::Return(Some(x))] => self.then(x),
             // What follows the arms, shorter than `stmts`.
             rest if !arms.is_empty() && !rest.is_empty() => Then::Code(self.tail_cond(rest)?),
             _ => return None,
         };
-        let arms = arms.into_boxed_slice();
         let value = move |g: &mut Game, f: &mut Frame| {
             for (c, x) in arms.iter() {
                 if c.holds(g, f)? {
@@ -360,6 +359,16 @@ impl Then {
             Then::Code(c) => c(g, f),
         }
     }
+}
+
+/// `stmts` split before its first `if c { return x }` arm, or before its
+/// last statement where it has none.
+fn split_arms(stmts: &[Stmt]) -> Option<(&[Stmt], &[Stmt])> {
+    let at = stmts.iter().position(|s| arm(s).is_some());
+    Some(stmts.split_at(match at {
+        Some(i) => i,
+        None => stmts.len().checked_sub(1)?,
+    }))
 }
 
 /// `if c { return x }` with no `else`: its condition and value.
