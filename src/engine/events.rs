@@ -183,20 +183,10 @@ impl Game {
     /// [`Game::handle_found`] of one rules' ability found, `me` its player.
     #[inline]
     fn handle_one(&mut self, data: &Data, t: u32, me: PlayerId) -> Res<()> {
-        if !self.condition(data, t, None, me)? {
-            return Ok(());
+        if self.due_now(data, t, None, me)? {
+            self.resolve_trigger(data, t, None, me, true)?;
         }
-        if data.triggers[t as usize].queued {
-            let event = self.st.events.last().cloned().expect("the event is pushed");
-            self.st.pending.push(Pending {
-                trigger: t,
-                this: None,
-                me,
-                event,
-            });
-            return Ok(());
-        }
-        self.resolve_trigger(data, t, None, me, true)
+        Ok(())
     }
 
     /// Keeps the abilities whose condition holds for the current event: queued
@@ -205,22 +195,32 @@ impl Game {
     #[inline]
     fn sort_found(&mut self, data: &Data, found: &[Due], now: &mut Found) -> Res<()> {
         for &(t, this, me) in found {
-            if !self.condition(data, t, this, me)? {
-                continue;
-            }
-            if data.triggers[t as usize].queued {
-                let event = self.st.events.last().cloned().expect("the event is pushed");
-                self.st.pending.push(Pending {
-                    trigger: t,
-                    this,
-                    me,
-                    event,
-                });
-            } else {
+            if self.due_now(data, t, this, me)? {
                 now.push((t, this, me));
             }
         }
         Ok(())
+    }
+
+    /// Whether an ability found is due now: its condition holds and it is
+    /// not queued (a queued one whose condition holds waits, with the
+    /// current event, for the next check point).
+    #[inline(always)]
+    fn due_now(&mut self, data: &Data, t: u32, this: Option<ObjId>, me: PlayerId) -> Res<bool> {
+        if !self.condition(data, t, this, me)? {
+            return Ok(false);
+        }
+        if !data.triggers[t as usize].queued {
+            return Ok(true);
+        }
+        let event = self.st.events.last().cloned().expect("the event is pushed");
+        self.st.pending.push(Pending {
+            trigger: t,
+            this,
+            me,
+            event,
+        });
+        Ok(false)
     }
 
     /// Resolves abilities due now: one directly, several in order.

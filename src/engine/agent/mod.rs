@@ -77,9 +77,14 @@ impl Clone for Box<dyn Agent> {
 #[derive(Clone, Copy, Default)]
 pub struct First;
 
+/// The first options, `min` of them (at least one, at most `max`).
+fn first_picks(min: usize, max: usize) -> Picks {
+    (0..min.max(1).min(max)).collect()
+}
+
 impl Agent for First {
     fn answer(&mut self, _: &mut Game, req: &Request) -> Res<Picks> {
-        Ok((0..req.min.max(1).min(req.max)).collect())
+        Ok(first_picks(req.min, req.max))
     }
 
     fn blind(&mut self, _n: usize) -> Option<usize> {
@@ -87,7 +92,7 @@ impl Agent for First {
     }
 
     fn blind_picks(&mut self, _n: usize, min: usize, max: usize) -> Option<Picks> {
-        Some((0..min.max(1).min(max)).collect())
+        Some(first_picks(min, max))
     }
 
     fn boxed(&self) -> Box<dyn Agent> {
