@@ -318,7 +318,12 @@ impl Quiet {
                 // `others()` (after `me`) makes, its length charged before
                 // the first is tried.
                 let from = if *all { g.st.active } else { s.me };
-                *steps += g.turn_order_iter(from, *all).count() as u64;
+                // Its length is the players in the game (`from` left out of
+                // `others()`), counted in any order.
+                let lost = &g.st.lost[..g.st.nplayers as usize];
+                *steps += (lost.iter().enumerate())
+                    .filter(|&(p, &l)| !l && (*all || p != from as usize))
+                    .count() as u64;
                 for p in g.turn_order_iter(from, *all) {
                     let inner = Scope {
                         bound: Some(p),
@@ -405,22 +410,21 @@ impl Quiet {
     }
 }
 
-/// The values `probes` give now for player `me` with no card, written to
-/// `out` after the number of players: how many, or None where a read gives
-/// up or `out` is too short.
+/// The values `probes` give now for player `me` with no card, each given
+/// to `put` in turn after the number of players; None where a read gives
+/// up or `put` does.
 #[inline(always)]
-pub fn read_probes(probes: &[Probe], g: &Game, me: PlayerId, out: &mut [i64]) -> Option<usize> {
+pub fn read_probes(
+    probes: &[Probe],
+    g: &Game,
+    me: PlayerId,
+    mut put: impl FnMut(i64) -> Option<()>,
+) -> Option<()> {
     let n = g.st.nplayers;
     let scope = Scope {
         this: None,
         me,
         bound: None,
-    };
-    let mut len = 0;
-    let mut put = |v: i64| {
-        *out.get_mut(len)? = v;
-        len += 1;
-        Some(())
     };
     put(n as i64)?;
     for p in probes {
@@ -468,7 +472,7 @@ pub fn read_probes(probes: &[Probe], g: &Game, me: PlayerId, out: &mut [i64]) ->
             }
         }
     }
-    Some(len)
+    Some(())
 }
 
 /// A small value as two numbers that tell it from every other.

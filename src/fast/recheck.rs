@@ -61,26 +61,30 @@ impl EndCheck {
     /// The check's truth for player `me` and the steps its lists cost
     /// ([`Quiet::decide_counted`]), kept or decided again.
     pub fn decide(&self, g: &Game, me: PlayerId) -> Option<(bool, u64)> {
-        let mut now = [0; VALUES];
-        let len = match &self.probes {
-            Some(probes) => read_probes(probes, g, me, &mut now),
-            None => None,
-        };
-        let Some(len) = len else {
+        let Some(probes) = &self.probes else {
             return self.tree.decide_counted(g, me);
         };
         KEPT.with_borrow_mut(|k| {
-            if k.id == self.id && k.values[..k.len] == now[..len] {
+            // The values are read over the kept ones, compared as they come:
+            // nothing copied, on a hit or a miss.
+            let (kept, mut same, mut len) = (k.len, k.id == self.id, 0);
+            let read = read_probes(probes, g, me, |v| {
+                let slot = k.values.get_mut(len)?;
+                same &= len < kept && *slot == v;
+                *slot = v;
+                len += 1;
+                Some(())
+            });
+            if read.is_some() && same && len == kept {
                 return Some((k.holds, k.steps));
             }
+            // The kept values are written over: kept again once decided.
+            k.id = 0;
+            if read.is_none() {
+                return self.tree.decide_counted(g, me);
+            }
             let (holds, steps) = self.tree.decide_counted(g, me)?;
-            *k = Kept {
-                id: self.id,
-                values: now,
-                len,
-                holds,
-                steps,
-            };
+            (k.id, k.len, k.holds, k.steps) = (self.id, len, holds, steps);
             Some((holds, steps))
         })
     }
