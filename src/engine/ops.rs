@@ -1372,14 +1372,15 @@ impl Game {
         let mut ends: smallvec::SmallVec<[usize; 8]> = smallvec::SmallVec::new();
         let mut listed: smallvec::SmallVec<[ObjId; 32]> = smallvec::SmallVec::new();
         for p in order {
-            // What `items_copied` lists.
+            // What `items_copied` lists (as `zone_values`): the cards top
+            // first, a row of piles' tops.
             let z = own(from, p);
             self.charge_copy(&Value::Zone(z), sp)?;
             let n = listed.len();
-            listed.extend(self.zone_values(z).filter_map(|v| match v {
-                Value::Card(c) => Some(c),
-                _ => None,
-            }));
+            let zi = &self.st.zones[self.st.inst(z)];
+            listed.extend_from_slice(&zi.cards);
+            listed[n..].reverse();
+            listed.extend(zi.tops());
             if listed.len() == n || max == 0 {
                 listed.truncate(n);
                 continue;
