@@ -63,22 +63,7 @@ impl Compiler<'_> {
             rest if !arms.is_empty() && !rest.is_empty() => self.tail(rest)?,
             _ => return None,
         };
-        let value = move |g: &mut Game, f: &mut Frame| {
-            for (c, x) in arms.iter() {
-                if c.holds(g, f)? {
-                    return x(g, f);
-                }
-            }
-            end(g, f)
-        };
-        if init.is_empty() {
-            return Some(Box::new(value));
-        }
-        let init = block_of(self.leaves(init));
-        Some(Box::new(move |g, f| {
-            init(g, f)?;
-            value(g, f)
-        }))
+        Some(self.chain(init, arms, end))
     }
 
     /// The `if c { return x }` arms `stmts` starts with, each `x` made by
@@ -112,22 +97,33 @@ impl Compiler<'_> {
             rest if !arms.is_empty() && !rest.is_empty() => Then::Code(self.tail_cond(rest)?),
             _ => return None,
         };
+        Some(self.chain(init, arms, end))
+    }
+
+    /// `init`, then the first arm's value whose condition holds, else
+    /// `end`'s: [`Compiler::tail`] and [`Compiler::tail_cond`] alike.
+    fn chain<T: Returned>(
+        &self,
+        init: &[Stmt],
+        arms: Box<[(Conjunct, T)]>,
+        end: T,
+    ) -> Native<T::Out> {
         let value = move |g: &mut Game, f: &mut Frame| {
             for (c, x) in arms.iter() {
                 if c.holds(g, f)? {
-                    return x.holds(g, f);
+                    return x.get(g, f);
                 }
             }
-            end.holds(g, f)
+            end.get(g, f)
         };
         if init.is_empty() {
-            return Some(Box::new(value));
+            return Box::new(value);
         }
         let init = block_of(self.leaves(init));
-        Some(Box::new(move |g, f| {
+        Box::new(move |g, f| {
             init(g, f)?;
             value(g, f)
-        }))
+        })
     }
 
     /// What a `return x` gives a caller that tests it.
@@ -351,9 +347,24 @@ enum Then {
     Code(CondFn),
 }
 
-impl Then {
+/// What an arm of a [`Compiler::chain`] gives when its condition holds.
+trait Returned: Send + Sync + 'static {
+    type Out;
+    fn get(&self, g: &mut Game, f: &mut Frame) -> Res<Self::Out>;
+}
+
+impl Returned for ValFn {
+    type Out = Value;
     #[inline(always)]
-    fn holds(&self, g: &mut Game, f: &mut Frame) -> Res<bool> {
+    fn get(&self, g: &mut Game, f: &mut Frame) -> Res<Value> {
+        self(g, f)
+    }
+}
+
+impl Returned for Then {
+    type Out = bool;
+    #[inline(always)]
+    fn get(&self, g: &mut Game, f: &mut Frame) -> Res<bool> {
         match self {
             Then::Const(b) => Ok(*b),
             Then::Code(c) => c(g, f),
