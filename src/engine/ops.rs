@@ -1334,9 +1334,8 @@ impl Game {
     /// A draft asks this every round: the cards of all players' zones are
     /// one list (a range each), an agent that picks without reading
     /// ([`Game::ask_blind`]) is asked with no options made, the prompt is
-    /// read in place, and the picks move
-    /// as `move_together` moves a list (a step each, then the cards) with
-    /// no list made for them.
+    /// read in place, and the picks move as `move_together` moves a list
+    /// (a step each, then the cards) with no list made for them.
     fn choose_each(&mut self, a: &Args, f: &Frame) -> Res<Value> {
         let sp = f.span;
         let from = self.zone_arg(&a[0], f)?;
