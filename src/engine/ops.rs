@@ -1254,26 +1254,28 @@ impl Game {
                 if items.is_empty() {
                     return Ok(Value::None);
                 }
-                if let Some(r) = self.ask_blind(who, items.len(), 1, 1) {
-                    return Ok(r.first().map(|&i| items[i].clone()).unwrap_or(Value::None));
-                }
-                let prompt = prompt_at(self, 1);
-                // An option that is a string is its own text: shared, not
-                // shown into a new one.
-                let opts: smallvec::SmallVec<[Choice; 8]> = (items.iter())
-                    .map(|v| match v {
-                        Value::Str(_) => Choice {
-                            value: v.clone(),
-                            mv: None,
-                        },
-                        v => Choice::text(&self.show(v)),
-                    })
-                    .collect();
-                let r = ask(self, Kind::Option, &prompt, &opts, 1, 1)?;
+                let r = match self.ask_blind(who, items.len(), 1, 1) {
+                    Some(r) => r,
+                    None => {
+                        // An option that is a string is its own text: shared,
+                        // not shown into a new one.
+                        let opts: smallvec::SmallVec<[Choice; 8]> = (items.iter())
+                            .map(|v| match v {
+                                Value::Str(_) => Choice {
+                                    value: v.clone(),
+                                    mv: None,
+                                },
+                                v => Choice::text(&self.show(v)),
+                            })
+                            .collect();
+                        ask(self, Kind::Option, &prompt_at(self, 1), &opts, 1, 1)?
+                    }
+                };
                 Ok(r.first().map(|&i| items[i].clone()).unwrap_or(Value::None))
             }
             _ => {
                 let items = self.items(&a[0], sp)?;
+                // The range, and the argument that is the prompt.
                 let (min, max, prompt) = match b {
                     Builtin::Choose => {
                         let (min, max) = (self.int(&a[1], sp)?, self.int(&a[2], sp)?);
@@ -1288,14 +1290,10 @@ impl Game {
                             );
                         }
                         let (min, max) = (min as usize, max as usize);
-                        (
-                            min.min(items.len()),
-                            max.min(items.len()),
-                            prompt_at(self, 3),
-                        )
+                        (min.min(items.len()), max.min(items.len()), 3)
                     }
-                    Builtin::Order => (items.len(), items.len(), prompt_at(self, 1)),
-                    _ => (1.min(items.len()), 1.min(items.len()), prompt_at(self, 1)),
+                    Builtin::Order => (items.len(), items.len(), 1),
+                    _ => (1.min(items.len()), 1.min(items.len()), 1),
                 };
                 if max == 0 {
                     return Ok(if b == Builtin::ChooseOne || first {
@@ -1315,7 +1313,14 @@ impl Game {
                         } else {
                             Kind::Pick
                         };
-                        ask(self, kind, &prompt, &opts, min, max.max(min))?
+                        ask(
+                            self,
+                            kind,
+                            &prompt_at(self, prompt),
+                            &opts,
+                            min,
+                            max.max(min),
+                        )?
                     }
                 };
                 if b == Builtin::ChooseOne || first {
