@@ -1274,7 +1274,19 @@ impl Game {
                 Ok(r.first().map(|&i| items[i].clone()).unwrap_or(Value::None))
             }
             _ => {
-                let items = self.items(&a[0], sp)?;
+                // An ordered zone's cards are read where they lie (its
+                // visibility checked above): an agent that picks without
+                // reading takes its picks with none copied.
+                let (mut items, n) = match &a[0] {
+                    Value::Zone(z) if self.st.zones[self.st.inst(*z)].piles.is_empty() => {
+                        (None, self.st.listed(*z))
+                    }
+                    v => {
+                        let items = self.items(v, sp)?;
+                        let n = items.len();
+                        (Some(items), n)
+                    }
+                };
                 // The range, and the argument that is the prompt.
                 let (min, max, prompt) = match b {
                     Builtin::Choose => {
@@ -1290,10 +1302,10 @@ impl Game {
                             );
                         }
                         let (min, max) = (min as usize, max as usize);
-                        (min.min(items.len()), max.min(items.len()), 3)
+                        (min.min(n), max.min(n), 3)
                     }
-                    Builtin::Order => (items.len(), items.len(), 1),
-                    _ => (1.min(items.len()), 1.min(items.len()), 1),
+                    Builtin::Order => (n, n, 1),
+                    _ => (1.min(n), 1.min(n), 1),
                 };
                 if max == 0 {
                     return Ok(if b == Builtin::ChooseOne || first {
@@ -1303,11 +1315,15 @@ impl Game {
                     });
                 }
                 // An agent that does not read: no options made to ask it.
-                let r = match self.ask_blind(who, items.len(), min, max.max(min)) {
+                let r = match self.ask_blind(who, n, min, max.max(min)) {
                     Some(r) => r,
                     None => {
+                        let all = match &items {
+                            Some(all) => all,
+                            None => items.insert(self.items(&a[0], sp)?),
+                        };
                         let opts: smallvec::SmallVec<[Choice; 8]> =
-                            items.iter().map(|v| self.choice_of(v)).collect();
+                            all.iter().map(|v| self.choice_of(v)).collect();
                         let kind = if b == Builtin::Order {
                             Kind::Order
                         } else {
@@ -1323,10 +1339,19 @@ impl Game {
                         )?
                     }
                 };
+                // Pick `i`: of the items, else the zone's `i`th card from the top.
+                let picked = |g: &Game, i: usize| match (&items, &a[0]) {
+                    (Some(all), _) => all[i].clone(),
+                    (None, Value::Zone(z)) => {
+                        let cards = &g.st.zones[g.st.inst(*z)].cards;
+                        Value::Card(cards[cards.len() - 1 - i])
+                    }
+                    _ => unreachable!("items are copied unless an ordered zone is read"),
+                };
                 if b == Builtin::ChooseOne || first {
-                    return Ok(r.first().map_or(Value::None, |&i| items[i].clone()));
+                    return Ok(r.first().map_or(Value::None, |&i| picked(self, i)));
                 }
-                Ok(Value::list(r.iter().map(|&i| items[i].clone()).collect()))
+                Ok(Value::list(r.iter().map(|&i| picked(self, i)).collect()))
             }
         }
     }
