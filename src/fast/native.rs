@@ -229,9 +229,14 @@ pub fn choose(code: &Code, moves: &[String]) -> Choose {
 }
 
 /// Recognises a move's `pick` of the shape `<zone> where <test>` (a zone of
-/// the running player, or a shared one).
+/// the running player, or a shared one), or a whole zone (`pick: hand`: a
+/// test that always holds; the kernel charges its cards as a walk's).
 pub fn pick(code: &Code, moves: &[String]) -> Option<Pick> {
     match single(code)? {
+        Expr::Zone(z, None) => Some(Pick {
+            zone: *z,
+            test: Test::Const(true),
+        }),
         Expr::Where(list, slot, cond) => match &**list {
             Expr::Zone(z, None) => Some(Pick {
                 zone: *z,

@@ -233,6 +233,8 @@ impl Game {
         mut f: impl FnMut(ObjId) -> bool,
     ) -> bool {
         match *t {
+            // A whole zone's cards.
+            Test::Const(true) => cards.any(f),
             Test::Is { tag, negate } => {
                 let bit = crate::value::bit(tag);
                 cards.any(|c| (self.st.tags(c) & bit != 0) != negate && f(c))
