@@ -520,6 +520,25 @@ fn counted_verbs_fail_the_same_way() {
     fail_with_verbs("counted", verbs, &cases);
 }
 
+/// `first`, `count` and `empty` of a zone's cards that pass a test of pure
+/// reads, decided in place by the speed tier (`src/fast/pick.rs`): the same
+/// values, steps, spans and failures as the filter's list.
+#[test]
+fn zone_wheres_fail_the_same_way() {
+    let verbs = "  fighter:\n    do: \"return first(hand where it is action or it.cost > 2)\"\n  \
+                 none_of:\n    params: [p]\n    do: \"return first(hand(p) where it.cost >= 0)\"\n";
+    let cases = [
+        "let c = first(hand where it is action)\nif c != none { coins += 1 }\ncoins += count(deck where it is resource)\nif empty(discard where it.cost > 100) { coins += 1 }\nif not empty(fighter()) { coins += 1 }\nlet d = first(deck where it.cost > 100)\nif d == none { coins += 1 }",
+        "let p = me\nif first(hand(p) where not (it is action)) != none { coins += count(hand(p) where it.cost >= 1 and not (it is victory)) }",
+        "create(@osaisen, deck, 100000)\nwhile true { if first(deck where it.cost >= 0) != none { coins += 1 } }",
+        "create(@osaisen, deck, 100000)\nwhile true { if empty(deck where it.cost > 100) { coins += 1 } }",
+        "create(@osaisen, deck, 100000)\nwhile true { coins += count(deck where it is resource) }",
+        "let x = \"x\"\nlet c = none_of(x)",
+        "if first(hand where move == \"x\") == none { coins += 1 }",
+    ];
+    fail_with_verbs("wheres", verbs, &cases);
+}
+
 /// A verb call tested as a condition: its `if c { return x }` arms and its
 /// last return compiled as conditions (no value made) in the speed tier,
 /// with the same steps, spans and failures as testing the value returned.

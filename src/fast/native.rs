@@ -248,6 +248,21 @@ pub fn pick(code: &Code, moves: &[String]) -> Option<Pick> {
     }
 }
 
+/// Recognises `cond`, the test of a `where` whose item is in slot `slot`,
+/// as a [`Test`] of pure reads (no step, no error), outside any move: none
+/// that reads the move's name.
+pub fn where_test(cond: &Expr, slot: u16) -> Option<Test> {
+    fn no_move(t: &Test) -> bool {
+        match t {
+            Test::Move { .. } => false,
+            Test::Not(x) => no_move(x),
+            Test::And(a, b) | Test::Or(a, b) => no_move(a) && no_move(b),
+            _ => true,
+        }
+    }
+    test_expr(cond, Some(slot), &[]).filter(no_move)
+}
+
 /// A bot's rules in a window whose one move picks from a row of piles by a
 /// property against a counter (`row where it.price <= budget`), resolved
 /// at load so a round reads each condition in place and finds the card

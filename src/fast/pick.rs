@@ -3,9 +3,11 @@
 
 use super::native::{Operand, Pick, Test};
 use crate::data::Data;
+use crate::engine::frame::Frame;
 use crate::engine::request::Choice;
 use crate::engine::state::ZoneInst;
 use crate::engine::{Game, Res};
+use crate::lang::builtins::Builtin;
 use crate::lang::ir::{Code, Span};
 use crate::value::{ObjId, PlayerId, Value, ZoneRef};
 
@@ -247,6 +249,45 @@ impl Game {
             }
             _ => cards.any(|c| self.card_test(data, t, p, c, Some(m)) && f(c)),
         }
+    }
+}
+
+impl Game {
+    /// `first`, `count` or `empty` (`b`) of `z where t`, `t` a test of pure
+    /// reads, in frame `f`: charged as the compiled filter charges its walk
+    /// (the zone's visibility, then a step an item, at the span the frame
+    /// is at), then decided from the cards where they lie, the call's span
+    /// left: no list made, no closure run, and `first` and `empty` stop at
+    /// the first card that passes (the others' tests cost nothing and cannot
+    /// fail).
+    #[inline(never)]
+    pub(in crate::fast) fn zone_where(
+        &mut self,
+        f: &mut Frame,
+        z: ZoneRef,
+        t: &Test,
+        b: Builtin,
+        span: Span,
+    ) -> Res<Value> {
+        self.check_visible(z, f.span)?;
+        let inst = self.st.inst(z);
+        self.charge(f.span, self.st.listed_inst(inst) as u64)?;
+        f.span = span;
+        // No test reads the move's name: any move index does.
+        Ok(match b {
+            Builtin::First => {
+                (self.pick_first(f.data, t, f.me, 0, inst)).map_or(Value::None, Value::Card)
+            }
+            Builtin::Empty => Value::Bool(self.pick_first(f.data, t, f.me, 0, inst).is_none()),
+            _ => {
+                let mut n = 0;
+                self.pick_each(f.data, t, f.me, 0, inst, |_| {
+                    n += 1;
+                    false
+                });
+                Value::Int(n)
+            }
+        })
     }
 }
 

@@ -2,6 +2,7 @@
 //! its index, and the players listed with no list built.
 
 use super::*;
+use crate::fast::native;
 
 /// Calls whose operands are known at load time: a declared option read by
 /// its index, and the players listed with no list built.
@@ -31,6 +32,17 @@ impl Compiler<'_> {
                             g.call(b, a, f)
                         }
                     }
+                })
+            }
+            // Of a zone's cards that pass a test of pure reads: decided in
+            // place, `first` and `empty` stopping at the first that passes.
+            (Builtin::First | Builtin::Count | Builtin::Empty, [Expr::Where(list, slot, cond)])
+                if let (Some(at), Some(t)) =
+                    (self.zone_at(list), native::where_test(cond, *slot)) =>
+            {
+                Box::new(move |g, f| {
+                    let z = at.get(g, f)?;
+                    g.zone_where(f, z, &t, b, span)
                 })
             }
             (Builtin::Count, [p]) if players(p) => Box::new(move |g, f| {
