@@ -731,6 +731,36 @@ fn board_reads_fail_the_same_way() {
     }
 }
 
+/// `for x in list { if a <cmp> b { .. } else { .. } }` of operands read in
+/// place runs as one loop over the items in the speed tier, and `if` of
+/// such a test as one closure; `out = out + [x]` of plain operands pushes
+/// onto `out`: the same steps, spans, failures and values as the reference.
+#[test]
+fn loop_tests_fail_the_same_way() {
+    let board = "\nboard:\n  props: {owner: ~, level: 1}\n  squares:\n    \
+                 - {kind: start, name: START}\n    - {kind: land, card: osaisen}\n    \
+                 - {kind: land}\n";
+    let cases = [
+        "square_set(1, \"owner\", me)\nsquare_set(2, \"owner\", me)\nlet out = []\nfor s in squares(\"land\") { if square_get(s, \"owner\") == me { out = out + [s] } }\ncoins += count(out)\nlet n = 0\nfor s in [0, 1, 2, 1] { if square_get(s, \"level\") >= 1 { n += s } else { n -= 1 } }\ncoins += n",
+        "let n = 0\nfor s in [0, 1, \"x\", 2] { if square_get(s, \"owner\") == none { n += 1 } }\ncoins += n",
+        "let n = 0\nfor s in [2, 1, 0] { if 1 == square_get(s, \"level\") { s = 7\nn += s } else { n += s } }\ncoins += n\nfor s in [0, 7] { if square_get(s, \"level\") > 0 { coins += 1 } }",
+        "create(@osaisen, deck, 100000)\nwhile true { for s in [0, 1, 2, 0, 1] { if square_get(s, \"owner\") == none { coins += 0 } } }",
+        "let k = 1\nfor c in hand { if c != none { coins += k } else { coins -= 5 } }\nfor c in [1, 2, 3] { if c == k { coins += 10 } }\nif square_get(1, \"level\") == 1 { coins += 1 } else { coins += 2 }\nlet t = \"t\"\nif square_get(t, \"level\") == 1 { coins += 1 } else { coins += 2 }",
+        "let out = [1]\nlet k = 2\nout = out + [k, me, coins, none]\nout = out + [out]\ncoins += count(out)\nlet bad = 5\nbad = bad + [1]",
+        "let l = \"l\"\nl = l + [1, 2]\ncoins += count(l)",
+        "create(@osaisen, deck, 100000)\nlet out = []\nwhile true { out = out + [1, 2, 3, 4, 5, 6, 7, 8] }",
+    ];
+    let dir = tempfile::tempdir().expect("temp dir");
+    for (i, code) in cases.iter().enumerate() {
+        let data = dir.path().join(format!("case{i}"));
+        let file = card_played(&data, &format!("loop_{i}"), code);
+        let rules = data.join("rules/shrine.yaml");
+        let text = std::fs::read_to_string(&rules).expect("rules") + board;
+        std::fs::write(&rules, text).expect("rules");
+        fails_in(&data, &file, &format!("loop case {i}: {code}"));
+    }
+}
+
 /// Abilities' conditions reading the board (`square_kind(event.target) ==
 /// "land"`), decided by the speed tier without running them where they
 /// cannot fail: the same abilities fire for the same steps, and one that

@@ -8,6 +8,7 @@
 
 use std::sync::Arc;
 
+use super::near::Plain;
 use super::*;
 
 impl Compiler<'_> {
@@ -20,6 +21,21 @@ impl Compiler<'_> {
             return None;
         }
         let (s, plus) = (self.slot(s), *plus);
+        // A list written out of operands read in place (`[c]` of a local),
+        // none of them `x` (taken while they are read), is read straight
+        // onto the end of `x`.
+        if let Expr::List(items) = &**b
+            && let Some(near) = items
+                .iter()
+                .map(|i| {
+                    self.near(i)?
+                        .plain()
+                        .filter(|p| !matches!(p, Plain::Slot(x) if *x == s))
+                })
+                .collect()
+        {
+            return Some(grow(s, near, plus, span));
+        }
         // A list written out is made straight into the items; other code
         // makes its value (a code can write no local: `x` is read after).
         let items = match &**b {
@@ -67,4 +83,37 @@ impl Compiler<'_> {
             Ok(())
         }))
     }
+}
+
+/// `x = x + [a, b, ..]` of operands read in place, none of which can fail:
+/// the items pushed onto `x` (slot `s`) as they are read, no list made for
+/// them; as [`Compiler::append`] pays for it.
+fn grow(s: usize, items: Box<[Plain]>, plus: Span, span: Span) -> StmtFn {
+    Box::new(move |g, f| {
+        f.span = span;
+        let n = match &f.slots[s] {
+            Value::List(x) if x.len() + items.len() <= crate::limits::MAX_LIST => x.len(),
+            // Not a list, or too long: `+` as compiled, its errors.
+            x => {
+                let x = x.clone();
+                let y = items.iter().map(|i| i.value(g, f)).collect();
+                f.slots[s] = g.binop(BinOp::Add, x, Value::list(y), plus)?;
+                return Ok(());
+            }
+        };
+        g.charge(plus, (n + items.len()) as u64)?;
+        if n >= crate::limits::MEMORY_CHECK_STEPS as usize {
+            g.check_memory(plus)?;
+        }
+        let Value::List(mut x) = std::mem::take(&mut f.slots[s]) else {
+            unreachable!("a list, matched above")
+        };
+        g.let_go_of_spare(&x);
+        let v = Arc::make_mut(&mut x);
+        for i in items.iter() {
+            v.push(i.value(g, f));
+        }
+        f.slots[s] = Value::List(x);
+        Ok(())
+    })
 }

@@ -40,7 +40,43 @@ pub(super) enum Key {
 /// The item of a read that has none (a condition, a value).
 static NO_ITEM: Value = Value::None;
 
+/// An operand read in place that cannot fail (no board read, no scan's
+/// item).
+pub(super) enum Plain {
+    Const(Value),
+    Slot(usize),
+    Me,
+    Global(usize),
+    /// A counter of the running player.
+    Counter(u16),
+}
+
+impl Plain {
+    #[inline(always)]
+    pub(super) fn value(&self, g: &Game, f: &Frame) -> Value {
+        match self {
+            Plain::Const(v) => v.clone(),
+            Plain::Slot(s) => f.slots[*s].clone(),
+            Plain::Me => Value::Player(f.me),
+            Plain::Global(i) => Value::Int(g.st.globals[*i]),
+            Plain::Counter(c) => Value::Int(g.st.counter(f.me, *c)),
+        }
+    }
+}
+
 impl Near {
+    /// The operand as a [`Plain`] one, if it is one.
+    pub(super) fn plain(self) -> Option<Plain> {
+        Some(match self {
+            Near::Const(v) => Plain::Const(v),
+            Near::Slot(s) => Plain::Slot(s),
+            Near::Me => Plain::Me,
+            Near::Global(i) => Plain::Global(i),
+            Near::Counter(c) => Plain::Counter(c),
+            _ => return None,
+        })
+    }
+
     /// The span a read leaves in the frame: a board read's call's.
     fn span(&self) -> Option<Span> {
         match self {
@@ -228,6 +264,39 @@ impl Compiler<'_> {
         ))
     }
 
+    /// `if a <cmp> b { then } else { els }` of two operands read in place:
+    /// the test run in the statement's own closure, none called for it.
+    pub(super) fn near_if(&self, c: &Expr, then: &[Stmt], els: &[Stmt]) -> Option<StmtFn> {
+        let test = self.near_pair(c)?;
+        let (then, els) = (self.block(then), self.else_block(els));
+        Some(typed(test, If { then, els }))
+    }
+
+    /// The body of `for x in list { if a <cmp> b { then } else { els } }`
+    /// (`x` in frame slot `slot`) as one loop over the list's items, the
+    /// test reading each item where it lies: as the reference runs it, a
+    /// step ticked at the span the last round left, then the test, with no
+    /// closure called for an item that runs no branch. The item is bound
+    /// before a branch runs, and the slot left as binding each in turn
+    /// leaves it (the last item, or what its branch wrote there).
+    pub(super) fn near_for(
+        &self,
+        c: &Expr,
+        slot: usize,
+        then: &[Stmt],
+        els: &[Stmt],
+    ) -> Option<Each> {
+        let (a, b, cmp, span) = self.near_pair(c)?;
+        let (then, els) = (self.block(then), self.else_block(els));
+        let test = (a.of_item(slot), b.of_item(slot), cmp, span);
+        Some(typed(test, For { slot, then, els }))
+    }
+
+    /// An `else` block, none where it is empty.
+    fn else_block(&self, b: &[Stmt]) -> Option<StmtFn> {
+        (!b.is_empty()).then(|| self.block(b))
+    }
+
     fn near_pair(&self, e: &Expr) -> Option<(Near, Near, CmpOp, Span)> {
         let Expr::Bin(op, a, b, span) = e else {
             return None;
@@ -315,6 +384,70 @@ impl Make for Scanned {
                 }
             }
             if let Some(last) = items.last() {
+                bind(&mut f.slots[slot], last);
+            }
+            Ok(())
+        })
+    }
+}
+
+/// A `for` loop's body run over the items of its list.
+pub(super) type Each = Box<dyn Fn(&mut Game, &mut Frame, &[Value]) -> Res<()> + Send + Sync>;
+
+struct If {
+    then: StmtFn,
+    els: Option<StmtFn>,
+}
+impl Make for If {
+    type Out = StmtFn;
+    fn make<A: Read, B: Read>(self, t: Test<A, B>) -> StmtFn {
+        let If { then, els } = self;
+        Box::new(move |g, f| {
+            if t.holds::<true>(g, f, &NO_ITEM)? {
+                then(g, f)
+            } else {
+                els.as_ref().map_or(Ok(()), |e| e(g, f))
+            }
+        })
+    }
+}
+
+struct For {
+    slot: usize,
+    then: StmtFn,
+    els: Option<StmtFn>,
+}
+impl Make for For {
+    type Out = Each;
+    fn make<A: Read, B: Read>(self, t: Test<A, B>) -> Each {
+        let For { slot, then, els } = self;
+        Box::new(move |g, f, items| {
+            // Whether the slot holds the item last tested: a branch may
+            // write it, and is left what it wrote.
+            let mut bound = true;
+            for item in items {
+                let holds = match g.tick(f.span).and_then(|()| t.holds::<true>(g, f, item)) {
+                    Ok(h) => h,
+                    Err(e) => {
+                        bind(&mut f.slots[slot], item);
+                        return Err(e);
+                    }
+                };
+                let branch = match holds {
+                    true => &then,
+                    false => match &els {
+                        Some(e) => e,
+                        None => {
+                            bound = false;
+                            continue;
+                        }
+                    },
+                };
+                bind(&mut f.slots[slot], item);
+                bound = true;
+                branch(g, f)?;
+            }
+            if let (false, Some(last)) = (bound, items.last()) {
                 bind(&mut f.slots[slot], last);
             }
             Ok(())

@@ -227,6 +227,7 @@ impl Compiler<'_> {
                     }
                 })
             }
+            Stmt::If(c, a, b) if let Some(i) = self.near_if(c, a, b) => i,
             Stmt::If(c, a, b) if b.is_empty() => {
                 let (c, a) = (self.cond(c), self.block(a));
                 Box::new(move |g, f| if c(g, f)? { a(g, f) } else { Ok(()) })
@@ -353,6 +354,18 @@ impl Compiler<'_> {
             }
             Stmt::For(slot, Expr::Call(Builtin::Players, a, span), body) if a.is_empty() => {
                 self.for_players(*slot, *span, body)
+            }
+            // `for x in list { if a <cmp> b { .. } }`: the test read in place.
+            Stmt::For(slot, list, body)
+                if let [Stmt::If(c, a, b)] = body.as_slice()
+                    && let Some(each) = self.near_for(c, self.slot(*slot), a, b) =>
+            {
+                let list = self.val(list);
+                Box::new(move |g, f| {
+                    let list = list(g, f)?;
+                    let items = g.items_copied(&list, f.span)?;
+                    each(g, f, &items)
+                })
             }
             Stmt::For(slot, list, body) => {
                 let (slot, list, body) = (self.slot(*slot), self.val(list), self.block(body));
