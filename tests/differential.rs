@@ -761,6 +761,25 @@ fn loop_tests_fail_the_same_way() {
     }
 }
 
+/// `n += k` of a local holding a number, and `p.counter += k` of a local
+/// holding a player, with `k` numbers read in place, update in place in
+/// the speed tier; anything else runs as compiled: the same values, spans
+/// and failures as the reference.
+#[test]
+fn local_sums_fail_the_same_way() {
+    let cases = [
+        "let n = 1\nn += 2\nn -= coins + count(hand) - 1\ncoins += n\nlet p = me\np.coins += n + 2\np.actions -= count(hand)",
+        "let n = 1\nlet s = \"a\"\nn += s",
+        "let s = \"a\"\ns += 1",
+        "let n = none\nn -= 1",
+        "let q = 5\nq.coins += 1",
+        "let p = me\nlet x = \"x\"\np.coins += x",
+        "let p = top(hand)\np.coins += 1",
+        "let n = 0\nwhile true { n += 1 }",
+    ];
+    fail_with_verbs("sums", "", &cases);
+}
+
 /// Abilities' conditions reading the board (`square_kind(event.target) ==
 /// "land"`), decided by the speed tier without running them where they
 /// cannot fail: the same abilities fire for the same steps, and one that

@@ -396,6 +396,49 @@ impl Compiler<'_> {
             return grow;
         }
         let e = self.val(rhs);
+        if op != AssignOp::Set
+            && let Some(x) = self.arith(rhs)
+        {
+            match place {
+                // `n += k` of a local holding a number, `k` read in place.
+                Place::Local(s) => {
+                    let (s, generic) = (self.slot(*s), self.assign_with(place, op, rhs, e, span));
+                    return Box::new(move |g, f| {
+                        f.span = span;
+                        if let Value::Int(old) = f.slots[s]
+                            && let Some(v) = x.get(g, f)
+                        {
+                            f.slots[s] = Value::Int(op.apply(old, v));
+                            return Ok(());
+                        }
+                        generic(g, f)
+                    });
+                }
+                // `p.counter += k` of a local holding a player.
+                Place::Field(base, field)
+                    if let (Expr::Local(b), Some(c)) = (&**base, field.counter) =>
+                {
+                    let (b, generic) = (self.slot(*b), self.assign_with(place, op, rhs, e, span));
+                    return Box::new(move |g, f| {
+                        f.span = span;
+                        if let Value::Player(p) = f.slots[b]
+                            && let Some(v) = x.get(g, f)
+                        {
+                            g.set_counter(p, c, op.apply(g.st.counter(p, c), v));
+                            return Ok(());
+                        }
+                        generic(g, f)
+                    });
+                }
+                _ => {}
+            }
+        }
+        self.assign_with(place, op, rhs, e, span)
+    }
+
+    /// [`Compiler::assign`] of `rhs`, whose value `e` makes, as the
+    /// reference runs it: the value, then the place's old value, combined.
+    fn assign_with(&self, place: &Place, op: AssignOp, rhs: &Expr, e: ValFn, span: Span) -> StmtFn {
         match place {
             Place::Local(s) => {
                 let s = self.slot(*s);
