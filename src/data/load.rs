@@ -147,7 +147,10 @@ impl Loader {
             l.errs.extend(construction::check(d));
         }
         match data {
-            Some(d) if l.errs.is_empty() => Ok(d),
+            Some(mut d) if l.errs.is_empty() => {
+                d.probe();
+                Ok(d)
+            }
             _ => Err(DataErrors {
                 errors: std::mem::take(&mut l.errs),
             }),
@@ -1406,6 +1409,7 @@ impl Loader {
             board,
             construction,
             code_count: 0,
+            probe_of: Vec::new(),
         };
         data.number_codes();
         Some(data)

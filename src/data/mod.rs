@@ -88,6 +88,8 @@ pub struct Data {
     pub construction: Option<construction::Construction>,
     /// How many pieces of code [`Data::number_codes`] numbered.
     pub code_count: u32,
+    /// The verb each probing copy after the named verbs copies (`probe.rs`).
+    pub probe_of: Vec<u16>,
     /// The mod laid over the game, if one is.
     pub layer: Option<overlay::Layer>,
 }
@@ -279,6 +281,8 @@ macro_rules! codes_of {
         .flatten()
     }};
 }
+
+mod probe;
 
 impl Data {
     /// Every piece of code the game holds: the rules', the moves', the

@@ -140,9 +140,10 @@ fn expr(e: &Expr, around: Span, f: &mut impl FnMut(u16, Option<&Expr>, Read, Spa
 /// with its owner as written and the span of the call (else `around`).
 fn direct(e: &Expr, around: Span) -> Option<(u16, Option<&Expr>, Read, Span)> {
     let (x, r, span) = match e {
-        Expr::Where(list, ..) | Expr::Sum(list, ..) | Expr::Any(list, ..) => {
-            (&**list, Read::Cards, around)
-        }
+        Expr::Where(list, ..)
+        | Expr::First(list, ..)
+        | Expr::Sum(list, ..)
+        | Expr::Any(list, ..) => (&**list, Read::Cards, around),
         Expr::Call(b, args, span) => match (b, args.first()) {
             (Builtin::First | Builtin::At | Builtin::Contains, Some(a)) => (a, Read::Cards, *span),
             (Builtin::Count | Builtin::Empty, Some(a)) => (a, Read::Size, *span),

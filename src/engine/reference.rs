@@ -149,8 +149,16 @@ impl Game {
     }
 
     /// The items of `list` for which `cond` holds, each bound in `slot`
-    /// while tested (a zone's cards only if the viewer may see them).
-    fn filter(&mut self, list: &Expr, slot: u16, cond: &Expr, f: &mut Frame) -> Res<Vec<Value>> {
+    /// while tested (a zone's cards only if the viewer may see them); only
+    /// the first of them if `first` ([`Expr::First`]).
+    fn filter(
+        &mut self,
+        list: &Expr,
+        slot: u16,
+        cond: &Expr,
+        first: bool,
+        f: &mut Frame,
+    ) -> Res<Vec<Value>> {
         let list = self.eval(list, f)?;
         let items: Vec<Value> = match list {
             Value::Zone(z) => {
@@ -170,6 +178,9 @@ impl Game {
             f.slots[slot as usize] = item.clone();
             if self.truth(cond, f)? {
                 out.push(item);
+                if first {
+                    break;
+                }
             }
         }
         Ok(out)
@@ -252,7 +263,8 @@ impl Game {
                 let y = self.eval(b, f)?;
                 self.binop(*op, x, y, *span)?
             }
-            Expr::Where(list, slot, cond) => Value::list(self.filter(list, *slot, cond, f)?),
+            Expr::Where(list, slot, cond) => Value::list(self.filter(list, *slot, cond, false, f)?),
+            Expr::First(list, slot, cond) => Value::list(self.filter(list, *slot, cond, true, f)?),
             Expr::Sum(list, slot, body) => {
                 let list = self.eval(list, f)?;
                 self.visit(&list, f.span)?;

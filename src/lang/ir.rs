@@ -200,6 +200,10 @@ pub enum Expr {
     Bin(BinOp, Box<Expr>, Box<Expr>, Span),
     /// `list where cond`, with `it` bound in the given slot.
     Where(Box<Expr>, u16, Box<Expr>),
+    /// `list where cond` as far as its first item: a list of that item, or
+    /// an empty one. What a filter becomes where only its emptiness is read
+    /// (`data::probe`): the items after the first that passes are not tested.
+    First(Box<Expr>, u16, Box<Expr>),
     /// `sum(list, expr)` and `any(list, cond)` bind `it` the same way.
     Sum(Box<Expr>, u16, Box<Expr>),
     Any(Box<Expr>, u16, Box<Expr>),
@@ -300,7 +304,14 @@ impl Expr {
 
     fn binds_slot(&self, slot: u16) -> bool {
         match self {
-            Expr::Where(_, s, _) | Expr::Sum(_, s, _) | Expr::Any(_, s, _) if *s == slot => true,
+            Expr::Where(_, s, _)
+            | Expr::First(_, s, _)
+            | Expr::Sum(_, s, _)
+            | Expr::Any(_, s, _)
+                if *s == slot =>
+            {
+                true
+            }
             Expr::Rhai(_) => slot == 0,
             _ => self.children().into_iter().any(|e| e.binds_slot(slot)),
         }
@@ -333,6 +344,7 @@ impl Expr {
             | Expr::Or(a, b)
             | Expr::Bin(_, a, b, _)
             | Expr::Where(a, _, b)
+            | Expr::First(a, _, b)
             | Expr::Sum(a, _, b)
             | Expr::Any(a, _, b) => vec![a, b],
             // Leaves, named so a new kind of expression must say what it holds.
@@ -354,7 +366,7 @@ impl Expr {
     }
 
     /// [`Expr::children`], to change them.
-    fn children_mut(&mut self) -> Vec<&mut Expr> {
+    pub fn children_mut(&mut self) -> Vec<&mut Expr> {
         match self {
             Expr::List(v) | Expr::Call(_, v, _) | Expr::Verb(_, v, _) | Expr::Script(_, v, _) => {
                 v.iter_mut().collect()
@@ -368,6 +380,7 @@ impl Expr {
             | Expr::Or(a, b)
             | Expr::Bin(_, a, b, _)
             | Expr::Where(a, _, b)
+            | Expr::First(a, _, b)
             | Expr::Sum(a, _, b)
             | Expr::Any(a, _, b) => vec![a, b],
             // Leaves, as in `children`.
@@ -386,6 +399,65 @@ impl Code {
 }
 
 impl Stmt {
+    /// Every expression the statement and those in its blocks hold, at any depth.
+    pub fn each_expr<'a>(&'a self, f: &mut impl FnMut(&'a Expr)) {
+        fn deep<'a>(e: &'a Expr, f: &mut impl FnMut(&'a Expr)) {
+            f(e);
+            for c in e.children() {
+                deep(c, f);
+            }
+        }
+        let mut top = Vec::new();
+        self.exprs(&mut top);
+        for e in top {
+            deep(e, f);
+        }
+    }
+
+    /// The expressions the statement and those in its blocks hold at their top.
+    fn exprs<'a>(&'a self, out: &mut Vec<&'a Expr>) {
+        match self {
+            Stmt::Expr(e) | Stmt::Let(_, e) | Stmt::Return(Some(e)) => out.push(e),
+            Stmt::Return(None) => {}
+            Stmt::Assign(p, _, e, _) => {
+                if let Place::Field(b, _) = p {
+                    out.push(b);
+                }
+                out.push(e);
+            }
+            Stmt::If(c, a, b) => {
+                out.push(c);
+                a.iter().chain(b).for_each(|s| s.exprs(out));
+            }
+            Stmt::Repeat(c, b) | Stmt::While(c, b) | Stmt::For(_, c, b) => {
+                out.push(c);
+                b.iter().for_each(|s| s.exprs(out));
+            }
+        }
+    }
+
+    /// [`Stmt::exprs`], to change them.
+    pub fn exprs_mut(&mut self, f: &mut impl FnMut(&mut Expr)) {
+        match self {
+            Stmt::Expr(e) | Stmt::Let(_, e) | Stmt::Return(Some(e)) => f(e),
+            Stmt::Return(None) => {}
+            Stmt::Assign(p, _, e, _) => {
+                if let Place::Field(b, _) = p {
+                    f(b);
+                }
+                f(e);
+            }
+            Stmt::If(c, a, b) => {
+                f(c);
+                a.iter_mut().chain(b).for_each(|s| s.exprs_mut(f));
+            }
+            Stmt::Repeat(c, b) | Stmt::While(c, b) | Stmt::For(_, c, b) => {
+                f(c);
+                b.iter_mut().for_each(|s| s.exprs_mut(f));
+            }
+        }
+    }
+
     pub fn binds_slot(&self, slot: u16) -> bool {
         let block = |b: &[Stmt]| b.iter().any(|s| s.binds_slot(slot));
         match self {

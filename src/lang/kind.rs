@@ -45,7 +45,7 @@ pub fn kind(e: &Expr) -> Option<Kind> {
         | Expr::Sum(..)
         | Expr::Any(..) => Kind::Number,
         Expr::Str(_) => Kind::Text,
-        Expr::List(_) | Expr::Where(..) => Kind::List,
+        Expr::List(_) | Expr::Where(..) | Expr::First(..) => Kind::List,
         Expr::Def(_) => Kind::CardId,
         Expr::Me | Expr::Active => Kind::Player,
         Expr::Zone(..) => Kind::Zone,

@@ -346,6 +346,7 @@ impl Compiler<'_> {
                 self.arith_val(e, generic)
             }
             Expr::Where(list, slot, cond) => self.filter(list, *slot, cond),
+            Expr::First(list, slot, cond) => self.first(list, *slot, cond),
             Expr::Sum(list, slot, body) => {
                 let mut zones = Vec::new();
                 let pr = match &**body {
@@ -763,6 +764,19 @@ impl Compiler<'_> {
                         Value::Int(n)
                     } else {
                         Value::Bool(n == 0)
+                    })
+                })
+            }
+            // Of a filter's first item: found or not, no list made.
+            (Builtin::Count | Builtin::Empty, [Expr::First(list, slot, cond)]) => {
+                let (fl, count) = (self.filter_of(list, *slot, cond), b == Builtin::Count);
+                Box::new(move |g, f| {
+                    let found = fl.first(g, f)?.is_some();
+                    f.span = span;
+                    Ok(if count {
+                        Value::Int(found as i64)
+                    } else {
+                        Value::Bool(!found)
                     })
                 })
             }

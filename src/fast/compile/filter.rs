@@ -76,6 +76,12 @@ impl Compiler<'_> {
             Ok(g.keep_list(list))
         })
     }
+
+    /// [`Expr::First`]: a list of the first item that passes, or an empty one.
+    pub(super) fn first(&self, list: &Expr, slot: u16, cond: &Expr) -> ValFn {
+        let fl = self.filter_of(list, slot, cond);
+        Box::new(move |g, f| Ok(Value::list(fl.first(g, f)?.into_iter().collect())))
+    }
 }
 
 impl Filter {
@@ -89,23 +95,41 @@ impl Filter {
         hit: impl FnMut(&Value, usize),
     ) -> Res<()> {
         match self.test.kept {
-            None => self.items(g, f, hit),
+            None => self.items::<false>(g, f, hit),
             Some(_) => self.kept_items(g, f, hit),
         }
+    }
+
+    /// The first item that passes, as [`Expr::First`] finds it: the items
+    /// after it untested.
+    pub(in crate::fast) fn first(&self, g: &mut Game, f: &mut Frame) -> Res<Option<Value>> {
+        let mut found = None;
+        let r = self.items::<true>(g, f, |v, _| found = Some(v.clone()));
+        if self.test.kept.is_some() {
+            self.test.done(f);
+        }
+        r.map(|()| found)
     }
 
     /// [`Filter::items`] of a filter with a kept part, its slots emptied
     /// after (out of line: most filters have none).
     #[inline(never)]
     fn kept_items(&self, g: &mut Game, f: &mut Frame, hit: impl FnMut(&Value, usize)) -> Res<()> {
-        let r = self.items(g, f, hit);
+        let r = self.items::<false>(g, f, hit);
         self.test.done(f);
         r
     }
 
-    /// [`Filter::run`], a kept part's slots left as they are.
+    /// [`Filter::run`], a kept part's slots left as they are; with `FIRST`,
+    /// only up to the first item that passes (item by item, no shortcut
+    /// that tests them all).
     #[inline(always)]
-    fn items(&self, g: &mut Game, f: &mut Frame, mut hit: impl FnMut(&Value, usize)) -> Res<()> {
+    fn items<const FIRST: bool>(
+        &self,
+        g: &mut Game,
+        f: &mut Frame,
+        mut hit: impl FnMut(&Value, usize),
+    ) -> Res<()> {
         let mut cards = Listed::new();
         match &self.src {
             Source::Sum(sum) => {
@@ -145,13 +169,18 @@ impl Filter {
                 list => {
                     g.visit(&list, f.span)?;
                     let items = g.items(&list, f.span)?;
-                    if let Some(scan) = &self.scan {
+                    if let Some(scan) = &self.scan
+                        && !FIRST
+                    {
                         return scan(g, f, self.slot, &items, &mut hit);
                     }
                     for (i, item) in items.iter().enumerate() {
                         f.slots[self.slot] = item.clone();
                         if self.test.any(g, f)? {
                             hit(item, items.len() - i);
+                            if FIRST {
+                                break;
+                            }
                         }
                     }
                     return Ok(());
@@ -159,12 +188,15 @@ impl Filter {
             },
         }
         let cards = cards.as_slice();
-        if self.test.only_kept {
+        if self.test.only_kept && !FIRST {
             return self.test.cards_kept(g, f, self.slot, cards, hit);
         }
         for (i, &c) in cards.iter().enumerate() {
             if self.test.card(g, f, self.slot, c)? {
                 hit(&Value::Card(c), cards.len() - i);
+                if FIRST {
+                    break;
+                }
             }
         }
         Ok(())

@@ -397,7 +397,7 @@ fn arm(s: &Stmt) -> Option<(&Expr, &Expr)> {
 /// counting one is what saves a list.
 fn returns_filter(stmts: &[Stmt]) -> bool {
     stmts.iter().any(|s| match s {
-        Stmt::Return(Some(Expr::Where(..))) => true,
+        Stmt::Return(Some(Expr::Where(..) | Expr::First(..))) => true,
         Stmt::If(_, a, b) => returns_filter(a) || returns_filter(b),
         Stmt::Repeat(_, body) | Stmt::While(_, body) | Stmt::For(_, _, body) => {
             returns_filter(body)

@@ -98,7 +98,9 @@ fn always_calls(e: &Expr) -> bool {
         Expr::Not(x) | Expr::Neg(x) | Expr::Field(x, _) | Expr::Is(x, ..) => always_calls(x),
         Expr::Bin(_, a, b, _) => always_calls(a) || always_calls(b),
         Expr::And(a, _) | Expr::Or(a, _) => always_calls(a),
-        Expr::Where(l, ..) | Expr::Sum(l, ..) | Expr::Any(l, ..) => always_calls(l),
+        Expr::Where(l, ..) | Expr::First(l, ..) | Expr::Sum(l, ..) | Expr::Any(l, ..) => {
+            always_calls(l)
+        }
         _ => false,
     }
 }

@@ -534,7 +534,7 @@ impl Compiler<'_> {
                 let span = *span;
                 // A filter's or a verb's items counted where they can be,
                 // no list made (`count(hosts(c)) > 0`).
-                if matches!(args[0], Expr::Where(..) | Expr::Verb(..)) {
+                if matches!(args[0], Expr::Where(..) | Expr::First(..) | Expr::Verb(..)) {
                     let c = self.call(Builtin::Count, args, span);
                     return Some(Num::Code(Box::new(move |g, f| {
                         let n = c(g, f)?;
