@@ -583,6 +583,25 @@ fn returning_verbs_fail_the_same_way() {
     fail_with_verbs("returning", verbs, &cases);
 }
 
+/// A filter read only for its emptiness (`empty(x)`, `count(x) > 0`, …;
+/// `data/probe.rs`) stops at its first item on both tiers, through verbs
+/// that return filters too: the same truths, steps, spans and failures (an
+/// item that fails after the first that passes is never tested).
+#[test]
+fn probes_fail_the_same_way() {
+    let verbs = "  firsts:\n    do: \"return hand where it.cost >= 0\"\n  \
+                 picky:\n    params: [n]\n    do: |\n      let m = n + 1\n      if m > 1 { return deck where it.cost > m }\n      return firsts()\n  \
+                 late:\n    do: \"return [top(hand), 1] where it.cost >= 0\"\n";
+    let cases = [
+        "if not empty(hand where it.cost >= 0) { coins += 1 }\nif count(firsts()) > 0 { coins += 1 }\nif 0 == count(picky(0)) { coins += 5 }\nif count(picky(3)) >= 1 { coins += 2 }\nif 1 > count(deck where it.cost > 50) { coins += 3 }\nif count(late()) != 0 { coins += 1 }",
+        "if not empty([top(hand), 1] where it.cost >= 0) { coins += 1 }\nif empty(late()) { coins += 1 }\ncoins += count([top(hand), 1] where it.cost >= 0)",
+        "if empty([1, top(hand)] where it.cost >= 0) { coins += 1 }",
+        "create(@osaisen, deck, 100000)\nwhile true { if count(deck where it.cost > 100) == 0 { coins += 1 } }",
+        "create(@osaisen, deck, 100000)\nwhile true { if count(picky(0)) < 1 { coins += 1 } }",
+    ];
+    fail_with_verbs("probes", verbs, &cases);
+}
+
 /// Each case played as in [`fails_in`], with `verbs` added to the rules.
 fn fail_with_verbs(what: &str, verbs: &str, cases: &[&str]) {
     let dir = tempfile::tempdir().expect("temp dir");
