@@ -912,7 +912,7 @@ fn check(dir: &Source, game: Option<&str>) -> ExitCode {
                 say(format_args!(
                     "{g}: ok ({} cards, {} verbs, {} abilities)",
                     d.defs.len(),
-                    d.verbs.len(),
+                    d.names.verbs.len(),
                     d.triggers.len()
                 ));
                 let (n, lowered) = (d.scripts.snippets.len(), d.scripts.lowered);

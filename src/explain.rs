@@ -244,7 +244,7 @@ impl Calls {
                 self.ops.insert(b.name());
             }
             Expr::Verb(v, ..) => {
-                if let Some((name, _)) = data.names.verbs.get(*v as usize) {
+                if let Some((name, _)) = data.names.verbs.get(data.verb_named(*v)) {
                     self.verbs.insert(name.clone());
                 }
             }

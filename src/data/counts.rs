@@ -11,7 +11,7 @@ fn count_params(data: &Data) -> Vec<u64> {
     let mut counts = vec![0u64; data.verbs.len()];
     loop {
         let mut changed = false;
-        for (v, code) in data.verbs.iter().enumerate() {
+        for (v, code) in data.verbs.iter().take(data.names.verbs.len()).enumerate() {
             let nparams = data.names.verbs[v].1.len().min(64) as u16;
             // A parameter the verb writes may be made a fit count first.
             let param = |s: u16| (s < nparams && !code.binds_slot(s)).then(|| 1u64 << s);
@@ -109,7 +109,7 @@ pub fn check(data: &Data) -> Vec<DataError> {
                 if let Some(k) = written(a).filter(|k| *k < 0)
                     && counts[*w as usize] & (1 << i) != 0
                 {
-                    let (name, params) = &data.names.verbs[*w as usize];
+                    let (name, params) = &data.names.verbs[data.verb_named(*w)];
                     out.push(data.sources.at_span(
                         *span,
                         format!(

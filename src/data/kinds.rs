@@ -109,7 +109,7 @@ fn param_wants(data: &Data) -> Vec<[u64; 3]> {
     let mut wanted = vec![[0u64; 3]; data.verbs.len()];
     loop {
         let mut changed = false;
-        for (v, code) in data.verbs.iter().enumerate() {
+        for (v, code) in data.verbs.iter().take(data.names.verbs.len()).enumerate() {
             let nparams = data.names.verbs[v].1.len().min(64) as u16;
             let bit = |e: &Expr| match e {
                 Expr::Local(s) if *s < nparams && !code.binds_slot(*s) => 1u64 << s,
@@ -243,7 +243,7 @@ fn check_code(
             }
         }
         Expr::Verb(w, args, span) => {
-            let (verb, params) = &data.names.verbs[*w as usize];
+            let (verb, params) = &data.names.verbs[data.verb_named(*w)];
             for (i, a) in args.iter().enumerate().take(64) {
                 let Some(k) = kind(a) else { continue };
                 let want = WANTS.into_iter().find(|want| {

@@ -51,7 +51,7 @@ fn verb_reads(data: &Data) -> Vec<Option<(u16, Read, Span)>> {
     let mut reads: Vec<Option<(u16, Read, Span)>> = vec![None; data.verbs.len()];
     loop {
         let mut changed = false;
-        for (v, code) in data.verbs.iter().enumerate() {
+        for (v, code) in data.verbs.iter().take(data.names.verbs.len()).enumerate() {
             if reads[v].is_some() {
                 continue;
             }
@@ -94,7 +94,7 @@ fn through_verb(
         Read::Cards => "the cards of",
         Read::Size => "the size of",
     };
-    let verb = &data.names.verbs[w as usize].0;
+    let verb = &data.names.verbs[data.verb_named(w)].0;
     let (line, col) = super::load::line_col(data.sources.text(at.file), at.start as usize);
     data.sources.at_span(
         call,

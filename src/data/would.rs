@@ -36,7 +36,7 @@ pub fn check(data: &Data, declared: usize) -> Vec<DataError> {
                     }
                     Expr::Verb(w, _, span) => match reaches[*w as usize] {
                         Some(at) => {
-                            let verb = &data.names.verbs[*w as usize].0;
+                            let verb = &data.names.verbs[data.verb_named(*w)].0;
                             let (line, col) = super::load::line_col(
                                 data.sources.text(at.file),
                                 at.start as usize,
@@ -67,7 +67,7 @@ fn reaching_prevent(data: &Data) -> Vec<Option<Span>> {
     let mut reaches: Vec<Option<Span>> = vec![None; data.verbs.len()];
     loop {
         let mut changed = false;
-        for (v, code) in data.verbs.iter().enumerate() {
+        for (v, code) in data.verbs.iter().take(data.names.verbs.len()).enumerate() {
             if reaches[v].is_some() {
                 continue;
             }

@@ -194,8 +194,9 @@ fn every_code(data: &Data) -> Vec<(String, &Code)> {
     for p in &turn.phases {
         out.push((format!("phase `{}`", p.name), &p.body));
     }
-    for (i, v) in data.verbs.iter().enumerate() {
-        let name = data.names.verbs.get(i).map_or("?", |(n, _)| n.as_str());
+    // The named verbs: a probing copy raises what its verb does.
+    for (i, v) in data.verbs.iter().take(data.names.verbs.len()).enumerate() {
+        let name = data.names.verbs[i].0.as_str();
         out.push((format!("verb `{name}`"), v));
     }
     for m in &data.moves {
