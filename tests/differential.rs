@@ -583,8 +583,8 @@ fn returning_verbs_fail_the_same_way() {
     fail_with_verbs("returning", verbs, &cases);
 }
 
-/// A filter read only for its emptiness (`empty(x)`, `count(x) > 0`, …;
-/// `data/probe.rs`) stops at its first item on both tiers, through verbs
+/// A filter read only for its emptiness (`empty(x)`, `count(x) > 0`, …)
+/// or its first item (`first(x)`; `data/probe.rs`) stops at its first item on both tiers, through verbs
 /// that return filters too: the same truths, steps, spans and failures (an
 /// item that fails after the first that passes is never tested).
 #[test]
@@ -596,6 +596,9 @@ fn probes_fail_the_same_way() {
         "if not empty(hand where it.cost >= 0) { coins += 1 }\nif count(firsts()) > 0 { coins += 1 }\nif 0 == count(picky(0)) { coins += 5 }\nif count(picky(3)) >= 1 { coins += 2 }\nif 1 > count(deck where it.cost > 50) { coins += 3 }\nif count(late()) != 0 { coins += 1 }",
         "if not empty([top(hand), 1] where it.cost >= 0) { coins += 1 }\nif empty(late()) { coins += 1 }\ncoins += count([top(hand), 1] where it.cost >= 0)",
         "if empty([1, top(hand)] where it.cost >= 0) { coins += 1 }",
+        "if first(late()) == top(hand) { coins += 1 }\ncoins += first(deck where it.cost >= 0).cost",
+        "if first(firsts()) != none { coins += 1 }\nlet c = first([top(hand), 1] where it.cost >= 0)\ncoins += c.cost",
+        "let c = first([1, top(hand)] where it.cost >= 0)",
         "create(@osaisen, deck, 100000)\nwhile true { if count(deck where it.cost > 100) == 0 { coins += 1 } }",
         "create(@osaisen, deck, 100000)\nwhile true { if count(picky(0)) < 1 { coins += 1 } }",
     ];

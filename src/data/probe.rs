@@ -1,6 +1,7 @@
 //! Emptiness probes. Where code reads a filter only for whether it is
-//! empty (`empty(x)`, `count(x) > 0`, `count(x) == 0` …), the filter need
-//! not test the items after the first that passes: it becomes
+//! empty (`empty(x)`, `count(x) > 0`, `count(x) == 0` …) or for its first
+//! item (`first(x)`), the filter need not test the items after the first
+//! that passes: it becomes
 //! [`Expr::First`], and a verb given there whose returns are filters is
 //! called as a copy whose returns are probed alike. Done once at load, to
 //! the IR both tiers run, so they stop at the same item and charge the
@@ -88,7 +89,8 @@ impl Data {
     }
 }
 
-/// The list or verb call whose emptiness alone `e` reads, if it does.
+/// The list or verb call whose emptiness or first item alone `e` reads,
+/// if it does.
 fn probed(e: &Expr) -> Option<&Expr> {
     fn count(e: &Expr) -> Option<&Expr> {
         match e {
@@ -97,7 +99,8 @@ fn probed(e: &Expr) -> Option<&Expr> {
         }
     }
     match e {
-        Expr::Call(Builtin::Empty, a, _) if a.len() == 1 => Some(&a[0]),
+        // Whether it is empty, or its first item.
+        Expr::Call(Builtin::Empty | Builtin::First, a, _) if a.len() == 1 => Some(&a[0]),
         // count(x) against 0 or 1, either way round, as only emptiness decides it.
         Expr::Bin(op, a, b, _) => {
             let (x, k, op) = match (count(a), count(b), &**a, &**b) {

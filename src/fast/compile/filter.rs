@@ -57,31 +57,38 @@ impl Compiler<'_> {
     pub(super) fn filter(&self, list: &Expr, slot: u16, cond: &Expr) -> ValFn {
         let fl = self.filter_of(list, slot, cond);
         Box::new(move |g, f| {
-            // Filled into the game's spare list: a list dropped before the
-            // next is made (most are) is refilled with no allocation.
-            let mut list = g.spare_list();
-            let mut out = Arc::get_mut(&mut list)
-                .map(std::mem::take)
-                .unwrap_or_default();
-            fl.run(g, f, |v, left| {
-                // At most one allocation, sized for the items still to test.
-                if out.is_empty() {
-                    out.reserve(left);
-                }
-                out.push(v.clone());
-            })?;
-            if let Some(v) = Arc::get_mut(&mut list) {
-                *v = out;
-            }
-            Ok(g.keep_list(list))
+            spare(g, |g, out| {
+                fl.run(g, f, |v, left| {
+                    // At most one allocation, sized for the items still to test.
+                    if out.is_empty() {
+                        out.reserve(left);
+                    }
+                    out.push(v.clone());
+                })
+            })
         })
     }
 
     /// [`Expr::First`]: a list of the first item that passes, or an empty one.
     pub(super) fn first(&self, list: &Expr, slot: u16, cond: &Expr) -> ValFn {
         let fl = self.filter_of(list, slot, cond);
-        Box::new(move |g, f| Ok(Value::list(fl.first(g, f)?.into_iter().collect())))
+        Box::new(move |g, f| spare(g, |g, out| Ok(out.extend(fl.first(g, f)?))))
     }
+}
+
+/// A list `fill` makes, in the game's spare list: a list dropped before
+/// the next is made (most are) is refilled with no allocation.
+#[inline(always)]
+fn spare(g: &mut Game, fill: impl FnOnce(&mut Game, &mut Vec<Value>) -> Res<()>) -> Res<Value> {
+    let mut list = g.spare_list();
+    let mut out = Arc::get_mut(&mut list)
+        .map(std::mem::take)
+        .unwrap_or_default();
+    fill(g, &mut out)?;
+    if let Some(v) = Arc::get_mut(&mut list) {
+        *v = out;
+    }
+    Ok(g.keep_list(list))
 }
 
 impl Filter {

@@ -110,6 +110,15 @@ impl Compiler<'_> {
                     Ok(v)
                 })
             }
+            // Of a filter's first item: that item, no list made.
+            (Builtin::First, [Expr::First(list, slot, cond)]) => {
+                let fl = self.filter_of(list, *slot, cond);
+                Box::new(move |g, f| {
+                    let v = fl.first(g, f)?;
+                    f.span = span;
+                    Ok(v.unwrap_or_default())
+                })
+            }
             (Builtin::First, [x]) => {
                 let x = self.val(x);
                 Box::new(move |g, f| {
