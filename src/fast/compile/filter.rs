@@ -72,7 +72,12 @@ impl Compiler<'_> {
     /// [`Expr::First`]: a list of the first item that passes, or an empty one.
     pub(super) fn first(&self, list: &Expr, slot: u16, cond: &Expr) -> ValFn {
         let fl = self.filter_of(list, slot, cond);
-        Box::new(move |g, f| spare(g, |g, out| Ok(out.extend(fl.first(g, f)?))))
+        Box::new(move |g, f| {
+            spare(g, |g, out| {
+                out.extend(fl.first(g, f)?);
+                Ok(())
+            })
+        })
     }
 }
 
