@@ -43,7 +43,11 @@ impl ItemTest {
         {
             return Ok(false);
         }
-        f.slots[slot] = Value::Card(c);
+        // A card over a card stored: no old value to drop.
+        match &mut f.slots[slot] {
+            Value::Card(old) => *old = c,
+            s => *s = Value::Card(c),
+        }
         match &self.rest {
             Some(rest) => rest(g, f),
             None => Ok(true),
