@@ -36,10 +36,20 @@ impl Compiler<'_> {
             }
             // Of a zone's cards that pass a test of pure reads: decided in
             // place, `first` and `empty` stopping at the first that passes.
-            (Builtin::First | Builtin::Count | Builtin::Empty, [Expr::Where(list, slot, cond)])
-                if let (Some(at), Some(t)) =
-                    (self.zone_at(list), native::where_test(cond, *slot)) =>
+            (
+                Builtin::First | Builtin::Count | Builtin::Empty,
+                [Expr::Where(list, slot, cond) | Expr::First(list, slot, cond)],
+            ) if let (Some(at), Some(t)) =
+                (self.zone_at(list), native::where_test(cond, *slot)) =>
             {
+                // A probe's count is 1 or 0: whether it is not empty.
+                if b == Builtin::Count && matches!(args[0], Expr::First(..)) {
+                    return Some(Box::new(move |g, f| {
+                        let z = at.get(g, f)?;
+                        let empty = g.zone_where(f, z, &t, Builtin::Empty, span)?;
+                        Ok(Value::Int(!empty.truthy() as i64))
+                    }));
+                }
                 Box::new(move |g, f| {
                     let z = at.get(g, f)?;
                     g.zone_where(f, z, &t, b, span)
