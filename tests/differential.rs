@@ -535,6 +535,8 @@ fn zone_wheres_fail_the_same_way() {
         "create(@osaisen, deck, 100000)\nwhile true { coins += count(deck where it is resource) }",
         "let x = \"x\"\nlet c = none_of(x)",
         "if first(hand where move == \"x\") == none { coins += 1 }",
+        // Tags joined by `and`, read as masks.
+        "coins += count(deck where it is resource and it is not victory) + count(hand where it is action and it is resource)\nif first(deck where it is resource and it is not action) != none { coins += 1 }\nif empty(hand where it is action and it is not resource) { coins += 1 }",
     ];
     fail_with_verbs("wheres", verbs, &cases);
 }

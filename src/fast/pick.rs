@@ -152,6 +152,10 @@ impl Game {
                         .then(|| pile[pile.len() - 1])
                 })
             }
+            _ if let Some((need, not)) = tag_masks(t) => first_in(zi, |c| {
+                let tags = self.st.tags(c);
+                tags & need == need && tags & not == 0
+            }),
             _ => first_in(zi, |c| self.card_test(data, t, p, c, Some(m))),
         }
     }
@@ -247,6 +251,10 @@ impl Game {
                 let y = self.st.counter(p, k);
                 cards.any(|c| op.holds(self.st.prop(data, c, pr), y) && f(c))
             }
+            _ if let Some((need, not)) = tag_masks(t) => cards.any(|c| {
+                let tags = self.st.tags(c);
+                tags & need == need && tags & not == 0 && f(c)
+            }),
             _ => cards.any(|c| self.card_test(data, t, p, c, Some(m)) && f(c)),
         }
     }
@@ -288,6 +296,23 @@ impl Game {
                 Value::Int(n)
             }
         })
+    }
+}
+
+/// A test of tags joined by `and` (`it is spell and it is not activated`)
+/// as the tags a card must have and those it must not: one load and two
+/// masks a card, not a walk of the test.
+fn tag_masks(t: &Test) -> Option<(u64, u64)> {
+    match t {
+        Test::Is { tag, negate } => {
+            let bit = crate::value::bit(*tag);
+            (bit != 0).then_some(if *negate { (0, bit) } else { (bit, 0) })
+        }
+        Test::And(a, b) => {
+            let ((x, y), (u, v)) = (tag_masks(a)?, tag_masks(b)?);
+            Some((x | u, y | v))
+        }
+        _ => None,
     }
 }
 
