@@ -9,7 +9,7 @@ use std::fmt::Write;
 
 use crate::data::Data;
 use crate::lang::builtins::Builtin;
-use crate::lang::ir::{Code, Expr, Place, Span, Stmt};
+use crate::lang::ir::{Code, Expr, Span, Stmt};
 
 /// One place that raises an event.
 pub struct Site {
@@ -233,25 +233,7 @@ struct Walk<'a> {
 impl Walk<'_> {
     fn block(&mut self, stmts: &[Stmt]) {
         for st in stmts {
-            match st {
-                Stmt::Expr(e) | Stmt::Let(_, e) | Stmt::Return(Some(e)) => self.expr(e),
-                Stmt::Return(None) => {}
-                Stmt::Assign(p, _, e, _) => {
-                    if let Place::Field(b, _) = p {
-                        self.expr(b);
-                    }
-                    self.expr(e);
-                }
-                Stmt::If(c, a, b) => {
-                    self.expr(c);
-                    self.block(a);
-                    self.block(b);
-                }
-                Stmt::Repeat(c, b) | Stmt::While(c, b) | Stmt::For(_, c, b) => {
-                    self.expr(c);
-                    self.block(b);
-                }
-            }
+            st.top_exprs(&mut |e| self.expr(e));
         }
     }
 

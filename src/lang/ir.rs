@@ -407,36 +407,33 @@ impl Stmt {
                 deep(c, f);
             }
         }
-        let mut top = Vec::new();
-        self.exprs(&mut top);
-        for e in top {
-            deep(e, f);
-        }
+        self.top_exprs(&mut |e| deep(e, f));
     }
 
-    /// The expressions the statement and those in its blocks hold at their top.
-    fn exprs<'a>(&'a self, out: &mut Vec<&'a Expr>) {
+    /// The expressions the statement and those in its blocks hold at their
+    /// top, in order.
+    pub fn top_exprs<'a>(&'a self, f: &mut impl FnMut(&'a Expr)) {
         match self {
-            Stmt::Expr(e) | Stmt::Let(_, e) | Stmt::Return(Some(e)) => out.push(e),
+            Stmt::Expr(e) | Stmt::Let(_, e) | Stmt::Return(Some(e)) => f(e),
             Stmt::Return(None) => {}
             Stmt::Assign(p, _, e, _) => {
                 if let Place::Field(b, _) = p {
-                    out.push(b);
+                    f(b);
                 }
-                out.push(e);
+                f(e);
             }
             Stmt::If(c, a, b) => {
-                out.push(c);
-                a.iter().chain(b).for_each(|s| s.exprs(out));
+                f(c);
+                a.iter().chain(b).for_each(|s| s.top_exprs(f));
             }
             Stmt::Repeat(c, b) | Stmt::While(c, b) | Stmt::For(_, c, b) => {
-                out.push(c);
-                b.iter().for_each(|s| s.exprs(out));
+                f(c);
+                b.iter().for_each(|s| s.top_exprs(f));
             }
         }
     }
 
-    /// [`Stmt::exprs`], to change them.
+    /// [`Stmt::top_exprs`], to change them.
     pub fn exprs_mut(&mut self, f: &mut impl FnMut(&mut Expr)) {
         match self {
             Stmt::Expr(e) | Stmt::Let(_, e) | Stmt::Return(Some(e)) => f(e),
