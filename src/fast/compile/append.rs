@@ -61,28 +61,38 @@ impl Compiler<'_> {
                     }
                 },
             };
-            let n = match &f.slots[s] {
-                Value::List(x) if x.len() + y.len() <= crate::limits::MAX_LIST => x.len(),
-                // Not a list, or too long: `+` as compiled, its errors.
-                x => {
-                    let x = x.clone();
-                    f.slots[s] = g.binop(BinOp::Add, x, Value::list(y.into_vec()), plus)?;
-                    return Ok(());
-                }
-            };
-            g.charge(plus, (n + y.len()) as u64)?;
-            if n >= crate::limits::MEMORY_CHECK_STEPS as usize {
-                g.check_memory(plus)?;
+            if !grown(g, f, s, y.len(), plus)? {
+                let x = f.slots[s].clone();
+                f.slots[s] = g.binop(BinOp::Add, x, Value::list(y.into_vec()), plus)?;
+                return Ok(());
             }
-            let Value::List(mut x) = std::mem::take(&mut f.slots[s]) else {
-                unreachable!("a list, matched above")
+            let Value::List(x) = &mut f.slots[s] else {
+                unreachable!("a list, grown")
             };
-            g.let_go_of_spare(&x);
-            Arc::make_mut(&mut x).extend(y);
-            f.slots[s] = Value::List(x);
+            Arc::make_mut(x).extend(y);
             Ok(())
         }))
     }
+}
+
+/// Whether slot `s` holds a list `k` more items may join, paid for as `+`
+/// pays (the items copied, a memory check past a long list) and let go of
+/// as the game's spare, so it grows in place. False (nothing paid) where
+/// `+` must run as compiled, with its errors: not a list, or too long.
+#[inline(always)]
+fn grown(g: &mut Game, f: &mut Frame, s: usize, k: usize, plus: Span) -> Res<bool> {
+    let n = match &f.slots[s] {
+        Value::List(x) if x.len() + k <= crate::limits::MAX_LIST => x.len(),
+        _ => return Ok(false),
+    };
+    g.charge(plus, (n + k) as u64)?;
+    if n >= crate::limits::MEMORY_CHECK_STEPS as usize {
+        g.check_memory(plus)?;
+    }
+    if let Value::List(x) = &f.slots[s] {
+        g.let_go_of_spare(x);
+    }
+    Ok(true)
 }
 
 /// `x = x + [a, b, ..]` of operands read in place, none of which can fail:
@@ -91,24 +101,15 @@ impl Compiler<'_> {
 fn grow(s: usize, items: Box<[Plain]>, plus: Span, span: Span) -> StmtFn {
     Box::new(move |g, f| {
         f.span = span;
-        let n = match &f.slots[s] {
-            Value::List(x) if x.len() + items.len() <= crate::limits::MAX_LIST => x.len(),
-            // Not a list, or too long: `+` as compiled, its errors.
-            x => {
-                let x = x.clone();
-                let y = items.iter().map(|i| i.value(g, f)).collect();
-                f.slots[s] = g.binop(BinOp::Add, x, Value::list(y), plus)?;
-                return Ok(());
-            }
-        };
-        g.charge(plus, (n + items.len()) as u64)?;
-        if n >= crate::limits::MEMORY_CHECK_STEPS as usize {
-            g.check_memory(plus)?;
+        if !grown(g, f, s, items.len(), plus)? {
+            let x = f.slots[s].clone();
+            let y = items.iter().map(|i| i.value(g, f)).collect();
+            f.slots[s] = g.binop(BinOp::Add, x, Value::list(y), plus)?;
+            return Ok(());
         }
         let Value::List(mut x) = std::mem::take(&mut f.slots[s]) else {
-            unreachable!("a list, matched above")
+            unreachable!("a list, grown")
         };
-        g.let_go_of_spare(&x);
         let v = Arc::make_mut(&mut x);
         for i in items.iter() {
             v.push(i.value(g, f));
