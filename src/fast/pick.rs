@@ -299,7 +299,7 @@ impl Game {
     }
 }
 
-/// A test of tags joined by `and` (`it is spell and it is not activated`)
+/// A test of tags joined by `and` (`it is a and it is not b`)
 /// as the tags a card must have and those it must not: one load and two
 /// masks a card, not a walk of the test.
 fn tag_masks(t: &Test) -> Option<(u64, u64)> {
