@@ -1,23 +1,26 @@
-//! The cards given a host this game: `attached(card)` looks at those that
-//! may still have one, not at every card. One may have left its host since
-//! (entering a zone ends an attachment, and the moves do not come here);
-//! its `host` says so. An attach drops those now and then, so the list
-//! stays within about twice the attachments in play. How many cards were
-//! ever given a host is kept apart: it is what a look is charged.
+//! The cards given a host this game, listed under their hosts:
+//! `attached(card)` walks the cards listed under that card, not every
+//! card. One may have left its host since (entering a zone ends an
+//! attachment, and the moves do not come here); its `host` says so, and it
+//! stays listed until it is given another host. How many cards were ever
+//! given a host is kept apart: it is what a look is charged.
 
 use crate::value::ObjId;
 
-/// The cards that may have a host, in no order (a look sorts what it
-/// finds), a bit per card id saying it is listed there, a bit per card id
-/// ever given a host, and how many were.
+/// No card.
+const NONE: ObjId = ObjId::MAX;
+
+/// By card id: the first card listed under it, the next card listed under
+/// the same host, and the host it is listed under (none: [`NONE`]); a bit
+/// per card id ever given a host, and how many were. Empty in a game that
+/// attaches nothing.
 #[derive(Debug, Default)]
 pub struct Hosted {
-    cards: Vec<ObjId>,
-    listed: Vec<u64>,
+    under: Vec<ObjId>,
+    next: Vec<ObjId>,
+    host: Vec<ObjId>,
     ever: Vec<u64>,
     count: usize,
-    /// The list's length when it was last swept.
-    swept: usize,
 }
 
 impl Clone for Hosted {
@@ -29,56 +32,66 @@ impl Clone for Hosted {
 
     /// Into this list's own vectors: a search copies a state per playout.
     fn clone_from(&mut self, src: &Hosted) {
-        self.cards.clone_from(&src.cards);
-        self.listed.clone_from(&src.listed);
+        self.under.clone_from(&src.under);
+        self.next.clone_from(&src.next);
+        self.host.clone_from(&src.host);
         self.ever.clone_from(&src.ever);
-        (self.count, self.swept) = (src.count, src.swept);
+        self.count = src.count;
     }
-}
-
-/// Sets card `c`'s bit in `bits`; whether it was clear.
-#[inline]
-fn set(bits: &mut Vec<u64>, c: ObjId) -> bool {
-    let (w, bit) = (c as usize / 64, 1u64 << (c % 64));
-    if w >= bits.len() {
-        bits.resize(w + 1, 0);
-    }
-    let clear = bits[w] & bit == 0;
-    bits[w] |= bit;
-    clear
 }
 
 impl Hosted {
-    /// Card `c` is given a host; `has` says whether a card has one now.
-    /// Once the list doubled since its last sweep, the cards that lost their
-    /// host leave it: an attach costs the same on average however many
-    /// came before.
-    #[inline]
-    pub fn add(&mut self, c: ObjId, has: impl Fn(ObjId) -> bool) {
-        if self.cards.len() >= 2 * self.swept + 8 {
-            let listed = &mut self.listed;
-            self.cards.retain(|&x| {
-                let keep = has(x);
-                if !keep {
-                    listed[x as usize / 64] &= !(1u64 << (x % 64));
-                }
-                keep
-            });
-            self.swept = self.cards.len();
+    /// Card `c` is given host `h`: listed under it (taken from under the
+    /// host it was listed under, if another).
+    pub fn add(&mut self, c: ObjId, h: ObjId) {
+        let n = c.max(h) as usize + 1;
+        if self.host.len() < n {
+            for v in [&mut self.under, &mut self.next, &mut self.host] {
+                v.resize(n, NONE);
+            }
         }
-        if set(&mut self.listed, c) {
-            self.cards.push(c);
+        let old = self.host[c as usize];
+        if old != h {
+            if old != NONE {
+                self.unlist(c, old);
+            }
+            self.next[c as usize] = self.under[h as usize];
+            self.under[h as usize] = c;
+            self.host[c as usize] = h;
         }
-        if set(&mut self.ever, c) {
+        let (w, bit) = (c as usize / 64, 1u64 << (c % 64));
+        if w >= self.ever.len() {
+            self.ever.resize(w + 1, 0);
+        }
+        if self.ever[w] & bit == 0 {
+            self.ever[w] |= bit;
             self.count += 1;
         }
     }
 
+    /// Takes card `c` from the cards listed under `h`.
+    fn unlist(&mut self, c: ObjId, h: ObjId) {
+        let after = self.next[c as usize];
+        if self.under[h as usize] == c {
+            self.under[h as usize] = after;
+            return;
+        }
+        let mut x = self.under[h as usize];
+        while x != NONE {
+            if self.next[x as usize] == c {
+                self.next[x as usize] = after;
+                return;
+            }
+            x = self.next[x as usize];
+        }
+    }
+
     pub fn clear(&mut self) {
-        self.cards.clear();
-        self.listed.clear();
+        self.under.clear();
+        self.next.clear();
+        self.host.clear();
         self.ever.clear();
-        (self.count, self.swept) = (0, 0);
+        self.count = 0;
     }
 
     /// How many cards were ever given a host: what a look for a host's
@@ -88,8 +101,52 @@ impl Hosted {
         self.count
     }
 
+    /// The cards listed under `h`, in no order: those attached to it now,
+    /// and any that have left it since.
     #[inline]
-    pub fn iter(&self) -> impl Iterator<Item = ObjId> + '_ {
-        self.cards.iter().copied()
+    pub fn under(&self, h: ObjId) -> impl Iterator<Item = ObjId> + '_ {
+        let first = self.under.get(h as usize).copied().unwrap_or(NONE);
+        std::iter::successors((first != NONE).then_some(first), |&c| {
+            let n = self.next[c as usize];
+            (n != NONE).then_some(n)
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn under(h: &Hosted, host: ObjId) -> Vec<ObjId> {
+        let mut v: Vec<ObjId> = h.under(host).collect();
+        v.sort();
+        v
+    }
+
+    #[test]
+    fn a_card_is_listed_under_its_last_host_once() {
+        let mut h = Hosted::default();
+        assert_eq!(under(&h, 3), Vec::<ObjId>::new());
+        for c in [5, 6, 7] {
+            h.add(c, 3);
+        }
+        h.add(6, 3);
+        assert_eq!(under(&h, 3), [5, 6, 7]);
+        // Given another host: taken from under the first, from the middle,
+        // the head and the tail of its list.
+        h.add(6, 9);
+        h.add(7, 9);
+        assert_eq!((under(&h, 3), under(&h, 9)), (vec![5], vec![6, 7]));
+        h.add(5, 9);
+        assert_eq!((under(&h, 3), under(&h, 9)), (vec![], vec![5, 6, 7]));
+        // A host listed under another, and a card listed under itself.
+        h.add(9, 2);
+        h.add(2, 2);
+        assert_eq!((under(&h, 2), under(&h, 9)), (vec![2, 9], vec![5, 6, 7]));
+        assert_eq!(h.count(), 5);
+        let copy = h.clone();
+        h.clear();
+        assert_eq!((under(&h, 9), h.count()), (vec![], 0));
+        assert_eq!((under(&copy, 9), copy.count()), (vec![5, 6, 7], 5));
     }
 }

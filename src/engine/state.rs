@@ -732,9 +732,8 @@ impl State {
 
     /// Attaches card `c` to `host`, or detaches it (none).
     pub fn set_host(&mut self, c: ObjId, host: Option<ObjId>) {
-        if host.is_some() {
-            let objs = &self.objs;
-            self.hosted.add(c, |x| objs[x as usize].host.is_some());
+        if let Some(h) = host {
+            self.hosted.add(c, h);
         }
         self.objs[c as usize].host = host;
     }
@@ -749,7 +748,7 @@ impl State {
     /// them).
     #[inline]
     pub fn attached_unsorted(&self, h: ObjId) -> impl Iterator<Item = ObjId> + '_ {
-        (self.hosted.iter()).filter(move |&c| self.objs[c as usize].host == Some(h))
+        (self.hosted.under(h)).filter(move |&c| self.objs[c as usize].host == Some(h))
     }
 
     /// The cards attached to `h`, in id order.
