@@ -48,10 +48,16 @@ impl Data {
             }
         }
         while let Some(v) = todo.pop() {
+            // A copy's id is a verb's (a u16): past the last, the verb is
+            // called as it is (unprobed, the same answer).
+            let Ok(copy) = u16::try_from(named + self.probe_of.len()) else {
+                break;
+            };
             if wanted.contains_key(&v) {
                 continue;
             }
-            wanted.insert(v, (named + wanted.len()) as u16);
+            wanted.insert(v, copy);
+            self.probe_of.push(v);
             for e in returns(&self.verbs[v as usize].stmts) {
                 if let Expr::Verb(w, ..) = e
                     && able[*w as usize]
@@ -60,15 +66,13 @@ impl Data {
                 }
             }
         }
-        let mut copies: Vec<(u16, u16)> = wanted.iter().map(|(&v, &c)| (c, v)).collect();
-        copies.sort();
-        for &(_, v) in &copies {
-            let mut code = self.verbs[v as usize].clone();
+        // The copies, in the order their ids were given.
+        for i in 0..self.probe_of.len() {
+            let mut code = self.verbs[self.probe_of[i] as usize].clone();
             for s in &mut code.stmts {
                 probe_returns(s, &wanted);
             }
             self.verbs.push(code);
-            self.probe_of.push(v);
         }
         for code in codes_of!(&mut *self, iter_mut, as_mut, mut) {
             for s in &mut code.stmts {
