@@ -68,6 +68,11 @@ pub const MAX_OBJECTS: usize = 1_000_000;
 /// Items in a list, bytes in a string made by code.
 pub const MAX_LIST: usize = 1_000_000;
 
+/// Names in one of the rules' tables (verbs, properties, events…) and script
+/// functions: code refers to a name by a 16-bit id, which past this would
+/// wrap onto another name.
+pub const MAX_NAMES: usize = 1 << 16;
+
 /// Bytes in one data file (rules, cards, scripts) or save file.
 pub const MAX_FILE_BYTES: usize = 1 << 20;
 

@@ -20,7 +20,7 @@ use crate::data::locate::{code_origin, find_key, find_word, line_origin, scalar_
 use crate::lang::compile::{CompileError, Context, compile_code, compile_expr};
 use crate::lang::ir::{Code, Expr, Span, Stmt};
 use crate::lang::names::find;
-use crate::limits::MAX_CODE_BYTES;
+use crate::limits::{MAX_CODE_BYTES, MAX_NAMES};
 use crate::suggest::{did_you_mean, suggest};
 
 /// The games whose rules files are in `data/rules/`.
@@ -591,6 +591,42 @@ impl Loader {
             .push(self.sources.error(file, a as u32, b as u32, message, help));
     }
 
+    /// Whether each of the rules' name tables fits the ids code refers to
+    /// them by; one that does not is an error at its key (compiling on would
+    /// resolve a name to another's id and report nonsense).
+    fn names_fit(&mut self) -> bool {
+        let n = &self.names;
+        let tables = [
+            ("properties", n.props.len()),
+            ("counters", n.counters.len()),
+            ("globals", n.globals.len()),
+            ("params", n.params.len()),
+            ("events", n.events.len()),
+            ("effects", n.effects.len()),
+            ("verbs", n.verbs.len()),
+            ("windows", n.windows.len()),
+            ("board", n.square_props.len()),
+        ];
+        let mut fit = true;
+        for (key, len) in tables.into_iter().filter(|&(_, len)| len > MAX_NAMES) {
+            let file = self.owner(&[key]);
+            let what = if key == "board" {
+                "square properties"
+            } else {
+                key
+            };
+            self.err_at(
+                file,
+                key,
+                0,
+                format!("{len} {what} named; at most {MAX_NAMES} are supported"),
+                None,
+            );
+            fit = false;
+        }
+        fit
+    }
+
     /// The rules' `shown:` resolved: tag bits and property indices, an
     /// unknown name a located error.
     fn shown(&mut self, s: &RawShown) -> (u64, Vec<u16>) {
@@ -834,6 +870,9 @@ impl Loader {
             n.events.extend(["passes".into(), "stops".into()]);
             n.square_props = b.props.keys().cloned().collect();
         }
+        if !self.names_fit() {
+            return None;
+        }
         // Tags and zones are bits of a u64 (a card's tags, a test's zones):
         // the 65th is refused where it is declared.
         if let Some(extra) = r.tags.get(64) {
@@ -921,6 +960,15 @@ impl Loader {
             let text = self.sources.text(file).to_string();
             if let Err(e) = scripts.compile_file(&text, file) {
                 self.compile_error(file, e);
+            }
+            // A call names a function by a 16-bit id: past that it would wrap.
+            if scripts.fns.len() > MAX_NAMES {
+                let at = self.sources.text(lf).find("scripts").unwrap_or(0);
+                let n = scripts.fns.len();
+                let why = format!("{n} script functions; at most {MAX_NAMES} are supported");
+                let help = format!("`{s}` brings the count past it");
+                self.err_at(lf, &s, at, why, Some(help));
+                return None;
             }
         }
         for (file, e) in scripts.check_files() {
