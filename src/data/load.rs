@@ -594,7 +594,7 @@ impl Loader {
     /// Whether each of the rules' name tables fits the ids code refers to
     /// them by; one that does not is an error at its key (compiling on would
     /// resolve a name to another's id and report nonsense).
-    fn names_fit(&mut self) -> bool {
+    fn names_fit(&mut self, moves: usize) -> bool {
         let n = &self.names;
         let tables = [
             ("properties", n.props.len()),
@@ -605,6 +605,7 @@ impl Loader {
             ("effects", n.effects.len()),
             ("verbs", n.verbs.len()),
             ("windows", n.windows.len()),
+            ("moves", moves),
             ("board", n.square_props.len()),
         ];
         let mut fit = true;
@@ -870,7 +871,7 @@ impl Loader {
             n.events.extend(["passes".into(), "stops".into()]);
             n.square_props = b.props.keys().cloned().collect();
         }
-        if !self.names_fit() {
+        if !self.names_fit(r.moves.len()) {
             return None;
         }
         // Tags and zones are bits of a u64 (a card's tags, a test's zones):
