@@ -369,6 +369,13 @@ impl Make for Scanned {
             if !spans && let (Some(s), false) = (t.spans.0, items.is_empty()) {
                 f.span = s;
             }
+            // A right side no item changes and that cannot fail, read once.
+            if let Some(k) = t.b.fixed(f.slots, f.me).as_ref().and_then(Fixed1::of) {
+                return match t.cmp {
+                    CmpOp::Eq | CmpOp::Ne => t.scan_fixed::<false>(g, f, slot, items, hit, k),
+                    _ => t.scan_fixed::<true>(g, f, slot, items, hit, k),
+                };
+            }
             for (i, item) in items.iter().enumerate() {
                 let holds = match spans {
                     true => t.holds::<true>(g, f, item),
@@ -498,6 +505,12 @@ trait Read: Send + Sync + 'static {
     fn same_as(&self, _: &Value, _: PlayerId) -> Option<bool> {
         None
     }
+    /// The value, where no scan's item changes it and reading it cannot
+    /// fail: read once for a whole scan.
+    #[inline(always)]
+    fn fixed(&self, _: &[Value], _: PlayerId) -> Option<Value> {
+        None
+    }
 }
 
 impl Read for Near {
@@ -514,6 +527,15 @@ impl Read for Near {
         tmp: &'a mut Value,
     ) -> Res<&'a Value> {
         self.get(g, slots, item, me, tmp)
+    }
+    #[inline(always)]
+    fn fixed(&self, slots: &[Value], me: PlayerId) -> Option<Value> {
+        match self {
+            Near::Const(v) => Some(v.clone()),
+            Near::Slot(s) => Some(slots[*s].clone()),
+            Near::Me => Some(Value::Player(me)),
+            _ => None,
+        }
     }
 }
 
@@ -534,6 +556,10 @@ impl Read for InSlot {
         _: &'a mut Value,
     ) -> Res<&'a Value> {
         Ok(&slots[self.0])
+    }
+    #[inline(always)]
+    fn fixed(&self, slots: &[Value], _: PlayerId) -> Option<Value> {
+        Some(slots[self.0].clone())
     }
 }
 
@@ -583,6 +609,10 @@ impl Read for Fixed {
             _ => None,
         }
     }
+    #[inline(always)]
+    fn fixed(&self, _: &[Value], _: PlayerId) -> Option<Value> {
+        Some(self.0.clone())
+    }
 }
 
 /// The running player.
@@ -606,6 +636,10 @@ impl Read for Mine {
     #[inline(always)]
     fn same_as(&self, x: &Value, me: PlayerId) -> Option<bool> {
         Some(matches!(x, Value::Player(p) if *p == me))
+    }
+    #[inline(always)]
+    fn fixed(&self, _: &[Value], me: PlayerId) -> Option<Value> {
+        Some(Value::Player(me))
     }
 }
 
@@ -648,6 +682,93 @@ impl Read for SquareOfItem {
     ) -> Res<&'a Value> {
         let s = square(g, item, Builtin::SquareGet, &self.1)?;
         Ok(&g.st.board.props[s * g.st.board.nprops + self.0])
+    }
+}
+
+/// A scan's right side read once ([`Read::fixed`]), of a kind whose
+/// equality with any value is its own kind's and payload's (as
+/// [`Game::equal`] decides it: no other kind equals it, no list is paid
+/// for).
+#[derive(Clone, Copy)]
+enum Fixed1 {
+    None,
+    Int(i64),
+    Bool(bool),
+    Player(PlayerId),
+}
+
+impl Fixed1 {
+    fn of(v: &Value) -> Option<Fixed1> {
+        Some(match v {
+            Value::None => Fixed1::None,
+            Value::Int(n) => Fixed1::Int(*n),
+            Value::Bool(b) => Fixed1::Bool(*b),
+            Value::Player(p) => Fixed1::Player(*p),
+            _ => return None,
+        })
+    }
+
+    /// Whether `x` equals it.
+    #[inline(always)]
+    fn same(self, x: &Value) -> bool {
+        match (self, x) {
+            (Fixed1::None, Value::None) => true,
+            (Fixed1::Int(k), Value::Int(n)) => k == *n,
+            (Fixed1::Bool(k), Value::Bool(b)) => k == *b,
+            (Fixed1::Player(k), Value::Player(p)) => k == *p,
+            _ => false,
+        }
+    }
+}
+
+impl<A: Read, B: Read> Test<A, B> {
+    /// A scan whose right side `k` was read once: each item's left side
+    /// compared with it in the loop. An order (`ORDER`) of two numbers
+    /// there; of anything else, the item tested as [`Test::holds`] tests
+    /// it (its conversion, its error).
+    #[inline(always)]
+    fn scan_fixed<const ORDER: bool>(
+        &self,
+        g: &mut Game,
+        f: &mut Frame,
+        slot: usize,
+        items: &[Value],
+        hit: &mut dyn FnMut(&Value, usize),
+        k: Fixed1,
+    ) -> Res<()> {
+        let eq = self.cmp == CmpOp::Eq;
+        for (i, item) in items.iter().enumerate() {
+            let mut t1 = Value::None;
+            let holds = match self.a.read(g, f.slots, item, f.me, &mut t1) {
+                Ok(x) => match (ORDER, x, k) {
+                    (false, x, k) => Some(k.same(x) == eq),
+                    (true, Value::Int(x), Fixed1::Int(y)) => Some(self.cmp.holds(*x, y)),
+                    _ => None,
+                },
+                Err(e) => {
+                    bind(&mut f.slots[slot], item);
+                    return Err(e);
+                }
+            };
+            settle::<A>(t1);
+            let holds = match holds {
+                Some(h) => h,
+                None => match self.holds::<false>(g, f, item) {
+                    Ok(h) => h,
+                    Err(e) => {
+                        bind(&mut f.slots[slot], item);
+                        return Err(e);
+                    }
+                },
+            };
+            if holds {
+                hit(item, items.len() - i);
+            }
+        }
+        if let Some(last) = items.last() {
+            bind(&mut f.slots[slot], last);
+        }
+        Ok(())
     }
 }
 
