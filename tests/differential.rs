@@ -743,6 +743,10 @@ fn board_reads_fail_the_same_way() {
         "let p = 2\ncoins += count([0, 1, 2, 5] where square_get(it, \"level\") <= p)",
         // The item read where it lies in the list, on either side.
         "coins += count([2, 0, 1, 1] where square_get(it, \"level\") == it)\ncoins += count([0, 1, 2] where square_card(it) == @osaisen)\ncoins += count([1, 2, none] where square_kind(it) == \"land\")",
+        // The other side read once for the whole loop: a slot, me, a constant.
+        "square_set(1, \"level\", \"b\")\nsquare_set(2, \"owner\", true)\nlet t = true\ncoins += count([0, 1, 2] where square_get(it, \"owner\") != t)\nlet c = top(deck)\ncoins += count([0, 1, 2] where square_get(it, \"owner\") == c)\nlet l = [1]\ncoins += count([0, 1] where square_get(it, \"owner\") != l)\nlet n = none\ncoins += count([0, 1, 2] where square_get(it, \"owner\") == n)\ncoins += count([0, 1, 2] where square_get(it, \"level\") == 1)\nlet one = 1\ncoins += count([0] where square_get(it, \"level\") != one)\ncoins += count([0, 1, 2] where square_get(it, \"level\") >= 1)",
+        "let p = \"a\"\ncoins += count([] where square_get(it, \"level\") < p)\ncoins += count([0, 1] where square_get(it, \"level\") < p)",
+        "let p = 1\ncoins += count([0, 1, 2, 3, 2] where square_get(it, \"level\") > p)",
     ];
     let dir = tempfile::tempdir().expect("temp dir");
     for (i, code) in cases.iter().enumerate() {
