@@ -184,7 +184,7 @@ impl Game {
             false => Vec::new(),
         });
         let slots = match n > Slots::MAX {
-            true => &mut heap[..],
+            true => &mut heap[..n],
             false => &mut stack.stack[..n],
         };
         if n > 0 {
@@ -192,7 +192,7 @@ impl Game {
         }
         let r = body(self, &mut e.frame(slots));
         if n > Slots::MAX {
-            self.give_back(ManuallyDrop::into_inner(heap));
+            self.give_back(ManuallyDrop::into_inner(heap), n);
         } else {
             stack.empty(n);
         }
@@ -263,18 +263,28 @@ impl Game {
 
     /// [`Game::framed`]'s `n` slots when there are more than the native
     /// stack keeps: a vector kept from frame to frame (one nested in another
-    /// makes its own).
+    /// makes its own), its first `n` used. Every slot it holds is empty, so
+    /// one as long is used as it is: nothing written per slot.
     #[inline(never)]
     fn spare(&mut self, n: usize) -> Vec<Value> {
         let mut slots = std::mem::take(&mut self.spare_slots);
-        slots.resize(n, Value::None);
+        if slots.len() < n {
+            let more = n - slots.len();
+            slots.extend(std::iter::repeat_with(|| Value::None).take(more));
+        }
         slots
     }
 
-    /// [`Game::spare`]'s vector given back, emptied.
+    /// [`Game::spare`]'s vector given back, its first `n` slots emptied (a
+    /// frame uses no other) and kept at its length: most slots of a big
+    /// frame are never written, and an empty one is only read.
     #[inline(never)]
-    fn give_back(&mut self, mut slots: Vec<Value>) {
-        slots.clear();
+    fn give_back(&mut self, mut slots: Vec<Value>, n: usize) {
+        for s in &mut slots[..n] {
+            if !matches!(s, Value::None) {
+                s.clear();
+            }
+        }
         self.spare_slots = slots;
     }
 }
