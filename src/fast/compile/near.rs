@@ -241,6 +241,7 @@ impl Compiler<'_> {
         n.span()?;
         Some(match n {
             Near::Square(Key::Slot(s), p, span) => value_of(SquareIn(s, p, span)),
+            Near::Card(Key::Slot(s), span) => value_of(CardIn(s, span)),
             n => value_of(n),
         })
     }
@@ -511,6 +512,12 @@ trait Read: Send + Sync + 'static {
     fn fixed(&self, _: &[Value], _: PlayerId) -> Option<Value> {
         None
     }
+    /// The value, owned (an operand given as a value).
+    #[inline(always)]
+    fn owned(&self, g: &Game, slots: &[Value], me: PlayerId) -> Res<Value> {
+        let mut tmp = Value::None;
+        Ok(self.read(g, slots, &NO_ITEM, me, &mut tmp)?.clone())
+    }
 }
 
 impl Read for Near {
@@ -772,15 +779,45 @@ impl<A: Read, B: Read> Test<A, B> {
     }
 }
 
-/// An operand's value, cloned out of place.
+/// `square_card(s)` of a square in frame slot `s`.
+struct CardIn(usize, Span);
+impl CardIn {
+    #[inline(always)]
+    fn card(&self, g: &Game, slots: &[Value]) -> Res<Value> {
+        let s = square(g, &slots[self.0], Builtin::SquareCard, &self.1)?;
+        Ok(g.data.board.squares[s].card.map_or(Value::None, Value::Def))
+    }
+}
+impl Read for CardIn {
+    fn at(&self) -> Option<Span> {
+        Some(self.1)
+    }
+    #[inline(always)]
+    fn read<'a>(
+        &'a self,
+        g: &'a Game,
+        slots: &'a [Value],
+        _: &'a Value,
+        _: PlayerId,
+        tmp: &'a mut Value,
+    ) -> Res<&'a Value> {
+        *tmp = self.card(g, slots)?;
+        Ok(tmp)
+    }
+    #[inline(always)]
+    fn owned(&self, g: &Game, slots: &[Value], _: PlayerId) -> Res<Value> {
+        self.card(g, slots)
+    }
+}
+
+/// An operand's value, out of place.
 fn value_of<A: Read>(a: A) -> ValFn {
     let span = a.at();
     Box::new(move |g, f| {
         if let Some(s) = span {
             f.span = s;
         }
-        let mut tmp = Value::None;
-        Ok(a.read(g, f.slots, &NO_ITEM, f.me, &mut tmp)?.clone())
+        a.owned(g, f.slots, f.me)
     })
 }
 
