@@ -138,7 +138,9 @@ impl Conjunct {
 }
 
 impl Compiler<'_> {
-    /// Condition `e` as a [`Conjunct`].
+    /// Condition `e` as a [`Conjunct`]: a comparison of two numbers each
+    /// read by one term is its own typed closure ([`typed`]), cheaper to
+    /// call than the terms are to walk in the loop.
     pub(super) fn part(&self, e: &Expr) -> Conjunct {
         if let Expr::Bin(op, a, b, _) = e
             && let Some(cmp) = CmpOp::of(*op)
@@ -146,7 +148,10 @@ impl Compiler<'_> {
             && !x.counts()
             && !y.counts()
         {
-            return Conjunct::Num(x, cmp, y, self.cond(e));
+            if x.is_sum() || y.is_sum() {
+                return Conjunct::Num(x, cmp, y, self.cond(e));
+            }
+            return Conjunct::Code(typed(x.first, cmp, y.first, self.cond(e)));
         }
         Conjunct::Code(self.cond(e))
     }
@@ -156,8 +161,14 @@ impl Compiler<'_> {
         Some(match e {
             Expr::Bin(op @ (BinOp::Add | BinOp::Sub), a, b, _) => {
                 let mut x = self.arith(a)?;
+                let t = self.term(b)?;
+                // Adding or taking 0 (a verb's parameter given 0) leaves
+                // the number as it is: no term to fold.
+                if matches!(t, Term::Const(0)) {
+                    return Some(x);
+                }
                 let mut rest = std::mem::take(&mut x.rest).into_vec();
-                rest.push((*op == BinOp::Sub, self.term(b)?));
+                rest.push((*op == BinOp::Sub, t));
                 x.rest = rest.into_boxed_slice();
                 x
             }
@@ -223,5 +234,122 @@ impl Compiler<'_> {
             Some(n) => Ok(Value::Int(n)),
             None => generic(g, f),
         })
+    }
+}
+
+/// A number read in place, typed by kind: a comparison of two compiles to
+/// its own code, with no dispatch on the kind at run time.
+trait Num: Send + Sync + 'static {
+    /// The number, as [`Term::get`] reads it; None where it is not one.
+    fn num(&self, g: &Game, f: &Frame) -> Option<i64>;
+}
+
+struct NConst(i64);
+impl Num for NConst {
+    #[inline(always)]
+    fn num(&self, _: &Game, _: &Frame) -> Option<i64> {
+        Some(self.0)
+    }
+}
+
+/// A counter of the running player.
+struct NCounter(u16);
+impl Num for NCounter {
+    #[inline(always)]
+    fn num(&self, g: &Game, f: &Frame) -> Option<i64> {
+        Some(g.st.counter(f.me, self.0))
+    }
+}
+
+/// A number in a frame slot.
+struct NSlot(usize);
+impl Num for NSlot {
+    #[inline(always)]
+    fn num(&self, _: &Game, f: &Frame) -> Option<i64> {
+        match f.slots[self.0] {
+            Value::Int(n) => Some(n),
+            _ => None,
+        }
+    }
+}
+
+/// A property of the card (or card id) in a slot, the field no counter.
+struct NProp(usize, u16);
+impl Num for NProp {
+    #[inline(always)]
+    fn num(&self, g: &Game, f: &Frame) -> Option<i64> {
+        match f.slots[self.0] {
+            Value::Card(c) => Some(g.st.prop(f.data, c, self.1)),
+            Value::Def(d) => Some(g.data.defs[d as usize].props[self.1 as usize]),
+            _ => None,
+        }
+    }
+}
+
+/// A counter of the player in a slot, the field no property.
+struct NCounterOf(usize, u16);
+impl Num for NCounterOf {
+    #[inline(always)]
+    fn num(&self, g: &Game, f: &Frame) -> Option<i64> {
+        match f.slots[self.0] {
+            Value::Player(p) => Some(g.st.counter(p, self.1)),
+            _ => None,
+        }
+    }
+}
+
+/// Any other term, read as [`Term::get`] reads it.
+struct NTerm(Term);
+impl Num for NTerm {
+    #[inline(always)]
+    fn num(&self, g: &Game, f: &Frame) -> Option<i64> {
+        match &self.0 {
+            Term::Const(i) => Some(*i),
+            Term::Global(i) => Some(g.st.globals[*i]),
+            Term::Field(s, counter, prop) => match (&f.slots[*s], *counter, *prop) {
+                (Value::Player(p), Some(c), _) => Some(g.st.counter(*p, c)),
+                (Value::Card(c), _, Some(pr)) => Some(g.st.prop(f.data, *c, pr)),
+                (Value::Def(d), _, Some(pr)) => Some(g.data.defs[*d as usize].props[pr as usize]),
+                _ => None,
+            },
+            Term::Counter(c) => Some(g.st.counter(f.me, *c)),
+            Term::Slot(s) => match f.slots[*s] {
+                Value::Int(n) => Some(n),
+                _ => None,
+            },
+            // Not given here (no count, no sum): the compiled code decides.
+            Term::Count(..) | Term::Sum(_) => None,
+        }
+    }
+}
+
+/// `x <cmp> y` of two terms read in place (no count, no sum), each typed
+/// by kind: `code` where either is not a number here, as [`Conjunct`]
+/// falls back.
+fn typed(x: Term, cmp: CmpOp, y: Term, code: CondFn) -> CondFn {
+    fn made<X: Num, Y: Num>(x: X, cmp: CmpOp, y: Y, code: CondFn) -> CondFn {
+        Box::new(move |g, f| {
+            if let Some(a) = x.num(g, f)
+                && let Some(b) = y.num(g, f)
+            {
+                return Ok(cmp.holds(a, b));
+            }
+            code(g, f)
+        })
+    }
+    fn right<X: Num>(x: X, cmp: CmpOp, y: Term, code: CondFn) -> CondFn {
+        match y {
+            Term::Const(k) => made(x, cmp, NConst(k), code),
+            Term::Counter(c) => made(x, cmp, NCounter(c), code),
+            Term::Slot(s) => made(x, cmp, NSlot(s), code),
+            y => made(x, cmp, NTerm(y), code),
+        }
+    }
+    match x {
+        Term::Field(s, None, Some(pr)) => right(NProp(s, pr), cmp, y, code),
+        Term::Field(s, Some(c), None) => right(NCounterOf(s, c), cmp, y, code),
+        Term::Counter(c) => right(NCounter(c), cmp, y, code),
+        Term::Slot(s) => right(NSlot(s), cmp, y, code),
+        x => right(NTerm(x), cmp, y, code),
     }
 }
