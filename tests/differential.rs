@@ -568,6 +568,29 @@ fn tested_verbs_fail_the_same_way() {
     fail_with_verbs("tested", verbs, &cases);
 }
 
+/// Comparisons of two numbers each read by one term (a card's property, a
+/// player's counter, a slot, a constant), in a conjunction or an if-chain
+/// arm, run as closures typed by the terms' kinds in the speed tier; a
+/// constant 0 added is no term: the same truths, steps, spans and failures
+/// where a term is not a number (a string, none, a number for a card).
+#[test]
+fn typed_parts_fail_the_same_way() {
+    let verbs = "  typed:\n    params: [p, c, n]\n    do: |\n      if c.cost + 0 > p.coins { return 1 }\n      \
+                 if n < 0 and c.cost >= 0 { return 2 }\n      if p.coins == n and n != 3 { return 3 }\n      \
+                 if c.cost - 0 > n { return 4 }\n      return 5\n";
+    let cases = [
+        "let c = top(deck)\nlet n = -2\nwhile n < 6 { coins += typed(me, c, n)\nif c.cost >= 0 and typed(me, c, n) > 2 and me.coins < 1000 { actions += 1 }\nn += 1 }\ncoins += count(hand where it.cost >= 0 and it.cost < 5 and 0 <= coins)",
+        "let c = top(deck)\nlet x = \"x\"\ncoins += typed(me, c, x)",
+        "let five = 5\ncoins += typed(me, five, 1)",
+        "let c = top(deck)\nlet q = 3\ncoins += typed(q, c, 1)",
+        "let d = @osaisen\ncoins += typed(me, d, 0) + typed(me, d, -1)",
+        "let c = top(deck)\nlet z = none\ncoins += typed(me, c, z)",
+        "let c = top(deck)\nlet s = \"s\"\nif c.cost >= 0 and s < 3 { coins += 1 }",
+        "create(@osaisen, deck, 100000)\nlet c = top(deck)\nwhile true { if typed(me, c, 1) > 0 { actions += 1 } }",
+    ];
+    fail_with_verbs("typed", verbs, &cases);
+}
+
 /// A verb called for its effect whose last statement is `return e` runs
 /// `e` as a statement in the speed tier (no return unwound): the same
 /// effects, steps, spans, failures and lines as the reference's return.
