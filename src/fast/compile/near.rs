@@ -512,6 +512,12 @@ trait Read: Send + Sync + 'static {
     fn fixed(&self, _: &[Value], _: PlayerId) -> Option<Value> {
         None
     }
+    /// The property `square_get(it, prop)` reads, for the item a scan
+    /// tests.
+    #[inline(always)]
+    fn item_prop(&self) -> Option<usize> {
+        None
+    }
     /// The value, owned (an operand given as a value).
     #[inline(always)]
     fn owned(&self, g: &Game, slots: &[Value], me: PlayerId) -> Res<Value> {
@@ -690,6 +696,10 @@ impl Read for SquareOfItem {
         let s = square(g, item, Builtin::SquareGet, &self.1)?;
         Ok(&g.st.board.props[s * g.st.board.nprops + self.0])
     }
+    #[inline(always)]
+    fn item_prop(&self) -> Option<usize> {
+        Some(self.0)
+    }
 }
 
 /// A scan's right side read once ([`Read::fixed`]), of a kind whose
@@ -744,14 +754,21 @@ impl<A: Read, B: Read> Test<A, B> {
         k: Fixed1,
     ) -> Res<()> {
         let eq = self.cmp == CmpOp::Eq;
-        for (i, item) in items.iter().enumerate() {
+        let test = |x: &Value| match (ORDER, x, k) {
+            (false, x, k) => Some(k.same(x) == eq),
+            (true, Value::Int(x), Fixed1::Int(y)) => Some(self.cmp.holds(*x, y)),
+            _ => None,
+        };
+        // A square's property of each item read straight off the board,
+        // up to an item that is not a square or not decided here.
+        let from = match self.a.item_prop() {
+            Some(p) => board_scan(g, p, items, test, hit),
+            None => 0,
+        };
+        for (i, item) in items.iter().enumerate().skip(from) {
             let mut t1 = Value::None;
             let holds = match self.a.read(g, f.slots, item, f.me, &mut t1) {
-                Ok(x) => match (ORDER, x, k) {
-                    (false, x, k) => Some(k.same(x) == eq),
-                    (true, Value::Int(x), Fixed1::Int(y)) => Some(self.cmp.holds(*x, y)),
-                    _ => None,
-                },
+                Ok(x) => test(x),
                 Err(e) => {
                     bind(&mut f.slots[slot], item);
                     return Err(e);
@@ -777,6 +794,34 @@ impl<A: Read, B: Read> Test<A, B> {
         }
         Ok(())
     }
+}
+
+/// [`Test::scan_fixed`]'s items that are squares on the board, property
+/// `p` of each read in place and given to `test`: each that passes given
+/// to `hit`, up to the first item that is not a number naming a square or
+/// that `test` leaves undecided. Its index, or the items' count.
+#[inline(always)]
+fn board_scan(
+    g: &Game,
+    p: usize,
+    items: &[Value],
+    test: impl Fn(&Value) -> Option<bool>,
+    hit: &mut dyn FnMut(&Value, usize),
+) -> usize {
+    let b = &g.st.board;
+    let (props, np, n) = (&b.props[..], b.nprops, g.data.board.squares.len() as u64);
+    for (i, item) in items.iter().enumerate() {
+        let s = match *item {
+            Value::Int(s) if (s as u64) < n => s as usize,
+            _ => return i,
+        };
+        match test(&props[s * np + p]) {
+            Some(true) => hit(item, items.len() - i),
+            Some(false) => {}
+            None => return i,
+        }
+    }
+    items.len()
 }
 
 /// `square_card(s)` of a square in frame slot `s`.
