@@ -31,13 +31,13 @@ impl Compiler<'_> {
                 }
                 if straight.is_none()
                     && K::TRUTH
-                    && let Some(c) = self.tail_cond(stmts)
+                    && let Some(c) = self.tail_cond(stmts, None)
                 {
                     return Body::Cond(c);
                 }
                 if straight.is_none()
                     && K::VALUE
-                    && let Some(e) = self.tail(stmts)
+                    && let Some(e) = self.tail(stmts, None)
                 {
                     return Body::Expr(e);
                 }
@@ -53,17 +53,18 @@ impl Compiler<'_> {
     /// Statements ending in `return e` whose value is kept, as the value
     /// they return: the statements, then `e`; the `if c { return x }` arms
     /// on the way, in a row, tested by one loop: `x` if `c` holds, else the
-    /// next, else the rest. No `return` to catch.
-    fn tail(&self, stmts: &[Stmt]) -> Option<ValFn> {
+    /// next, else the rest. No `return` to catch. With `call`, the call's
+    /// step, depth and span around it ([`Compiler::chain`]).
+    pub(super) fn tail(&self, stmts: &[Stmt], call: Call) -> Option<ValFn> {
         let (init, last) = split_arms(stmts)?;
         let (arms, rest) = self.arms(last, |x| self.val(x));
         let end = match rest {
             [Stmt::Return(Some(x))] => self.val(x),
             // What follows the arms, shorter than `stmts`.
-            rest if !arms.is_empty() && !rest.is_empty() => self.tail(rest)?,
+            rest if !arms.is_empty() && !rest.is_empty() => self.tail(rest, None)?,
             _ => return None,
         };
-        Some(self.chain(init, arms, end))
+        Some(self.chain(init, arms, end, call))
     }
 
     /// The `if c { return x }` arms `stmts` starts with, each `x` made by
@@ -88,25 +89,47 @@ impl Compiler<'_> {
     /// the value returned, each `return x` compiled as the condition `x`
     /// (what testing its value finds, with no value made), and the
     /// `if c { return x }` arms in a row tested by one loop.
-    fn tail_cond(&self, stmts: &[Stmt]) -> Option<CondFn> {
+    pub(super) fn tail_cond(&self, stmts: &[Stmt], call: Call) -> Option<CondFn> {
         let (init, last) = split_arms(stmts)?;
         let (arms, rest) = self.arms(last, |x| self.then(x));
         let end = match rest {
             [Stmt::Return(Some(x))] => self.then(x),
             // What follows the arms, shorter than `stmts`.
-            rest if !arms.is_empty() && !rest.is_empty() => Then::Code(self.tail_cond(rest)?),
+            rest if !arms.is_empty() && !rest.is_empty() => Then::Code(self.tail_cond(rest, None)?),
             _ => return None,
         };
-        Some(self.chain(init, arms, end))
+        Some(self.chain(init, arms, end, call))
+    }
+
+    /// [`Compiler::body`] of an inlined verb called at `span` (the verb's
+    /// at `at`) that binds nothing, where the body compiles to an if-chain
+    /// of returns ([`Compiler::tail_cond`] for a truth, [`Compiler::tail`]
+    /// for a value): the chain with the call around it, one closure, no
+    /// body called from the call's. None where `body` would compile it
+    /// otherwise.
+    fn called<K: Keep>(&self, stmts: &[Stmt], span: Span, at: Span) -> Option<Native<K::Out>> {
+        if !K::VALUE || matches!(stmts, [Stmt::Return(Some(_))]) {
+            return None;
+        }
+        // As `body` decides: a straight block or a hook first.
+        let v = self.leaves(stmts);
+        if Straight::find(&v).is_some() || Hook::fits(&v) {
+            return None;
+        }
+        K::chained(self, stmts, Some((span, at)))
     }
 
     /// `init`, then the first arm's value whose condition holds, else
     /// `end`'s: [`Compiler::tail`] and [`Compiler::tail_cond`] alike.
+    /// With `call` (the call's span and the verb's), the call's step,
+    /// depth and span around it, as [`Game::inlined`] makes them for a
+    /// body called of its own.
     fn chain<T: Returned>(
         &self,
         init: &[Stmt],
         arms: Box<[(Conjunct, T)]>,
         end: T,
+        call: Call,
     ) -> Native<T::Out> {
         let value = move |g: &mut Game, f: &mut Frame| {
             for (c, x) in arms.iter() {
@@ -116,14 +139,23 @@ impl Compiler<'_> {
             }
             end.get(g, f)
         };
-        if init.is_empty() {
-            return Box::new(value);
+        let init = (!init.is_empty()).then(|| block_of(self.leaves(init)));
+        match (init, call) {
+            (None, None) => Box::new(value),
+            (Some(init), None) => Box::new(move |g, f| {
+                init(g, f)?;
+                value(g, f)
+            }),
+            (None, Some((span, at))) => {
+                Box::new(move |g, f| g.inlined(f, Charge::Step, at, span, &value))
+            }
+            (Some(init), Some((span, at))) => Box::new(move |g, f| {
+                g.inlined(f, Charge::Step, at, span, |g, f| {
+                    init(g, f)?;
+                    value(g, f)
+                })
+            }),
         }
-        let init = block_of(self.leaves(init));
-        Box::new(move |g, f| {
-            init(g, f)?;
-            value(g, f)
-        })
     }
 
     /// What a `return x` gives a caller that tests it.
@@ -308,6 +340,12 @@ impl Compiler<'_> {
             };
             return Some(Inlined::Leaves(body.into_boxed_slice(), at));
         }
+        if args.is_empty()
+            && slots.is_empty()
+            && let Some(c) = inner.called::<K>(stmts, span, at)
+        {
+            return Some(Inlined::Code(c));
+        }
         let body = inner.body::<K>(stmts);
         if args.is_empty() && slots.is_empty() {
             // Every argument replaced, no slot written: the call is its
@@ -347,9 +385,13 @@ enum Then {
     Code(CondFn),
 }
 
+/// A call made around a [`Compiler::chain`]: the call's span and the
+/// verb's.
+pub(super) type Call = Option<(Span, Span)>;
+
 /// What an arm of a [`Compiler::chain`] gives when its condition holds.
 trait Returned: Send + Sync + 'static {
-    type Out;
+    type Out: Returns + 'static;
     fn get(&self, g: &mut Game, f: &mut Frame) -> Res<Self::Out>;
 }
 

@@ -280,6 +280,11 @@ trait Keep: Sized + 'static {
     fn call(g: &mut Game, f: &mut Frame, body: &Body, span: Span, at: Span) -> Res<Self::Out> {
         call_body::<Self>(g, f, |g, f| body.run(g, f), span, at)
     }
+    /// `stmts` as an if-chain of returns giving what is kept, `call`
+    /// around it ([`Compiler::called`]); None where it is none.
+    fn chained(_: &Compiler, _: &[Stmt], _: inline::Call) -> Option<Native<Self::Out>> {
+        None
+    }
 }
 
 struct KeepValue;
@@ -289,6 +294,9 @@ impl Keep for KeepValue {
     #[inline(always)]
     fn keep(v: Value) -> Value {
         v
+    }
+    fn chained(c: &Compiler, stmts: &[Stmt], call: inline::Call) -> Option<ValFn> {
+        c.tail(stmts, call)
     }
 }
 
@@ -309,6 +317,9 @@ impl Keep for KeepTruth {
             Body::Cond(c) => c(g, f),
             body => body.run(g, f).map(|v| v.truthy()),
         })
+    }
+    fn chained(c: &Compiler, stmts: &[Stmt], call: inline::Call) -> Option<CondFn> {
+        c.tail_cond(stmts, call)
     }
 }
 
