@@ -265,7 +265,9 @@ fn same_scenario(loaded: &Loaded, file: &Path) {
                     r.stopped,
                     r.unused,
                     r.failures,
-                    r.error.as_ref().map(|e| (&e.message, e.span, &e.label)),
+                    r.error
+                        .as_ref()
+                        .map(|e| (&e.message, e.span, &e.label, &e.help)),
                     state(&r.game)
                 ),
                 r.game.log,
@@ -551,7 +553,8 @@ fn tested_verbs_fail_the_same_way() {
                  if k == 6 { return hand }\n      if k == 8 { return \"\" }\n      if k == 10 { return c.cost + 1 > k }\n      \
                  if k == 12 { return 1 / 0 }\n      if c.cost + k > 100 { return count(5) }\n      return true\n  \
                  bare:\n    params: [n]\n    do: |\n      if n > 0 { return true }\n      if n < 0 { return }\n      return false\n  \
-                 one:\n    params: [c]\n    do: \"return c.cost > 1 and c is resource\"\n";
+                 one:\n    params: [c]\n    do: \"return c.cost > 1 and c is resource\"\n  \
+                 bad2:\n    params: [x]\n    do: |\n      if x == 0 { return false }\n      return x.cost > 0\n";
     let cases = [
         "let c = top(deck)\nlet n = 0\nwhile n < 9 { if tested(n, c) { coins += 1 }\nif not tested(n, c) { actions += 1 }\nn += 1 }",
         "let c = top(deck)\nif tested(6, c) { coins += 1 }",
@@ -564,6 +567,9 @@ fn tested_verbs_fail_the_same_way() {
         "let c = top(deck)\nlet n = 0\nwhile n < 6 { let v = tested(n, c)\nif v == none or v == false { coins += 1 }\nn += 1 }\nlet w = tested(6, c)",
         "let c = top(deck)\nlet v = tested(51, c)\nlet x = \"x\"\nlet w = tested(x, c)",
         "let c = top(deck)\nlet v = tested(none, c)",
+        // A verb that binds nothing, its chain one closure with the call.
+        "let five = 5\nif bad2(five) { coins += 1 }",
+        "let c = top(deck)\nif bad2(c) and not bare(0) { coins += 1 }\ncreate(@osaisen, deck, 100000)\nlet z = 0\nwhile true { if bad2(z) or bare(1) { coins += 1 } }",
     ];
     fail_with_verbs("tested", verbs, &cases);
 }
@@ -890,7 +896,9 @@ fn fails_in(data: &Path, file: &Path, what: &str) {
                     "{:?}\n{:?}\nerror {:?}\n{}",
                     r.outcome,
                     r.stopped,
-                    r.error.as_ref().map(|e| (&e.message, e.span, &e.label)),
+                    r.error
+                        .as_ref()
+                        .map(|e| (&e.message, e.span, &e.label, &e.help)),
                     state(&r.game)
                 ),
                 r.game.log,
