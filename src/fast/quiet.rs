@@ -9,7 +9,7 @@
 //! ([`crate::engine::tier::Tier::decides`]). An end check may also ask
 //! `any(players(), …)` and a zone's size (`any(players(), count(z(it)) ==
 //! 0)`): the players' list costs its steps, counted as the reference
-//! walks it, and the tier charges them ([`Quiet::decide_counted`]); so
+//! walks it, and the tier charges them ([`super::recheck::EndCheck`]); so
 //! may a row of piles' emptiness (`empty_piles(row) >= 3 or
 //! any(piles(row), it is big and pile_count(row, it) == 0)`), charged
 //! as the compiled check charges it ([`Quiet::Piles`]). A value
@@ -37,6 +37,10 @@ pub enum Quiet {
     Eq(Read, Read, bool),
     /// `<`, `<=`, `>`, `>=` of two numbers.
     Cmp(Read, BinOp, Read),
+    /// [`Quiet::Eq`] or [`Quiet::Cmp`] of two reads that always give a
+    /// number (a counter, a zone's size, a literal): compared as numbers,
+    /// with no value made.
+    Num(Box<NumCmp>),
     /// A value taken as a truth.
     Truthy(Read),
     /// `square_kind(s) == "kind"` (true) or `!=` (false).
@@ -109,6 +113,83 @@ fn piles(a: &Expr, b: &Expr) -> Option<Piles> {
         count: shape.count,
         only_empty: shape.only_empty(),
     })
+}
+
+/// [`Quiet::Num`]: `nums[0] op nums[1]`.
+#[derive(Debug)]
+pub struct NumCmp {
+    pub(super) nums: [Num; 2],
+    pub(super) op: CmpOp,
+}
+
+/// A [`Read`] that always gives a number (or gives up where the read
+/// would): read straight from the game.
+#[derive(Debug, Clone, Copy)]
+pub(super) enum Num {
+    Const(i64),
+    Global(u16),
+    /// Counter `k` of a player.
+    Counter(Who, u16),
+    /// The size of a player's zone (the one, if shared).
+    Size(u16, Who),
+}
+
+/// The player a [`Num`] reads.
+#[derive(Debug, Clone, Copy)]
+pub(super) enum Who {
+    Me,
+    Active,
+    Bound,
+}
+
+impl Num {
+    /// The read as a number read, if it always gives one.
+    fn of(r: Read) -> Option<Num> {
+        let who = |b: Base| match b {
+            Base::Me => Some(Who::Me),
+            Base::Active => Some(Who::Active),
+            Base::Bound => Some(Who::Bound),
+            _ => None,
+        };
+        Some(match r {
+            Read::Lit(Small::Int(i)) => Num::Const(i),
+            Read::Of(Base::Global(i)) => Num::Global(i),
+            Read::Field(b, f) => Num::Counter(who(b)?, f.counter?),
+            Read::Size(z, owner, false) => Num::Size(z, owner.map_or(Some(Who::Me), who)?),
+            _ => return None,
+        })
+    }
+
+    /// What [`Read::get`] gives, as a number.
+    #[inline(always)]
+    pub(super) fn get(self, g: &Game, s: &Scope) -> Option<i64> {
+        let who = |w: Who| match w {
+            Who::Me => Some(s.me),
+            Who::Active => Some(g.st.active),
+            Who::Bound => s.bound,
+        };
+        Some(match self {
+            Num::Const(i) => i,
+            Num::Global(i) => g.st.globals[i as usize],
+            Num::Counter(w, k) => g.st.counter(who(w)?, k),
+            Num::Size(z, w) => {
+                // As `Game::zone_size`: a viewer may not know a size.
+                if g.viewer.is_some() {
+                    return None;
+                }
+                let owner = if g.st.shared(z) { 0 } else { who(w)? };
+                g.st.size(ZoneRef { zone: z, owner }) as i64
+            }
+        })
+    }
+}
+
+/// `a op b` as a [`Quiet::Num`], if both reads always give a number.
+fn num_cmp(a: Read, op: BinOp, b: Read) -> Option<Quiet> {
+    Some(Quiet::Num(Box::new(NumCmp {
+        nums: [Num::of(a)?, Num::of(b)?],
+        op: CmpOp::of(op)?,
+    })))
 }
 
 /// A read of the game whose value owns nothing: a literal, a value of the
@@ -185,10 +266,14 @@ fn quiet(e: &Expr, bound: Option<u16>) -> Option<Quiet> {
                 k.clone(),
                 *op == BinOp::Eq,
             ),
-            _ => Quiet::Eq(read(a)?, read(b)?, *op == BinOp::Eq),
+            _ => {
+                let (a, b) = (read(a)?, read(b)?);
+                num_cmp(a, *op, b).unwrap_or(Quiet::Eq(a, b, *op == BinOp::Eq))
+            }
         },
         Expr::Bin(op @ (BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge), a, b, _) => {
-            Quiet::Cmp(read(a)?, *op, read(b)?)
+            let (a, b) = (read(a)?, read(b)?);
+            num_cmp(a, *op, b).unwrap_or(Quiet::Cmp(a, *op, b))
         }
         Expr::Any(list, slot, body) => match &**list {
             Expr::Call(b @ (Builtin::Players | Builtin::Others), args, _) if args.is_empty() => {
@@ -242,10 +327,10 @@ fn base(e: &Expr, bound: Option<u16>) -> Option<Base> {
 /// What a tree is decided for: the card and player running the code, and
 /// the player an `any` binds.
 #[derive(Clone, Copy)]
-struct Scope {
-    this: Option<ObjId>,
-    me: PlayerId,
-    bound: Option<PlayerId>,
+pub(super) struct Scope {
+    pub this: Option<ObjId>,
+    pub me: PlayerId,
+    pub bound: Option<PlayerId>,
 }
 
 impl Quiet {
@@ -261,23 +346,17 @@ impl Quiet {
         self.truth::<false>(g, &scope, &mut 0)
     }
 
-    /// The condition's truth for player `me` (no card), and the steps the
-    /// reference charges for the lists it walks on the way (each one's
-    /// length, as [`Game::visit`] charges it); None where it could fail.
-    pub fn decide_counted(&self, g: &Game, me: PlayerId) -> Option<(bool, u64)> {
-        let mut steps = 0;
-        let scope = Scope {
-            this: None,
-            me,
-            bound: None,
-        };
-        Some((self.truth::<true>(g, &scope, &mut steps)?, steps))
-    }
-
-    /// `LISTS`: whether `any` of the players is decided (an end check),
-    /// counting its list's steps; an ability's condition has none, and its
-    /// walk stays as small as it was without them.
-    fn truth<const LISTS: bool>(&self, g: &Game, s: &Scope, steps: &mut u64) -> Option<bool> {
+    /// The truth in scope `s`; `LISTS`: whether `any` of the players is
+    /// decided (an end check), the steps the reference charges for the
+    /// lists it walks on the way (each one's length, as [`Game::visit`]
+    /// charges it) added to `steps`; an ability's condition has none, and
+    /// its walk stays as small as it was without them.
+    pub(super) fn truth<const LISTS: bool>(
+        &self,
+        g: &Game,
+        s: &Scope,
+        steps: &mut u64,
+    ) -> Option<bool> {
         Some(match self {
             Quiet::Not(x) => !x.truth::<LISTS>(g, s, steps)?,
             Quiet::And(a, b) => a.truth::<LISTS>(g, s, steps)? && b.truth::<LISTS>(g, s, steps)?,
@@ -292,6 +371,10 @@ impl Quiet {
                 (tags & bit(*tag) != 0) != *negate
             }
             Quiet::Eq(a, b, eq) => same(g, a.get(g, s)?, b.get(g, s)?) == *eq,
+            Quiet::Num(n) => {
+                let [a, b] = n.nums;
+                n.op.holds(a.get(g, s)?, b.get(g, s)?)
+            }
             Quiet::Cmp(a, op, b) => {
                 let (x, y) = (int(a.get(g, s)?)?, int(b.get(g, s)?)?);
                 match op {
@@ -336,155 +419,6 @@ impl Quiet {
                 false
             }
         })
-    }
-}
-
-/// Values a tree reads, as [`Quiet::probes`] lists them: together they
-/// decide its truth and the steps it costs.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Probe {
-    /// Counter `c` of each player.
-    Counters(u16),
-    /// The size of each player's zone `z` (the one, if shared).
-    Sizes(u16),
-    /// A read of the player running the code, the active player or a
-    /// global.
-    One(Read),
-    /// Another read of each player an `any` may bind.
-    EachPlayer(Read),
-    /// Whom `players()` and `others()` list: the players in turn order
-    /// from the active one or from `me`, but those who lost.
-    Players,
-}
-
-impl Quiet {
-    /// Pushes every value the tree reads, decided for player `me` with no
-    /// card ([`Quiet::decide_counted`]); None if it reads the event.
-    pub fn probes(&self, out: &mut Vec<Probe>) -> Option<()> {
-        let mut read = |r: &Read| {
-            let base = match r {
-                Read::Lit(_) => return Some(()),
-                Read::Of(b)
-                | Read::Field(b, _)
-                | Read::Square(b, _)
-                | Read::Size(_, Some(b), _) => *b,
-                Read::Size(_, None, _) => Base::Me,
-            };
-            let probe = match (base, r) {
-                (Base::Event(_), _) => return None,
-                (Base::This, _) => return Some(()),
-                (Base::Bound, Read::Field(_, f)) if f.counter.is_some() => {
-                    Probe::Counters(f.counter?)
-                }
-                (Base::Bound, Read::Size(z, ..)) => Probe::Sizes(*z),
-                (Base::Bound, _) => Probe::EachPlayer(*r),
-                _ => Probe::One(*r),
-            };
-            if !out.contains(&probe) {
-                out.push(probe);
-            }
-            Some(())
-        };
-        match self {
-            Quiet::Not(x) => return x.probes(out),
-            Quiet::And(a, b) | Quiet::Or(a, b) => {
-                a.probes(out)?;
-                return b.probes(out);
-            }
-            Quiet::AnyPlayer(_, body) => {
-                if !out.contains(&Probe::Players) {
-                    out.push(Probe::Players);
-                }
-                return body.probes(out);
-            }
-            // A card's tags may change with nothing read changed; a row
-            // of piles is not a value kept.
-            Quiet::Is(..) | Quiet::Piles(..) => return None,
-            Quiet::Truthy(x) | Quiet::KindIs(x, ..) => read(x)?,
-            Quiet::Eq(a, b, _) | Quiet::Cmp(a, _, b) => {
-                read(a)?;
-                read(b)?;
-            }
-        }
-        Some(())
-    }
-}
-
-/// The values `probes` give now for player `me` with no card, each given
-/// to `put` in turn after the number of players; None where a read gives
-/// up or `put` does.
-#[inline(always)]
-pub fn read_probes(
-    probes: &[Probe],
-    g: &Game,
-    me: PlayerId,
-    mut put: impl FnMut(i64) -> Option<()>,
-) -> Option<()> {
-    let n = g.st.nplayers;
-    let scope = Scope {
-        this: None,
-        me,
-        bound: None,
-    };
-    put(n as i64)?;
-    for p in probes {
-        match *p {
-            Probe::Counters(c) => {
-                for p in 0..n {
-                    put(g.st.counter(p, c))?;
-                }
-            }
-            Probe::Sizes(zone) => {
-                if g.viewer.is_some() {
-                    return None;
-                }
-                for owner in 0..n {
-                    put(g.st.size(ZoneRef { zone, owner }) as i64)?;
-                }
-            }
-            Probe::One(r) => {
-                let (tag, v) = small_code(r.get(g, &scope)?);
-                put(tag)?;
-                put(v)?;
-            }
-            Probe::EachPlayer(r) => {
-                for p in 0..n {
-                    let (tag, v) = small_code(r.get(
-                        g,
-                        &Scope {
-                            bound: Some(p),
-                            ..scope
-                        },
-                    )?);
-                    put(tag)?;
-                    put(v)?;
-                }
-            }
-            Probe::Players => {
-                put(g.st.active as i64)?;
-                put(me as i64)?;
-                for w in g.st.lost.chunks(64) {
-                    put(w
-                        .iter()
-                        .enumerate()
-                        .fold(0, |b, (i, &l)| b | (l as i64) << i))?;
-                }
-            }
-        }
-    }
-    Some(())
-}
-
-/// A small value as two numbers that tell it from every other.
-fn small_code(v: Small) -> (i64, i64) {
-    match v {
-        Small::None => (0, 0),
-        Small::Int(i) => (1, i),
-        Small::Bool(b) => (2, b as i64),
-        Small::Card(c) => (3, c as i64),
-        Small::Def(d) => (4, d as i64),
-        Small::Player(p) => (5, p as i64),
-        Small::Zone(z) => (6, (z.zone as i64) << 8 | z.owner as i64),
     }
 }
 

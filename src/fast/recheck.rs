@@ -1,91 +1,153 @@
-//! The rules' end check, decided again only when a value it reads changed.
-//! Games that check it after every action ask it hundreds of times a game,
-//! mostly with nothing it reads changed since the last time. A quiet end
-//! check ([`super::quiet`]) reads a known, short list of values (a counter
-//! of each player, the size of each player's zone, who has lost); kept
-//! with its truth and the steps it cost, they answer the next check when
-//! they are all the same. The values decide the truth and the steps
-//! completely, so a kept answer is the one deciding again would give.
+//! The rules' end check as a quiet tree ([`super::quiet`]) compiled once
+//! into small closures. Games that check it after every action ask it
+//! hundreds of times a game; walking the tree (one large recursive match
+//! a node) cost several hundred instructions a check, and a closure a node
+//! that does only its own work costs a fraction. The truth and the steps
+//! are the tree's, node for node: the closures call the same reads and
+//! count the players' lists as the tree's walk does.
 
-use std::cell::RefCell;
-use std::sync::atomic::{AtomicU64, Ordering};
-
-use super::quiet::{Probe, Quiet, read_probes};
+use super::quiet::{Num, Quiet, Scope, Who};
 use crate::engine::Game;
-use crate::value::PlayerId;
+use crate::value::{PlayerId, ZoneRef};
 
-/// The most values kept: a check reading more is decided every time.
-const VALUES: usize = 32;
+/// One node: its truth in a scope, the steps of the lists it walks added;
+/// None where the tree gives up.
+type Node = Box<dyn Fn(&Game, &Scope, &mut u64) -> Option<bool> + Send + Sync>;
 
-/// A quiet end check and the values it reads.
+/// A quiet end check, compiled.
 pub struct EndCheck {
-    tree: Quiet,
-    /// None where the tree reads the event or walks no players: decided
-    /// every time.
-    probes: Option<Box<[Probe]>>,
-    /// Tells this check's kept answer from another's on the same thread.
-    id: u64,
-}
-
-/// The last answer of a check on this thread.
-struct Kept {
-    id: u64,
-    values: [i64; VALUES],
-    len: usize,
-    holds: bool,
-    steps: u64,
-}
-
-thread_local! {
-    static KEPT: RefCell<Kept> = const {
-        RefCell::new(Kept { id: 0, values: [0; VALUES], len: 0, holds: false, steps: 0 })
-    };
+    root: Node,
 }
 
 impl EndCheck {
     pub fn new(tree: Quiet) -> EndCheck {
-        static NEXT: AtomicU64 = AtomicU64::new(1);
-        let mut probes = Vec::new();
-        // Kept only where it walks the players: a check of a few values
-        // is decided for less than looking them up.
-        let probes = (tree.probes(&mut probes))
-            .filter(|()| probes.contains(&Probe::Players))
-            .map(|()| probes.into_boxed_slice());
         EndCheck {
-            tree,
-            probes,
-            id: NEXT.fetch_add(1, Ordering::Relaxed),
+            root: compile(tree),
         }
     }
 
-    /// The check's truth for player `me` and the steps its lists cost
-    /// ([`Quiet::decide_counted`]), kept or decided again.
+    /// The check's truth for player `me` and the steps its lists cost, as
+    /// the tree's walk finds them (`Quiet::truth`).
+    #[inline]
     pub fn decide(&self, g: &Game, me: PlayerId) -> Option<(bool, u64)> {
-        let Some(probes) = &self.probes else {
-            return self.tree.decide_counted(g, me);
+        let mut steps = 0;
+        let scope = Scope {
+            this: None,
+            me,
+            bound: None,
         };
-        KEPT.with_borrow_mut(|k| {
-            // The values are read over the kept ones, compared as they come:
-            // nothing copied, on a hit or a miss.
-            let (kept, mut same, mut len) = (k.len, k.id == self.id, 0);
-            let read = read_probes(probes, g, me, |v| {
-                let slot = k.values.get_mut(len)?;
-                same &= len < kept && *slot == v;
-                *slot = v;
-                len += 1;
-                Some(())
-            });
-            if read.is_some() && same && len == kept {
-                return Some((k.holds, k.steps));
-            }
-            // The kept values are written over: kept again once decided.
-            k.id = 0;
-            if read.is_none() {
-                return self.tree.decide_counted(g, me);
-            }
-            let (holds, steps) = self.tree.decide_counted(g, me)?;
-            (k.id, k.len, k.holds, k.steps) = (self.id, len, holds, steps);
-            Some((holds, steps))
-        })
+        Some(((self.root)(g, &scope, &mut steps)?, steps))
     }
+}
+
+/// The tree's nodes as closures: `not`, `and`, `or`, `any` of the players
+/// and comparisons of numbers; any other node (a leaf) is decided by the
+/// tree's own walk.
+fn compile(q: Quiet) -> Node {
+    match q {
+        Quiet::Not(x) => {
+            let x = compile(*x);
+            Box::new(move |g, s, n| Some(!x(g, s, n)?))
+        }
+        Quiet::And(a, b) => {
+            let (a, b) = (compile(*a), compile(*b));
+            Box::new(move |g, s, n| Some(a(g, s, n)? && b(g, s, n)?))
+        }
+        Quiet::Or(a, b) => {
+            let (a, b) = (compile(*a), compile(*b));
+            Box::new(move |g, s, n| Some(a(g, s, n)? || b(g, s, n)?))
+        }
+        Quiet::AnyPlayer(all, ref body) if let Quiet::Num(c) = &**body => {
+            let op = c.op;
+            match c.nums {
+                // A counter or a zone's size of the player bound, against
+                // a constant: read straight by player.
+                [Num::Counter(Who::Bound, k), Num::Const(x)] => Box::new(move |g, s, n| {
+                    any_num(g, s, n, all, |p| Some(op.holds(g.st.counter(p, k), x)))
+                }),
+                [Num::Size(z, Who::Bound), Num::Const(x)] => Box::new(move |g, s, n| {
+                    let shared = g.st.shared(z);
+                    any_num(g, s, n, all, |p| {
+                        // As `Game::zone_size`: a viewer may not know a size.
+                        if g.viewer.is_some() {
+                            return None;
+                        }
+                        let owner = if shared { 0 } else { p };
+                        let size = g.st.size(ZoneRef { zone: z, owner });
+                        Some(op.holds(size as i64, x))
+                    })
+                }),
+                [a, b] => Box::new(move |g, s, n| {
+                    any_num(g, s, n, all, |p| {
+                        let s = &Scope {
+                            bound: Some(p),
+                            ..*s
+                        };
+                        Some(op.holds(a.get(g, s)?, b.get(g, s)?))
+                    })
+                }),
+            }
+        }
+        Quiet::AnyPlayer(all, body) => {
+            let body = compile(*body);
+            Box::new(move |g, s, n| any_player(g, s, n, all, &body))
+        }
+        Quiet::Num(c) => {
+            let ([a, b], op) = (c.nums, c.op);
+            match b {
+                Num::Const(k) => Box::new(move |g, s, _| Some(op.holds(a.get(g, s)?, k))),
+                _ => Box::new(move |g, s, _| Some(op.holds(a.get(g, s)?, b.get(g, s)?))),
+            }
+        }
+        leaf => Box::new(move |g, s, n| leaf.truth::<true>(g, s, n)),
+    }
+}
+
+/// [`any_player`] of a comparison of numbers: the same truth and steps
+/// in any order, since such a read gives up for every player or none (a
+/// viewer who may not know a size): the players are tried by index.
+#[inline(always)]
+fn any_num(
+    g: &Game,
+    s: &Scope,
+    steps: &mut u64,
+    all: bool,
+    holds: impl Fn(PlayerId) -> Option<bool>,
+) -> Option<bool> {
+    let from = if all { g.st.active } else { s.me } as usize;
+    let (mut listed, mut any) = (0, false);
+    for (p, &lost) in g.st.lost[..g.st.nplayers as usize].iter().enumerate() {
+        if lost || (!all && p == from) {
+            continue;
+        }
+        listed += 1;
+        if !any {
+            any = holds(p as PlayerId)?;
+        }
+    }
+    *steps += listed;
+    Some(any)
+}
+
+/// `any(players(), body)` (`all`) or `any(others(), body)`: the list's
+/// length charged before the first is tried, then each player in turn
+/// order (from the active player, or after `me`) bound until one holds.
+#[inline(always)]
+fn any_player(g: &Game, s: &Scope, steps: &mut u64, all: bool, body: &Node) -> Option<bool> {
+    let from = if all { g.st.active } else { s.me };
+    let np = g.st.nplayers as usize;
+    let lost = &g.st.lost[..np];
+    *steps += (lost.iter().enumerate())
+        .filter(|&(p, &l)| !l && (all || p != from as usize))
+        .count() as u64;
+    for p in g.turn_order_iter(from, all) {
+        let inner = Scope {
+            bound: Some(p),
+            ..*s
+        };
+        if body(g, &inner, steps)? {
+            return Some(true);
+        }
+    }
+    Some(false)
 }
