@@ -131,28 +131,21 @@ impl Compiler<'_> {
         end: T,
         call: Call,
     ) -> Native<T::Out> {
-        let value = move |g: &mut Game, f: &mut Frame| {
-            for (c, x) in arms.iter() {
-                if c.holds(g, f)? {
-                    return x.get(g, f);
-                }
-            }
-            end.get(g, f)
-        };
+        let value = Arms { arms, end };
         let init = (!init.is_empty()).then(|| block_of(self.leaves(init)));
         match (init, call) {
-            (None, None) => Box::new(value),
+            (None, None) => Box::new(move |g, f| value.get(g, f)),
             (Some(init), None) => Box::new(move |g, f| {
                 init(g, f)?;
-                value(g, f)
+                value.get(g, f)
             }),
             (None, Some((span, at))) => {
-                Box::new(move |g, f| g.inlined(f, Charge::Step, at, span, &value))
+                Box::new(move |g, f| g.inlined(f, Charge::Step, at, span, |g, f| value.get(g, f)))
             }
             (Some(init), Some((span, at))) => Box::new(move |g, f| {
                 g.inlined(f, Charge::Step, at, span, |g, f| {
                     init(g, f)?;
-                    value(g, f)
+                    value.get(g, f)
                 })
             }),
         }
@@ -383,6 +376,26 @@ impl Compiler<'_> {
 enum Then {
     Const(bool),
     Code(CondFn),
+}
+
+/// A [`Compiler::chain`]'s arms and what follows them: the first arm's
+/// value whose condition holds, else `end`'s. Inlined into the closure
+/// that runs them.
+struct Arms<T> {
+    arms: Box<[(Conjunct, T)]>,
+    end: T,
+}
+
+impl<T: Returned> Arms<T> {
+    #[inline(always)]
+    fn get(&self, g: &mut Game, f: &mut Frame) -> Res<T::Out> {
+        for (c, x) in self.arms.iter() {
+            if c.holds(g, f)? {
+                return x.get(g, f);
+            }
+        }
+        self.end.get(g, f)
+    }
 }
 
 /// A call made around a [`Compiler::chain`]: the call's span and the
