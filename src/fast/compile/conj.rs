@@ -20,7 +20,7 @@ pub(super) fn conjuncts<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
 /// closure run, then the other parts in order; for any other value, the
 /// whole condition as compiled.
 pub(super) struct ItemTest {
-    tags: Box<[(u64, bool)]>,
+    tags: Tags,
     rest: Option<CondFn>,
     whole: CondFn,
     /// The slots of a part kept across a filter's items ([`super::invariant`]).
@@ -35,12 +35,7 @@ impl ItemTest {
     /// code reads the slot of a card they turn away.
     #[inline(always)]
     pub(super) fn card(&self, g: &mut Game, f: &mut Frame, slot: usize, c: ObjId) -> Res<bool> {
-        let tags = g.st.tags(c);
-        if !self
-            .tags
-            .iter()
-            .all(|&(m, negate)| (tags & m != 0) != negate)
-        {
+        if !self.tags.pass(g.st.tags(c)) {
             return Ok(false);
         }
         // A card over a card stored: no old value to drop.
@@ -103,7 +98,7 @@ impl Compiler<'_> {
             .then(|| all_of((n..parts.len()).map(|i| part(i, parts[i])).collect()));
         ItemTest {
             rest,
-            tags: lead,
+            tags: Tags::of(&lead),
             whole: all_of((0..parts.len()).map(|i| part(i, parts[i])).collect()),
             kept: None,
             only_kept: false,
@@ -131,5 +126,44 @@ fn all_of(mut parts: Vec<CondFn>) -> CondFn {
                 Ok(true)
             })
         }
+    }
+}
+
+/// A filter item's leading tag tests (`it is a and it is not b and it is c
+/// or it is d ...`) as masks: the tags a card must all have, those it must
+/// have none of, and each set it must have one of.
+struct Tags {
+    all: u64,
+    none: u64,
+    any: Box<[u64]>,
+}
+
+impl Tags {
+    /// The tests, each a mask any of whose tags passes, negated or not.
+    fn of(tests: &[(u64, bool)]) -> Tags {
+        let mut t = Tags {
+            all: 0,
+            none: 0,
+            any: Box::new([]),
+        };
+        let mut any = Vec::new();
+        for &(m, negate) in tests {
+            match (negate, m.count_ones()) {
+                // None of them: no tag of any negated set.
+                (true, _) => t.none |= m,
+                (false, 1) => t.all |= m,
+                (false, _) => any.push(m),
+            }
+        }
+        t.any = any.into_boxed_slice();
+        t
+    }
+
+    /// Whether a card with `tags` passes every test.
+    #[inline(always)]
+    fn pass(&self, tags: u64) -> bool {
+        tags & self.all == self.all
+            && tags & self.none == 0
+            && self.any.iter().all(|&m| tags & m != 0)
     }
 }
