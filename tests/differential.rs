@@ -528,7 +528,8 @@ fn counted_verbs_fail_the_same_way() {
 #[test]
 fn zone_wheres_fail_the_same_way() {
     let verbs = "  fighter:\n    do: \"return first(hand where it is action or it.cost > 2)\"\n  \
-                 none_of:\n    params: [p]\n    do: \"return first(hand(p) where it.cost >= 0)\"\n";
+                 none_of:\n    params: [p]\n    do: \"return first(hand(p) where it.cost >= 0)\"\n  \
+                 costs:\n    params: [c]\n    do: \"return c.cost >= 0\"\n";
     let cases = [
         "let c = first(hand where it is action)\nif c != none { coins += 1 }\ncoins += count(deck where it is resource)\nif empty(discard where it.cost > 100) { coins += 1 }\nif not empty(fighter()) { coins += 1 }\nlet d = first(deck where it.cost > 100)\nif d == none { coins += 1 }",
         "let p = me\nif first(hand(p) where not (it is action)) != none { coins += count(hand(p) where it.cost >= 1 and not (it is victory)) }",
@@ -539,6 +540,8 @@ fn zone_wheres_fail_the_same_way() {
         "if first(hand where move == \"x\") == none { coins += 1 }",
         // Tags joined by `and`, read as masks.
         "coins += count(deck where it is resource and it is not victory) + count(hand where it is action and it is resource)\nif first(deck where it is resource and it is not action) != none { coins += 1 }\nif empty(hand where it is action and it is not resource) { coins += 1 }",
+        // Leading tag tests before other parts, as masks: all of, none of, one of.
+        "coins += count(hand where it is resource and not (it is action or it is victory) and (it is resource or it is attack) and costs(it))\ncoins += 10 * count(deck where it is not action and it is not victory and costs(it))\ncoins += 100 * count((hand + deck) where (it is action or it is reaction) and costs(it))\ncoins += 1000 * count(discard where it is resource and it is victory and costs(it))",
     ];
     fail_with_verbs("wheres", verbs, &cases);
 }
