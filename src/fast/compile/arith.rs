@@ -328,11 +328,30 @@ impl Num for NTerm {
 /// falls back.
 fn typed(x: Term, cmp: CmpOp, y: Term, code: CondFn) -> CondFn {
     fn made<X: Num, Y: Num>(x: X, cmp: CmpOp, y: Y, code: CondFn) -> CondFn {
+        match cmp {
+            CmpOp::Lt => with::<X, Y, 0>(x, y, code),
+            CmpOp::Le => with::<X, Y, 1>(x, y, code),
+            CmpOp::Gt => with::<X, Y, 2>(x, y, code),
+            CmpOp::Ge => with::<X, Y, 3>(x, y, code),
+            CmpOp::Eq => with::<X, Y, 4>(x, y, code),
+            CmpOp::Ne => with::<X, Y, 5>(x, y, code),
+        }
+    }
+    // The comparison typed too (`C`, in `CmpOp`'s order): no dispatch on
+    // it at run time.
+    fn with<X: Num, Y: Num, const C: u8>(x: X, y: Y, code: CondFn) -> CondFn {
         Box::new(move |g, f| {
             if let Some(a) = x.num(g, f)
                 && let Some(b) = y.num(g, f)
             {
-                return Ok(cmp.holds(a, b));
+                return Ok(match C {
+                    0 => a < b,
+                    1 => a <= b,
+                    2 => a > b,
+                    3 => a >= b,
+                    4 => a == b,
+                    _ => a != b,
+                });
             }
             code(g, f)
         })
