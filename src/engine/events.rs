@@ -128,11 +128,25 @@ impl Game {
             let shared = self.st.shared(*zone);
             let each = shared && data.zones[*zone as usize].controller == Controller::Each;
             // A shared zone has one instance (owner 0), visited once whoever is
-            // still in the game; a player's zone, once per player still in it.
-            let players = self
-                .turn_order_iter(self.st.active, true)
-                .filter(|_| !shared);
-            for p in shared.then_some(0).into_iter().chain(players) {
+            // still in the game; a player's zone, once per player still in it,
+            // in turn order from the active player (counted round, no
+            // division a player).
+            let (n, active) = (self.st.nplayers as usize, self.st.active as usize);
+            let active = if active < n {
+                active
+            } else {
+                active.checked_rem(n).unwrap_or(0)
+            };
+            for i in 0..if shared { 1 } else { n } {
+                let p = match active + i {
+                    _ if shared => 0,
+                    q if q >= n => q - n,
+                    q => q,
+                };
+                if !shared && self.st.lost[p] {
+                    continue;
+                }
+                let p = p as PlayerId;
                 let inst = self.st.inst(crate::value::ZoneRef {
                     zone: *zone,
                     owner: p,
