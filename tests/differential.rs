@@ -635,6 +635,9 @@ fn probes_fail_the_same_way() {
         "let c = first([1, top(hand)] where it.cost >= 0)",
         "create(@osaisen, deck, 100000)\nwhile true { if count(deck where it.cost > 100) == 0 { coins += 1 } }",
         "create(@osaisen, deck, 100000)\nwhile true { if count(picky(0)) < 1 { coins += 1 } }",
+        // Read as truths (`not empty(..)` tested, no value made).
+        "if not empty(late()) and not empty(deck) and empty(discard) { coins += 1 }\nif not empty(firsts()) { coins += 1 }\ncreate(@osaisen, deck, 100000)\nwhile true { if not empty(deck where it.cost > 100) { coins += 1 } }",
+        "if not empty([1, top(hand)] where it.cost >= 0) { coins += 1 }",
     ];
     fail_with_verbs("probes", verbs, &cases);
 }

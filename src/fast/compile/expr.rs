@@ -34,6 +34,17 @@ impl Compiler<'_> {
                     Ok((tags_of(g, &v, f, span)? & mask != 0) != negate)
                 })
             }
+            Expr::Call(Builtin::Empty, a, span)
+                if let Some(c) = self.empty_cond(a, *span, false) =>
+            {
+                c
+            }
+            Expr::Not(x)
+                if let Expr::Call(Builtin::Empty, a, span) = &**x
+                    && let Some(c) = self.empty_cond(a, *span, true) =>
+            {
+                c
+            }
             Expr::Not(x) => {
                 let x = self.cond(x);
                 Box::new(move |g, f| Ok(!x(g, f)?))
@@ -188,6 +199,42 @@ impl Compiler<'_> {
             Value::Card(c) => Ok((g.st.zone_of(c) == z.get(g, f)?) == eq),
             _ => compared(g, f),
         }))
+    }
+
+    /// `empty(x)` (`not empty(x)` if `negate`) tested for its truth, as
+    /// [`Compiler::call`] finds its value: a filter's first item, a verb's
+    /// returns counted, a zone's size; no value made and tested after.
+    fn empty_cond(&self, args: &[Expr], span: Span, negate: bool) -> Option<CondFn> {
+        let [x] = args else { return None };
+        // Shapes the call decides its own way (a zone's cards tested in
+        // place): its value tested here.
+        let b = Builtin::Empty;
+        if let Some(v) = (self.known_call(b, args, span)).or_else(|| self.board_read(b, args, span))
+        {
+            return Some(Box::new(move |g, f| Ok(v(g, f)?.truthy() != negate)));
+        }
+        match x {
+            Expr::First(list, slot, cond) => {
+                let fl = self.filter_of(list, *slot, cond);
+                Some(Box::new(move |g, f| {
+                    let found = fl.found(g, f)?;
+                    f.span = span;
+                    Ok(found == negate)
+                }))
+            }
+            Expr::Verb(v, a, at) => {
+                let c = self.counted_verb(Builtin::Empty, *v, a, *at, span)?;
+                Some(Box::new(move |g, f| Ok(c(g, f)?.truthy() != negate)))
+            }
+            z => {
+                let z = self.zone_at(z)?;
+                Some(Box::new(move |g, f| {
+                    let z = z.get(g, f)?;
+                    f.span = span;
+                    Ok((g.zone_size(z, span)? == 0) != negate)
+                }))
+            }
+        }
     }
 
     /// `a == b` or `!=` of two constants (a verb's parameter given one):
@@ -771,7 +818,7 @@ impl Compiler<'_> {
             (Builtin::Count | Builtin::Empty, [Expr::First(list, slot, cond)]) => {
                 let (fl, count) = (self.filter_of(list, *slot, cond), b == Builtin::Count);
                 Box::new(move |g, f| {
-                    let found = fl.first(g, f)?.is_some();
+                    let found = fl.found(g, f)?;
                     f.span = span;
                     Ok(if count {
                         Value::Int(found as i64)

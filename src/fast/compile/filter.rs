@@ -123,6 +123,17 @@ impl Filter {
         r.map(|()| found)
     }
 
+    /// Whether an item passes, as [`Filter::first`] finds one (no copy of
+    /// it made).
+    pub(in crate::fast) fn found(&self, g: &mut Game, f: &mut Frame) -> Res<bool> {
+        let mut found = false;
+        let r = self.items::<true>(g, f, |_, _| found = true);
+        if self.test.kept.is_some() {
+            self.test.done(f);
+        }
+        r.map(|()| found)
+    }
+
     /// [`Filter::items`] of a filter with a kept part, its slots emptied
     /// after (out of line: most filters have none).
     #[inline(never)]
