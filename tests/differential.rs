@@ -642,6 +642,21 @@ fn probes_fail_the_same_way() {
     fail_with_verbs("probes", verbs, &cases);
 }
 
+/// A zone's cards tested by code that only reads the game are read where
+/// they lie (no copy): in the order a copy lists them, a failure at the
+/// same card, steps running out at the same one.
+#[test]
+fn pure_tests_fail_the_same_way() {
+    let cases = [
+        "if any(hand, 6 / it.cost > 1) { coins += 1 }",
+        "if any(hand, 6 / it.cost > 1 and it.cost > 5) { coins += 1 }",
+        "let c = first(hand where 6 / it.cost > 1)\ncoins += c.cost",
+        "coins += count(hand where 6 / it.cost > 1)",
+        "create(@osaisen, deck, 100000)\nwhile true { coins += count(deck where it.cost >= 0 and any(hand, it.cost > 1)) }",
+    ];
+    fail_with_verbs("in_place", "", &cases);
+}
+
 /// Each case played as in [`fails_in`], with `verbs` added to the rules.
 fn fail_with_verbs(what: &str, verbs: &str, cases: &[&str]) {
     let dir = tempfile::tempdir().expect("temp dir");

@@ -717,6 +717,8 @@ impl Compiler<'_> {
     fn any_in_place(&self, list: &Expr, slot: u16, body: &Expr) -> Option<CondFn> {
         if let Expr::Zone(..) = list {
             let (zone, test, slot) = (self.val(list), self.item_test(slot, body), self.slot(slot));
+            // A test that only reads the game reads the cards where they lie.
+            let pure = self.reads_only(body, &mut Vec::new());
             return Some(Box::new(move |g, f| {
                 // As `items` reads a zone: checked at the current span,
                 // its cards in the order it lists them.
@@ -734,8 +736,17 @@ impl Compiler<'_> {
                     }
                 };
                 // Charged, then checked, as `visit` and `items` do.
-                g.charge(f.span, g.st.listed(z) as u64)?;
+                let inst = g.st.inst(z);
+                g.charge(f.span, g.st.listed_inst(inst) as u64)?;
                 g.check_visible(z, f.span)?;
+                if pure && g.st.zones[inst].piles.is_empty() {
+                    for i in (0..g.st.zones[inst].cards.len()).rev() {
+                        if test.card(g, f, slot, g.st.zones[inst].cards[i])? {
+                            return Ok(true);
+                        }
+                    }
+                    return Ok(false);
+                }
                 let mut cards = Listed::new();
                 zone_cards(g, z, &mut cards);
                 for &c in cards.as_slice() {

@@ -15,6 +15,9 @@ pub(in crate::fast) struct Filter {
     /// The test as one loop over a list's items, where it is one
     /// comparison read in place (and no part is kept).
     scan: Option<Scan>,
+    /// Whether the test only reads the game: a zone's cards cannot change
+    /// while they are tested, so they are read where they lie, no copy.
+    pure: bool,
 }
 
 /// Where a filter's items come from.
@@ -45,11 +48,13 @@ impl Compiler<'_> {
         let scan = (test.kept.is_none())
             .then(|| self.near_scan(cond, self.slot(slot)))
             .flatten();
+        let pure = !test.only_kept && self.reads_only(cond, &mut Vec::new());
         Filter {
             src,
             test,
             scan,
             slot: self.slot(slot),
+            pure,
         }
     }
 
@@ -180,7 +185,11 @@ impl Filter {
             Source::Zone(z) => {
                 let z = z.get(g, f)?;
                 g.check_visible(z, f.span)?;
-                g.charge(f.span, g.st.listed(z) as u64)?;
+                let inst = g.st.inst(z);
+                g.charge(f.span, g.st.listed_inst(inst) as u64)?;
+                if self.pure && g.st.zones[inst].piles.is_empty() {
+                    return self.in_place::<FIRST>(g, f, inst, hit);
+                }
                 zone_cards(g, z, &mut cards);
             }
             Source::Code(list) => match list(g, f)? {
@@ -217,6 +226,32 @@ impl Filter {
         for (i, &c) in cards.iter().enumerate() {
             if self.test.card(g, f, self.slot, c)? {
                 hit(&Value::Card(c), cards.len() - i);
+                if FIRST {
+                    break;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Filter {
+    /// [`Filter::items`] of the cards of zone instance `inst` (no piles),
+    /// top card first, read where they lie: the test only reads the game,
+    /// so the zone is as it was when its cards were charged.
+    #[inline(always)]
+    fn in_place<const FIRST: bool>(
+        &self,
+        g: &mut Game,
+        f: &mut Frame,
+        inst: usize,
+        mut hit: impl FnMut(&Value, usize),
+    ) -> Res<()> {
+        let n = g.st.zones[inst].cards.len();
+        for i in (0..n).rev() {
+            let c = g.st.zones[inst].cards[i];
+            if self.test.card(g, f, self.slot, c)? {
+                hit(&Value::Card(c), i + 1);
                 if FIRST {
                     break;
                 }

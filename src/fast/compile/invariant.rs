@@ -52,7 +52,7 @@ impl Compiler<'_> {
     /// Whether `e` only reads the game: its calls read only
     /// ([`Builtin::reads_only`]), its verbs' bodies too, no script. `seen`:
     /// verbs already looked at (one that calls itself is looked at once).
-    fn reads_only(&self, e: &Expr, seen: &mut Vec<u16>) -> bool {
+    pub(super) fn reads_only(&self, e: &Expr, seen: &mut Vec<u16>) -> bool {
         match e {
             Expr::Call(b, args, _) => {
                 b.reads_only() && args.iter().all(|a| self.reads_only(a, seen))
