@@ -1227,3 +1227,43 @@ fn kept_end_checks_play_the_same_games() {
         }
     }
 }
+
+/// A filter `squares(kind) where square_get(it, prop) == x` (or `!=`) of a
+/// board's own list reads the squares that pass off the board's index in
+/// the speed tier: the same squares in the same order, steps and failures
+/// as the reference's scan, after writes of every kind, a property never
+/// set, `none` as the value, a property holding too many values to be
+/// indexed, a track laid again, and lists that are not the board's.
+#[test]
+fn indexed_scans_fail_the_same_way() {
+    // Past a word of squares (70), in two sections.
+    let mut board = "\nboard:\n  props: {owner: ~, level: 1, mark: ~}\n  squares:\n".to_string();
+    for s in 0..70 {
+        let kind = if s % 3 == 0 { "gap" } else { "land" };
+        board += &format!("    - {{kind: {kind}, section: {}}}\n", 1 + s / 40);
+    }
+    let cases = [
+        "square_set(1, \"owner\", me)\nsquare_set(65, \"owner\", me)\nsquare_set(4, \"owner\", me)\nlet l1 = squares(\"land\") where square_get(it, \"owner\") == me\nfor s in l1 { coins = coins * 3 + s }\ncoins += count(squares(\"land\") where square_get(it, \"owner\") != none)\ncoins += count(squares() where square_get(it, \"owner\") == none)\nsquare_set(4, \"owner\", none)\nsquare_set(1, \"owner\", 7)\nsquare_set(1, \"owner\", 7)\ncoins += 100 * count(squares(\"land\") where square_get(it, \"owner\") == me)\nlet seven = 7\nlet l2 = squares() where square_get(it, \"owner\") == seven\nfor s in l2 { coins += s }\nif empty(squares(\"gap\") where square_get(it, \"owner\") == me) { coins += 1 }",
+        // A property never set; a value no square holds; none.
+        "coins += count(squares(\"land\") where square_get(it, \"mark\") == none)\ncoins += count(squares(\"land\") where square_get(it, \"mark\") == 3)\ncoins += count(squares() where square_get(it, \"mark\") != 3)\ncoins += count(squares(\"gap\") where square_get(it, \"mark\") != none)\nlet n = none\ncoins += count(squares() where square_get(it, \"level\") != n)",
+        // Values kept in no set: a card, a string, a list; a truth, a number.
+        "square_set(2, \"mark\", top(deck))\nsquare_set(5, \"mark\", \"x\")\nsquare_set(7, \"mark\", [1])\nsquare_set(8, \"mark\", true)\nsquare_set(10, \"mark\", 3)\ncoins += count(squares(\"land\") where square_get(it, \"mark\") == none)\ncoins += count(squares(\"land\") where square_get(it, \"mark\") != none) * 10\nlet t = true\nlet l3 = squares() where square_get(it, \"mark\") == t\nfor s in l3 { coins += s }\nlet l4 = squares(\"land\") where square_get(it, \"mark\") != false\nfor s in l4 { coins += s }\ncoins += count(squares() where square_get(it, \"mark\") == 3)\nlet c = square_get(2, \"mark\")\ncoins += count(squares() where square_get(it, \"mark\") == c)\nsquare_set(2, \"mark\", none)\nsquare_set(8, \"mark\", 3)\ncoins += count(squares() where square_get(it, \"mark\") == 3) * 100\ncoins += count(squares() where square_get(it, \"mark\") == t) * 1000",
+        // A property holding many numbers: read square by square.
+        "coins += count(squares(\"land\") where square_get(it, \"level\") == 1)\nlet i = 0\nwhile i < 30 { square_set(i, \"level\", i)\ni += 1 }\ncoins += count(squares(\"land\") where square_get(it, \"level\") == 5)\ncoins += count(squares() where square_get(it, \"level\") != 1)\nsquare_set(5, \"level\", 1)\ncoins += count(squares() where square_get(it, \"level\") == 1) * 10\ncoins += count(squares() where square_get(it, \"level\") == 20) * 100",
+        // The track laid again: new lists, the same sets.
+        "square_set(50, \"owner\", me)\nsquare_set(2, \"owner\", me)\ncoins += count(squares(\"land\") where square_get(it, \"owner\") == me)\nboard_sections([1])\nlet l5 = squares(\"land\") where square_get(it, \"owner\") == me\nfor s in l5 { coins += s }\nboard_sections([2])\nlet l6 = squares() where square_get(it, \"owner\") == me\nfor s in l6 { coins += s }\nsquare_set(2, \"owner\", none)\nboard_sections([1, 2])\nlet l7 = squares(\"land\") where square_get(it, \"owner\") != none\nfor s in l7 { coins += s }\nlet l8 = squares(\"land\") where square_get(it, \"owner\") == me\nfor s in l8 { coins += s }",
+        // Lists that are not the board's: equal ones, parts, sums.
+        "square_set(1, \"owner\", me)\nlet l = [0, 1, 2]\ncoins += count(l where square_get(it, \"owner\") == me)\ncoins += count([1, 2] where square_get(it, \"owner\") == me)\ncoins += count(squares(\"land\") + [1] where square_get(it, \"owner\") == me)\nlet same_length = (squares(\"land\") where it != 1) + [1]\nlet l = same_length where square_get(it, \"owner\") == me\nfor s in l { coins = coins * 3 + s }\ncoins += count([1, \"x\"] where square_get(it, \"owner\") == me)",
+        // Out of steps among the scans.
+        "create(@osaisen, deck, 100000)\nsquare_set(1, \"owner\", me)\nwhile true { coins += count(squares() where square_get(it, \"owner\") == me) }",
+    ];
+    let dir = tempfile::tempdir().expect("temp dir");
+    for (i, code) in cases.iter().enumerate() {
+        let data = dir.path().join(format!("case{i}"));
+        let file = card_played(&data, &format!("indexed_{i}"), code);
+        let rules = data.join("rules/shrine.yaml");
+        let text = std::fs::read_to_string(&rules).expect("rules") + board.as_str();
+        std::fs::write(&rules, text).expect("rules");
+        fails_in(&data, &file, &format!("indexed case {i}: {code}"));
+    }
+}

@@ -427,7 +427,7 @@ fn landgrab_games_end_on_a_failed_draw_with_the_richest_winning() {
                 };
                 assert_eq!(g.st.size(deck), 0, "{at}: ended with cards to draw");
                 let b = &g.st.board;
-                let owned = |s: usize| match &b.props[s * b.nprops + owner] {
+                let owned = |s: usize| match &b.props()[s * b.nprops + owner] {
                     Value::Player(p) => Some(*p),
                     _ => None,
                 };
@@ -452,7 +452,7 @@ fn landgrab_games_end_on_a_failed_draw_with_the_richest_winning() {
                 for s in 0..d.board.squares.len() {
                     let Some(p) = owned(s) else { continue };
                     let def = land(s);
-                    let lv = match b.props[s * b.nprops + level] {
+                    let lv = match b.props()[s * b.nprops + level] {
                         Value::Int(l) => l,
                         _ => panic!("{at}: a level that is not a number"),
                     };
@@ -462,7 +462,7 @@ fn landgrab_games_end_on_a_failed_draw_with_the_richest_winning() {
                         })
                         .count() as i64;
                     let mut toll = def.props[table("toll", lv)] * (chain + 1) / 2;
-                    if let Value::Card(c) = b.props[s * b.nprops + chr] {
+                    if let Value::Card(c) = b.props()[s * b.nprops + chr] {
                         toll += g.st.prop(&d, c, bonus as u16);
                     }
                     assets[p as usize] += def.props[table("base", lv)] + toll;

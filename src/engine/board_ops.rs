@@ -130,7 +130,7 @@ impl Game {
                 let p = self.int(&a[1], sp)? as usize;
                 let i = s as usize * self.st.board.nprops + p;
                 let v = a.pop().unwrap_or_default();
-                if self.logging && !self.equal(&self.st.board.props[i], &v) {
+                if self.logging && !self.equal(&self.st.board.props()[i], &v) {
                     // A card in a property is named to those who may see it
                     // where it is now (a land's character back in a hand).
                     let label = format!(
@@ -139,12 +139,12 @@ impl Game {
                         self.data.names.square_props[p]
                     );
                     let mut parts = vec![Part::Text(label)];
-                    self.value_parts(&self.st.board.props[i], &mut parts);
+                    self.value_parts(&self.st.board.props()[i], &mut parts);
                     parts.push(Part::Text(" → ".into()));
                     self.value_parts(&v, &mut parts);
                     self.push(Entry::Said { parts });
                 }
-                self.st.board.props[i] = v;
+                self.st.board.set_prop(s as usize, p, v);
                 Value::None
             }
             Builtin::BoardSections => {
@@ -156,26 +156,10 @@ impl Game {
                 sections.sort_unstable();
                 // The track is laid again: a step a square past 64.
                 self.charge_passed(sp, self.data.board.squares.len())?;
-                let squares = &self.data.board.squares;
-                let track: Vec<u32> = (0..squares.len() as u32)
-                    .filter(|&s| sections.binary_search(&squares[s as usize].section).is_ok())
-                    .collect();
-                if track.is_empty() {
+                let data = self.data.clone();
+                if !self.st.board.lay_sections(&data, &sections) {
                     return self.err(sp, "board_sections: no square is in these sections");
                 }
-                let board = &mut self.st.board;
-                board.place.fill(u32::MAX);
-                for (i, &s) in track.iter().enumerate() {
-                    board.place[s as usize] = i as u32;
-                }
-                for p in board.pieces.iter_mut() {
-                    if board.place[*p as usize] == u32::MAX {
-                        *p = track[0];
-                    }
-                }
-                board.track = track;
-                let data = self.data.clone();
-                self.st.board.list_squares(&data);
                 Value::None
             }
             Builtin::ShowBoard => {
@@ -211,7 +195,7 @@ impl Game {
     pub(crate) fn square_get(&self, s: &Value, p: &Value, sp: Span) -> Res<Value> {
         let s = self.board_square(Builtin::SquareGet, s, sp)?;
         let p = self.int(p, sp)? as usize;
-        Ok(self.st.board.props[s as usize * self.st.board.nprops + p].clone())
+        Ok(self.st.board.props()[s as usize * self.st.board.nprops + p].clone())
     }
 
     /// `squares()` or `squares(kind)`: the list made when the track was
@@ -352,7 +336,7 @@ impl Game {
             let decl = &self.data.board.squares[s as usize];
             let mut first = true;
             for (p, name) in names.iter().enumerate().take(b.nprops) {
-                let v = &b.props[s as usize * b.nprops + p];
+                let v = &b.props()[s as usize * b.nprops + p];
                 let start = decl.props[p].map_or(Value::None, Value::Int);
                 if self.equal(v, &start) {
                     continue;

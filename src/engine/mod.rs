@@ -3,6 +3,7 @@
 
 pub mod agent;
 pub mod board;
+pub mod board_index;
 mod board_ops;
 mod budget;
 pub mod counts;

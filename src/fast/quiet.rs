@@ -441,7 +441,7 @@ impl Read {
                     ),
                     Some(p) => {
                         let b = &g.st.board;
-                        small(b.props.get(sq * b.nprops + p).filter(|_| *p < b.nprops)?)
+                        small(b.props().get(sq * b.nprops + p).filter(|_| *p < b.nprops)?)
                     }
                 }
             }

@@ -6,6 +6,7 @@
 //! at compile).
 
 use super::*;
+use crate::engine::board_index::IndexKey;
 
 /// An operand read with no code run. Only a board read can fail (a value
 /// that names no square), at its call's span, as the kernel's readers do.
@@ -138,7 +139,7 @@ impl Near {
             }
             Near::Square(k, p, span) => {
                 let s = square(g, key(k), Builtin::SquareGet, span)?;
-                &g.st.board.props[s * g.st.board.nprops + p]
+                &g.st.board.props()[s * g.st.board.nprops + p]
             }
             Near::Card(k, span) => {
                 let s = square(g, key(k), Builtin::SquareCard, span)?;
@@ -371,7 +372,7 @@ impl Make for Scanned {
                 f.span = s;
             }
             // A right side no item changes and that cannot fail, read once.
-            if let Some(k) = t.b.fixed(f.slots, f.me).as_ref().and_then(Fixed1::of) {
+            if let Some(k) = t.b.fixed(f.slots, f.me).as_ref().and_then(IndexKey::of) {
                 return match t.cmp {
                     CmpOp::Eq | CmpOp::Ne => t.scan_fixed::<false>(g, f, slot, items, hit, k),
                     _ => t.scan_fixed::<true>(g, f, slot, items, hit, k),
@@ -673,7 +674,7 @@ impl Read for SquareIn {
         _: &'a mut Value,
     ) -> Res<&'a Value> {
         let s = square(g, &slots[self.0], Builtin::SquareGet, &self.2)?;
-        Ok(&g.st.board.props[s * g.st.board.nprops + self.1])
+        Ok(&g.st.board.props()[s * g.st.board.nprops + self.1])
     }
 }
 
@@ -694,47 +695,11 @@ impl Read for SquareOfItem {
         _: &'a mut Value,
     ) -> Res<&'a Value> {
         let s = square(g, item, Builtin::SquareGet, &self.1)?;
-        Ok(&g.st.board.props[s * g.st.board.nprops + self.0])
+        Ok(&g.st.board.props()[s * g.st.board.nprops + self.0])
     }
     #[inline(always)]
     fn item_prop(&self) -> Option<usize> {
         Some(self.0)
-    }
-}
-
-/// A scan's right side read once ([`Read::fixed`]), of a kind whose
-/// equality with any value is its own kind's and payload's (as
-/// [`Game::equal`] decides it: no other kind equals it, no list is paid
-/// for).
-#[derive(Clone, Copy)]
-enum Fixed1 {
-    None,
-    Int(i64),
-    Bool(bool),
-    Player(PlayerId),
-}
-
-impl Fixed1 {
-    fn of(v: &Value) -> Option<Fixed1> {
-        Some(match v {
-            Value::None => Fixed1::None,
-            Value::Int(n) => Fixed1::Int(*n),
-            Value::Bool(b) => Fixed1::Bool(*b),
-            Value::Player(p) => Fixed1::Player(*p),
-            _ => return None,
-        })
-    }
-
-    /// Whether `x` equals it.
-    #[inline(always)]
-    fn same(self, x: &Value) -> bool {
-        match (self, x) {
-            (Fixed1::None, Value::None) => true,
-            (Fixed1::Int(k), Value::Int(n)) => k == *n,
-            (Fixed1::Bool(k), Value::Bool(b)) => k == *b,
-            (Fixed1::Player(k), Value::Player(p)) => k == *p,
-            _ => false,
-        }
     }
 }
 
@@ -751,17 +716,20 @@ impl<A: Read, B: Read> Test<A, B> {
         slot: usize,
         items: &[Value],
         hit: &mut dyn FnMut(&Value, usize),
-        k: Fixed1,
+        k: IndexKey,
     ) -> Res<()> {
         let eq = self.cmp == CmpOp::Eq;
         let test = |x: &Value| match (ORDER, x, k) {
             (false, x, k) => Some(k.same(x) == eq),
-            (true, Value::Int(x), Fixed1::Int(y)) => Some(self.cmp.holds(*x, y)),
+            (true, Value::Int(x), IndexKey::Int(y)) => Some(self.cmp.holds(*x, y)),
             _ => None,
         };
         // A square's property of each item read straight off the board,
-        // up to an item that is not a square or not decided here.
+        // up to an item that is not a square or not decided here; of a
+        // board's list tested for (in)equality, only the squares that pass
+        // (the board's index).
         let from = match self.a.item_prop() {
+            Some(p) if !ORDER && g.st.board.found(p, k, eq, items, hit).is_some() => items.len(),
             Some(p) => board_scan(g, p, items, test, hit),
             None => 0,
         };
@@ -809,7 +777,7 @@ fn board_scan(
     hit: &mut dyn FnMut(&Value, usize),
 ) -> usize {
     let b = &g.st.board;
-    let (props, np, n) = (&b.props[..], b.nprops, g.data.board.squares.len() as u64);
+    let (props, np, n) = (b.props(), b.nprops, g.data.board.squares.len() as u64);
     for (i, item) in items.iter().enumerate() {
         let s = match *item {
             Value::Int(s) if (s as u64) < n => s as usize,
