@@ -11,7 +11,7 @@ use crate::lang::ir::*;
 use crate::value::{ObjId, PlayerId, Value, ZoneRef};
 
 pub use super::frame::Frame;
-pub(crate) use super::frame::{Charge, Enter, Returns};
+pub(crate) use super::frame::{Charge, Enter, Need, Returns};
 pub(crate) use crate::limits::MAX_LOOP;
 
 /// `code` as the tier compiled it and the frame slots it needs; with no
@@ -94,7 +94,10 @@ impl Game {
                 *s = a;
             }
         };
-        self.framed(Charge::Step, e, n, bind, |g, f| g.run_body(native, code, f))
+        let need = Need { n, own };
+        self.framed(Charge::Step, e, need, bind, |g, f| {
+            g.run_body(native, code, f)
+        })
     }
 
     /// [`Game::exec_in`] of a window move's body, `it` its one argument:
@@ -123,7 +126,13 @@ impl Game {
                 s[0] = it;
             }
         };
-        self.framed(Charge::Step, e, n, bind, |g, f| g.run_body(native, code, f))
+        let need = Need {
+            n,
+            own: code.slots as usize,
+        };
+        self.framed(Charge::Step, e, need, bind, |g, f| {
+            g.run_body(native, code, f)
+        })
     }
 
     /// Runs code in its frame on the game's tier: walked by the reference

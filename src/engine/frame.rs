@@ -107,6 +107,23 @@ pub(crate) enum Charge {
     Within,
 }
 
+/// The slots a frame takes: `n` in all, the first `own` its code's own.
+/// The rest (a tier's: verbs inlined into the code, a filter's kept parts)
+/// are left empty by the code that writes them whenever it ends without an
+/// error, so a frame that ends so empties only its own.
+#[derive(Clone, Copy)]
+pub(crate) struct Need {
+    pub n: usize,
+    pub own: usize,
+}
+
+impl From<usize> for Need {
+    #[inline(always)]
+    fn from(n: usize) -> Need {
+        Need { n, own: n }
+    }
+}
+
 /// A frame's body stopped by `e`: a `return`'s value taken, any other
 /// [`Flow`] passed on (located at the `call` of an inlined verb). Out of
 /// line, so the frames' usual path holds no drop glue.
@@ -164,10 +181,11 @@ impl Game {
         &mut self,
         charge: Charge,
         e: Enter,
-        n: usize,
+        need: impl Into<Need>,
         bind: impl FnOnce(&mut [Value]),
         body: impl FnOnce(&mut Game, &mut Frame) -> Res<R>,
     ) -> Res<R> {
+        let Need { n, own } = need.into();
         self.pay(charge, e.span)?;
         // Code with no card leaves the current one (frames in it restore
         // theirs).
@@ -192,7 +210,8 @@ impl Game {
         }
         let r = body(self, &mut e.frame(slots));
         if n > Slots::MAX {
-            self.give_back(ManuallyDrop::into_inner(heap), n);
+            let written = if r.is_ok() { own } else { n };
+            self.give_back(ManuallyDrop::into_inner(heap), written, n);
         } else {
             stack.empty(n);
         }
@@ -275,16 +294,21 @@ impl Game {
         slots
     }
 
-    /// [`Game::spare`]'s vector given back, its first `n` slots emptied (a
-    /// frame uses no other) and kept at its length: most slots of a big
-    /// frame are never written, and an empty one is only read.
+    /// [`Game::spare`]'s vector given back, its first `written` slots
+    /// emptied (the rest of the frame's `n` are empty: see [`Need`]) and
+    /// kept at its length: most slots of a big frame are never written, and
+    /// an empty one is only read.
     #[inline(never)]
-    fn give_back(&mut self, mut slots: Vec<Value>, n: usize) {
-        for s in &mut slots[..n] {
+    fn give_back(&mut self, mut slots: Vec<Value>, written: usize, n: usize) {
+        for s in &mut slots[..written] {
             if !matches!(s, Value::None) {
                 s.clear();
             }
         }
+        debug_assert!(
+            slots[written..n].iter().all(|s| matches!(s, Value::None)),
+            "a frame's slots past its code's own left written"
+        );
         self.spare_slots = slots;
     }
 }

@@ -27,7 +27,7 @@ use std::sync::{Arc, OnceLock};
 
 use crate::data::Data;
 use crate::engine::decide::{Act, MAX_DEPTH};
-use crate::engine::exec::{Charge, Enter};
+use crate::engine::exec::{Charge, Enter, Need};
 use crate::engine::request::{Choice, Picks, Request};
 use crate::engine::tier::{Compiled, Tier};
 use crate::engine::{Game, Res};
@@ -172,7 +172,13 @@ impl Tier for Fast {
             Some(Body::Windows(ws)) => {
                 g.framed(Charge::Step, e, 0, |_| {}, |g, _| self.windows(g, data, ws))
             }
-            Some(b) => g.framed(Charge::Step, e, n, |_| {}, |g, f| b.run(g, f)),
+            Some(b) => {
+                let need = Need {
+                    n,
+                    own: code.slots as usize,
+                };
+                g.framed(Charge::Step, e, need, |_| {}, |g, f| b.run(g, f))
+            }
             None => g.framed(Charge::Step, e, n, |_| {}, |g, f| g.run_body(None, code, f)),
         }
     }
