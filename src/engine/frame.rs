@@ -31,11 +31,15 @@ impl Slots {
         }
     }
 
-    /// Drops what the first `n` slots hold.
+    /// Drops what the first `n` slots hold: only a string or a list owns
+    /// anything; the rest are left as they are (the slots are not read
+    /// again, and not dropped).
     #[inline(always)]
     fn empty(&mut self, n: usize) {
         for s in self.stack.iter_mut().take(n) {
-            s.clear();
+            if matches!(s, Value::Str(_) | Value::List(_)) {
+                s.clear();
+            }
         }
     }
 }
@@ -310,5 +314,26 @@ impl Game {
             "a frame's slots past its code's own left written"
         );
         self.spare_slots = slots;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Arc;
+
+    /// Emptied slots give back what they own (a list, a string), and only
+    /// the first `n` are looked at.
+    #[test]
+    fn emptied_slots_drop_what_they_own() {
+        let list = Arc::new(vec![Value::Int(1)]);
+        let text = Arc::new(String::from("x"));
+        let mut s = Slots::new();
+        s.stack[0] = Value::Int(3);
+        s.stack[1] = Value::List(list.clone());
+        s.stack[2] = Value::Str(text.clone());
+        s.stack[3] = Value::Card(7);
+        s.empty(4);
+        assert_eq!((Arc::strong_count(&list), Arc::strong_count(&text)), (1, 1));
     }
 }
