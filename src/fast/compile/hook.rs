@@ -395,6 +395,7 @@ impl TopLoop {
 
     /// [`TopLoop::swap`] with no frame, done only if a card is on top
     /// after it; false, nothing done, otherwise.
+    #[inline(always)]
     fn swap_in(&self, g: &mut Game, p: PlayerId, a: ZoneRef, src: usize, reserve: u64) -> bool {
         let Some(w) = &self.swap else { return false };
         let Some(b) = find(w.from, p) else {
