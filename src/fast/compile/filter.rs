@@ -16,7 +16,9 @@ pub(in crate::fast) struct Filter {
     /// comparison read in place (and no part is kept).
     scan: Option<Scan>,
     /// Whether the test only reads the game: a zone's cards cannot change
-    /// while they are tested, so they are read where they lie, no copy.
+    /// while they are tested, so a probe (up to the first that passes)
+    /// reads them where they lie, no copy. A filter that tests them all
+    /// copies them: a copy walks them faster than a look-up each.
     pure: bool,
 }
 
@@ -187,7 +189,7 @@ impl Filter {
                 g.check_visible(z, f.span)?;
                 let inst = g.st.inst(z);
                 g.charge(f.span, g.st.listed_inst(inst) as u64)?;
-                if self.pure && g.st.zones[inst].piles.is_empty() {
+                if FIRST && self.pure && g.st.zones[inst].piles.is_empty() {
                     return self.in_place::<FIRST>(g, f, inst, hit);
                 }
                 zone_cards(g, z, &mut cards);
