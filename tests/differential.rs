@@ -573,6 +573,11 @@ fn tested_verbs_fail_the_same_way() {
         // A verb that binds nothing, its chain one closure with the call.
         "let five = 5\nif bad2(five) { coins += 1 }",
         "let c = top(deck)\nif bad2(c) and not bare(0) { coins += 1 }\ncreate(@osaisen, deck, 100000)\nlet z = 0\nwhile true { if bad2(z) or bare(1) { coins += 1 } }",
+        // Arguments that are code, bound by the chain's closure: a failing
+        // argument, a failure inside, out of steps among the arguments.
+        "let c = top(deck)\nif tested(count(hand) - 2, top(hand)) { coins += 1 }\nlet v = tested(1 + 0, c)\nif v == 1 { coins += 1 }\nif tested(1 / 0, c) { coins += 1 }",
+        "let v = tested(count(hand) + 3, top(deck))\ncoins += 1\nif tested(6, top(hand)) { coins += 1 }",
+        "create(@osaisen, deck, 100000)\nwhile true { if tested(count(hand) + 2, top(deck)) { coins += 1 } }",
     ];
     fail_with_verbs("tested", verbs, &cases);
 }

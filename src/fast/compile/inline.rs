@@ -107,7 +107,13 @@ impl Compiler<'_> {
     /// for a value): the chain with the call around it, one closure, no
     /// body called from the call's. None where `body` would compile it
     /// otherwise.
-    fn called<K: Keep>(&self, stmts: &[Stmt], span: Span, at: Span) -> Option<Native<K::Out>> {
+    fn called<K: Keep>(
+        &self,
+        stmts: &[Stmt],
+        span: Span,
+        at: Span,
+        bound: Option<Bound>,
+    ) -> Option<Native<K::Out>> {
         if !K::VALUE || matches!(stmts, [Stmt::Return(Some(_))]) {
             return None;
         }
@@ -116,7 +122,7 @@ impl Compiler<'_> {
         if Straight::find(&v).is_some() || Hook::fits(&v) {
             return None;
         }
-        K::chained(self, stmts, Some((span, at)))
+        K::chained(self, stmts, Some(Around { span, at, bound }))
     }
 
     /// `init`, then the first arm's value whose condition holds, else
@@ -134,15 +140,35 @@ impl Compiler<'_> {
         let value = Arms { arms, end };
         let init = (!init.is_empty()).then(|| block_of(self.leaves(init)));
         match (init, call) {
+            // The arguments bound first, the verb's slots emptied after, as
+            // the call's closure would around a body of its own.
+            (
+                init,
+                Some(Around {
+                    span,
+                    at,
+                    bound: Some(b),
+                }),
+            ) => Box::new(move |g, f| {
+                b.bind(g, f)?;
+                let r = g.inlined(f, Charge::Step, at, span, |g, f| {
+                    if let Some(init) = &init {
+                        init(g, f)?;
+                    }
+                    value.get(g, f)
+                });
+                b.empty(f);
+                r
+            }),
             (None, None) => Box::new(move |g, f| value.get(g, f)),
             (Some(init), None) => Box::new(move |g, f| {
                 init(g, f)?;
                 value.get(g, f)
             }),
-            (None, Some((span, at))) => {
+            (None, Some(Around { span, at, .. })) => {
                 Box::new(move |g, f| g.inlined(f, Charge::Step, at, span, |g, f| value.get(g, f)))
             }
-            (Some(init), Some((span, at))) => Box::new(move |g, f| {
+            (Some(init), Some(Around { span, at, .. })) => Box::new(move |g, f| {
                 g.inlined(f, Charge::Step, at, span, |g, f| {
                     init(g, f)?;
                     value.get(g, f)
@@ -278,16 +304,8 @@ impl Compiler<'_> {
                     let st = stmts.get_or_insert_with(|| body.to_vec());
                     st.iter_mut().for_each(|s| s.substitute(p, a));
                 }
-                Expr::Local(s) => {
-                    kept.push((i, Arg::Slot(outer.slot(*s))));
-                    continue;
-                }
-                Expr::Me => {
-                    kept.push((i, Arg::Me));
-                    continue;
-                }
                 a => {
-                    kept.push((i, Arg::Code(outer.val(a))));
+                    kept.push((i, a));
                     continue;
                 }
             }
@@ -309,7 +327,17 @@ impl Compiler<'_> {
             .find(|i| !substituted.contains(i))
             .unwrap_or(code.slots);
         let slots = (base + first) as usize..(base + code.slots) as usize;
-        let (args, at) = (kept.into_boxed_slice(), code.span);
+        // The arguments kept, compiled where a closure takes them.
+        let args = || -> Box<[(Option<usize>, Arg)]> {
+            (kept.iter())
+                .map(|&(i, a)| match a {
+                    Expr::Local(s) => (i, Arg::Slot(outer.slot(*s))),
+                    Expr::Me => (i, Arg::Me),
+                    a => (i, Arg::Code(outer.val(a))),
+                })
+                .collect()
+        };
+        let at = code.span;
         let stmts = stmts.as_deref().unwrap_or(body);
         let dropped: Vec<Stmt>;
         let stmts = match stmts {
@@ -326,21 +354,22 @@ impl Compiler<'_> {
             },
             _ => stmts,
         };
-        if leaves && !K::VALUE && args.is_empty() && slots.is_empty() {
+        if leaves && !K::VALUE && kept.is_empty() && slots.is_empty() {
             let body = match stmts {
                 [Stmt::Return(Some(e))] => vec![inner.leaf_effect(e)],
                 stmts => inner.leaves(stmts),
             };
             return Some(Inlined::Leaves(body.into_boxed_slice(), at));
         }
-        if args.is_empty()
-            && slots.is_empty()
-            && let Some(c) = inner.called::<K>(stmts, span, at)
-        {
+        let bound = (!kept.is_empty() || !slots.is_empty()).then(|| Bound {
+            args: args(),
+            slots: slots.clone(),
+        });
+        if let Some(c) = inner.called::<K>(stmts, span, at, bound) {
             return Some(Inlined::Code(c));
         }
         let body = inner.body::<K>(stmts);
-        if args.is_empty() && slots.is_empty() {
+        if kept.is_empty() && slots.is_empty() {
             // Every argument replaced, no slot written: the call is its
             // step, depth and span around the body.
             return Some(Inlined::Code(Box::new(move |g, f| match K::TRUTH {
@@ -348,25 +377,17 @@ impl Compiler<'_> {
                 false => call_body::<K>(g, f, |g, f| body.run(g, f), span, at),
             })));
         }
+        let b = Bound {
+            args: args(),
+            slots,
+        };
         Some(Inlined::Code(Box::new(move |g, f| {
-            for (i, a) in args.iter() {
-                let v = match a {
-                    Arg::Slot(s) => f.slots[*s].clone(),
-                    Arg::Me => Value::Player(f.me),
-                    Arg::Code(c) => c(g, f)?,
-                };
-                if let Some(s) = i {
-                    f.slots[*s] = v;
-                }
-            }
+            b.bind(g, f)?;
             let r = match K::TRUTH {
                 true => K::call(g, f, &body, span, at),
                 false => call_body::<K>(g, f, |g, f| body.run(g, f), span, at),
             };
-            // Left empty, as the next call expects them.
-            for s in &mut f.slots[slots.clone()] {
-                *s = Value::None;
-            }
+            b.empty(f);
             r
         })))
     }
@@ -399,8 +420,46 @@ impl<T: Returned> Arms<T> {
 }
 
 /// A call made around a [`Compiler::chain`]: the call's span and the
-/// verb's.
-pub(super) type Call = Option<(Span, Span)>;
+/// verb's, and the arguments it binds.
+pub(super) type Call = Option<Around>;
+
+pub(super) struct Around {
+    span: Span,
+    at: Span,
+    bound: Option<Bound>,
+}
+
+/// An inlined verb's arguments put in its slots (`None`: computed, then
+/// dropped), and the slots it may write, emptied after the call.
+pub(super) struct Bound {
+    args: Box<[(Option<usize>, Arg)]>,
+    slots: std::ops::Range<usize>,
+}
+
+impl Bound {
+    #[inline(always)]
+    fn bind(&self, g: &mut Game, f: &mut Frame) -> Res<()> {
+        for (i, a) in self.args.iter() {
+            let v = match a {
+                Arg::Slot(s) => f.slots[*s].clone(),
+                Arg::Me => Value::Player(f.me),
+                Arg::Code(c) => c(g, f)?,
+            };
+            if let Some(s) = i {
+                f.slots[*s] = v;
+            }
+        }
+        Ok(())
+    }
+
+    /// Left empty, as the next call expects them.
+    #[inline(always)]
+    fn empty(&self, f: &mut Frame) {
+        for s in &mut f.slots[self.slots.clone()] {
+            *s = Value::None;
+        }
+    }
+}
 
 /// What an arm of a [`Compiler::chain`] gives when its condition holds.
 trait Returned: Send + Sync + 'static {
