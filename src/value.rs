@@ -49,7 +49,7 @@ impl Value {
     #[inline(always)]
     pub fn clear(&mut self) {
         let v = std::mem::take(self);
-        if matches!(v, Value::Str(_) | Value::List(_)) {
+        if !v.is_plain() {
             drop_owning(v);
         } else {
             // Nothing to free.

@@ -31,13 +31,13 @@ impl Slots {
         }
     }
 
-    /// Drops what the first `n` slots hold: only a string or a list owns
-    /// anything; the rest are left as they are (the slots are not read
-    /// again, and not dropped).
+    /// Drops what the first `n` slots hold: only a value that is not
+    /// [`Value::is_plain`] owns anything; the rest are left as they are (the
+    /// slots are not read again, and not dropped).
     #[inline(always)]
     fn empty(&mut self, n: usize) {
         for s in self.stack.iter_mut().take(n) {
-            if matches!(s, Value::Str(_) | Value::List(_)) {
+            if !s.is_plain() {
                 s.clear();
             }
         }
