@@ -30,6 +30,27 @@ pub(super) struct ItemTest {
 }
 
 impl ItemTest {
+    /// The first card of zone instance `inst` (no piles), top first, that
+    /// passes, with the number of cards from it to the bottom: read where
+    /// they lie, for a test that only reads the game (the zone is as it was
+    /// when its cards were charged). A filter's probe and an `any` use it.
+    #[inline(always)]
+    pub(super) fn first_in_place(
+        &self,
+        g: &mut Game,
+        f: &mut Frame,
+        slot: usize,
+        inst: usize,
+    ) -> Res<Option<(ObjId, usize)>> {
+        for i in (0..g.st.zones[inst].cards.len()).rev() {
+            let c = g.st.zones[inst].cards[i];
+            if self.card(g, f, slot, c)? {
+                return Ok(Some((c, i + 1)));
+            }
+        }
+        Ok(None)
+    }
+
     /// Whether card `c` passes, bound in the item's `slot` once its
     /// leading tag tests pass: they read its tags, not the slot, and no
     /// code reads the slot of a card they turn away.

@@ -740,12 +740,7 @@ impl Compiler<'_> {
                 g.charge(f.span, g.st.listed_inst(inst) as u64)?;
                 g.check_visible(z, f.span)?;
                 if pure && g.st.zones[inst].piles.is_empty() {
-                    for i in (0..g.st.zones[inst].cards.len()).rev() {
-                        if test.card(g, f, slot, g.st.zones[inst].cards[i])? {
-                            return Ok(true);
-                        }
-                    }
-                    return Ok(false);
+                    return Ok(test.first_in_place(g, f, slot, inst)?.is_some());
                 }
                 let mut cards = Listed::new();
                 zone_cards(g, z, &mut cards);

@@ -190,7 +190,10 @@ impl Filter {
                 let inst = g.st.inst(z);
                 g.charge(f.span, g.st.listed_inst(inst) as u64)?;
                 if FIRST && self.pure && g.st.zones[inst].piles.is_empty() {
-                    return self.in_place::<FIRST>(g, f, inst, hit);
+                    if let Some((c, from)) = self.test.first_in_place(g, f, self.slot, inst)? {
+                        hit(&Value::Card(c), from);
+                    }
+                    return Ok(());
                 }
                 zone_cards(g, z, &mut cards);
             }
@@ -228,32 +231,6 @@ impl Filter {
         for (i, &c) in cards.iter().enumerate() {
             if self.test.card(g, f, self.slot, c)? {
                 hit(&Value::Card(c), cards.len() - i);
-                if FIRST {
-                    break;
-                }
-            }
-        }
-        Ok(())
-    }
-}
-
-impl Filter {
-    /// [`Filter::items`] of the cards of zone instance `inst` (no piles),
-    /// top card first, read where they lie: the test only reads the game,
-    /// so the zone is as it was when its cards were charged.
-    #[inline(always)]
-    fn in_place<const FIRST: bool>(
-        &self,
-        g: &mut Game,
-        f: &mut Frame,
-        inst: usize,
-        mut hit: impl FnMut(&Value, usize),
-    ) -> Res<()> {
-        let n = g.st.zones[inst].cards.len();
-        for i in (0..n).rev() {
-            let c = g.st.zones[inst].cards[i];
-            if self.test.card(g, f, self.slot, c)? {
-                hit(&Value::Card(c), i + 1);
                 if FIRST {
                     break;
                 }
