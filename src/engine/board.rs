@@ -125,6 +125,12 @@ impl Board {
         &self.props
     }
 
+    /// Square `s`'s property `p` (a name the loader resolved, so in range).
+    #[inline(always)]
+    pub fn prop(&self, s: usize, p: usize) -> &Value {
+        &self.props[s * self.nprops + p]
+    }
+
     /// Square `s`'s property `p` set to `v`, the index kept.
     pub fn set_prop(&mut self, s: usize, p: usize, v: Value) {
         let i = s * self.nprops + p;

@@ -128,9 +128,9 @@ impl Game {
             Builtin::SquareSet => {
                 let s = self.square(&a[0], sp)?;
                 let p = self.int(&a[1], sp)? as usize;
-                let i = s as usize * self.st.board.nprops + p;
                 let v = a.pop().unwrap_or_default();
-                if self.logging && !self.equal(&self.st.board.props()[i], &v) {
+                let was = self.st.board.prop(s as usize, p);
+                if self.logging && !self.equal(was, &v) {
                     // A card in a property is named to those who may see it
                     // where it is now (a land's character back in a hand).
                     let label = format!(
@@ -139,7 +139,7 @@ impl Game {
                         self.data.names.square_props[p]
                     );
                     let mut parts = vec![Part::Text(label)];
-                    self.value_parts(&self.st.board.props()[i], &mut parts);
+                    self.value_parts(was, &mut parts);
                     parts.push(Part::Text(" → ".into()));
                     self.value_parts(&v, &mut parts);
                     self.push(Entry::Said { parts });
@@ -195,7 +195,7 @@ impl Game {
     pub(crate) fn square_get(&self, s: &Value, p: &Value, sp: Span) -> Res<Value> {
         let s = self.board_square(Builtin::SquareGet, s, sp)?;
         let p = self.int(p, sp)? as usize;
-        Ok(self.st.board.props()[s as usize * self.st.board.nprops + p].clone())
+        Ok(self.st.board.prop(s as usize, p).clone())
     }
 
     /// `squares()` or `squares(kind)`: the list made when the track was
@@ -336,7 +336,7 @@ impl Game {
             let decl = &self.data.board.squares[s as usize];
             let mut first = true;
             for (p, name) in names.iter().enumerate().take(b.nprops) {
-                let v = &b.props()[s as usize * b.nprops + p];
+                let v = b.prop(s as usize, p);
                 let start = decl.props[p].map_or(Value::None, Value::Int);
                 if self.equal(v, &start) {
                     continue;

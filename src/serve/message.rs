@@ -129,7 +129,7 @@ pub fn board(g: &Game) -> Json {
             let decl = &g.data.board.squares[s as usize];
             let props: Vec<(String, String)> = (0..b.nprops)
                 .filter_map(|p| {
-                    let v = &b.props()[s as usize * b.nprops + p];
+                    let v = b.prop(s as usize, p);
                     (!matches!(v, Value::None)).then(|| (names[p].clone(), g.show_square_value(v)))
                 })
                 .collect();

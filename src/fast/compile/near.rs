@@ -139,7 +139,7 @@ impl Near {
             }
             Near::Square(k, p, span) => {
                 let s = square(g, key(k), Builtin::SquareGet, span)?;
-                &g.st.board.props()[s * g.st.board.nprops + p]
+                g.st.board.prop(s, *p)
             }
             Near::Card(k, span) => {
                 let s = square(g, key(k), Builtin::SquareCard, span)?;
@@ -674,7 +674,7 @@ impl Read for SquareIn {
         _: &'a mut Value,
     ) -> Res<&'a Value> {
         let s = square(g, &slots[self.0], Builtin::SquareGet, &self.2)?;
-        Ok(&g.st.board.props()[s * g.st.board.nprops + self.1])
+        Ok(g.st.board.prop(s, self.1))
     }
 }
 
@@ -695,7 +695,7 @@ impl Read for SquareOfItem {
         _: &'a mut Value,
     ) -> Res<&'a Value> {
         let s = square(g, item, Builtin::SquareGet, &self.1)?;
-        Ok(&g.st.board.props()[s * g.st.board.nprops + self.0])
+        Ok(g.st.board.prop(s, self.0))
     }
     #[inline(always)]
     fn item_prop(&self) -> Option<usize> {
