@@ -576,3 +576,23 @@ fn no_answers_make_a_shipped_game_fail() {
         }
     }
 }
+
+/// The card table laid out at load for play's reads (`data/card_table.rs`)
+/// holds each built-in game's definitions' own properties and effects.
+#[test]
+fn card_tables_copy_the_definitions() {
+    for game in ["shrine", "utage", "hyakki", "landgrab", "t3", "duel"] {
+        let data = data(game);
+        let t = &data.table;
+        for (d, def) in data.defs.iter().enumerate() {
+            for (p, &v) in def.props.iter().enumerate() {
+                assert_eq!(t.prop(d as u16, p as u16), v, "{game} {}", def.id);
+            }
+            for e in 0..=def.effects.len() {
+                let has = def.effects.get(e).is_some_and(Option::is_some);
+                let col = t.effect(e as u16);
+                assert_eq!(col.get(d) == Some(&true), has, "{game} {}", def.id);
+            }
+        }
+    }
+}

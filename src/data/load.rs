@@ -1368,6 +1368,11 @@ impl Loader {
         }
 
         let index = build_index(&triggers, self.names.events.len());
+        let table = super::card_table::CardTable::new(
+            &defs,
+            self.names.props.len(),
+            self.names.effects.len(),
+        );
         let defs_by_tag = (0..self.names.tags.len())
             .map(|t| {
                 (0..defs.len() as DefId)
@@ -1448,6 +1453,7 @@ impl Loader {
             triggers,
             index,
             defs,
+            table,
             defs_by_tag,
             def_names,
             bots,

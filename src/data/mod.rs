@@ -1,6 +1,7 @@
 //! A game as data: rules and cards, loaded from YAML and compiled once.
 
 pub mod board;
+pub mod card_table;
 pub mod confine;
 pub mod construction;
 pub mod counts;
@@ -67,6 +68,8 @@ pub struct Data {
     pub triggers: Vec<Trigger>,
     pub index: TriggerIndex,
     pub defs: Vec<CardDef>,
+    /// The definitions' properties and effects laid out for play's reads.
+    pub table: card_table::CardTable,
     /// Definitions by tag, found at load: a game asking for a tag's cards
     /// does not look at the rest of the library.
     pub defs_by_tag: Vec<Box<[DefId]>>,

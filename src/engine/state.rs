@@ -1023,7 +1023,7 @@ impl State {
 
     #[inline(always)]
     pub fn prop(&self, data: &Data, c: ObjId, prop: u16) -> i64 {
-        let base = data.defs[self.objs[c as usize].def as usize].props[prop as usize];
+        let base = data.table.prop(self.objs[c as usize].def, prop);
         if self.mods.is_empty() {
             return base;
         }
@@ -1043,10 +1043,9 @@ impl State {
         if !self.mods.is_empty() {
             return cards.fold(total, |t, &c| self.prop(data, c, prop).saturating_add(t));
         }
-        let pr = prop as usize;
         cards.fold(total, |t, &c| {
-            let d = self.objs[c as usize].def as usize;
-            data.defs[d].props[pr].saturating_add(t)
+            let d = self.objs[c as usize].def;
+            data.table.prop(d, prop).saturating_add(t)
         })
     }
 

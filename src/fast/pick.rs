@@ -91,7 +91,7 @@ impl Game {
             let y = self.st.counter(p, k);
             for (def, pile) in zi.full_piles() {
                 let c = pile[pile.len() - 1];
-                if op.holds(data.defs[def as usize].props[pr as usize], y) && f(c) {
+                if op.holds(data.table.prop(def, pr), y) && f(c) {
                     return true;
                 }
             }
@@ -148,7 +148,7 @@ impl Game {
             {
                 let y = self.st.counter(p, k);
                 zi.full_piles().find_map(|(def, pile)| {
-                    op.holds(data.defs[def as usize].props[pr as usize], y)
+                    op.holds(data.table.prop(def, pr), y)
                         .then(|| pile[pile.len() - 1])
                 })
             }
@@ -185,10 +185,9 @@ impl Game {
         if !zi.piles.is_empty() && self.st.mods.is_empty() {
             for (def, pile) in zi.full_piles() {
                 let c = pile[pile.len() - 1];
-                let d = &data.defs[def as usize];
                 let listed = match *pt {
                     Test::Cmp(Operand::Prop(pr), op, Operand::Counter(_)) => {
-                        op.holds(d.props[pr as usize], y)
+                        op.holds(data.table.prop(def, pr), y)
                     }
                     _ => self.card_test(data, pt, p, c, Some(m)),
                 };

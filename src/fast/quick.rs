@@ -161,7 +161,7 @@ impl Game {
             return Ok(Taken::Stop);
         }
         let need = 5 + s.calls();
-        let bound = s.bind(self, p);
+        let bound = s.bind(self, data, p);
         // Below this index the zone's cards are yet to be scanned.
         let mut hi = usize::MAX;
         loop {

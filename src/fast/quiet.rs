@@ -541,7 +541,7 @@ fn field(g: &Game, v: Small, f: &Field) -> Option<Small> {
             _ => return None,
         },
         Small::Def(d) => match (f.prop, f.special) {
-            (Some(pr), _) => Small::Int(g.data.defs[d as usize].props[pr as usize]),
+            (Some(pr), _) => Small::Int(g.data.table.prop(d, pr)),
             (_, Some(Special::Id)) => Small::Def(d),
             _ => return None,
         },

@@ -81,7 +81,7 @@ impl Term {
             Term::Field(s, counter, prop) => match (&f.slots[*s], *counter, *prop) {
                 (Value::Player(p), Some(c), _) => g.st.counter(*p, c),
                 (Value::Card(c), _, Some(pr)) => g.st.prop(f.data, *c, pr),
-                (Value::Def(d), _, Some(pr)) => g.data.defs[*d as usize].props[pr as usize],
+                (Value::Def(d), _, Some(pr)) => g.data.table.prop(*d, pr),
                 _ => return None,
             },
             Term::Count(z, span) => count(z, *span, g, f)?,
@@ -280,7 +280,7 @@ impl Num for NProp {
     fn num(&self, g: &Game, f: &Frame) -> Option<i64> {
         match f.slots[self.0] {
             Value::Card(c) => Some(g.st.prop(f.data, c, self.1)),
-            Value::Def(d) => Some(g.data.defs[d as usize].props[self.1 as usize]),
+            Value::Def(d) => Some(g.data.table.prop(d, self.1)),
             _ => None,
         }
     }
@@ -309,7 +309,7 @@ impl Num for NTerm {
             Term::Field(s, counter, prop) => match (&f.slots[*s], *counter, *prop) {
                 (Value::Player(p), Some(c), _) => Some(g.st.counter(*p, c)),
                 (Value::Card(c), _, Some(pr)) => Some(g.st.prop(f.data, *c, pr)),
-                (Value::Def(d), _, Some(pr)) => Some(g.data.defs[*d as usize].props[pr as usize]),
+                (Value::Def(d), _, Some(pr)) => Some(g.data.table.prop(*d, pr)),
                 _ => None,
             },
             Term::Counter(c) => Some(g.st.counter(f.me, *c)),

@@ -251,7 +251,7 @@ fn read_field(g: &Game, b: &Value, field: &Field, f: &Frame) -> Res<Value> {
     match (b, field.counter, field.prop) {
         (Value::Player(p), Some(c), _) => Ok(Value::Int(g.st.counter(*p, c))),
         (Value::Card(c), _, Some(pr)) => Ok(Value::Int(g.st.prop(f.data, *c, pr))),
-        (Value::Def(d), _, Some(pr)) => Ok(Value::Int(g.data.defs[*d as usize].props[pr as usize])),
+        (Value::Def(d), _, Some(pr)) => Ok(Value::Int(g.data.table.prop(*d, pr))),
         _ => g.field(b, field, f),
     }
 }

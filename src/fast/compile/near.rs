@@ -155,7 +155,7 @@ impl Near {
                 // As the field of `square_card(s)`: a definition's property.
                 let s = square(g, key(k), Builtin::SquareCard, span)?;
                 *tmp = match g.data.board.squares[s].card {
-                    Some(d) => Value::Int(g.data.defs[d as usize].props[*pr as usize]),
+                    Some(d) => Value::Int(g.data.table.prop(d, *pr)),
                     None => Value::None,
                 };
                 tmp

@@ -3,6 +3,8 @@
 //! with no closure per statement ([`Straight`]).
 
 use super::*;
+use crate::data::card_table::CardTable;
+use crate::value::DefId;
 
 /// A move body of leaves on one local's card, run in place: constant
 /// changes of the running player's counters, changes by the card's
@@ -49,8 +51,9 @@ pub struct Bound<'s> {
     pub(super) cause: Option<u16>,
     pub(super) span: Span,
     pub(super) calls: u64,
-    /// The effect run last, if the card has it.
-    pub(super) run: Option<u16>,
+    /// Which definitions have the effect run last (none if no effect
+    /// runs): a card of one is not played here.
+    pub(super) run: &'s [bool],
 }
 
 impl Bound<'_> {
@@ -61,14 +64,12 @@ impl Bound<'_> {
     #[inline(always)]
     pub fn play(&self, g: &mut Game, data: &Data, c: ObjId, from: usize, i: usize) -> Res<bool> {
         let o = &g.st.objs[c as usize];
-        let (def, tags) = (&data.defs[o.def as usize], o.tags);
-        if let Some(e) = self.run
-            && let Some(Some(_)) = def.effects.get(e as usize)
-        {
+        let (def, tags) = (o.def, o.tags);
+        if self.run.get(def as usize) == Some(&true) {
             return Ok(false);
         }
         g.budget.spend(self.calls);
-        Ctr::change(self.ctrs, g, self.me, tags, def);
+        Ctr::change(self.ctrs, g, self.me, tags, &data.table, def);
         let passed = g.st.move_listed(c, from, i, self.dst, self.owner);
         g.count_moved(self.cause, c);
         g.charge_passed(self.span, passed)?;
@@ -109,13 +110,14 @@ impl Ctr {
         g: &mut Game,
         me: PlayerId,
         tags: u64,
-        def: &crate::data::CardDef,
+        table: &CardTable,
+        def: DefId,
     ) {
         for &Ctr(mask, negate, ctr, op, by) in ctrs {
             if (tags & mask != 0) != negate {
                 let v = match by {
                     By::Const(k) => k,
-                    By::Prop(pr) => def.props[pr as usize],
+                    By::Prop(pr) => table.prop(def, pr),
                 };
                 g.set_counter(me, ctr, op.apply(g.st.counter(me, ctr), v));
             }
@@ -297,11 +299,11 @@ impl Straight {
         g.budget.spend(steps);
         // The card's definition and tags, read once (no step changes them).
         let o = &g.st.objs[c as usize];
-        let (def, tags) = (&data.defs[o.def as usize], o.tags);
+        let (def, tags) = (o.def, o.tags);
         if let Some(ctrs) = &self.ctrs
             && g.st.mods.is_empty()
         {
-            Ctr::change(ctrs, g, me, tags, def);
+            Ctr::change(ctrs, g, me, tags, &data.table, def);
             if let Some((to, cause, span)) = self.to {
                 let passed = g.st.shift(c, at, to.mine(me));
                 g.count_moved(cause, c);
@@ -313,7 +315,8 @@ impl Straight {
             self.ops_in_order(g, data, me, c, at)?;
         }
         if let Some((e, nest)) = self.run
-            && let Some(Some(code)) = def.effects.get(e as usize)
+            && data.table.effect(e).get(def as usize) == Some(&true)
+            && let Some(Some(code)) = data.defs[def as usize].effects.get(e as usize)
         {
             g.budget.descend(depth + nest);
             let r = g.exec_in(data, code, Some(c), me, [Value::None], None);
@@ -332,7 +335,7 @@ impl Straight {
     /// changes and one move to a zone of cards (no effect, no modifier in
     /// play): what [`Straight::run`] looks up per play, found once.
     #[inline(always)]
-    pub fn bind(&self, g: &Game, me: PlayerId) -> Option<Bound<'_>> {
+    pub fn bind<'s>(&'s self, g: &Game, data: &'s Data, me: PlayerId) -> Option<Bound<'s>> {
         let (ctrs, (to, cause, span)) = (self.ctrs.as_deref()?, self.to?);
         if !g.st.mods.is_empty() || self.late {
             return None;
@@ -346,7 +349,7 @@ impl Straight {
             cause,
             span,
             calls: self.calls as u64,
-            run: self.run.map(|(e, _)| e),
+            run: self.run.map_or(&[][..], |(e, _)| data.table.effect(e)),
         })
     }
 
@@ -361,7 +364,7 @@ impl Straight {
         mut at: Option<(usize, usize)>,
     ) -> Res<()> {
         let o = &g.st.objs[c as usize];
-        let (def, tags) = (&data.defs[o.def as usize], o.tags);
+        let (def, tags) = (o.def, o.tags);
         for op in &self.ops {
             match *op {
                 Op::Move(to, cause, span) => {
@@ -379,7 +382,7 @@ impl Straight {
                     if (tags & mask != 0) != negate {
                         let v = match *by {
                             By::Const(k) => k,
-                            By::Prop(pr) if g.st.mods.is_empty() => def.props[pr as usize],
+                            By::Prop(pr) if g.st.mods.is_empty() => data.table.prop(def, pr),
                             By::Prop(pr) => g.st.prop(data, c, pr),
                         };
                         g.set_counter(me, ctr, op.apply(g.st.counter(me, ctr), v));
