@@ -154,7 +154,7 @@ impl Game {
     /// [`Game::set_counter`], the one place counters change.
     #[inline(always)]
     pub(crate) fn set_global(&mut self, i: u16, new: i64) {
-        let old = std::mem::replace(&mut self.st.globals[i as usize], new);
+        let old = std::mem::replace(self.st.global_mut(i), new);
         if old != new {
             self.push_with(|| Entry::Global {
                 counter: i,

@@ -462,6 +462,7 @@ impl Game {
                 let p = self.player(&a[0], sp)?;
                 if !self.st.lost[p as usize] {
                     self.st.lost[p as usize] = true;
+                    self.st.touch();
                     self.push(Entry::Lose { player: p });
                 }
                 if self.over() {

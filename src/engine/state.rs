@@ -360,6 +360,24 @@ pub struct State {
     pub board: super::board::Board,
     /// The cards ever given a host this game.
     pub(crate) hosted: super::hosted::Hosted,
+    /// Counts the writes to counters, globals, zones' cards and players'
+    /// losses ([`State::touch`]): an answer read from only these holds while
+    /// the count stays (a game asks some hundreds of times a game between
+    /// actions that changed none of them).
+    pub version: u64,
+    /// The end check's last answer, as [`Kept`].
+    pub end_kept: Option<Kept>,
+}
+
+/// An answer kept with the state it was read from (copied with it): the
+/// [`State::version`] and the player asking, the truth and the steps its
+/// lists cost.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Kept {
+    pub version: u64,
+    pub me: PlayerId,
+    pub holds: bool,
+    pub steps: u64,
 }
 
 impl Clone for State {
@@ -404,6 +422,8 @@ impl Clone for State {
             tags_seen,
             board,
             hosted,
+            version,
+            end_kept,
         } = src;
         self.nplayers = *nplayers;
         self.objs.clone_from(objs);
@@ -435,6 +455,8 @@ impl Clone for State {
         self.tags_seen = *tags_seen;
         self.board.clone_from(board);
         self.hosted.clone_from(hosted);
+        self.version = *version;
+        self.end_kept = *end_kept;
     }
 }
 
@@ -472,6 +494,8 @@ impl State {
             tags_seen: 0,
             board: Default::default(),
             hosted: Default::default(),
+            version: 0,
+            end_kept: None,
         }
     }
 
@@ -519,7 +543,11 @@ impl State {
             tags_seen,
             board,
             hosted,
+            version,
+            end_kept,
         } = self;
+        *version += 1;
+        *end_kept = None;
         *awaited = 0;
         board.reset(data, nplayers);
         // The layout depends on the data (a game's never changes) and the
@@ -617,7 +645,22 @@ impl State {
 
     #[inline(always)]
     pub fn counter_mut(&mut self, p: PlayerId, c: u16) -> &mut i64 {
+        self.touch();
         &mut self.counters[p as usize * self.ncounters + c as usize]
+    }
+
+    /// Global counter `i`, to be written.
+    #[inline(always)]
+    pub fn global_mut(&mut self, i: u16) -> &mut i64 {
+        self.touch();
+        &mut self.globals[i as usize]
+    }
+
+    /// Counts a write [`State::version`] counts: every writer of a counter,
+    /// a global, a zone's cards or a player's loss calls it.
+    #[inline(always)]
+    pub fn touch(&mut self) {
+        self.version += 1;
     }
 
     /// The cards of a zone, bottom first; for pile zones, the top card of each
@@ -667,6 +710,7 @@ impl State {
             return first;
         }
         let (inst, l) = self.at(z);
+        self.touch();
         self.note_made(def);
         let o = Obj {
             def,
@@ -816,6 +860,7 @@ impl State {
     /// zone instance `inst`: no search.
     #[inline(always)]
     pub fn relocate_at(&mut self, c: ObjId, inst: usize, i: usize, to: ZoneRef) -> usize {
+        // (`place` touches the version.)
         remove_at(&mut self.zones[inst].cards, i) + self.place(c, to, false)
     }
 
@@ -824,6 +869,7 @@ impl State {
     /// card's fields read and written once. Returns the cards passed over.
     #[inline(always)]
     pub fn shift(&mut self, c: ObjId, at: Option<(usize, usize)>, to: ZoneRef) -> usize {
+        self.touch();
         let (inst, l) = self.at(to);
         let o = &mut self.objs[c as usize];
         let (from, def) = (o.zone as usize, o.def);
@@ -871,6 +917,7 @@ impl State {
         dst: usize,
         owner: Option<PlayerId>,
     ) -> usize {
+        self.touch();
         self.objs[c as usize].enter(dst, owner);
         let passed = remove_at(&mut self.zones[from].cards, i);
         push_card(&mut self.zones[dst].cards, c);
@@ -897,6 +944,7 @@ impl State {
             }
             return;
         }
+        self.touch();
         let owner = (l.owner_mask != 0).then_some(to.owner);
         let at = self.zones[from].cards.len().saturating_sub(n);
         let quiet = self.mods.is_empty();
@@ -934,6 +982,7 @@ impl State {
     /// another; returns the cards it shifted (a put at the bottom).
     #[inline(always)]
     fn place(&mut self, c: ObjId, to: ZoneRef, bottom: bool) -> usize {
+        self.touch();
         let (inst, l) = self.at(to);
         let owner = (l.owner_mask != 0).then_some(to.owner);
         let def = self.arrive(c, inst, owner);
@@ -975,6 +1024,7 @@ impl State {
         if src == dst || l.piles || !self.zones[src].piles.is_empty() {
             return false;
         }
+        self.touch();
         let owner = (l.owner_mask != 0).then_some(to.owner);
         let quiet = self.mods.is_empty();
         if !quiet {
@@ -1014,6 +1064,7 @@ impl State {
     }
 
     pub fn shuffle(&mut self, z: ZoneRef) {
+        self.touch();
         let inst = self.inst(z);
         let cards = &mut self.zones[inst].cards[..];
         for i in (1..cards.len()).rev() {

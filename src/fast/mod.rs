@@ -194,7 +194,7 @@ impl Tier for Fast {
         // of the lists it walks, charged at once where they cannot reach
         // the budget's limit (else run, to stop where the reference does).
         if let Some(end) = &self.tables.end
-            && let Some((holds, steps)) = end.decide(g, g.st.active)
+            && let Some((holds, steps)) = end.decide_kept(g)
             && g.budget.room(1 + steps)
         {
             g.enter(code.span)?;

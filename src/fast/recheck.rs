@@ -8,6 +8,7 @@
 
 use super::quiet::{Num, Quiet, Scope, Who};
 use crate::engine::Game;
+use crate::engine::state::Kept;
 use crate::value::{PlayerId, ZoneRef};
 
 /// One node: its truth in a scope, the steps of the lists it walks added;
@@ -17,13 +18,50 @@ type Node = Box<dyn Fn(&Game, &Scope, &mut u64) -> Option<bool> + Send + Sync>;
 /// A quiet end check, compiled.
 pub struct EndCheck {
     root: Node,
+    /// It reads only what [`crate::engine::state::State::version`] counts
+    /// the writes to (counters, globals, zone sizes, players' losses): its
+    /// last answer holds while that stays.
+    keeps: bool,
 }
 
 impl EndCheck {
     pub fn new(tree: Quiet) -> EndCheck {
         EndCheck {
+            keeps: counted(&tree),
             root: compile(tree),
         }
+    }
+
+    /// [`EndCheck::decide`] for the active player, the last answer given
+    /// again where nothing it reads was written since (the check runs after
+    /// every action, most of which change none of it). A viewer may not
+    /// know a size: none kept then.
+    #[inline]
+    pub fn decide_kept(&self, g: &mut Game) -> Option<(bool, u64)> {
+        let me = g.st.active;
+        if !self.keeps || g.viewer.is_some() {
+            return self.decide(g, me);
+        }
+        let version = g.st.version;
+        if let Some(k) = g.st.end_kept
+            && k.version == version
+            && k.me == me
+        {
+            debug_assert_eq!(
+                self.decide(g, me),
+                Some((k.holds, k.steps)),
+                "a kept end check's answer changed with no write counted"
+            );
+            return Some((k.holds, k.steps));
+        }
+        let (holds, steps) = self.decide(g, me)?;
+        g.st.end_kept = Some(Kept {
+            version,
+            me,
+            holds,
+            steps,
+        });
+        Some((holds, steps))
     }
 
     /// The check's truth for player `me` and the steps its lists cost, as
@@ -37,6 +75,20 @@ impl EndCheck {
             bound: None,
         };
         Some(((self.root)(g, &scope, &mut steps)?, steps))
+    }
+}
+
+/// Whether the tree reads only numbers [`crate::engine::state::State::version`]
+/// counts the writes to (and the players' list, whose losses it counts).
+fn counted(q: &Quiet) -> bool {
+    match q {
+        Quiet::Not(x) | Quiet::AnyPlayer(_, x) => counted(x),
+        Quiet::And(a, b) | Quiet::Or(a, b) => counted(a) && counted(b),
+        // Every variant named: a read of something else is not counted.
+        Quiet::Num(c) => (c.nums.iter()).all(|n| match n {
+            Num::Const(_) | Num::Global(_) | Num::Counter(..) | Num::Size(..) => true,
+        }),
+        _ => false,
     }
 }
 

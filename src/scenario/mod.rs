@@ -467,7 +467,7 @@ pub fn run_with(
         for (name, v) in counters {
             if key == "game" {
                 match find(&data.names.globals, name) {
-                    Some(g) => game.st.globals[g as usize] = *v,
+                    Some(g) => *game.st.global_mut(g) = *v,
                     None => errors.push(err_at(
                         sources,
                         fid,

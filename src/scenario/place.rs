@@ -125,6 +125,7 @@ pub(super) fn place(
         owner: owner.unwrap_or(0),
     };
     let inst = game.st.inst(zr);
+    game.st.touch();
     game.st.zones[inst].clear();
     let mut items: Vec<(String, i64)> = Vec::new();
     match val {
