@@ -86,6 +86,10 @@ pub struct Mods {
     waiting: [usize; 4],
     /// None while small: most games never make one.
     index: Option<Box<Index>>,
+    /// Bit `c % 64` for each card `c` a live modifier changes (while
+    /// indexed, maybe more): most reads of a property are of a card with
+    /// none, found with no look at the list.
+    cards: u64,
 }
 
 #[derive(Clone, Default)]
@@ -116,6 +120,7 @@ impl Clone for Mods {
         self.live = src.live;
         self.waiting = src.waiting;
         self.index.clone_from(&src.index);
+        self.cards = src.cards;
     }
 }
 
@@ -158,6 +163,7 @@ impl Mods {
         self.live = 0;
         self.waiting = [0; 4];
         self.index = None;
+        self.cards = 0;
     }
 
     pub fn push(&mut self, m: Modifier) {
@@ -166,6 +172,7 @@ impl Mods {
             x.add(i, &m);
         }
         self.live += 1;
+        self.cards |= card_bit(m.obj);
         count(&mut self.waiting, &m, 1);
         self.all.push((m, true));
         if self.index.is_none() && self.all.len() > SMALL {
@@ -176,6 +183,16 @@ impl Mods {
     /// The sum of card `c`'s live modifiers of property `prop`.
     #[inline(always)]
     pub fn sum(&self, c: ObjId, prop: u16) -> i64 {
+        if self.cards & card_bit(c) == 0 {
+            return 0;
+        }
+        self.sum_listed(c, prop)
+    }
+
+    /// [`Mods::sum`] of a card that may have modifiers (out of line: the
+    /// callers keep only the bit's test).
+    #[inline(never)]
+    fn sum_listed(&self, c: ObjId, prop: u16) -> i64 {
         let Some(x) = &self.index else {
             return (self.all.iter())
                 .filter(|(m, live)| *live && m.obj == c && m.prop == prop)
@@ -219,6 +236,7 @@ impl Mods {
             if ended > 0 {
                 self.live -= ended;
                 self.all.retain(|(_, live)| *live);
+                self.cards = (self.all.iter()).fold(0, |b, (m, _)| b | card_bit(m.obj));
             }
             return;
         };
@@ -259,6 +277,9 @@ impl Mods {
     /// The indices of `all` (none while it is small).
     #[cold]
     fn reindex(&mut self) {
+        self.cards = (self.all.iter())
+            .filter(|(_, live)| *live)
+            .fold(0, |b, (m, _)| b | card_bit(m.obj));
         self.index = (self.all.len() > SMALL).then(|| {
             let mut x = Box::<Index>::default();
             for (i, (m, _)) in self.all.iter().enumerate() {
@@ -267,6 +288,12 @@ impl Mods {
             x
         });
     }
+}
+
+/// Card `c`'s bit in [`Mods`]'s `cards`.
+#[inline(always)]
+fn card_bit(c: ObjId) -> u64 {
+    1 << (c % 64)
 }
 
 /// Ends a modifier if it is live and `end` ends it, pushed onto `over`
@@ -386,5 +413,29 @@ mod tests {
             assert_eq!(mods.await_events(), events);
         }
         assert!(mods.all.len() < all.len(), "never compacted");
+    }
+
+    /// The cards' bits of a small list never hide a modifier: cards 64
+    /// apart share a bit, and the bits are found again after an end and
+    /// when the list leaves its indices.
+    #[test]
+    fn card_bits_hide_no_modifier() {
+        let mut mods = Mods::default();
+        mods.push(m(3, Until::EndOfTurn, Until::EndOfTurn));
+        mods.push(m(67, Until::Forever, Until::Forever));
+        let sums = |mods: &Mods, cs: [u32; 3]| cs.map(|c| mods.sum(c, 0));
+        assert_eq!(sums(&mods, [3, 67, 131]), [1, 1, 0]);
+        mods.end(End::Turn, None);
+        assert_eq!(sums(&mods, [3, 67, 131]), [0, 1, 0]);
+        for c in 0..100 {
+            mods.push(m(c, Until::EndOfTurn, Until::EndOfTurn));
+        }
+        assert!(mods.index.is_some());
+        assert_eq!(sums(&mods, [3, 67, 99]), [1, 2, 1]);
+        mods.end(End::Turn, None);
+        assert!(mods.index.is_none(), "small again");
+        assert_eq!(sums(&mods, [3, 67, 99]), [0, 1, 0]);
+        mods.push(m(5, Until::Forever, Until::Forever));
+        assert_eq!(sums(&mods, [5, 69, 67]), [1, 0, 1]);
     }
 }
