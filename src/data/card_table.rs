@@ -37,6 +37,14 @@ impl CardTable {
         self.props[prop as usize * self.ndefs + def as usize]
     }
 
+    /// Property `prop` of each definition, by definition: found once by
+    /// code reading it of many cards.
+    #[inline(always)]
+    pub fn column(&self, prop: u16) -> &[i64] {
+        let at = prop as usize * self.ndefs;
+        &self.props[at..at + self.ndefs]
+    }
+
     /// Whether each definition has effect `effect`, by definition (none
     /// for an effect the rules do not name).
     #[inline(always)]

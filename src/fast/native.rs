@@ -270,11 +270,11 @@ pub fn where_test(cond: &Expr, slot: u16) -> Option<Test> {
 #[derive(Debug, Clone)]
 pub struct FastRules {
     pub rules: Box<[FastRule]>,
-    /// The pick's counter and comparison, and its property by definition
-    /// (a pile's top card read by its pile's definition).
+    /// The pick's counter and comparison, and its property (a pile's top
+    /// card read by its pile's definition, in the card table).
     pub counter: u16,
     pub op: CmpOp,
-    pub prop: Box<[i64]>,
+    pub prop: u16,
 }
 
 /// A rule of [`FastRules`].

@@ -386,7 +386,7 @@ impl Game {
             return None;
         }
         let (lo, hi) = super::native::range(fast.op, self.st.counter(p, fast.counter))?;
-        let prop = &fast.prop[..];
+        let prop = self.data.table.column(fast.prop);
         // The conditions' steps, then the options weighed.
         let mut steps = 0;
         for r in &fast.rules {

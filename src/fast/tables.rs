@@ -217,13 +217,10 @@ fn fast_rules(
             Some(FastRule { cond, choose })
         })
         .collect::<Option<_>>()?;
-    let prop = (data.defs.iter())
-        .map(|d| d.props.get(pr as usize).copied())
-        .collect::<Option<_>>()?;
-    Some(FastRules {
+    ((pr as usize) < data.names.props.len()).then_some(FastRules {
         rules,
         counter,
         op,
-        prop,
+        prop: pr,
     })
 }
