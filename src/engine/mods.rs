@@ -90,6 +90,10 @@ pub struct Mods {
     /// indexed, maybe more): most reads of a property are of a card with
     /// none, found with no look at the list.
     cards: u64,
+    /// The same for the cards whose move or event ends a live modifier
+    /// ([`End::Moved`], [`End::Event`]): most cards moving or hearing an
+    /// event end none.
+    keys: u64,
 }
 
 #[derive(Clone, Default)]
@@ -121,6 +125,7 @@ impl Clone for Mods {
         self.waiting = src.waiting;
         self.index.clone_from(&src.index);
         self.cards = src.cards;
+        self.keys = src.keys;
     }
 }
 
@@ -164,6 +169,7 @@ impl Mods {
         self.waiting = [0; 4];
         self.index = None;
         self.cards = 0;
+        self.keys = 0;
     }
 
     pub fn push(&mut self, m: Modifier) {
@@ -173,6 +179,7 @@ impl Mods {
         }
         self.live += 1;
         self.cards |= card_bit(m.obj);
+        self.keys |= key_bits(&m);
         count(&mut self.waiting, &m, 1);
         self.all.push((m, true));
         if self.index.is_none() && self.all.len() > SMALL {
@@ -226,6 +233,11 @@ impl Mods {
         if self.waiting[end.kind()] == 0 {
             return;
         }
+        if let End::Moved(c) | End::Event(_, c) = end
+            && self.keys & card_bit(c) == 0
+        {
+            return;
+        }
         let Some(x) = &mut self.index else {
             let mut ended = 0;
             for m in &mut self.all {
@@ -236,7 +248,7 @@ impl Mods {
             if ended > 0 {
                 self.live -= ended;
                 self.all.retain(|(_, live)| *live);
-                self.cards = (self.all.iter()).fold(0, |b, (m, _)| b | card_bit(m.obj));
+                self.rebit();
             }
             return;
         };
@@ -267,6 +279,15 @@ impl Mods {
         }
     }
 
+    /// `cards` and `keys` found again from the live modifiers.
+    fn rebit(&mut self) {
+        (self.cards, self.keys) = (self.all.iter())
+            .filter(|(_, live)| *live)
+            .fold((0, 0), |(c, k), (m, _)| {
+                (c | card_bit(m.obj), k | key_bits(m))
+            });
+    }
+
     /// Drops the dead modifiers and the indices left pointing at them.
     #[cold]
     fn compact(&mut self) {
@@ -277,9 +298,7 @@ impl Mods {
     /// The indices of `all` (none while it is small).
     #[cold]
     fn reindex(&mut self) {
-        self.cards = (self.all.iter())
-            .filter(|(_, live)| *live)
-            .fold(0, |b, (m, _)| b | card_bit(m.obj));
+        self.rebit();
         self.index = (self.all.len() > SMALL).then(|| {
             let mut x = Box::<Index>::default();
             for (i, (m, _)) in self.all.iter().enumerate() {
@@ -294,6 +313,17 @@ impl Mods {
 #[inline(always)]
 fn card_bit(c: ObjId) -> u64 {
     1 << (c % 64)
+}
+
+/// The bits in [`Mods`]'s `keys` of the cards whose move or event ends `m`.
+#[inline(always)]
+fn key_bits(m: &Modifier) -> u64 {
+    let key = |u| match u {
+        Until::While(c) => card_bit(c),
+        Until::Event(_) => card_bit(m.obj),
+        Until::Forever | Until::EndOfTurn | Until::EndOfPhase(_) => 0,
+    };
+    key(m.until) | key(m.or)
 }
 
 /// Ends a modifier if it is live and `end` ends it, pushed onto `over`
@@ -437,5 +467,19 @@ mod tests {
         assert_eq!(sums(&mods, [3, 67, 99]), [0, 1, 0]);
         mods.push(m(5, Until::Forever, Until::Forever));
         assert_eq!(sums(&mods, [5, 69, 67]), [1, 0, 1]);
+        // The cards whose move or event ends one: 70 (the source card of
+        // card 1's) and 8 (the card of an event's); 6 shares 70's bit.
+        mods.push(m(1, Until::While(70), Until::Forever));
+        mods.push(m(8, Until::Event(2), Until::Forever));
+        let ended = |mods: &mut Mods, end| {
+            let mut over = Vec::new();
+            mods.end(end, Some(&mut over));
+            over.iter().map(|m| m.obj).collect::<Vec<_>>()
+        };
+        assert_eq!(ended(&mut mods, End::Moved(6)), [0u32; 0]);
+        assert_eq!(ended(&mut mods, End::Event(2, 72)), [0u32; 0]);
+        assert_eq!(ended(&mut mods, End::Moved(70)), [1]);
+        assert_eq!(ended(&mut mods, End::Event(2, 8)), [8]);
+        assert_eq!(mods.keys, 0);
     }
 }
