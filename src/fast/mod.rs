@@ -134,7 +134,7 @@ impl Fast {
             return Some(g.blind_rounds(self, data, w, q.m, p));
         };
         let mut plan = Game::bot_plan(data, &self.tables, wf, p, b)?;
-        Some(g.quick_rounds(self, data, &mut plan))
+        Some(g.quick_rounds(data, &mut plan))
     }
 }
 

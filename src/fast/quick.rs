@@ -2,7 +2,6 @@
 //! whose one move has a recognised pick runs its rounds in one loop, the
 //! move's compiled body found once, a straight body run in place.
 
-use super::Fast;
 use super::compile::{Body, Straight};
 use super::native::{Choose, FastChoose, Test};
 use super::tables::{BotFast, QuickMove, Tables, WindowFast};
@@ -35,10 +34,10 @@ impl Game {
     /// steps of a round that cannot fail counted at once, and the move's
     /// compiled body and frame found once.
     #[inline(never)]
-    pub(super) fn quick_rounds(&mut self, tier: &Fast, data: &Data, pl: &mut Plan) -> Res<()> {
+    pub(super) fn quick_rounds(&mut self, data: &Data, pl: &mut Plan) -> Res<()> {
         let (m, p, mv) = (pl.q.m, pl.p, pl.mv);
         let code = &mv.body;
-        let (native, n) = tier.body(data, code);
+        let (native, n) = (&pl.q.body.0, pl.q.body.1);
         let has_it = code.slots > 0 && n > 0;
         // A straight body on `it`, run in place where nothing sees it.
         let straight = match native {

@@ -2,6 +2,7 @@
 //! once when the tier is made and kept here by declaration index: the
 //! declarations hold only what the data says.
 
+use super::compile::Body;
 use super::native::{self, Choose, CmpOp, FastChoose, FastRule, FastRules, Operand, Pick, Test};
 use super::quiet::{self, Quiet};
 use super::recheck::EndCheck;
@@ -62,6 +63,9 @@ pub struct QuickMove {
     /// The move's [`MoveFast`] `cond_test` and `cond_cmp`.
     pub cond_test: Option<Test>,
     pub cond_cmp: Option<(Operand, CmpOp, Operand)>,
+    /// The move's body compiled, and its frame's size: a window opened
+    /// finds it here, not through the code's first-run cell.
+    pub body: (Body, usize),
 }
 
 /// One bot in one quick window.
@@ -149,6 +153,7 @@ fn quick_move(data: &Data, m: u16, mf: &MoveFast) -> Option<QuickMove> {
         np: mf.pick.clone()?,
         cond_test: mf.cond_test.clone(),
         cond_cmp: mf.cond_cmp,
+        body: super::compile::compile(data, &data.moves[m as usize].body),
     })
 }
 
