@@ -1233,6 +1233,33 @@ fn kept_end_checks_play_the_same_games() {
     }
 }
 
+/// An end check the speed tier decides, asked at the deepest level effects
+/// reach, fails where entering its frame fails, as the reference's does: a
+/// verb that calls itself resolves triggers (and so checks the end) at each
+/// level, with the end checked after every action.
+#[test]
+fn deep_end_checks_fail_the_same_way() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let data = dir.path().join("deep");
+    let file = card_played(&data, "deep_end", "dive(0)");
+    let rules = data.join("rules/shrine.yaml");
+    let text = std::fs::read_to_string(&rules).expect("rules");
+    let text = text.replacen(
+        "\nend:\n  check: turn_end\n",
+        "\nend:\n  check: always\n",
+        1,
+    );
+    let dive = "verbs:\n  dive:\n    params: [n]\n    do: |\n      resolve_triggers()\n      dive(n + 1)\n";
+    let text = text.replacen("verbs:\n", dive, 1);
+    assert!(text.contains("check: always") && text.contains("dive(n + 1)"));
+    std::fs::write(&rules, text).expect("rules");
+    fails_in(
+        &data,
+        &file,
+        "a verb calling itself, the end checked at each level",
+    );
+}
+
 /// A filter `squares(kind) where square_get(it, prop) == x` (or `!=`) of a
 /// board's own list reads the squares that pass off the board's index in
 /// the speed tier: the same squares in the same order, steps and failures

@@ -103,6 +103,17 @@ impl Fast {
             None => unreachable!("the loader numbers every move's body"),
         }
     }
+
+    /// [`Tier::end_check`] where the check is not decided: run compiled.
+    #[inline(never)]
+    fn end_check_run(&self, g: &mut Game, data: &Data) -> Res<bool> {
+        let code = &data.end_if;
+        let Some((Body::Cond(c), n)) = self.get(data, code) else {
+            return Ok(g.exec_hook(data, code, g.st.active)?.truthy());
+        };
+        let e = Enter::rules(data, code, g.st.active);
+        g.framed(Charge::Step, e, *n, |_| {}, |g, f| c(g, f))
+    }
 }
 
 impl Fast {
@@ -189,7 +200,6 @@ impl Tier for Fast {
     }
 
     fn end_check(&self, g: &mut Game, data: &Data) -> Res<bool> {
-        let code = &data.end_if;
         // Decided from the game: its frame's step and level, and the steps
         // of the lists it walks, charged at once where they cannot reach
         // the budget's limit (else run, to stop where the reference does).
@@ -197,16 +207,15 @@ impl Tier for Fast {
             && let Some((holds, steps)) = end.decide_kept(g)
             && g.budget.room(1 + steps)
         {
-            g.enter(code.span)?;
-            g.budget.spend(steps);
-            g.leave();
+            // The frame's level: entered and left, or failed as entering
+            // it fails.
+            if g.budget.depth() >= MAX_DEPTH {
+                g.enter(data.end_if.span)?;
+            }
+            g.budget.spend(1 + steps);
             return Ok(holds);
         }
-        let Some((Body::Cond(c), n)) = self.get(data, code) else {
-            return Ok(g.exec_hook(data, code, g.st.active)?.truthy());
-        };
-        let e = Enter::rules(data, code, g.st.active);
-        g.framed(Charge::Step, e, *n, |_| {}, |g, f| c(g, f))
+        self.end_check_run(g, data)
     }
 
     fn window(&self, g: &mut Game, data: &Data, w: u16) -> Option<Res<()>> {
