@@ -73,6 +73,12 @@ pub const MAX_LIST: usize = 1_000_000;
 /// wrap onto another name.
 pub const MAX_NAMES: usize = 1 << 16;
 
+/// A property and an effect slot of every card definition: each card holds
+/// one of each the rules name (and the card table a copy of them), so cards
+/// times names, not either alone, is what a load allocates (3,000 properties
+/// on 3,000 cards took 165 MB; 65,536 on 50,000 cards would ask ~60 GB).
+pub const MAX_CARD_VALUES: usize = 1 << 22;
+
 /// Bytes in one data file (rules, cards, scripts) or save file.
 pub const MAX_FILE_BYTES: usize = 1 << 20;
 

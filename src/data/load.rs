@@ -20,7 +20,7 @@ use crate::data::locate::{code_origin, find_key, find_word, line_origin, scalar_
 use crate::lang::compile::{CompileError, Context, compile_code, compile_expr};
 use crate::lang::ir::{Code, Expr, Span, Stmt};
 use crate::lang::names::find;
-use crate::limits::{MAX_CODE_BYTES, MAX_NAMES};
+use crate::limits::{MAX_CARD_VALUES, MAX_CODE_BYTES, MAX_NAMES};
 use crate::suggest::{did_you_mean, suggest};
 
 /// The games whose rules files are in `data/rules/`.
@@ -628,6 +628,32 @@ impl Loader {
         fit
     }
 
+    /// Whether `cards` definitions with a value for each property and
+    /// effect the rules name stay within [`MAX_CARD_VALUES`]; past it, an
+    /// error at the `properties` key (the table that usually grows).
+    fn cards_fit(&mut self, cards: usize) -> bool {
+        let (props, effects) = (self.names.props.len(), self.names.effects.len());
+        let values = cards.saturating_mul(props + effects);
+        if values <= MAX_CARD_VALUES {
+            return true;
+        }
+        let file = self.owner(&["properties"]);
+        self.err_at(
+            file,
+            "properties",
+            0,
+            format!(
+                "{cards} cards, each with {} property and effect values: {values} in all; at most {MAX_CARD_VALUES} are supported",
+                props + effects
+            ),
+            Some(
+                "every card holds a value for each property and effect named: name fewer, or split the cards among games"
+                    .into(),
+            ),
+        );
+        false
+    }
+
     /// The rules' `shown:` resolved: tag bits and property indices, an
     /// unknown name a located error.
     fn shown(&mut self, s: &RawShown) -> (u64, Vec<u16>) {
@@ -871,7 +897,7 @@ impl Loader {
             n.events.extend(["passes".into(), "stops".into()]);
             n.square_props = b.props.keys().cloned().collect();
         }
-        if !self.names_fit(r.moves.len()) {
+        if !self.names_fit(r.moves.len()) || !self.cards_fit(cards.len()) {
             return None;
         }
         // Tags and zones are bits of a u64 (a card's tags, a test's zones):
