@@ -121,6 +121,11 @@ pub const MAX_SCRIPT_MAP: usize = 10_000;
 
 /// Squares a board may declare, and squares one `advance` may move.
 pub const MAX_SQUARES: usize = 10_000;
+
+/// Squares times the square properties named: each square holds a value of
+/// each, in the board's declaration and again in every game (and every
+/// copy a search makes), so the product is what is allocated.
+pub const MAX_SQUARE_VALUES: usize = 1 << 20;
 pub const MAX_ADVANCE: i64 = 100_000;
 
 /// Stack of a thread that plays games or compiles code. Nesting in data is

@@ -20,7 +20,7 @@ use crate::data::locate::{code_origin, find_key, find_word, line_origin, scalar_
 use crate::lang::compile::{CompileError, Context, compile_code, compile_expr};
 use crate::lang::ir::{Code, Expr, Span, Stmt};
 use crate::lang::names::find;
-use crate::limits::{MAX_CARD_VALUES, MAX_CODE_BYTES, MAX_NAMES};
+use crate::limits::{MAX_CARD_VALUES, MAX_CODE_BYTES, MAX_NAMES, MAX_SQUARE_VALUES};
 use crate::suggest::{did_you_mean, suggest};
 
 /// The games whose rules files are in `data/rules/`.
@@ -1574,6 +1574,21 @@ impl Loader {
             return BoardDecl::default();
         };
         let from = find_word(self.sources.text(rf), "board", 0).map_or(0, |(a, _)| a);
+        let values = raw.squares.len().saturating_mul(raw.props.len());
+        if values > MAX_SQUARE_VALUES {
+            self.err_at(
+                rf,
+                "props",
+                from,
+                format!(
+                    "{} squares, each with {} properties: {values} values in all; at most {MAX_SQUARE_VALUES} are supported",
+                    raw.squares.len(),
+                    raw.props.len()
+                ),
+                Some("every square holds a value of each property named: name fewer, or use fewer squares".into()),
+            );
+            return BoardDecl::default();
+        }
         let mut squares = Vec::with_capacity(raw.squares.len());
         for sq in &raw.squares {
             let card = sq.card.as_ref().and_then(|id| {
