@@ -315,13 +315,13 @@ fn card_bit(c: ObjId) -> u64 {
     1 << (c % 64)
 }
 
-/// The bits in [`Mods`]'s `keys` of the cards whose move or event ends `m`.
+/// The bits in [`Mods`]'s `keys` of the cards whose move or event ends `m`:
+/// the card of each end it names ([`end_of`]), as [`Mods::end`] tests it.
 #[inline(always)]
 fn key_bits(m: &Modifier) -> u64 {
-    let key = |u| match u {
-        Until::While(c) => card_bit(c),
-        Until::Event(_) => card_bit(m.obj),
-        Until::Forever | Until::EndOfTurn | Until::EndOfPhase(_) => 0,
+    let key = |u| match end_of(u, m.obj) {
+        Some(End::Moved(c) | End::Event(_, c)) => card_bit(c),
+        _ => 0,
     };
     key(m.until) | key(m.or)
 }
