@@ -721,6 +721,34 @@ fn listed_moves_fail_the_same_way() {
             "coins += 1\ncreate(@osaisen, deck, 100000)",
             "",
         ),
+        // A filter pick whose leading tag tests turn away every card (or
+        // whose zone is empty): nothing listed, its frame and walk charged,
+        // steps running out at the walk.
+        (
+            "coins > 0",
+            "deck where it is reward and five() > 1",
+            "coins += 1",
+            "",
+        ),
+        ("coins > 0", "trash where five() > 1", "coins += 1", ""),
+        (
+            "coins > 0",
+            "supply where it is reward and five() > 1",
+            "coins += 1",
+            "",
+        ),
+        (
+            "coins > 0",
+            "deck where it is not resource and it is victory and five() > 1",
+            "coins += 1",
+            "hakurei",
+        ),
+        (
+            "coins > 0",
+            "deck where it is reward",
+            "coins += 1\nrepeat 4 { create(@osaisen, deck, 100000) }\nrepeat 12 { coins += count(deck where it.cost >= 0) }",
+            "",
+        ),
         // Whole zones and other values picked; a zone too big to list.
         (
             "coins > 0",

@@ -45,6 +45,19 @@ impl Game {
         p: PlayerId,
         out: &mut Vec<Choice>,
     ) -> Res<()> {
+        let skip = match fl.lead(self, p) {
+            Ok(skip) => skip,
+            // No card can pass: charged as the frame and the walk (a step
+            // and a level, the zone's visibility, a step a card listed),
+            // neither made.
+            Err(z) => {
+                self.enter(pick.span)?;
+                let r = self.check_visible(z, pick.span);
+                let r = r.and_then(|()| self.charge(pick.span, self.st.listed(z) as u64));
+                self.leave();
+                return r;
+            }
+        };
         let e = Enter {
             data,
             this: None,
@@ -58,7 +71,7 @@ impl Game {
             n,
             |_| {},
             |g, f| {
-                fl.run(g, f, |v, _| {
+                fl.run_past(g, f, skip, |v, _| {
                     out.push(Choice {
                         value: v.clone(),
                         mv: Some(m),

@@ -3,6 +3,7 @@
 //! filter's item whose leading tag tests read a card's tags in place.
 
 use super::*;
+use crate::engine::state::ZoneInst;
 
 /// The parts of `a and b and ...`, in order.
 pub(super) fn conjuncts<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
@@ -68,6 +69,24 @@ impl ItemTest {
             Some(rest) => rest(g, f),
             None => Ok(true),
         }
+    }
+
+    /// The number of cards of zone instance `zi`, in the order it lists
+    /// them (top first), that the leading tag tests turn away before the
+    /// first they do not (none, with none leading): no code runs for them.
+    /// None where they turn away every card.
+    #[inline(always)]
+    pub(super) fn lead_in(&self, g: &Game, zi: &ZoneInst) -> Option<usize> {
+        if !zi.piles.is_empty() {
+            return zi.tops().position(|c| self.tags.pass(g.st.tags(c)));
+        }
+        let cards = &zi.cards;
+        for i in (0..cards.len()).rev() {
+            if self.tags.pass(g.st.tags(cards[i])) {
+                return Some(cards.len() - 1 - i);
+            }
+        }
+        None
     }
 
     /// Whether the value bound in the item's slot passes.

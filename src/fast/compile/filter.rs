@@ -113,17 +113,46 @@ impl Filter {
         f: &mut Frame,
         hit: impl FnMut(&Value, usize),
     ) -> Res<()> {
+        self.run_past(g, f, 0, hit)
+    }
+
+    /// [`Filter::run`] where the first `skip` cards its zone lists are
+    /// known to be turned away by the leading tag tests ([`Filter::lead`]):
+    /// charged the same, their tests not made again.
+    #[inline(always)]
+    pub(in crate::fast) fn run_past(
+        &self,
+        g: &mut Game,
+        f: &mut Frame,
+        skip: usize,
+        hit: impl FnMut(&Value, usize),
+    ) -> Res<()> {
         match self.test.kept {
-            None => self.items::<false>(g, f, hit),
-            Some(_) => self.kept_items(g, f, hit),
+            None => self.items::<false>(g, f, skip, hit),
+            Some(_) => self.kept_items(g, f, skip, hit),
         }
+    }
+
+    /// What the leading tag tests make of the zone a move's pick for
+    /// player `me` reads, walked in the order it lists its cards: the
+    /// number of cards they turn away before the first that could pass
+    /// (none for a pick not of a zone named without a slot: none known),
+    /// or `Err` with the zone where they turn away every card (or it lists
+    /// none): the pick lists nothing.
+    #[inline(always)]
+    pub(in crate::fast) fn lead(&self, g: &Game, me: PlayerId) -> Result<usize, ZoneRef> {
+        let z = match self.src {
+            Source::Zone(z @ (ZoneAt::Fixed(_) | ZoneAt::Mine(_))) => z.mine(me),
+            _ => return Ok(0),
+        };
+        self.test.lead_in(g, &g.st.zones[g.st.inst(z)]).ok_or(z)
     }
 
     /// The first item that passes, as [`Expr::First`] finds it: the items
     /// after it untested.
     pub(in crate::fast) fn first(&self, g: &mut Game, f: &mut Frame) -> Res<Option<Value>> {
         let mut found = None;
-        let r = self.items::<true>(g, f, |v, _| found = Some(v.clone()));
+        let r = self.items::<true>(g, f, 0, |v, _| found = Some(v.clone()));
         if self.test.kept.is_some() {
             self.test.done(f);
         }
@@ -134,7 +163,7 @@ impl Filter {
     /// it made).
     pub(in crate::fast) fn found(&self, g: &mut Game, f: &mut Frame) -> Res<bool> {
         let mut found = false;
-        let r = self.items::<true>(g, f, |_, _| found = true);
+        let r = self.items::<true>(g, f, 0, |_, _| found = true);
         if self.test.kept.is_some() {
             self.test.done(f);
         }
@@ -144,20 +173,27 @@ impl Filter {
     /// [`Filter::items`] of a filter with a kept part, its slots emptied
     /// after (out of line: most filters have none).
     #[inline(never)]
-    fn kept_items(&self, g: &mut Game, f: &mut Frame, hit: impl FnMut(&Value, usize)) -> Res<()> {
-        let r = self.items::<false>(g, f, hit);
+    fn kept_items(
+        &self,
+        g: &mut Game,
+        f: &mut Frame,
+        skip: usize,
+        hit: impl FnMut(&Value, usize),
+    ) -> Res<()> {
+        let r = self.items::<false>(g, f, skip, hit);
         self.test.done(f);
         r
     }
 
-    /// [`Filter::run`], a kept part's slots left as they are; with `FIRST`,
-    /// only up to the first item that passes (item by item, no shortcut
-    /// that tests them all).
+    /// [`Filter::run_past`], a kept part's slots left as they are; with
+    /// `FIRST`, only up to the first item that passes (item by item, no
+    /// shortcut that tests them all).
     #[inline(always)]
     fn items<const FIRST: bool>(
         &self,
         g: &mut Game,
         f: &mut Frame,
+        skip: usize,
         mut hit: impl FnMut(&Value, usize),
     ) -> Res<()> {
         let mut cards = Listed::new();
@@ -228,9 +264,9 @@ impl Filter {
         if self.test.only_kept && !FIRST {
             return self.test.cards_kept(g, f, self.slot, cards, hit);
         }
-        for (i, &c) in cards.iter().enumerate() {
+        for (i, &c) in cards[skip..].iter().enumerate() {
             if self.test.card(g, f, self.slot, c)? {
-                hit(&Value::Card(c), cards.len() - i);
+                hit(&Value::Card(c), cards.len() - skip - i);
                 if FIRST {
                     break;
                 }
