@@ -749,6 +749,19 @@ fn listed_moves_fail_the_same_way() {
             "coins += 1\nrepeat 4 { create(@osaisen, deck, 100000) }\nrepeat 12 { coins += count(deck where it.cost >= 0) }",
             "",
         ),
+        // The same of a sum of zones, each read as `+` reads it.
+        (
+            "coins > 0",
+            "(hand + trash + play) where it is reward and five() > 1",
+            "coins += 1",
+            "",
+        ),
+        (
+            "coins > 0",
+            "(trash + deck) where it is reward",
+            "coins += 1\nrepeat 4 { create(@osaisen, deck, 100000) }\nrepeat 12 { coins += count(deck where it.cost >= 0) }",
+            "",
+        ),
         // Whole zones and other values picked; a zone too big to list.
         (
             "coins > 0",

@@ -45,18 +45,14 @@ impl Game {
         p: PlayerId,
         out: &mut Vec<Choice>,
     ) -> Res<()> {
-        let skip = match fl.lead(self, p) {
-            Ok(skip) => skip,
-            // No card can pass: charged as the frame and the walk (a step
-            // and a level, the zone's visibility, a step a card listed),
-            // neither made.
-            Err(z) => {
-                self.enter(pick.span)?;
-                let r = self.check_visible(z, pick.span);
-                let r = r.and_then(|()| self.charge(pick.span, self.st.listed(z) as u64));
-                self.leave();
-                return r;
-            }
+        let Some(skip) = fl.lead(self, p) else {
+            // No card can pass: charged as the frame and the walk are (a
+            // step and a level at the pick's span, then what reading the
+            // cards charges), neither made.
+            self.enter(pick.span)?;
+            let r = fl.charge_walk(self, data, p, m, pick.span);
+            self.leave();
+            return r;
         };
         let e = Enter {
             data,

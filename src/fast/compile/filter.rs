@@ -133,19 +133,45 @@ impl Filter {
         }
     }
 
-    /// What the leading tag tests make of the zone a move's pick for
-    /// player `me` reads, walked in the order it lists its cards: the
-    /// number of cards they turn away before the first that could pass
-    /// (none for a pick not of a zone named without a slot: none known),
-    /// or `Err` with the zone where they turn away every card (or it lists
-    /// none): the pick lists nothing.
+    /// What the leading tag tests make of the cards a move's pick for
+    /// player `me` reads (a zone, or a sum of zones, named without a slot
+    /// or code), walked in the order they are listed: the number they turn
+    /// away before the first that could pass (none known for a sum, or a
+    /// pick of anything else), or None where they turn away every card (or
+    /// none is listed): the pick lists nothing.
     #[inline(always)]
-    pub(in crate::fast) fn lead(&self, g: &Game, me: PlayerId) -> Result<usize, ZoneRef> {
-        let z = match self.src {
-            Source::Zone(z @ (ZoneAt::Fixed(_) | ZoneAt::Mine(_))) => z.mine(me),
-            _ => return Ok(0),
-        };
-        self.test.lead_in(g, &g.st.zones[g.st.inst(z)]).ok_or(z)
+    pub(in crate::fast) fn lead(&self, g: &Game, me: PlayerId) -> Option<usize> {
+        match &self.src {
+            Source::Zone(z @ (ZoneAt::Fixed(_) | ZoneAt::Mine(_))) => {
+                self.test.lead_in(g, &g.st.zones[g.st.inst(z.mine(me))])
+            }
+            Source::Sum(sum) if sum.turned_away(g, me, &self.test) => None,
+            _ => Some(0),
+        }
+    }
+
+    /// What reading the cards of a pick for player `me` that lists nothing
+    /// ([`Filter::lead`]) charges, and how it fails, as [`Filter::run`]
+    /// reads them at the pick's `span`: the zone's visibility and a step a
+    /// card; a sum's zones as `+` reads them.
+    #[inline(always)]
+    pub(in crate::fast) fn charge_walk(
+        &self,
+        g: &mut Game,
+        data: &Data,
+        me: PlayerId,
+        m: u16,
+        span: Span,
+    ) -> Res<()> {
+        match &self.src {
+            Source::Zone(z) => {
+                let z = z.mine(me);
+                g.check_visible(z, span)?;
+                g.charge(span, g.st.listed(z) as u64)
+            }
+            Source::Sum(sum) => sum_walk(sum, g, data, me, m, span),
+            _ => unreachable!("a pick that lists nothing reads a zone or a sum"),
+        }
     }
 
     /// The first item that passes, as [`Expr::First`] finds it: the items
@@ -274,6 +300,22 @@ impl Filter {
         }
         Ok(())
     }
+}
+
+/// [`Filter::charge_walk`] of a sum, in a frame with no slots, as the
+/// pick's own frame is at its start (out of line: most picks read a zone).
+#[inline(never)]
+fn sum_walk(sum: &ZoneSum, g: &mut Game, data: &Data, me: PlayerId, m: u16, span: Span) -> Res<()> {
+    let mut f = Frame {
+        data,
+        this: None,
+        me,
+        slots: &mut [],
+        span,
+        move_name: Some(m),
+    };
+    let n = sum.count(g, &mut f)?;
+    g.charge(span, n as u64)
 }
 
 /// A zone's cards in the order its list holds them: an ordered zone's top

@@ -39,6 +39,32 @@ impl ZoneSum {
     /// long failing at the `+` that adds them (the first zone's cards are
     /// read, and it is checked, with the second's).
     pub(super) fn cards(&self, g: &mut Game, f: &mut Frame, out: &mut Listed) -> Res<()> {
+        self.walk::<true>(g, f, out).map(|_| ())
+    }
+
+    /// The number of cards the sum lists, read (and failing) as
+    /// [`ZoneSum::cards`] reads them, none copied.
+    pub(super) fn count(&self, g: &mut Game, f: &mut Frame) -> Res<usize> {
+        self.walk::<false>(g, f, &mut Listed::new())
+    }
+
+    /// Whether the leading tag tests `t` turn away every card the sum lists
+    /// for player `me`, each zone named without code (false where one is
+    /// not: none known).
+    pub(super) fn turned_away(&self, g: &Game, me: PlayerId, t: &ItemTest) -> bool {
+        self.0.iter().all(|(z, _)| match z {
+            ZoneOp::At(z @ (ZoneAt::Fixed(_) | ZoneAt::Mine(_))) => {
+                t.lead_in(g, &g.st.zones[g.st.inst(z.mine(me))]).is_none()
+            }
+            _ => false,
+        })
+    }
+
+    /// [`ZoneSum::cards`], the cards copied onto `out` with `COPY`: the
+    /// number listed.
+    #[inline(always)]
+    fn walk<const COPY: bool>(&self, g: &mut Game, f: &mut Frame, out: &mut Listed) -> Res<usize> {
+        let mut listed = 0;
         let mut first = None;
         for (i, (zone, span)) in self.0.iter().enumerate() {
             let z = match zone.get(g, f)? {
@@ -49,7 +75,7 @@ impl ZoneSum {
                 first = Some(z);
                 continue;
             }
-            let mut n = out.len();
+            let mut n = listed;
             // The cards `+` copies, a step each: both zones' at the first.
             let mut copied = g.st.listed(z);
             if let Some(a) = first.take() {
@@ -57,7 +83,7 @@ impl ZoneSum {
                 g.check_visible(z, *span)?;
                 n = g.st.listed(a);
                 copied += n;
-                if n + g.st.listed(z) <= crate::engine::MAX_LIST {
+                if COPY && n + g.st.listed(z) <= crate::engine::MAX_LIST {
                     zone_cards(g, a, out);
                 }
             } else {
@@ -68,8 +94,11 @@ impl ZoneSum {
                 return g.err(*span, format!("a list of more than {max} items"));
             }
             g.charge(*span, copied as u64)?;
-            zone_cards(g, z, out);
+            listed = n + g.st.listed(z);
+            if COPY {
+                zone_cards(g, z, out);
+            }
         }
-        Ok(())
+        Ok(listed)
     }
 }
