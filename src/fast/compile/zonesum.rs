@@ -76,25 +76,27 @@ impl ZoneSum {
                 continue;
             }
             let mut n = listed;
+            // The zone's cards, found once: no code runs until they are read.
+            let lz = g.st.listed(z);
             // The cards `+` copies, a step each: both zones' at the first.
-            let mut copied = g.st.listed(z);
+            let mut copied = lz;
             if let Some(a) = first.take() {
                 g.check_visible(a, *span)?;
                 g.check_visible(z, *span)?;
                 n = g.st.listed(a);
                 copied += n;
-                if COPY && n + g.st.listed(z) <= crate::engine::MAX_LIST {
+                if COPY && n + lz <= crate::engine::MAX_LIST {
                     zone_cards(g, a, out);
                 }
             } else {
                 g.check_visible(z, *span)?;
             }
-            if n + g.st.listed(z) > crate::engine::MAX_LIST {
+            if n + lz > crate::engine::MAX_LIST {
                 let max = crate::engine::MAX_LIST;
                 return g.err(*span, format!("a list of more than {max} items"));
             }
             g.charge(*span, copied as u64)?;
-            listed = n + g.st.listed(z);
+            listed = n + lz;
             if COPY {
                 zone_cards(g, z, out);
             }
