@@ -257,7 +257,7 @@ impl Filter {
                     }
                     return Ok(());
                 }
-                zone_cards(g, z, &mut cards);
+                inst_cards(g, inst, &mut cards);
             }
             Source::Code(list) => match list(g, f)? {
                 Value::Zone(z) => {
@@ -322,7 +322,13 @@ fn sum_walk(sum: &ZoneSum, g: &mut Game, data: &Data, me: PlayerId, m: u16, span
 /// card first, a row of piles each pile's top card.
 #[inline(always)]
 pub(super) fn zone_cards(g: &Game, z: ZoneRef, out: &mut Listed) {
-    let zi = &g.st.zones[g.st.inst(z)];
+    inst_cards(g, g.st.inst(z), out)
+}
+
+/// [`zone_cards`] of zone instance `inst`, found already.
+#[inline(always)]
+fn inst_cards(g: &Game, inst: usize, out: &mut Listed) {
+    let zi = &g.st.zones[inst];
     if zi.piles.is_empty() {
         out.extend_rev(&zi.cards);
     } else {
