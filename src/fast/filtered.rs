@@ -4,7 +4,7 @@
 //! charged), minus the list `where` would make, share and drop.
 
 use super::Fast;
-use super::compile::{self, Filter};
+use super::compile::{self, Filter, Lead};
 use crate::data::Data;
 use crate::engine::exec::{Charge, Enter};
 use crate::engine::request::Choice;
@@ -45,12 +45,13 @@ impl Game {
         p: PlayerId,
         out: &mut Vec<Choice>,
     ) -> Res<()> {
-        let Some(skip) = fl.lead(self, p) else {
+        let lead = fl.lead(self, p);
+        let Lead::Past(skip) = lead else {
             // No card can pass: charged as the frame and the walk are (a
             // step and a level at the pick's span, then what reading the
             // cards charges), neither made.
             self.enter(pick.span)?;
-            let r = fl.charge_walk(self, data, p, m, pick.span);
+            let r = lead.charge(self, data, p, m, pick.span);
             self.leave();
             return r;
         };

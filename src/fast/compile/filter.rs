@@ -135,42 +135,19 @@ impl Filter {
 
     /// What the leading tag tests make of the cards a move's pick for
     /// player `me` reads (a zone, or a sum of zones, named without a slot
-    /// or code), walked in the order they are listed: the number they turn
-    /// away before the first that could pass (none known for a sum, or a
-    /// pick of anything else), or None where they turn away every card (or
-    /// none is listed): the pick lists nothing.
+    /// or code), walked in the order they are listed.
     #[inline(always)]
-    pub(in crate::fast) fn lead(&self, g: &Game, me: PlayerId) -> Option<usize> {
+    pub(in crate::fast) fn lead(&self, g: &Game, me: PlayerId) -> Lead<'_> {
         match &self.src {
             Source::Zone(z @ (ZoneAt::Fixed(_) | ZoneAt::Mine(_))) => {
-                self.test.lead_in(g, &g.st.zones[g.st.inst(z.mine(me))])
-            }
-            Source::Sum(sum) if sum.turned_away(g, me, &self.test) => None,
-            _ => Some(0),
-        }
-    }
-
-    /// What reading the cards of a pick for player `me` that lists nothing
-    /// ([`Filter::lead`]) charges, and how it fails, as [`Filter::run`]
-    /// reads them at the pick's `span`: the zone's visibility and a step a
-    /// card; a sum's zones as `+` reads them.
-    #[inline(always)]
-    pub(in crate::fast) fn charge_walk(
-        &self,
-        g: &mut Game,
-        data: &Data,
-        me: PlayerId,
-        m: u16,
-        span: Span,
-    ) -> Res<()> {
-        match &self.src {
-            Source::Zone(z) => {
                 let z = z.mine(me);
-                g.check_visible(z, span)?;
-                g.charge(span, g.st.listed(z) as u64)
+                match self.test.lead_in(g, &g.st.zones[g.st.inst(z)]) {
+                    Some(skip) => Lead::Past(skip),
+                    None => Lead::Zone(z),
+                }
             }
-            Source::Sum(sum) => sum_walk(sum, g, data, me, m, span),
-            _ => unreachable!("a pick that lists nothing reads a zone or a sum"),
+            Source::Sum(sum) if sum.turned_away(g, me, &self.test) => Lead::Sum(sum),
+            _ => Lead::Past(0),
         }
     }
 
@@ -302,8 +279,46 @@ impl Filter {
     }
 }
 
-/// [`Filter::charge_walk`] of a sum, in a frame with no slots, as the
-/// pick's own frame is at its start (out of line: most picks read a zone).
+/// What the leading tag tests of a move's pick make of its cards
+/// ([`Filter::lead`]).
+pub(in crate::fast) enum Lead<'a> {
+    /// The number of cards they turn away before the first that could pass
+    /// (none known for a sum, or a pick of anything else).
+    Past(usize),
+    /// They turn away every card of this zone, or it lists none: the pick
+    /// lists nothing.
+    Zone(ZoneRef),
+    /// The same for each zone of this sum.
+    Sum(&'a ZoneSum),
+}
+
+impl Lead<'_> {
+    /// What reading the cards of a pick for player `me` that lists nothing
+    /// charges, and how it fails, as [`Filter::run`] reads them at the
+    /// pick's `span`: the zone's visibility and a step a card; a sum's zones
+    /// as `+` reads them. Nothing for a pick that may list cards.
+    #[inline(always)]
+    pub(in crate::fast) fn charge(
+        &self,
+        g: &mut Game,
+        data: &Data,
+        me: PlayerId,
+        m: u16,
+        span: Span,
+    ) -> Res<()> {
+        match *self {
+            Lead::Past(_) => Ok(()),
+            Lead::Zone(z) => {
+                g.check_visible(z, span)?;
+                g.charge(span, g.st.listed(z) as u64)
+            }
+            Lead::Sum(sum) => sum_walk(sum, g, data, me, m, span),
+        }
+    }
+}
+
+/// [`Lead::charge`] of a sum, in a frame with no slots, as the pick's own
+/// frame is at its start (out of line: most picks read a zone).
 #[inline(never)]
 fn sum_walk(sum: &ZoneSum, g: &mut Game, data: &Data, me: PlayerId, m: u16, span: Span) -> Res<()> {
     let mut f = Frame {

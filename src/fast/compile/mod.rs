@@ -48,8 +48,8 @@ mod zonesum;
 
 use arith::Conjunct;
 use conj::*;
-pub(in crate::fast) use filter::Filter;
 use filter::*;
+pub(in crate::fast) use filter::{Filter, Lead};
 pub use hook::Hook;
 use leaf::*;
 use listed::Listed;

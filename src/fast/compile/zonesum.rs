@@ -6,7 +6,7 @@ use super::*;
 
 /// The zones of a left-nested `a + b + ...` of zone expressions, each with
 /// the span of the `+` that adds it (the first two share the first `+`'s).
-pub(super) struct ZoneSum(Box<[(ZoneOp, Span)]>);
+pub(in crate::fast) struct ZoneSum(Box<[(ZoneOp, Span)]>);
 
 impl Compiler<'_> {
     /// The zones of `e` if it is a sum of two or more zone expressions,
