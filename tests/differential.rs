@@ -776,6 +776,34 @@ fn listed_moves_fail_the_same_way() {
             "coins += 1\nrepeat 4 { create(@osaisen, deck, 100000) }\nrepeat 12 { coins += count(deck where it.cost >= 0) }",
             "",
         ),
+        // Conditions decided from the game, whole or by the quiet conjuncts
+        // they start with (false before the card is played, true after):
+        // the frame's step charged; steps running out in the code played.
+        (
+            "count(hand) + count(deck) - 1 > 0 and coins > 0",
+            "hand",
+            "coins += 1",
+            "honoumai",
+        ),
+        ("coins == 0 and five() > 0", "hand", "coins += 1", ""),
+        (
+            "coins > 0 and me == active and not empty(hand)",
+            "deck",
+            "coins += 1\nrepeat 4 { create(@osaisen, deck, 100000) }\nrepeat 12 { coins += count(deck where it.cost >= 0) }",
+            "",
+        ),
+        (
+            "any(players(), it.coins > 0) and five() > 0",
+            "",
+            "coins += 1\nrepeat 4 { create(@osaisen, deck, 100000) }\nrepeat 12 { coins += count(deck where it.cost >= 0) }",
+            "",
+        ),
+        (
+            "coins > 0 and count(deck) > 0 and deep(0) > 0",
+            "",
+            "coins += 1",
+            "",
+        ),
     ];
     let dir = tempfile::tempdir().expect("temp dir");
     // Verbs 200 deep need the stack `fuda` runs games on.

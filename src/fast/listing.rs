@@ -54,10 +54,37 @@ impl Fast {
         let Some(cond) = &data.moves[m as usize].cond else {
             return Ok(true);
         };
-        let test = self.tables.moves[m as usize].cond_test.as_ref();
+        let mf = &self.tables.moves[m as usize];
+        let test = mf.cond_test.as_ref();
         if test.is_some() {
             return g.holds(data, cond, test, p, &Value::None, Some(m));
         }
+        // Decided from the game: its frame's step and level, and the steps
+        // of the lists it walks, charged at once where they cannot reach
+        // the budget's limit (else run, to stop where the reference does).
+        if let Some(lead) = &mf.cond_lead
+            && let Some((holds, steps)) = lead.check.decide(g, p)
+            && (lead.whole || !holds)
+            && g.budget.room(1 + steps)
+        {
+            // The frame's level: entered and left, or failed as entering
+            // it fails.
+            if g.budget.depth() >= MAX_DEPTH {
+                g.enter(cond.span)?;
+            }
+            g.budget.spend(1 + steps);
+            return Ok(holds);
+        }
+        self.move_runs(g, data, m, p)
+    }
+
+    /// [`Fast::move_holds`] of a condition not decided from the game: run
+    /// (out of line: the frame's code stays off the decided path).
+    #[inline(never)]
+    fn move_runs(&self, g: &mut Game, data: &Data, m: u16, p: PlayerId) -> Res<bool> {
+        let Some(cond) = &data.moves[m as usize].cond else {
+            return Ok(true);
+        };
         let Some((Body::Cond(c), n)) = self.get(data, cond) else {
             return g.move_allowed(data, m, p);
         };

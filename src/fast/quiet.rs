@@ -9,7 +9,7 @@
 //! ([`crate::engine::tier::Tier::decides`]). An end check may also ask
 //! `any(players(), …)` and a zone's size (`any(players(), count(z(it)) ==
 //! 0)`): the players' list costs its steps, counted as the reference
-//! walks it, and the tier charges them ([`super::recheck::EndCheck`]); so
+//! walks it, and the tier charges them ([`super::recheck::Check`]); so
 //! may a row of piles' emptiness (`empty_piles(row) >= 3 or
 //! any(piles(row), it is big and pile_count(row, it) == 0)`), charged
 //! as the compiled check charges it ([`Quiet::Piles`]). A value
@@ -41,6 +41,8 @@ pub enum Quiet {
     /// number (a counter, a zone's size, a literal): compared as numbers,
     /// with no value made.
     Num(Box<NumCmp>),
+    /// [`Quiet::Num`] with a sum on a side (`count(a) + count(b) > 0`).
+    Sum(Box<SumCmp>),
     /// A value taken as a truth.
     Truthy(Read),
     /// `square_kind(s) == "kind"` (true) or `!=` (false).
@@ -120,6 +122,56 @@ fn piles(a: &Expr, b: &Expr) -> Option<Piles> {
 pub struct NumCmp {
     pub(super) nums: [Num; 2],
     pub(super) op: CmpOp,
+}
+
+/// [`Quiet::Sum`]: `sides[0] op sides[1]`, each side its numbers added
+/// (false) or subtracted (true) in turn from the first, saturating as the
+/// reference's `+` and `-` do.
+#[derive(Debug)]
+pub struct SumCmp {
+    pub(super) sides: [Box<[(Num, bool)]>; 2],
+    pub(super) op: CmpOp,
+}
+
+impl SumCmp {
+    fn side(e: &Expr, bound: Option<u16>) -> Option<Vec<(Num, bool)>> {
+        Some(match e {
+            Expr::Bin(op @ (BinOp::Add | BinOp::Sub), a, b, _) => {
+                let mut side = SumCmp::side(a, bound)?;
+                side.push((Num::of(read(b, bound)?)?, *op == BinOp::Sub));
+                side
+            }
+            _ => vec![(Num::of(read(e, bound)?)?, false)],
+        })
+    }
+
+    /// `a op b` as a [`Quiet::Sum`], if a side is a sum of numbers.
+    fn of(a: &Expr, op: BinOp, b: &Expr, bound: Option<u16>) -> Option<Quiet> {
+        let op = CmpOp::of(op)?;
+        let (a, b) = (SumCmp::side(a, bound)?, SumCmp::side(b, bound)?);
+        (a.len() > 1 || b.len() > 1).then(|| {
+            Quiet::Sum(Box::new(SumCmp {
+                sides: [a.into(), b.into()],
+                op,
+            }))
+        })
+    }
+
+    #[inline(always)]
+    pub(super) fn holds(&self, g: &Game, s: &Scope) -> Option<bool> {
+        let mut totals = [0i64; 2];
+        for (t, side) in totals.iter_mut().zip(&self.sides) {
+            for &(n, sub) in side.iter() {
+                let n = n.get(g, s)?;
+                *t = if sub {
+                    t.saturating_sub(n)
+                } else {
+                    t.saturating_add(n)
+                };
+            }
+        }
+        Some(self.op.holds(totals[0], totals[1]))
+    }
 }
 
 /// A [`Read`] that always gives a number (or gives up where the read
@@ -249,6 +301,25 @@ pub fn condition(code: &Code) -> Option<Quiet> {
     }
 }
 
+/// Code that is one condition as a quiet tree (true), else the quiet
+/// conjuncts it starts with (false): `a and b` is false where `a` is, and
+/// nothing of `b` runs then.
+pub fn lead(code: &Code) -> Option<(Quiet, bool)> {
+    fn lead_of(e: &Expr) -> Option<Quiet> {
+        match e {
+            Expr::And(a, _) => quiet(a, None).or_else(|| lead_of(a)),
+            _ => None,
+        }
+    }
+    let [Stmt::Return(Some(e))] = &code.stmts[..] else {
+        return None;
+    };
+    match quiet(e, None) {
+        Some(q) => Some((q, true)),
+        None => Some((lead_of(e)?, false)),
+    }
+}
+
 /// `e` as a tree; `bound`: the slot the innermost `any` binds.
 fn quiet(e: &Expr, bound: Option<u16>) -> Option<Quiet> {
     let q = |e: &Expr| quiet(e, bound).map(Box::new);
@@ -259,6 +330,7 @@ fn quiet(e: &Expr, bound: Option<u16>) -> Option<Quiet> {
         Expr::Or(a, b) if let Some(p) = piles(a, b) => Quiet::Piles(Box::new(p)),
         Expr::Or(a, b) => Quiet::Or(q(a)?, q(b)?),
         Expr::Is(x, tag, negate, _) => Quiet::Is(read(x)?, *tag, *negate),
+        Expr::Bin(op, a, b, _) if let Some(sum) = SumCmp::of(a, *op, b, bound) => sum,
         Expr::Bin(op @ (BinOp::Eq | BinOp::Ne), a, b, _) => match (&**a, &**b) {
             (Expr::Call(Builtin::SquareKind, s, _), Expr::Str(k))
             | (Expr::Str(k), Expr::Call(Builtin::SquareKind, s, _)) => Quiet::KindIs(
@@ -375,6 +447,7 @@ impl Quiet {
                 let [a, b] = n.nums;
                 n.op.holds(a.get(g, s)?, b.get(g, s)?)
             }
+            Quiet::Sum(c) => c.holds(g, s)?,
             Quiet::Cmp(a, op, b) => {
                 let (x, y) = (int(a.get(g, s)?)?, int(b.get(g, s)?)?);
                 match op {
@@ -388,12 +461,7 @@ impl Quiet {
                 let sq = square(g, x.get(g, s)?)?;
                 (*g.data.board.squares[sq].kind == **kind) == *eq
             }
-            Quiet::Truthy(x) => match x.get(g, s)? {
-                Small::None => false,
-                Small::Bool(b) => b,
-                Small::Int(i) => i != 0,
-                _ => true,
-            },
+            Quiet::Truthy(x) => truthy(x.get(g, s)?),
             Quiet::AnyPlayer(..) | Quiet::Piles(..) if !LISTS => return None,
             Quiet::Piles(p) => p.holds(g, s.me, steps),
             Quiet::AnyPlayer(all, body) => {
@@ -426,7 +494,7 @@ impl Read {
     /// What [`Game::field`] and the reference's reads give, where it owns
     /// nothing and nothing fails.
     #[inline(always)]
-    fn get(&self, g: &Game, s: &Scope) -> Option<Small> {
+    pub(super) fn get(&self, g: &Game, s: &Scope) -> Option<Small> {
         match self {
             Read::Lit(v) => Some(*v),
             Read::Of(b) => b.get(g, s),
@@ -552,7 +620,7 @@ fn field(g: &Game, v: Small, f: &Field) -> Option<Small> {
 
 /// `==` as [`Game::equal`] has it for values that own nothing.
 #[inline(always)]
-fn same(g: &Game, a: Small, b: Small) -> bool {
+pub(super) fn same(g: &Game, a: Small, b: Small) -> bool {
     match (a, b) {
         (Small::None, Small::None) => true,
         (Small::Int(x), Small::Int(y)) => x == y,
@@ -565,6 +633,17 @@ fn same(g: &Game, a: Small, b: Small) -> bool {
         (Small::Player(x), Small::Player(y)) => x == y,
         (Small::Zone(x), Small::Zone(y)) => x == y,
         _ => false,
+    }
+}
+
+/// A value's truth, as [`Value::truthy`] has it.
+#[inline(always)]
+pub(super) fn truthy(v: Small) -> bool {
+    match v {
+        Small::None => false,
+        Small::Bool(b) => b,
+        Small::Int(i) => i != 0,
+        _ => true,
     }
 }
 

@@ -1,12 +1,13 @@
-//! The rules' end check as a quiet tree ([`super::quiet`]) compiled once
-//! into small closures. Games that check it after every action ask it
-//! hundreds of times a game; walking the tree (one large recursive match
+//! A quiet condition ([`super::quiet`]) compiled once into small closures:
+//! the rules' end check, and moves' conditions. Games that check the end
+//! after every action ask it hundreds of times a game, and a window lists
+//! its moves every round; walking the tree (one large recursive match
 //! a node) cost several hundred instructions a check, and a closure a node
 //! that does only its own work costs a fraction. The truth and the steps
 //! are the tree's, node for node: the closures call the same reads and
 //! count the players' lists as the tree's walk does.
 
-use super::quiet::{Num, Quiet, Scope, Who};
+use super::quiet::{Num, Quiet, Scope, Who, same, truthy};
 use crate::engine::Game;
 use crate::engine::state::Kept;
 use crate::value::{PlayerId, ZoneRef};
@@ -15,8 +16,8 @@ use crate::value::{PlayerId, ZoneRef};
 /// None where the tree gives up.
 type Node = Box<dyn Fn(&Game, &Scope, &mut u64) -> Option<bool> + Send + Sync>;
 
-/// A quiet end check, compiled.
-pub struct EndCheck {
+/// A quiet condition, compiled.
+pub struct Check {
     root: Node,
     /// It reads only what [`crate::engine::state::State::version`] counts
     /// the writes to (counters, globals, zone sizes, players' losses): its
@@ -24,15 +25,15 @@ pub struct EndCheck {
     keeps: bool,
 }
 
-impl EndCheck {
-    pub fn new(tree: Quiet) -> EndCheck {
-        EndCheck {
+impl Check {
+    pub fn new(tree: Quiet) -> Check {
+        Check {
             keeps: counted(&tree),
             root: compile(tree),
         }
     }
 
-    /// [`EndCheck::decide`] for the active player, the last answer given
+    /// [`Check::decide`] for the active player (the end check), the last answer given
     /// again where nothing it reads was written since (the check runs after
     /// every action, most of which change none of it). A viewer may not
     /// know a size: none kept then.
@@ -64,7 +65,7 @@ impl EndCheck {
         Some((holds, steps))
     }
 
-    /// The check's truth for player `me` and the steps its lists cost, as
+    /// The condition's truth for player `me` (no card) and the steps its lists cost, as
     /// the tree's walk finds them (`Quiet::truth`).
     #[inline]
     pub fn decide(&self, g: &Game, me: PlayerId) -> Option<(bool, u64)> {
@@ -84,11 +85,16 @@ fn counted(q: &Quiet) -> bool {
     match q {
         Quiet::Not(x) | Quiet::AnyPlayer(_, x) => counted(x),
         Quiet::And(a, b) | Quiet::Or(a, b) => counted(a) && counted(b),
-        // Every variant named: a read of something else is not counted.
-        Quiet::Num(c) => (c.nums.iter()).all(|n| match n {
-            Num::Const(_) | Num::Global(_) | Num::Counter(..) | Num::Size(..) => true,
-        }),
+        Quiet::Num(c) => c.nums.iter().all(counted_num),
+        Quiet::Sum(c) => (c.sides.iter().flatten()).all(|(n, _)| counted_num(n)),
         _ => false,
+    }
+}
+
+fn counted_num(n: &Num) -> bool {
+    // Every variant named: a read of something else is not counted.
+    match n {
+        Num::Const(_) | Num::Global(_) | Num::Counter(..) | Num::Size(..) => true,
     }
 }
 
@@ -97,6 +103,10 @@ fn counted(q: &Quiet) -> bool {
 /// tree's own walk.
 fn compile(q: Quiet) -> Node {
     match q {
+        // `not empty(z)` in one node.
+        Quiet::Not(x) if let Quiet::Truthy(r) = *x => {
+            Box::new(move |g, s, _| Some(!truthy(r.get(g, s)?)))
+        }
         Quiet::Not(x) => {
             let x = compile(*x);
             Box::new(move |g, s, n| Some(!x(g, s, n)?))
@@ -151,6 +161,11 @@ fn compile(q: Quiet) -> Node {
                 _ => Box::new(move |g, s, _| Some(op.holds(a.get(g, s)?, b.get(g, s)?))),
             }
         }
+        Quiet::Sum(c) => Box::new(move |g, s, _| c.holds(g, s)),
+        Quiet::Eq(a, b, eq) => {
+            Box::new(move |g, s, _| Some(same(g, a.get(g, s)?, b.get(g, s)?) == eq))
+        }
+        Quiet::Truthy(x) => Box::new(move |g, s, _| Some(truthy(x.get(g, s)?))),
         leaf => Box::new(move |g, s, n| leaf.truth::<true>(g, s, n)),
     }
 }

@@ -5,7 +5,7 @@
 use super::compile::Body;
 use super::native::{self, Choose, CmpOp, FastChoose, FastRule, FastRules, Operand, Pick, Test};
 use super::quiet::{self, Quiet};
-use super::recheck::EndCheck;
+use super::recheck::Check;
 use crate::data::{BotRule, Data};
 use crate::lang::ir::Span;
 
@@ -22,7 +22,7 @@ pub struct Tables {
     /// By trigger: its condition, when it is quiet ([`quiet`]).
     pub conditions: Box<[Option<Quiet>]>,
     /// The rules' end check, when it is quiet.
-    pub end: Option<EndCheck>,
+    pub end: Option<Check>,
 }
 
 /// A move's `cond` and `pick` recognised as native tests, if they are.
@@ -30,7 +30,17 @@ pub struct MoveFast {
     pub cond_test: Option<Test>,
     /// `cond`, when it compares two numbers of the player's: decided in place.
     pub cond_cmp: Option<(Operand, CmpOp, Operand)>,
+    /// `cond` with no native test, when it or the conjuncts it starts
+    /// with are quiet ([`quiet::lead`]): decided from the game.
+    pub cond_lead: Option<Lead>,
     pub pick: Option<Pick>,
+}
+
+/// A condition's quiet part: all of it (`whole`), or the conjuncts it
+/// starts with, which decide it only when they are false.
+pub struct Lead {
+    pub check: Check,
+    pub whole: bool,
 }
 
 /// A bot rule's `cond` and `choose` recognised as native decisions.
@@ -89,8 +99,15 @@ impl Tables {
         let moves: Box<[MoveFast]> = (data.moves.iter())
             .map(|m| {
                 let cond_test = m.cond.as_ref().and_then(|c| native::test(c, None, &names));
+                let lead = (m.cond.as_ref())
+                    .filter(|_| cond_test.is_none())
+                    .and_then(quiet::lead);
                 MoveFast {
                     cond_cmp: native::plain_cmp(cond_test.as_ref()),
+                    cond_lead: lead.map(|(q, whole)| Lead {
+                        check: Check::new(q),
+                        whole,
+                    }),
                     cond_test,
                     pick: m.pick.as_ref().and_then(|p| native::pick(p, &names)),
                 }
@@ -128,7 +145,7 @@ impl Tables {
                 .map(|ph| ph.body.only_windows())
                 .collect(),
             conditions: quiet::conditions(data),
-            end: quiet::condition(&data.end_if).map(EndCheck::new),
+            end: quiet::condition(&data.end_if).map(Check::new),
         }
     }
 }
