@@ -1272,13 +1272,19 @@ fn decided_conditions_fail_the_same_way() {
 /// the speed tier from what it reads and kept while those are unchanged
 /// (`src/fast/recheck.rs`): games end at the same action on both tiers,
 /// with two to four players, `players()` and `others()`, counters and
-/// zone sizes of each player and of the player running it.
+/// zone sizes of each player and of the player running it; `or`s and
+/// `and`s of terms each reading one counter or one zone's size, each term's
+/// answer kept with the numbers it read while other counters and zones
+/// change.
 #[test]
 fn kept_end_checks_play_the_same_games() {
     let ends = [
         "any(players(), it.coins >= 8 and it.turns >= 6) or me.buys > 2 and empty(hand)",
         "any(players(), count(deck(it)) == 0 and count(discard(it)) >= 14)",
         "any(players(), any(others(), it.turns > 5 and count(deck(it)) < 2))",
+        "any(players(), it.coins >= 7) or any(players(), count(deck(it)) == 0)",
+        "me.buys > 0 and any(others(), count(discard(it)) >= 12)",
+        "any(players(), it.turns >= 9) or any(players(), count(hand(it)) >= 8) or any(others(), it.coins > 6)",
     ];
     let dir = tempfile::tempdir().expect("temp dir");
     for (i, end) in ends.iter().enumerate() {

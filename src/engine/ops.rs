@@ -460,9 +460,7 @@ impl Game {
             }
             Builtin::Lose => {
                 let p = self.player(&a[0], sp)?;
-                if !self.st.lost[p as usize] {
-                    self.st.lost[p as usize] = true;
-                    self.st.touch();
+                if self.st.lose(p) {
                     self.push(Entry::Lose { player: p });
                 }
                 if self.over() {

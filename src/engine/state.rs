@@ -365,8 +365,35 @@ pub struct State {
     /// the count stays (a game asks some hundreds of times a game between
     /// actions that changed none of them).
     pub version: u64,
-    /// The end check's last answer, as [`Kept`].
-    pub end_kept: Option<Kept>,
+    /// The end check's last answers.
+    pub end_kept: EndKept,
+}
+
+/// The end check's last answer, as [`Kept`], and its terms' (an `or` or
+/// an `and` of up to [`END_TERMS`]), each kept with the numbers it read.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct EndKept {
+    pub whole: Option<Kept>,
+    pub terms: [Option<Memo>; END_TERMS],
+}
+
+/// The most terms of an end check kept apart.
+pub const END_TERMS: usize = 2;
+
+/// The most numbers a [`Memo`] keeps.
+pub const MEMO_NUMS: usize = 4;
+
+/// An answer kept with the numbers it was read from (a counter of each
+/// player, a zone's size for each) and the player asking: it holds while
+/// they are equal and no player lost ([`State::lose`] forgets it). No write
+/// need be counted: most actions write some counter or move some card,
+/// but not the ones it reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Memo {
+    pub nums: [i64; MEMO_NUMS],
+    pub me: PlayerId,
+    pub holds: bool,
+    pub steps: u64,
 }
 
 /// An answer kept with the state it was read from (copied with it): the
@@ -495,7 +522,7 @@ impl State {
             board: Default::default(),
             hosted: Default::default(),
             version: 0,
-            end_kept: None,
+            end_kept: EndKept::default(),
         }
     }
 
@@ -547,7 +574,7 @@ impl State {
             end_kept,
         } = self;
         *version += 1;
-        *end_kept = None;
+        *end_kept = EndKept::default();
         *awaited = 0;
         board.reset(data, nplayers);
         // The layout depends on the data (a game's never changes) and the
@@ -661,6 +688,19 @@ impl State {
     #[inline(always)]
     pub fn touch(&mut self) {
         self.version += 1;
+    }
+
+    /// Player `p` loses (false if they had already): counted as a write,
+    /// and the answers kept with numbers forgotten (they do not count it).
+    pub fn lose(&mut self, p: PlayerId) -> bool {
+        let lost = &mut self.lost[p as usize];
+        if *lost {
+            return false;
+        }
+        *lost = true;
+        self.touch();
+        self.end_kept.terms = [None; END_TERMS];
+        true
     }
 
     /// The cards of a zone, bottom first; for pile zones, the top card of each
@@ -1041,8 +1081,11 @@ impl State {
             a.cards.reverse();
             std::mem::swap(&mut onto.cards, &mut a.cards);
             if quiet {
+                // Through a slice: its bounds stay in registers (the
+                // `Vec`'s are read again after each write, in some builds).
+                let objs = &mut self.objs[..];
                 for &c in &onto.cards {
-                    self.objs[c as usize].enter(dst, owner);
+                    objs[c as usize].enter(dst, owner);
                 }
             }
         } else {

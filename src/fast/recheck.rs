@@ -9,8 +9,9 @@
 
 use super::quiet::{Num, Quiet, Scope, Who, same, truthy};
 use crate::engine::Game;
-use crate::engine::state::Kept;
+use crate::engine::state::{END_TERMS, Kept, MEMO_NUMS, Memo, State};
 use crate::value::{PlayerId, ZoneRef};
+use std::sync::Arc;
 
 /// One node: its truth in a scope, the steps of the lists it walks added;
 /// None where the tree gives up.
@@ -23,13 +24,189 @@ pub struct Check {
     /// the writes to (counters, globals, zone sizes, players' losses): its
     /// last answer holds while that stays.
     keeps: bool,
+    /// Where it keeps, and is an `or` (true) or an `and` of terms, those
+    /// terms (`root` reads them in turn), each with what it reads: most
+    /// actions write some counter or move some card, but not the ones a
+    /// term reads, so its last answer holds.
+    terms: Option<(bool, Terms)>,
+}
+
+/// The terms of an end check, each with what it reads.
+type Terms = Arc<[(Node, Reads)]>;
+
+/// What a term of the end check reads besides the players still in.
+#[derive(Debug)]
+enum Reads {
+    /// One counter, of each player.
+    Counter(u16),
+    /// One declared zone's size, of each instance.
+    Size(u16),
+    /// Something else: read every time.
+    Other,
+}
+
+impl Reads {
+    fn of(q: &Quiet) -> Reads {
+        let mut nums = Vec::new();
+        if !reads(q, &mut nums) {
+            return Reads::Other;
+        }
+        let mut keys: Vec<(u8, u16)> = (nums.iter())
+            .filter_map(|n| match *n {
+                Num::Const(_) => None,
+                Num::Global(x) => Some((0, x)),
+                Num::Counter(_, k) => Some((1, k)),
+                Num::Size(z, _) => Some((2, z)),
+            })
+            .collect();
+        keys.sort_unstable();
+        keys.dedup();
+        match keys[..] {
+            [(1, k)] => Reads::Counter(k),
+            [(2, z)] => Reads::Size(z),
+            _ => Reads::Other,
+        }
+    }
+
+    /// The numbers the term reads, the unused ones 0: its answer holds
+    /// while they are equal (and no player lost). None where it reads
+    /// something else or too many.
+    #[inline(always)]
+    fn nums(&self, st: &State) -> Option<[i64; MEMO_NUMS]> {
+        let mut out = [0; MEMO_NUMS];
+        let np = st.nplayers as usize;
+        match *self {
+            Reads::Counter(k) => {
+                let row = st.ncounters;
+                for (p, o) in out.get_mut(..np)?.iter_mut().enumerate() {
+                    *o = st.counters[p * row + k as usize];
+                }
+            }
+            Reads::Size(z) => {
+                let l = st.layouts[z as usize];
+                let n = if l.owner_mask == 0 { 1 } else { np };
+                let zs = &st.zones[l.base as usize..l.base as usize + n];
+                for (o, zi) in out.get_mut(..n)?.iter_mut().zip(zs) {
+                    *o = zi.size() as i64;
+                }
+            }
+            Reads::Other => return None,
+        }
+        Some(out)
+    }
+
+    /// Whether [`Reads::nums`] would give `kept`: read and compared one by
+    /// one, no array made (the check runs after every action).
+    #[inline(always)]
+    fn same(&self, st: &State, kept: &[i64; MEMO_NUMS]) -> bool {
+        let np = st.nplayers as usize;
+        match *self {
+            Reads::Counter(k) => {
+                let row = st.ncounters;
+                (0..np).all(|p| st.counters.get(p * row + k as usize) == kept.get(p))
+            }
+            Reads::Size(z) => {
+                let l = st.layouts[z as usize];
+                let n = if l.owner_mask == 0 { 1 } else { np };
+                let zs = &st.zones[l.base as usize..l.base as usize + n];
+                (zs.iter().enumerate()).all(|(i, zi)| Some(&(zi.size() as i64)) == kept.get(i))
+            }
+            Reads::Other => false,
+        }
+    }
+}
+
+/// Adds the numbers `q` reads to `out`; false where it reads something
+/// else: [`crate::engine::state::State::version`] counts the writes to
+/// these (and to the players' list: their losses).
+fn reads(q: &Quiet, out: &mut Vec<Num>) -> bool {
+    match q {
+        Quiet::Not(x) | Quiet::AnyPlayer(_, x) => reads(x, out),
+        Quiet::And(a, b) | Quiet::Or(a, b) => reads(a, out) && reads(b, out),
+        Quiet::Num(c) => c.nums.iter().all(|n| read(n, out)),
+        Quiet::Sum(c) => (c.sides.iter().flatten()).all(|(n, _)| read(n, out)),
+        _ => false,
+    }
+}
+
+fn read(n: &Num, out: &mut Vec<Num>) -> bool {
+    // Every variant named: a read of something else is not counted.
+    match n {
+        Num::Const(_) | Num::Global(_) | Num::Counter(..) | Num::Size(..) => out.push(*n),
+    }
+    true
+}
+
+/// The terms of an `or` (true) or an `and` chain, in order.
+fn terms(q: Quiet, or: bool, out: &mut Vec<Quiet>) {
+    match q {
+        Quiet::Or(a, b) if or => {
+            terms(*a, or, out);
+            terms(*b, or, out);
+        }
+        Quiet::And(a, b) if !or => {
+            terms(*a, or, out);
+            terms(*b, or, out);
+        }
+        q => out.push(q),
+    }
 }
 
 impl Check {
     pub fn new(tree: Quiet) -> Check {
         Check {
-            keeps: counted(&tree),
+            keeps: reads(&tree, &mut Vec::new()),
             root: compile(tree),
+            terms: None,
+        }
+    }
+
+    /// The rules' end check: as [`Check::new`], an `or` (`and`) of terms
+    /// that keep apart (see `terms`) read term by term.
+    pub fn end(tree: Quiet) -> Check {
+        let keeps = reads(&tree, &mut Vec::new());
+        let or = matches!(tree, Quiet::Or(..));
+        let mut ts = Vec::new();
+        if keeps && matches!(tree, Quiet::Or(..) | Quiet::And(..)) {
+            terms(tree, or, &mut ts);
+        } else {
+            ts.push(tree);
+        }
+        let join = |a, b| match or {
+            true => Quiet::Or(Box::new(a), Box::new(b)),
+            false => Quiet::And(Box::new(a), Box::new(b)),
+        };
+        if ts.len() > END_TERMS {
+            // The last terms kept as one.
+            let rest = ts.split_off(END_TERMS - 1);
+            ts.extend(rest.into_iter().reduce(join));
+        }
+        let rs: Vec<Reads> = ts.iter().map(Reads::of).collect();
+        // No term kept apart: the tree as it was (its closures cost less
+        // than reading the terms in turn).
+        if rs.iter().all(|r| matches!(r, Reads::Other)) {
+            let tree = ts.into_iter().reduce(join).expect("a tree");
+            return Check {
+                keeps,
+                root: compile(tree),
+                terms: None,
+            };
+        }
+        let terms: Terms = ts.into_iter().map(compile).zip(rs).collect();
+        let chain = terms.clone();
+        Check {
+            keeps,
+            // As `or`'s (`and`'s) closures: a term read only where the
+            // ones before it do not decide.
+            root: Box::new(move |g, s, n| {
+                for (term, _) in chain.iter() {
+                    if term(g, s, n)? == or {
+                        return Some(or);
+                    }
+                }
+                Some(!or)
+            }),
+            terms: Some((or, terms)),
         }
     }
 
@@ -44,7 +221,7 @@ impl Check {
             return self.decide(g, me);
         }
         let version = g.st.version;
-        if let Some(k) = g.st.end_kept
+        if let Some(k) = g.st.end_kept.whole
             && k.version == version
             && k.me == me
         {
@@ -55,8 +232,11 @@ impl Check {
             );
             return Some((k.holds, k.steps));
         }
-        let (holds, steps) = self.decide(g, me)?;
-        g.st.end_kept = Some(Kept {
+        let (holds, steps) = match &self.terms {
+            Some((or, terms)) => decide_terms(g, me, *or, terms)?,
+            None => self.decide(g, me)?,
+        };
+        g.st.end_kept.whole = Some(Kept {
             version,
             me,
             holds,
@@ -79,23 +259,50 @@ impl Check {
     }
 }
 
-/// Whether the tree reads only numbers [`crate::engine::state::State::version`]
-/// counts the writes to (and the players' list, whose losses it counts).
-fn counted(q: &Quiet) -> bool {
-    match q {
-        Quiet::Not(x) | Quiet::AnyPlayer(_, x) => counted(x),
-        Quiet::And(a, b) | Quiet::Or(a, b) => counted(a) && counted(b),
-        Quiet::Num(c) => c.nums.iter().all(counted_num),
-        Quiet::Sum(c) => (c.sides.iter().flatten()).all(|(n, _)| counted_num(n)),
-        _ => false,
+/// [`Check::decide`] of an `or` (`and`) of terms for the active player
+/// `me`, each term's last answer given again where the numbers it reads
+/// are the same.
+fn decide_terms(
+    g: &mut Game,
+    me: PlayerId,
+    or: bool,
+    terms: &[(Node, Reads)],
+) -> Option<(bool, u64)> {
+    let scope = Scope {
+        this: None,
+        me,
+        bound: None,
+    };
+    let mut steps = 0;
+    for (i, (term, reads)) in terms.iter().enumerate() {
+        let holds = match &g.st.end_kept.terms[i] {
+            Some(k) if k.me == me && reads.same(&g.st, &k.nums) => {
+                debug_assert_eq!(
+                    term(g, &scope, &mut 0),
+                    Some(k.holds),
+                    "a kept term's answer changed with the numbers it reads"
+                );
+                steps += k.steps;
+                k.holds
+            }
+            _ => {
+                let mut n = 0;
+                let holds = term(g, &scope, &mut n)?;
+                steps += n;
+                g.st.end_kept.terms[i] = (reads.nums(&g.st)).map(|nums| Memo {
+                    nums,
+                    me,
+                    holds,
+                    steps: n,
+                });
+                holds
+            }
+        };
+        if holds == or {
+            return Some((or, steps));
+        }
     }
-}
-
-fn counted_num(n: &Num) -> bool {
-    // Every variant named: a read of something else is not counted.
-    match n {
-        Num::Const(_) | Num::Global(_) | Num::Counter(..) | Num::Size(..) => true,
-    }
+    Some((!or, steps))
 }
 
 /// The tree's nodes as closures: `not`, `and`, `or`, `any` of the players

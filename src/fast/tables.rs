@@ -145,7 +145,7 @@ impl Tables {
                 .map(|ph| ph.body.only_windows())
                 .collect(),
             conditions: quiet::conditions(data),
-            end: quiet::condition(&data.end_if).map(Check::new),
+            end: quiet::condition(&data.end_if).map(Check::end),
         }
     }
 }
