@@ -239,6 +239,21 @@ impl Game {
         self.charge(span, (len / TEXT_BYTES_PER_STEP) as u64)
     }
 
+    /// What a frame at `span` whose code walks lists of `steps` steps
+    /// charges (a step and a level, then those steps), taken at once for
+    /// code decided without running it, where [`Budget::room`] says they
+    /// fit (else the caller runs the code, to stop or check where the
+    /// reference does).
+    #[inline(always)]
+    pub(crate) fn charge_as_frame(&mut self, span: Span, steps: u64) -> Res<()> {
+        // The frame's level: entered and left, or failed as entering it fails.
+        if self.budget.depth() >= MAX_DEPTH {
+            return self.enter(span);
+        }
+        self.budget.spend(1 + steps);
+        Ok(())
+    }
+
     /// Counts a piece of code run, one level deeper: the step budget and the
     /// nesting limit. The caller leaves the level ([`Game::leave`]).
     #[inline]

@@ -59,21 +59,13 @@ impl Fast {
         if test.is_some() {
             return g.holds(data, cond, test, p, &Value::None, Some(m));
         }
-        // Decided from the game: its frame's step and level, and the steps
-        // of the lists it walks, charged at once where they cannot reach
-        // the budget's limit (else run, to stop where the reference does).
+        // Decided from the game, charged as its frame (else run).
         if let Some(lead) = &mf.cond_lead
             && let Some((holds, steps)) = lead.check.decide(g, p)
             && (lead.whole || !holds)
             && g.budget.room(1 + steps)
         {
-            // The frame's level: entered and left, or failed as entering
-            // it fails.
-            if g.budget.depth() >= MAX_DEPTH {
-                g.enter(cond.span)?;
-            }
-            g.budget.spend(1 + steps);
-            return Ok(holds);
+            return g.charge_as_frame(cond.span, steps).map(|()| holds);
         }
         self.move_runs(g, data, m, p)
     }

@@ -200,20 +200,12 @@ impl Tier for Fast {
     }
 
     fn end_check(&self, g: &mut Game, data: &Data) -> Res<bool> {
-        // Decided from the game: its frame's step and level, and the steps
-        // of the lists it walks, charged at once where they cannot reach
-        // the budget's limit (else run, to stop where the reference does).
+        // Decided from the game, charged as its frame (else run).
         if let Some(end) = &self.tables.end
             && let Some((holds, steps)) = end.decide_kept(g)
             && g.budget.room(1 + steps)
         {
-            // The frame's level: entered and left, or failed as entering
-            // it fails.
-            if g.budget.depth() >= MAX_DEPTH {
-                g.enter(data.end_if.span)?;
-            }
-            g.budget.spend(1 + steps);
-            return Ok(holds);
+            return g.charge_as_frame(data.end_if.span, steps).map(|()| holds);
         }
         self.end_check_run(g, data)
     }

@@ -32,13 +32,13 @@ pub struct MoveFast {
     pub cond_cmp: Option<(Operand, CmpOp, Operand)>,
     /// `cond` with no native test, when it or the conjuncts it starts
     /// with are quiet ([`quiet::lead`]): decided from the game.
-    pub cond_lead: Option<Lead>,
+    pub cond_lead: Option<CondLead>,
     pub pick: Option<Pick>,
 }
 
 /// A condition's quiet part: all of it (`whole`), or the conjuncts it
 /// starts with, which decide it only when they are false.
-pub struct Lead {
+pub struct CondLead {
     pub check: Check,
     pub whole: bool,
 }
@@ -104,7 +104,7 @@ impl Tables {
                     .and_then(quiet::lead);
                 MoveFast {
                     cond_cmp: native::plain_cmp(cond_test.as_ref()),
-                    cond_lead: lead.map(|(q, whole)| Lead {
+                    cond_lead: lead.map(|(q, whole)| CondLead {
                         check: Check::new(q),
                         whole,
                     }),
