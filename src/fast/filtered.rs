@@ -49,7 +49,12 @@ impl Game {
         let Lead::Past(skip) = lead else {
             // No card can pass: charged as the frame and the walk are (a
             // step and a level at the pick's span, then what reading the
-            // cards charges), neither made.
+            // cards charges), neither made; at once where none can fail.
+            if let Some(steps) = lead.steps(self)
+                && self.budget.room(1 + steps)
+            {
+                return self.charge_as_frame(pick.span, steps);
+            }
             self.enter(pick.span)?;
             let r = lead.charge(self, data, p, m, pick.span);
             self.leave();

@@ -146,7 +146,10 @@ impl Filter {
                     None => Lead::Zone(z),
                 }
             }
-            Source::Sum(sum) if sum.turned_away(g, me, &self.test) => Lead::Sum(sum),
+            Source::Sum(sum) => match sum.turned_away(g, me, &self.test) {
+                Some(n) => Lead::Sum(sum, n),
+                None => Lead::Past(0),
+            },
             _ => Lead::Past(0),
         }
     }
@@ -288,8 +291,8 @@ pub(in crate::fast) enum Lead<'a> {
     /// They turn away every card of this zone, or it lists none: the pick
     /// lists nothing.
     Zone(ZoneRef),
-    /// The same for each zone of this sum.
-    Sum(&'a ZoneSum),
+    /// The same for each zone of this sum, which lists this many cards.
+    Sum(&'a ZoneSum, usize),
 }
 
 impl Lead<'_> {
@@ -312,7 +315,23 @@ impl Lead<'_> {
                 g.check_visible(z, span)?;
                 g.charge(span, g.st.listed(z) as u64)
             }
-            Lead::Sum(sum) => sum_walk(sum, g, data, me, m, span),
+            Lead::Sum(sum, _) => sum_walk(sum, g, data, me, m, span),
+        }
+    }
+
+    /// The steps [`Lead::charge`] takes where nothing it reads can fail: no
+    /// zone hidden (no viewer) and, for a sum, no list too long (a step a
+    /// card for each `+`'s copy, one for the walk). None for a pick that
+    /// may list cards, or that must be read as the walk reads it.
+    #[inline(always)]
+    pub(in crate::fast) fn steps(&self, g: &Game) -> Option<u64> {
+        if g.viewer.is_some() {
+            return None;
+        }
+        match *self {
+            Lead::Past(_) => None,
+            Lead::Zone(z) => Some(g.st.listed(z) as u64),
+            Lead::Sum(_, n) => (n <= crate::engine::MAX_LIST).then_some(2 * n as u64),
         }
     }
 }

@@ -48,16 +48,22 @@ impl ZoneSum {
         self.walk::<false>(g, f, &mut Listed::new())
     }
 
-    /// Whether the leading tag tests `t` turn away every card the sum lists
-    /// for player `me`, each zone named without code (false where one is
-    /// not: none known).
-    pub(super) fn turned_away(&self, g: &Game, me: PlayerId, t: &ItemTest) -> bool {
-        self.0.iter().all(|(z, _)| match z {
-            ZoneOp::At(z @ (ZoneAt::Fixed(_) | ZoneAt::Mine(_))) => {
-                t.lead_in(g, &g.st.zones[g.st.inst(z.mine(me))]).is_none()
+    /// The number of cards the sum lists for player `me` where the leading
+    /// tag tests `t` turn away every one of them, each zone named without
+    /// code; None where one may pass or a zone is found by code.
+    pub(super) fn turned_away(&self, g: &Game, me: PlayerId, t: &ItemTest) -> Option<usize> {
+        let mut n = 0;
+        for (z, _) in self.0.iter() {
+            let ZoneOp::At(z @ (ZoneAt::Fixed(_) | ZoneAt::Mine(_))) = z else {
+                return None;
+            };
+            let inst = g.st.inst(z.mine(me));
+            if t.lead_in(g, &g.st.zones[inst]).is_some() {
+                return None;
             }
-            _ => false,
-        })
+            n += g.st.listed_inst(inst);
+        }
+        Some(n)
     }
 
     /// [`ZoneSum::cards`], the cards copied onto `out` with `COPY`: the
