@@ -17,71 +17,15 @@ use fuda::engine::log::Entry;
 use fuda::engine::{Agent, Game, GameConfig, agent};
 use fuda::scenario::{Loaded, Tier, run_file_in};
 
+mod tiers;
+use tiers::{copy_dir, first_difference, lines, state};
+
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
 /// The four ways to run: (reference, logging).
 const TIERS: [(bool, bool); 4] = [(false, true), (true, true), (false, false), (true, false)];
-
-/// Everything a run leaves that the rules define: the state's objects,
-/// zones, counters, RNG and queues (not the caches kept beside them), the
-/// step counter, the decisions.
-fn state(g: &Game) -> String {
-    let st = &g.st;
-    let mut s = String::new();
-    let _ = writeln!(s, "objs {:?}", st.objs);
-    for (i, z) in st.zones.iter().enumerate() {
-        let _ = writeln!(
-            s,
-            "zone {i} {:?} {:?} {} {} {} {:?}",
-            z.cards,
-            z.piles,
-            z.empty_bits(),
-            z.nempty,
-            z.size(),
-            z.pile_defs
-        );
-    }
-    let _ = writeln!(s, "counters {:?} globals {:?}", st.counters, st.globals);
-    let _ = writeln!(s, "mods {:?}", st.mods);
-    let _ = writeln!(
-        s,
-        "active {} turn {} taken {:?} phase {:?} lost {:?}",
-        st.active, st.turn, st.turns_taken, st.phase, st.lost
-    );
-    let _ = writeln!(s, "rng {:?}", st.rng.clone().get_word_pos());
-    let _ = writeln!(s, "events {:?}", st.events);
-    let _ = writeln!(s, "pending {:?}", st.pending);
-    let _ = writeln!(s, "stack {:?}", st.stack);
-    let _ = writeln!(
-        s,
-        "end_turn {} repeat_phase {} made {:?}",
-        st.end_turn, st.repeat_phase, st.made
-    );
-    let _ = writeln!(s, "steps {} game {}", g.steps(), g.game_steps());
-    let _ = writeln!(s, "decisions {:?}", g.decisions);
-    s
-}
-
-/// The first line where two texts differ, for a readable failure.
-fn first_difference(a: &str, b: &str) -> String {
-    for (i, (x, y)) in a.lines().zip(b.lines()).enumerate() {
-        if x != y {
-            return format!("line {i}:\n  speed:     {x}\n  reference: {y}");
-        }
-    }
-    format!(
-        "one is a prefix of the other ({} vs {} lines)",
-        a.lines().count(),
-        b.lines().count()
-    )
-}
-
-/// The transcript, one entry a line (made only to show a difference).
-fn lines(log: &[Entry]) -> String {
-    log.iter().map(|e| format!("{e:?}\n")).collect()
-}
 
 /// Runs `one` under every tier: the results (everything but the
 /// transcript) of all four must be equal, and the transcripts of the two
@@ -1002,19 +946,6 @@ fn fails_in(data: &Path, file: &Path, what: &str) {
             Err(e) => panic!("{what}: does not load: {:?}", e.errors),
         }
     });
-}
-
-/// Copies folder `from` into `to`, files and folders.
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).expect("data dir");
-    for e in std::fs::read_dir(from).expect("read").flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            copy_dir(&p, &to.join(e.file_name()));
-        } else {
-            std::fs::copy(&p, to.join(e.file_name())).expect("copy");
-        }
-    }
 }
 
 /// The value of a spelling's `# key: value` line, if it has one.
