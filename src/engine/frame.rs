@@ -247,8 +247,10 @@ impl Game {
         body: impl FnOnce(&mut Game, &mut Frame) -> Res<R>,
     ) -> Res<R> {
         // A failed step or depth check is an error that no code reads the
-        // span of.
-        self.pay(charge, at)?;
+        // span of, located at the call as the verb's own frame's would be.
+        if let Err(e) = self.pay(charge, at) {
+            return Err(super::at_call(e, span));
+        }
         f.span = at;
         let move_name = f.move_name.take();
         let r = body(self, f);
