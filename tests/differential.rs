@@ -389,6 +389,9 @@ fn tiers_fail_the_same_way() {
         // past the end, negative, then an index and an item of the wrong kind.
         "let i = 2\ncoins += at([1, coins, 3], i) + at([top(hand).cost, 2], i - 1)\nif at([1], 5) == none and at([4], -1) == none { coins += 1 }\nlet x = \"x\"\ncoins += at([1, 2], x)",
         "coins += at([1, count(deck(5))], 0)",
+        // `run(card, effect)`'s value, of a card in a slot: the effect run with
+        // the card as `this` (of none, nothing run); then of a number.
+        "coins += 1\nif coins < 3 { let c = this\nlet r = run(c, \"play\") }\nlog(this)\nlet n = none\nlet m = run(n, \"play\")\nlet k = 5\nlog(run(k, \"play\"))",
     ];
     let dir = tempfile::tempdir().expect("temp dir");
     // Spread over a few threads; each case's copy of the data loaded once

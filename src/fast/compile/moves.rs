@@ -119,6 +119,28 @@ impl Compiler<'_> {
         rest: &[Expr],
         span: Span,
     ) -> Option<Native<K::Out>> {
+        // `run(it, effect)`: the card read in place, no player or target
+        // to find (the most common spelling, and a card with no such
+        // effect runs nothing).
+        if let (Expr::Local(s), []) = (card, rest) {
+            let s = self.slot(*s);
+            return Some(Box::new(move |g, f| {
+                f.span = span;
+                let c = match f.slots[s] {
+                    Value::Card(c) => c,
+                    Value::None => return Ok(K::keep(Value::None)),
+                    ref other => {
+                        return g.err(span, format!("run needs a card, not {}", other.kind()));
+                    }
+                };
+                match g.effect_of(f.data, c, effect) {
+                    Some(code) => g
+                        .exec_in(f.data, code, Some(c), f.me, [Value::None], None)
+                        .map(K::keep),
+                    None => Ok(K::keep(Value::None)),
+                }
+            }));
+        }
         let card: Result<usize, ValFn> = match card {
             Expr::Local(s) => Ok(self.slot(*s)),
             other => Err(self.val(other)),
