@@ -567,6 +567,43 @@ impl Game {
         Ok((first, n as usize))
     }
 
+    /// `for d in items { create(d, z) }` at once where it can run as one:
+    /// every item a card id (or a card, read as its id), a zone that keeps
+    /// no piles, room for all the loop's steps (a step an item, charged
+    /// here) and cards. False, with nothing done, where it cannot: the
+    /// loop then runs one item at a time.
+    pub(crate) fn create_each(&mut self, items: &[Value], z: ZoneRef) -> bool {
+        let n = items.len();
+        if !self.budget.room(n as u64)
+            || self.st.objs.len() + n > super::MAX_OBJECTS
+            || self.st.is_piles(z)
+        {
+            return false;
+        }
+        let mut defs: smallvec::SmallVec<[u16; 64]> = smallvec::SmallVec::with_capacity(n);
+        for v in items {
+            defs.push(match v {
+                Value::Def(d) => *d,
+                Value::Card(c) => self.st.objs[*c as usize].def,
+                _ => return false,
+            });
+        }
+        self.budget.spend(n as u64);
+        self.st.new_each(&self.data, &defs, z);
+        if self.logging {
+            let setup = self.st.turn == 0;
+            for &def in &defs {
+                self.keep(Entry::Created {
+                    def,
+                    n: 1,
+                    to: z,
+                    setup,
+                });
+            }
+        }
+        true
+    }
+
     fn field_by_name(&self, name: &str, sp: crate::lang::ir::Span) -> Res<Field> {
         let f = Field::named(&self.data.names, name);
         if f.counter.is_none() && f.prop.is_none() && f.special.is_none() {

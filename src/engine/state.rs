@@ -790,6 +790,48 @@ impl State {
         first
     }
 
+    /// One card of each definition on top of a zone that keeps no piles,
+    /// in order: what [`State::new_objs`] of one card each does, the cards
+    /// laid out at once (a setup makes a card of each of a list).
+    pub fn new_each(&mut self, data: &Data, defs: &[DefId], z: ZoneRef) {
+        let (inst, l) = self.at(z);
+        debug_assert!(!l.piles);
+        let first = self.objs.len() as ObjId;
+        self.version += defs.len() as u64;
+        let (mut seen, mut fresh) = (0, false);
+        self.objs.reserve(defs.len());
+        for &def in defs {
+            // What `note_made` does, the quiet answer forgotten once.
+            let (w, bit) = (def as usize / 64, 1 << (def % 64));
+            if w >= self.made.len() {
+                self.made.resize(w + 1, 0);
+            }
+            if self.made[w] & bit == 0 {
+                if self.made[w] == 0 {
+                    self.made_words.push(w as u32);
+                }
+                self.made[w] |= bit;
+                fresh = true;
+            }
+            let tags = data.defs[def as usize].tags;
+            seen |= tags;
+            self.objs.push(Obj {
+                def,
+                owner: z.owner,
+                zone: inst as u32,
+                tags,
+                host: None,
+                seen: 0,
+            });
+        }
+        if fresh {
+            self.quiet.set(0);
+        }
+        self.tags_seen |= seen;
+        let ids = first..first + defs.len() as ObjId;
+        self.zones[inst].cards.extend(ids);
+    }
+
     fn note_made(&mut self, def: DefId) {
         let w = def as usize / 64;
         if w >= self.made.len() {

@@ -367,6 +367,36 @@ impl Compiler<'_> {
                     each(g, f, &items)
                 })
             }
+            // `for d in list { create(d, zone) }`: a card of each item made
+            // at once ([`Game::create_each`]) where it can, else one by one.
+            Stmt::For(slot, list, body)
+                if let [Stmt::Expr(Expr::Call(Builtin::Create, a, span))] = body.as_slice()
+                    && let [Expr::Local(d), z] = a.as_slice()
+                    && d == slot
+                    && let Some(at) = self.zone_at(z)
+                    && !matches!(at, ZoneAt::Slot(_, s) if s == self.slot(*slot)) =>
+            {
+                let (slot, span) = (self.slot(*slot), *span);
+                let (list, body) = (self.val(list), self.block(body));
+                Box::new(move |g, f| {
+                    let list = list(g, f)?;
+                    let items = g.items_copied(&list, f.span)?;
+                    if let [.., last] = &items[..]
+                        && let Some(z) = at.find(f)
+                        && g.create_each(&items, z)
+                    {
+                        f.slots[slot] = last.clone();
+                        f.span = span;
+                        return Ok(());
+                    }
+                    for item in items.iter() {
+                        f.slots[slot] = item.clone();
+                        g.tick(f.span)?;
+                        body(g, f)?;
+                    }
+                    Ok(())
+                })
+            }
             Stmt::For(slot, list, body) => {
                 let (slot, list, body) = (self.slot(*slot), self.val(list), self.block(body));
                 Box::new(move |g, f| {
