@@ -1402,7 +1402,7 @@ impl Game {
     /// ([`Game::ask_blind`]) is asked with no options made, the prompt is
     /// read in place, and the picks move as `move_together` moves a list
     /// (a step each, then the cards) with no list made for them.
-    fn choose_each(&mut self, a: &Args, f: &Frame) -> Res<Value> {
+    pub(crate) fn choose_each(&mut self, a: &[Value], f: &Frame) -> Res<Value> {
         let sp = f.span;
         let from = self.zone_arg(&a[0], f)?;
         let min = self.int(&a[1], sp)?.max(0) as usize;
@@ -1443,9 +1443,10 @@ impl Game {
             self.charge_copy(&Value::Zone(z), sp)?;
             let n = listed.len();
             let zi = &self.st.zones[self.st.inst(z)];
-            listed.extend_from_slice(&zi.cards);
-            listed[n..].reverse();
-            listed.extend(zi.tops());
+            listed.extend(zi.cards.iter().rev().copied());
+            if !zi.piles.is_empty() {
+                listed.extend(zi.tops());
+            }
             if listed.len() == n || max == 0 {
                 listed.truncate(n);
                 continue;

@@ -924,6 +924,22 @@ impl Compiler<'_> {
                     g.window_in(f.data, w).map(|()| Value::None)
                 })
             }
+            // Every player's pick with its prompt: five operands, more than
+            // an argument list holds in place, read onto the stack.
+            (Builtin::ChooseEach, [_, _, _, _, _]) => {
+                let a = self.vals(args);
+                Box::new(move |g, f| {
+                    let vals = [
+                        a[0](g, f)?,
+                        a[1](g, f)?,
+                        a[2](g, f)?,
+                        a[3](g, f)?,
+                        a[4](g, f)?,
+                    ];
+                    f.span = span;
+                    g.choose_each(&vals, f)
+                })
+            }
             // One or two operands: run straight into the argument list,
             // no loop over them and no push.
             (_, [x]) => {
