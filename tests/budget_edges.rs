@@ -8,8 +8,8 @@
 //! own), and each game's setup first burns `b` steps (a `repeat` over an
 //! option the test adds to the rules), so over `b = 0, 1, 2, …` one seeded
 //! game of each game runs out one step earlier each time: at each of the
-//! last [`BURNS`] steps of its first [`STEPS`], or of the whole game when it
-//! ends sooner (each run replays every step before the one it stops at).
+//! last [`BURNS`] steps of its first [`STEPS`], or at every step of a game
+//! that ends sooner (each run replays every step before the one it stops at).
 //!
 //! `FUDA_BUDGET_BURNS=N` sweeps the last N steps instead (2500: every step
 //! of the setup and the first turns).
@@ -92,7 +92,7 @@ fn config(data: &Arc<Data>, burn: usize, reference: bool) -> GameConfig {
 
 #[test]
 fn budgets_run_out_at_the_same_step() {
-    let n = burns() as usize;
+    let n = burns();
     // SAFETY: set before any game reads it, while no other thread runs.
     unsafe { std::env::set_var("FUDA_MAX_GAME_STEPS", STEPS.to_string()) };
     let dir = tempfile::tempdir().expect("temp dir");
@@ -102,15 +102,16 @@ fn budgets_run_out_at_the_same_step() {
     let jobs = std::thread::available_parallelism().map_or(1, |j| j.get().min(4));
     for game in games {
         let data = Arc::new(load::load_game(dir.path(), &game).unwrap_or_else(|e| panic!("{e:?}")));
-        // A game that ends by itself within the budget is swept up to its
-        // end: the steps where it runs out are its last.
-        let first = {
+        // A game that ends by itself within the budget is swept whole:
+        // it runs out at each of its steps, setup first.
+        let (first, n) = {
             let mut g = Game::new(data.clone(), config(&data, 0, true));
             match g.play() {
-                Ok(_) => STEPS.saturating_sub(g.game_steps()) as usize + 1,
-                Err(_) => 0,
+                Ok(_) => (STEPS - g.game_steps() + 1, g.game_steps()),
+                Err(_) => (0, n),
             }
         };
+        let (first, n) = (first as usize, n as usize);
         let stopped = std::sync::atomic::AtomicUsize::new(0);
         std::thread::scope(|s| {
             for j in 0..jobs {
