@@ -798,21 +798,10 @@ impl State {
         debug_assert!(!l.piles);
         let first = self.objs.len() as ObjId;
         self.version += defs.len() as u64;
-        let (mut seen, mut fresh) = (0, false);
+        let mut seen = 0;
         self.objs.reserve(defs.len());
         for &def in defs {
-            // What `note_made` does, the quiet answer forgotten once.
-            let (w, bit) = (def as usize / 64, 1 << (def % 64));
-            if w >= self.made.len() {
-                self.made.resize(w + 1, 0);
-            }
-            if self.made[w] & bit == 0 {
-                if self.made[w] == 0 {
-                    self.made_words.push(w as u32);
-                }
-                self.made[w] |= bit;
-                fresh = true;
-            }
+            self.note_made(def);
             let tags = data.defs[def as usize].tags;
             seen |= tags;
             self.objs.push(Obj {
@@ -824,14 +813,12 @@ impl State {
                 seen: 0,
             });
         }
-        if fresh {
-            self.quiet.set(0);
-        }
         self.tags_seen |= seen;
         let ids = first..first + defs.len() as ObjId;
         self.zones[inst].cards.extend(ids);
     }
 
+    #[inline(always)]
     fn note_made(&mut self, def: DefId) {
         let w = def as usize / 64;
         if w >= self.made.len() {
