@@ -753,6 +753,9 @@ impl Game {
         match v {
             Value::Zone(z) => self.zone_size(*z, span),
             Value::List(l) => Ok(l.len()),
+            // What `items` would list, counted with none listed.
+            Value::None => Ok(0),
+            Value::Card(_) | Value::Player(_) | Value::Def(_) => Ok(1),
             other => Ok(self.items(other, span)?.len()),
         }
     }
