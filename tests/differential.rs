@@ -449,7 +449,9 @@ fn counted_verbs_fail_the_same_way() {
                  if n == 0 { return [] }\n      if n == 1 { return deck }\n      if n == 2 { return 5 }\n      \
                  return discard where it.cost >= 0\n  \
                  bare:\n    params: [n]\n    do: |\n      if n > 0 { return }\n      return deck where it.cost >= 0\n  \
-                 falls:\n    params: [n]\n    do: |\n      if n > 0 { return deck where it.cost >= 0 }\n";
+                 falls:\n    params: [n]\n    do: |\n      if n > 0 { return deck where it.cost >= 0 }\n  \
+                 first_cost:\n    params: [n]\n    do: \"return first(deck where it.cost >= n)\"\n  \
+                 nothing:\n    do: \"return first([none, 3] where it != 3)\"\n";
     let cases = [
         // A verb with other returns beside its filters, counted in a value
         // and in a comparison; bare returns and a fall off the end.
@@ -465,6 +467,11 @@ fn counted_verbs_fail_the_same_way() {
         "let x = \"x\"\ncoins += count(costly(x))",
         "coins += count(five())",
         "if empty(five()) { coins += 1 }",
+        // The first of a zone's cards that pass, counted as that probe; the
+        // first of a list (an item may be none) counted as its value.
+        "coins += count(first_cost(0)) + 10 * count(first_cost(100)) + 100 * count(nothing())\nif empty(first_cost(100)) and not empty(first_cost(0)) and empty(nothing()) { coins += 1000 }",
+        "create(@osaisen, deck, 100000)\nwhile true { if not empty(first_cost(100)) { coins += 1 } }",
+        "let x = \"x\"\nif empty(first_cost(x)) { coins += 1 }",
     ];
     fail_with_verbs("counted", verbs, &cases);
 }

@@ -512,6 +512,7 @@ fn arm(s: &Stmt) -> Option<(&Expr, &Expr)> {
 fn returns_filter(stmts: &[Stmt]) -> bool {
     stmts.iter().any(|s| match s {
         Stmt::Return(Some(Expr::Where(..) | Expr::First(..))) => true,
+        Stmt::Return(Some(e)) => first_of_cards(e).is_some(),
         Stmt::If(_, a, b) => returns_filter(a) || returns_filter(b),
         Stmt::Repeat(_, body) | Stmt::While(_, body) | Stmt::For(_, _, body) => {
             returns_filter(body)
@@ -527,7 +528,10 @@ fn counted_returns(stmts: &[Stmt], b: Builtin, span: Span) -> Option<Vec<Stmt>> 
         .iter()
         .map(|s| {
             Some(match s {
-                Stmt::Return(Some(e)) => Stmt::Return(Some(Expr::Call(b, vec![e.clone()], span))),
+                Stmt::Return(Some(e)) => {
+                    let e = first_of_cards(e).unwrap_or(e);
+                    Stmt::Return(Some(Expr::Call(b, vec![e.clone()], span)))
+                }
                 Stmt::Return(None) => return None,
                 Stmt::If(c, x, y) => Stmt::If(
                     c.clone(),
@@ -541,6 +545,20 @@ fn counted_returns(stmts: &[Stmt], b: Builtin, span: Span) -> Option<Vec<Stmt>> 
             })
         })
         .collect()
+}
+
+/// `p` of `first(p)`, a probe of a zone's cards (`first(zone where c)`
+/// after [`Data::probe`]): counted, the card `first` gives is 1 and its
+/// none 0, what `p`'s list of one card or none counts; neither `first` nor
+/// `count` charges, so the two count alike.
+fn first_of_cards(e: &Expr) -> Option<&Expr> {
+    match e {
+        Expr::Call(Builtin::First, a, _) => match a.as_slice() {
+            [p @ Expr::First(list, ..)] if matches!(**list, Expr::Zone(..)) => Some(p),
+            _ => None,
+        },
+        _ => None,
+    }
 }
 
 /// What a verb's last statement `return e` runs when the call's value is
