@@ -385,6 +385,16 @@ fn tiers_fail_the_same_way() {
         "let x = [1]\nx = x + [2, deck(5)]",
         "create(@osaisen, deck, 250000)\nlet l = deck + []\nl = l + l\nl = l + l\ncoins += count(l)\nl = l + [1]",
         "create(@osaisen, deck, 300000)\nlet l = deck + []\nl = l + l\nl = l + l",
+        // A sum of zones as a value, made once at its size by the speed
+        // tier: its items in order, kept and grown in a local, summed by a
+        // property (items not cards read by the body); the steps run out at
+        // the same `+` of long zones, past the list limit at the same `+`,
+        // and a zone found by code fails after the zones before it.
+        "draw(3)\nlet l = hand + deck + discard\nlog(l)\ncoins += count(l) + sum(l, it.cost)\nlet m = l + hand\nm = m + [1]\nlog(m)\ncoins += count(m) + sum(hand + discard, it.cost) + sum([@osaisen, top(hand)], it.cost)\nlet k = hand + discard(next_player(me))\nlog(k)",
+        "coins += sum([top(hand), 2], it.cost)",
+        "create(@osaisen, deck, 5000)\nlet l = hand + deck\ncoins += count(l)\nwhile true { l = hand + deck + discard + deck\ncoins += sum(l, it.cost) }",
+        "create(@osaisen, deck, 300000)\nlet l = hand + deck + deck + deck + deck",
+        "let p = 7\nlet l = hand + discard + deck(p)",
         // A list written out and indexed, made on the speed tier's stack:
         // past the end, negative, then an index and an item of the wrong kind.
         "let i = 2\ncoins += at([1, coins, 3], i) + at([top(hand).cost, 2], i - 1)\nif at([1], 5) == none and at([4], -1) == none { coins += 1 }\nlet x = \"x\"\ncoins += at([1, 2], x)",

@@ -378,6 +378,10 @@ impl Compiler<'_> {
                     Ok(Value::Int(g.int(&v, f.span)?.saturating_neg()))
                 })
             }
+            // A sum of zones: its list made once, not grown by each `+`.
+            Expr::Bin(BinOp::Add, ..) if let Some(sum) = self.zone_sum(e) => {
+                Box::new(move |g, f| sum.list(g, f))
+            }
             Expr::Bin(op, a, b, span) => {
                 let (op, span, a, b) = (*op, *span, self.val(a), self.val(b));
                 let generic: ValFn = Box::new(move |g, f| {
@@ -396,27 +400,40 @@ impl Compiler<'_> {
             Expr::First(list, slot, cond) => self.first(list, *slot, cond),
             Expr::Sum(list, slot, body) => {
                 let mut zones = Vec::new();
-                let pr = match &**body {
+                let prop = match &**body {
                     Expr::Field(x, field) if matches!(**x, Expr::Local(s) if s == *slot) => {
-                        field.prop.filter(|_| self.zone_leaves(list, &mut zones))
+                        field.prop
                     }
                     _ => None,
                 };
+                let in_zones = prop.is_some() && self.zone_leaves(list, &mut zones);
                 let (list, slot, body) = (self.val(list), self.slot(*slot), self.val(body));
                 let generic: ValFn = Box::new(move |g, f| {
                     let list = list(g, f)?;
                     g.visit(&list, f.span)?;
                     let mut total = 0i64;
-                    for item in g.items(&list, f.span)?.iter() {
-                        f.slots[slot] = item.clone();
-                        let v = body(g, f)?;
-                        total = g.int(&v, f.span)?.saturating_add(total);
+                    let items = g.items(&list, f.span)?;
+                    for item in items.iter() {
+                        let v = match (prop, item) {
+                            // `it.prop` of a card, read as the body reads it.
+                            (Some(pr), Value::Card(c)) => g.st.prop(f.data, *c, pr),
+                            _ => {
+                                f.slots[slot] = item.clone();
+                                let v = body(g, f)?;
+                                g.int(&v, f.span)?
+                            }
+                        };
+                        total = v.saturating_add(total);
+                    }
+                    // `it` left holding the last item, as the body leaves it.
+                    if let Some(last) = items.last().filter(|_| prop.is_some()) {
+                        f.slots[slot] = last.clone();
                     }
                     Ok(Value::Int(total))
                 });
-                match pr {
-                    Some(pr) => sum_prop(zones.into_boxed_slice(), pr, generic),
-                    None => generic,
+                match prop {
+                    Some(pr) if in_zones => sum_prop(zones.into_boxed_slice(), pr, generic),
+                    _ => generic,
                 }
             }
             Expr::Call(b, args, span) => self.call(*b, args, *span),

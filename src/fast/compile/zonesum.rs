@@ -1,6 +1,9 @@
 //! Sums of zones (`field + leader + boundary`) filtered or searched in
 //! place: the cards `+` would list, taken onto the stack, with no list
-//! made and joined.
+//! made and joined; or, where the sum is a value, its list made once at
+//! its full size rather than grown by each `+`.
+
+use std::sync::Arc;
 
 use super::*;
 
@@ -40,6 +43,21 @@ impl ZoneSum {
     /// read, and it is checked, with the second's).
     pub(super) fn cards(&self, g: &mut Game, f: &mut Frame, out: &mut Listed) -> Res<()> {
         self.walk::<true>(g, f, out).map(|_| ())
+    }
+
+    /// The list the sum makes as a value: paid for and failing as the
+    /// chain of `+`s ([`Game::concat`]), then made at once from the cards
+    /// read, in the game's spare list (the one the first `+` fills) and
+    /// kept as its spare as `+` keeps it.
+    pub(super) fn list(&self, g: &mut Game, f: &mut Frame) -> Res<Value> {
+        let mut cards = Listed::new();
+        self.walk::<true>(g, f, &mut cards)?;
+        let cards = cards.as_slice();
+        let mut list = g.spare_list();
+        let v = Arc::make_mut(&mut list);
+        v.reserve_exact(cards.len());
+        v.extend(cards.iter().map(|&c| Value::Card(c)));
+        Ok(g.keep_list(list))
     }
 
     /// The number of cards the sum lists, read (and failing) as
@@ -102,6 +120,10 @@ impl ZoneSum {
                 return g.err(*span, format!("a list of more than {max} items"));
             }
             g.charge(*span, copied as u64)?;
+            // `+` weighs the game's memory once the list it grows is long.
+            if n >= crate::limits::MEMORY_CHECK_STEPS as usize {
+                g.check_memory(*span)?;
+            }
             listed = n + lz;
             if COPY {
                 zone_cards(g, z, out);
