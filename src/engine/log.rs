@@ -133,6 +133,12 @@ pub fn pname(p: PlayerId) -> String {
     format!("P{}", p + 1)
 }
 
+/// The length of [`pname`], known without writing it (a log line measured,
+/// not built).
+pub fn pname_len(p: PlayerId) -> usize {
+    2 + (u64::from(p) + 1).ilog10() as usize
+}
+
 fn sees(
     data: &Data,
     vis: Visibility,
@@ -573,4 +579,14 @@ pub fn render_spans(
         i += 1;
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn pname_len_is_the_names_length() {
+        for p in 0..=254 {
+            assert_eq!(super::pname_len(p), super::pname(p).len(), "P{}", p + 1);
+        }
+    }
 }

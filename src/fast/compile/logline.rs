@@ -1,7 +1,8 @@
 //! `log(text)` while no transcript is kept: the text's parts still run
 //! (their errors and effects stay), but a `+` that would join strings only
 //! adds up their lengths against the string limit, so no string is built
-//! to be dropped. Names read in place are measured, not copied.
+//! to be dropped. Names read in place (cards', ids', players') are
+//! measured, not copied or written.
 
 use super::*;
 use crate::engine::said::Said;
@@ -106,6 +107,10 @@ impl Compiler<'_> {
                             Part::Len(g.data.def_name(g.st.objs[c as usize].def).len())
                         }
                         Value::Def(d) => Part::Len(g.data.def_name(d).len()),
+                        // A player's name, when no counter is so named.
+                        Value::Player(p) if field.counter.is_none() => {
+                            Part::Len(crate::engine::log::pname_len(p))
+                        }
                         b => Part::Val(g.field(&b, &field, f)?),
                     })
                 })
