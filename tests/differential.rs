@@ -419,6 +419,42 @@ fn tiers_fail_the_same_way() {
     });
 }
 
+/// A card's effect run as a value that is one `return e` which only reads
+/// is compiled into its caller by the speed tier, no frame of its own: the
+/// same value (`this` the card run, not the caller's), steps, spans and
+/// failures as the frame the reference runs it in (the card given a `setup`
+/// effect, run on a copy of it).
+#[test]
+fn ran_effects_fail_the_same_way() {
+    let run = "create(@{id}, discard, 1)\nlet c = top(discard)\n";
+    let cases = [
+        (
+            "return count(discard where it == this) * 10 + count(hand where it != this)",
+            "coins += run(c, \"setup\")\nlet n = none\nif run(n, \"setup\") == none { coins += 100 }",
+        ),
+        ("return count(5)", "coins += run(c, \"setup\")"),
+        (
+            "return count(hand where it != this) + count(discard where it == this)",
+            "while true { coins += run(c, \"setup\") }",
+        ),
+    ];
+    let dir = tempfile::tempdir().expect("temp dir");
+    for (i, (setup, code)) in cases.iter().enumerate() {
+        let data = dir.path().join(format!("case{i}"));
+        let id = format!("ran_{i}");
+        let code = run.replace("{id}", &id) + *code;
+        let file = card_played(&data, &id, &code);
+        let card = data.join(format!("cards/shrine/{id}.yaml"));
+        let text = std::fs::read_to_string(&card).expect("card");
+        std::fs::write(
+            &card,
+            format!("{text}  setup: \"{}\"\n", setup.replace('"', "\\\"")),
+        )
+        .expect("card");
+        fails_in(&data, &file, &format!("ran case {i}: {setup} / {code}"));
+    }
+}
+
 /// A filter's part that does not read the item, in a condition that only
 /// reads the game, is worked out once and kept for the other items by the
 /// speed tier: the same truth, steps, spans and failures as running it for

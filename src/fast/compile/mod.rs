@@ -40,6 +40,7 @@ mod moves;
 mod names;
 mod near;
 mod place;
+mod ran;
 mod shapes;
 mod stmt;
 mod straight;

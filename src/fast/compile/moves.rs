@@ -1,6 +1,7 @@
 //! Moves, runs and emits compiled with their zones and cards found in
 //! place where the code says where they are.
 
+use super::ran::Ran;
 use super::*;
 
 impl Compiler<'_> {
@@ -124,6 +125,8 @@ impl Compiler<'_> {
         // effect runs nothing).
         if let (Expr::Local(s), []) = (card, rest) {
             let s = self.slot(*s);
+            // Where a definition's effect only reads, it runs in place.
+            let ran = self.ran_table(effect);
             return Some(Box::new(move |g, f| {
                 f.span = span;
                 let c = match f.slots[s] {
@@ -133,6 +136,12 @@ impl Compiler<'_> {
                         return g.err(span, format!("run needs a card, not {}", other.kind()));
                     }
                 };
+                let def = g.st.objs[c as usize].def;
+                match ran.as_ref().and_then(|t| t.get(def as usize)) {
+                    Some(Ran::Nothing) => return Ok(K::keep(Value::None)),
+                    Some(Ran::Here(h)) => return h.run(g, f, c, def, span).map(K::keep),
+                    Some(Ran::Framed) | None => {}
+                }
                 match g.effect_of(f.data, c, effect) {
                     Some(code) => g
                         .exec_in(f.data, code, Some(c), f.me, [Value::None], None)
