@@ -41,6 +41,10 @@ use std::time::{Duration, Instant};
 
 use serde::Deserialize;
 
+#[path = "common/copy_dir.rs"]
+mod copy_dir;
+use copy_dir::copy_dir;
+
 /// A case still running after this is reported as a hang.
 const GUARD: Duration = Duration::from_secs(300);
 
@@ -104,19 +108,6 @@ fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
-fn copy_tree(from: &Path, to: &Path) {
-    if from.is_dir() {
-        std::fs::create_dir_all(to).unwrap();
-        for e in std::fs::read_dir(from).unwrap() {
-            let e = e.unwrap();
-            copy_tree(&e.path(), &to.join(e.file_name()));
-        }
-    } else if from.is_file() {
-        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
-        std::fs::copy(from, to).unwrap();
-    }
-}
-
 /// The folder beside a case's data folder (`{out}`): what a hostile mod
 /// would reach for.
 fn out_of(dir: &Path) -> PathBuf {
@@ -140,20 +131,18 @@ fn lay_out(case: &Case, src: &Path, dir: &Path) {
     std::fs::create_dir_all(dir.join("rules")).unwrap();
     std::fs::create_dir_all(dir.join("cards")).unwrap();
     if let Some(base) = &case.base {
-        copy_tree(
-            &root().join(format!("rules/{base}.yaml")),
-            &dir.join(format!("rules/{base}.yaml")),
-        );
-        copy_tree(
-            &root().join(format!("rules/{base}")),
-            &dir.join(format!("rules/{base}")),
-        );
-        copy_tree(
-            &root().join(format!("cards/{base}")),
-            &dir.join(format!("cards/{base}")),
-        );
+        let rules = format!("rules/{base}.yaml");
+        std::fs::copy(root().join(&rules), dir.join(&rules)).unwrap();
+        // A game's own folders, where it has them.
+        for sub in [format!("rules/{base}"), format!("cards/{base}")] {
+            if root().join(&sub).is_dir() {
+                copy_dir(&root().join(&sub), &dir.join(&sub));
+            }
+        }
     }
-    copy_tree(&src.join("data"), dir);
+    if src.join("data").is_dir() {
+        copy_dir(&src.join("data"), dir);
+    }
     for (f, text) in &case.append {
         let at = dir.join(f);
         let mut old = std::fs::read_to_string(&at).unwrap_or_default();

@@ -10,6 +10,10 @@ use std::sync::Arc;
 use fuda::data::{Data, load};
 use fuda::engine::{Agent, Game, GameConfig, agent};
 
+#[path = "common/copy_dir.rs"]
+mod copy_dir;
+use copy_dir::copy_dir;
+
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
@@ -143,16 +147,4 @@ bots:
     same_games(dir.path(), "shrine", &["probe", "probe"], 10);
     same_games(dir.path(), "shrine", &["probe", "picky"], 10);
     same_games(dir.path(), "shrine", &["pricey", "probe"], 10);
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).expect("create dir");
-    for e in std::fs::read_dir(from).expect("read dir").flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            copy_dir(&p, &to.join(e.file_name()));
-        } else {
-            std::fs::copy(&p, to.join(e.file_name())).expect("copy");
-        }
-    }
 }

@@ -23,7 +23,10 @@ use fuda::engine::log::Entry;
 use fuda::engine::{Game, GameConfig, agent};
 
 mod tiers;
-use tiers::{copy_dir, first_difference, lines, state};
+use tiers::{first_difference, lines, state};
+#[path = "common/copy_dir.rs"]
+mod copy_dir;
+use copy_dir::copy_dir;
 
 /// The game's budget: past the setup and into the third turn or later of
 /// every game (hyakki's decided move conditions, utage's kept end checks).

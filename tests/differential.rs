@@ -18,7 +18,10 @@ use fuda::engine::{Agent, Game, GameConfig, agent};
 use fuda::scenario::{Loaded, Tier, run_file_in};
 
 mod tiers;
-use tiers::{copy_dir, first_difference, lines, state};
+use tiers::{first_difference, lines, state};
+#[path = "common/copy_dir.rs"]
+mod copy_dir;
+use copy_dir::copy_dir;
 
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -24,6 +24,10 @@ use std::path::{Path, PathBuf};
 
 use fuda::lang::builtins::Builtin;
 
+#[path = "common/copy_dir.rs"]
+mod copy_dir;
+use copy_dir::copy_dir;
+
 struct Block {
     line: usize,
     info: Vec<String>,
@@ -53,18 +57,6 @@ fn blocks(text: &str) -> Vec<Block> {
     }
     assert!(open.is_none(), "a fenced block is not closed");
     out
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap().flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            copy_dir(&p, &to.join(e.file_name()));
-        } else {
-            std::fs::copy(&p, to.join(e.file_name())).unwrap();
-        }
-    }
 }
 
 fn render(e: fuda::data::DataErrors) -> String {

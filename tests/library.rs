@@ -11,24 +11,15 @@ use fuda::data::{Data, load};
 use fuda::engine::agent;
 use fuda::engine::{Game, GameConfig};
 
+#[path = "common/copy_dir.rs"]
+mod copy_dir;
+use copy_dir::copy_dir;
+
 const EXTRA: usize = 10_000;
 const GAMES: u64 = 6;
 
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        let target = to.join(e.file_name());
-        if e.file_type().unwrap().is_dir() {
-            copy_tree(&e.path(), &target);
-        } else {
-            std::fs::copy(e.path(), target).unwrap();
-        }
-    }
 }
 
 /// The shipped shrine data and `extra` card files no game uses: tagged like
@@ -41,7 +32,7 @@ fn library(dir: &Path, extra: usize) {
         dir.join("rules/shrine.yaml"),
     )
     .unwrap();
-    copy_tree(&root().join("cards/shrine"), &dir.join("cards/shrine"));
+    copy_dir(&root().join("cards/shrine"), &dir.join("cards/shrine"));
     let lib = dir.join("cards/shrine/library");
     std::fs::create_dir_all(&lib).unwrap();
     for i in 0..extra {

@@ -5,6 +5,10 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+#[path = "common/copy_dir.rs"]
+mod copy_dir;
+use copy_dir::copy_dir;
+
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
@@ -26,18 +30,6 @@ fn out(o: &Output) -> String {
 
 fn err(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap().flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            copy_tree(&p, &to.join(e.file_name()));
-        } else {
-            std::fs::copy(&p, to.join(e.file_name())).unwrap();
-        }
-    }
 }
 
 fn festival() -> PathBuf {
@@ -145,7 +137,7 @@ fn a_mods_scenarios_play_on_the_mod_and_fail_without_its_change() {
     // scenario tests the mod's card, not the game's.
     let tmp = tempfile::tempdir().unwrap();
     let copy = tmp.path().join("festival");
-    copy_tree(&festival(), &copy);
+    copy_dir(&festival(), &copy);
     let card = copy.join("cards/omiki.yaml");
     let text = std::fs::read_to_string(&card).unwrap();
     std::fs::write(&card, text.replace("cost: 5", "cost: 6")).unwrap();
@@ -357,7 +349,7 @@ fn the_trial_mods_scenarios_fail_when_a_card_or_the_rule_changes() {
         let copy = tmp
             .path()
             .join(format!("{game}-{}", file.replace('/', "-")));
-        copy_tree(&trial(game), &copy);
+        copy_dir(&trial(game), &copy);
         let path = copy.join(file);
         let text = std::fs::read_to_string(&path).unwrap();
         assert!(text.contains(from), "{file} has no `{from}`");

@@ -2,7 +2,6 @@
 //! text to compare, and a readable first difference.
 
 use std::fmt::Write;
-use std::path::Path;
 
 use fuda::engine::Game;
 use fuda::engine::log::Entry;
@@ -64,17 +63,4 @@ pub fn first_difference(a: &str, b: &str) -> String {
 /// The transcript, one entry a line (made only to show a difference).
 pub fn lines(log: &[Entry]) -> String {
     log.iter().map(|e| format!("{e:?}\n")).collect()
-}
-
-/// Copies folder `from` into `to`, files and folders.
-pub fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).expect("data dir");
-    for e in std::fs::read_dir(from).expect("read").flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            copy_dir(&p, &to.join(e.file_name()));
-        } else {
-            std::fs::copy(&p, to.join(e.file_name())).expect("copy");
-        }
-    }
 }
