@@ -458,6 +458,24 @@ fn ran_effects_fail_the_same_way() {
     }
 }
 
+/// An ability found alone resolves with the answer its condition gave a
+/// moment before (the speed tier decides it once): still only while its
+/// card is in the ability's zone, which a `self: true` ability's card need
+/// not be when the event about it happens.
+#[test]
+fn held_conditions_resolve_the_same_way() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let data = dir.path().join("held");
+    let code = "emit(\"reveal\", this)\nmove(this, hand)\nemit(\"reveal\", this)";
+    let file = card_played(&data, "held_zone", code);
+    let card = data.join("cards/shrine/held_zone.yaml");
+    let text = std::fs::read_to_string(&card).expect("card");
+    let ability = "abilities:\n  - on: reveal\n    self: true\n    zone: hand\n    \
+                   if: \"coins >= 0\"\n    do: \"coins += 5\"\n";
+    std::fs::write(&card, format!("{text}{ability}")).expect("card");
+    fails_in(&data, &file, "held: self ability with a zone");
+}
+
 /// A filter's part that does not read the item, in a condition that only
 /// reads the game, is worked out once and kept for the other items by the
 /// speed tier: the same truth, steps, spans and failures as running it for

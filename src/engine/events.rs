@@ -16,6 +16,19 @@ type Due = (u32, Option<ObjId>, PlayerId);
 /// Abilities found for one event: inline, no allocation for the usual few.
 type Found = smallvec::SmallVec<[Due; 4]>;
 
+/// Whether an ability about to resolve asks its condition again.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Recheck {
+    /// Not asked: a queued ability, asked when it was found.
+    No,
+    /// Asked again (and its card looked for in its zone): something may
+    /// have run since it was found.
+    Yes,
+    /// The tier decided it held a moment ago and nothing ran since: the
+    /// answer stands, charged as asking it again is (a step and a level).
+    Held,
+}
+
 impl Game {
     /// Whether some ability may trigger on the event: a rules' ability, or one
     /// of a card definition with a card in the game (dispatching finds nothing
@@ -47,7 +60,7 @@ impl Game {
             && slot.zoned.is_empty()
         {
             let me = ev.player.unwrap_or(self.st.active);
-            let (r, ev) = self.with_event(ev, |g| g.handle_one(data, t, me));
+            let (r, ev) = self.with_event(ev, |g| g.handle_one(data, (t, None, me)));
             return r.map(|_| ev);
         }
         let found = self.found_in(slot, &ev);
@@ -86,7 +99,7 @@ impl Game {
         self.resolve_due(&due, |g, k| {
             let (t, this, me) = due[k];
             let ev = evs[event_of[k]].clone();
-            g.with_event(ev, |g| g.resolve_trigger(data, t, this, me, true))
+            g.with_event(ev, |g| g.resolve_trigger(data, t, this, me, Recheck::Yes))
                 .0
         })
     }
@@ -186,21 +199,29 @@ impl Game {
     /// one whose condition fails).
     #[inline]
     fn handle_found(&mut self, data: &Data, found: &[Due]) -> Res<()> {
+        if let [due] = *found {
+            return self.handle_one(data, due);
+        }
         let mut now = Found::new();
         self.sort_found(data, found, &mut now)?;
         self.resolve_due(&now, |g, i| {
             let (t, this, me) = now[i];
-            g.resolve_trigger(data, t, this, me, true)
+            g.resolve_trigger(data, t, this, me, Recheck::Yes)
         })
     }
 
-    /// [`Game::handle_found`] of one rules' ability found, `me` its player.
-    #[inline]
-    fn handle_one(&mut self, data: &Data, t: u32, me: PlayerId) -> Res<()> {
-        if self.due_now(data, t, None, me)? {
-            self.resolve_trigger(data, t, None, me, true)?;
+    /// [`Game::handle_found`] of one ability found: resolved right after
+    /// its condition is asked, nothing run between (inlined: most events
+    /// of some games find one rules' ability whose condition fails).
+    #[inline(always)]
+    fn handle_one(&mut self, data: &Data, (t, this, me): Due) -> Res<()> {
+        match self.due_now(data, t, this, me)? {
+            Some(decided) => {
+                let recheck = if decided { Recheck::Held } else { Recheck::Yes };
+                self.resolve_trigger(data, t, this, me, recheck)
+            }
+            None => Ok(()),
         }
-        Ok(())
     }
 
     /// Keeps the abilities whose condition holds for the current event: queued
@@ -209,7 +230,7 @@ impl Game {
     #[inline]
     fn sort_found(&mut self, data: &Data, found: &[Due], now: &mut Found) -> Res<()> {
         for &(t, this, me) in found {
-            if self.due_now(data, t, this, me)? {
+            if self.due_now(data, t, this, me)?.is_some() {
                 now.push((t, this, me));
             }
         }
@@ -218,14 +239,22 @@ impl Game {
 
     /// Whether an ability found is due now: its condition holds and it is
     /// not queued (a queued one whose condition holds waits, with the
-    /// current event, for the next check point).
+    /// current event, for the next check point). Some(whether the tier
+    /// decided the condition) where it is due.
     #[inline(always)]
-    fn due_now(&mut self, data: &Data, t: u32, this: Option<ObjId>, me: PlayerId) -> Res<bool> {
-        if !self.condition(data, t, this, me)? {
-            return Ok(false);
+    fn due_now(
+        &mut self,
+        data: &Data,
+        t: u32,
+        this: Option<ObjId>,
+        me: PlayerId,
+    ) -> Res<Option<bool>> {
+        let (holds, decided) = self.condition(data, t, this, me)?;
+        if !holds {
+            return Ok(None);
         }
         if !data.triggers[t as usize].queued {
-            return Ok(true);
+            return Ok(Some(decided));
         }
         let event = self.st.events.last().cloned().expect("the event is pushed");
         self.st.pending.push(Pending {
@@ -234,7 +263,7 @@ impl Game {
             me,
             event,
         });
-        Ok(false)
+        Ok(None)
     }
 
     /// Resolves abilities due now: one directly, several in order.
@@ -250,10 +279,18 @@ impl Game {
         }
     }
 
-    fn condition(&mut self, data: &Data, t: u32, this: Option<ObjId>, me: PlayerId) -> Res<bool> {
+    /// Whether the ability's condition holds, and whether the tier decided
+    /// it (read only, a step and a level) rather than its code ran.
+    fn condition(
+        &mut self,
+        data: &Data,
+        t: u32,
+        this: Option<ObjId>,
+        me: PlayerId,
+    ) -> Res<(bool, bool)> {
         let trig = &data.triggers[t as usize];
         let Some(c) = &trig.cond else {
-            return Ok(true);
+            return Ok((true, false));
         };
         // A condition the tier decides without running it costs what its
         // frame would: a step and a level.
@@ -263,9 +300,9 @@ impl Game {
         {
             self.enter(c.span)?;
             self.leave();
-            return Ok(holds);
+            return Ok((holds, true));
         }
-        Ok(self.exec_in(data, c, this, me, [], None)?.truthy())
+        Ok((self.exec_in(data, c, this, me, [], None)?.truthy(), false))
     }
 
     /// Resolves one ability; rechecks that it still applies (a reaction's card
@@ -276,17 +313,27 @@ impl Game {
         t: u32,
         this: Option<ObjId>,
         me: PlayerId,
-        recheck: bool,
+        recheck: Recheck,
     ) -> Res<()> {
         let trig = &data.triggers[t as usize];
-        if recheck {
+        if recheck != Recheck::No {
             if let (Some(c), Some(z)) = (this, trig.zone)
                 && self.st.zone_of(c).zone != z
             {
                 return Ok(());
             }
-            if !self.condition(data, t, this, me)? {
-                return Ok(());
+            match (recheck, &trig.cond) {
+                (Recheck::Held, Some(c)) => {
+                    debug_assert_eq!(
+                        self.tier().and_then(|tier| tier.decides(self, t, this, me)),
+                        Some(true),
+                        "a condition held a moment ago changed with nothing run"
+                    );
+                    self.enter(c.span)?;
+                    self.leave();
+                }
+                _ if !self.condition(data, t, this, me)?.0 => return Ok(()),
+                _ => {}
             }
         }
         if trig.optional {
@@ -434,7 +481,7 @@ impl Game {
                 let p = &batch[i];
                 let ev = p.event.clone();
                 g.with_event(ev, |g| {
-                    g.resolve_trigger(data, p.trigger, p.this, p.me, false)
+                    g.resolve_trigger(data, p.trigger, p.this, p.me, Recheck::No)
                 })
                 .0
             })?;
