@@ -328,11 +328,7 @@ impl Game {
     /// ordered zones top card first, pile rows in their order (each pile's
     /// top card).
     pub(crate) fn zone_values(&self, z: ZoneRef) -> impl Iterator<Item = Value> + '_ {
-        let zi = &self.st.zones[self.st.inst(z)];
-        // A row of piles lists no cards of its own.
-        (zi.cards.iter().rev().copied())
-            .chain(zi.tops())
-            .map(Value::Card)
+        self.st.zones[self.st.inst(z)].listing().map(Value::Card)
     }
 
     /// `a + b` of lists and zones: `a`'s list grown in place when nothing

@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use super::exec::Frame;
 use super::log::Entry;
-use super::request::{Choice, Kind, Picks, Request};
+use super::request::{Choice, Kind, Request};
 use super::state::{Event, Modifier, StackItem, Until};
 use super::{Flow, Game, Res};
 use crate::lang::builtins::Builtin;
@@ -1400,11 +1400,11 @@ impl Game {
     /// ([`Game::ask_together`]: no one sees another's picks, nor their
     /// effect); then each player's picks move together to that player's
     /// own `to`, in turn order from the active player. The picked cards.
-    /// A draft asks this every round: the cards of all players' zones are
-    /// one list (a range each), an agent that picks without reading
-    /// ([`Game::ask_blind`]) is asked with no options made, the prompt is
-    /// read in place, and the picks move as `move_together` moves a list
-    /// (a step each, then the cards) with no list made for them.
+    /// A draft asks this every round: an agent that picks without reading
+    /// ([`Game::ask_blind`]) is asked with no options made and its picks
+    /// read in its zone in place, the prompt is read in place, and the
+    /// picks move as `move_together` moves a list (a step each, then the
+    /// cards) with no list made for them.
     pub(crate) fn choose_each(&mut self, a: &[Value], f: &Frame) -> Res<Value> {
         let sp = f.span;
         let from = self.zone_arg(&a[0], f)?;
@@ -1431,58 +1431,65 @@ impl Game {
             zone: z.zone,
             owner: p,
         };
-        // Players with nothing to pick are not asked. Every zone is listed
-        // (and paid for) before anyone is asked: all zones' cards in one list,
-        // a range each.
+        // Players with nothing to pick are not asked. Every zone is paid for
+        // (as `items_copied` pays) before anyone is asked.
         let order: smallvec::SmallVec<[PlayerId; 8]> =
             self.turn_order_iter(self.st.active, true).collect();
         let mut asked: smallvec::SmallVec<[PlayerId; 8]> = smallvec::SmallVec::new();
-        let mut ends: smallvec::SmallVec<[usize; 8]> = smallvec::SmallVec::new();
-        let mut listed: smallvec::SmallVec<[ObjId; 32]> = smallvec::SmallVec::new();
+        let mut sizes: smallvec::SmallVec<[usize; 8]> = smallvec::SmallVec::new();
         for p in order {
-            // What `items_copied` lists (as `zone_values`): the cards top
-            // first, a row of piles' tops.
             let z = own(from, p);
             self.charge_copy(&Value::Zone(z), sp)?;
-            let n = listed.len();
             let zi = &self.st.zones[self.st.inst(z)];
-            listed.extend(zi.cards.iter().rev().copied());
-            if !zi.piles.is_empty() {
-                listed.extend(zi.tops());
+            let n = zi.cards.len()
+                + if zi.piles.is_empty() {
+                    0
+                } else {
+                    zi.tops().count()
+                };
+            if n > 0 && max > 0 {
+                asked.push(p);
+                sizes.push(n);
             }
-            if listed.len() == n || max == 0 {
-                listed.truncate(n);
-                continue;
-            }
-            ends.push(listed.len());
-            asked.push(p);
         }
         let max = max.max(min);
-        // Agents that pick without reading answer with no options made, in
-        // turn; from the first that reads, the parts left are asked together
-        // with their options (nothing has changed meanwhile).
-        let mut answers: smallvec::SmallVec<[Picks; 4]> = smallvec::SmallVec::new();
-        let mut start = 0;
-        for (&p, &end) in asked.iter().zip(&ends) {
-            let Some(r) = self.ask_blind(p, end - start, min, max) else {
+        // All players' picks as cards, read before any of them moves (a
+        // range each, up to `ends`). Agents that pick without reading answer
+        // with no options made, in turn, their picks read in the zones in
+        // place; from the first that reads, the players left are asked
+        // together with their options (nothing has changed meanwhile), their
+        // zones' cards listed in one list (a range each).
+        let mut picked: smallvec::SmallVec<[ObjId; 8]> = smallvec::SmallVec::new();
+        let mut ends: smallvec::SmallVec<[usize; 8]> = smallvec::SmallVec::new();
+        for (&p, &n) in asked.iter().zip(&sizes) {
+            let Some(r) = self.ask_blind(p, n, min, max) else {
                 break;
             };
-            answers.push(r);
-            start = end;
+            let zi = &self.st.zones[self.st.inst(own(from, p))];
+            for &i in &r {
+                if let Some(c) = zi.item(i) {
+                    picked.push(c);
+                }
+            }
+            ends.push(picked.len());
         }
-        if answers.len() < asked.len() {
-            let options: smallvec::SmallVec<[Choice; 32]> = (listed[start..].iter())
+        if ends.len() < asked.len() {
+            let (rest, sizes) = (&asked[ends.len()..], &sizes[ends.len()..]);
+            let mut listed: smallvec::SmallVec<[ObjId; 32]> = smallvec::SmallVec::new();
+            for &p in rest {
+                listed.extend(self.st.zones[self.st.inst(own(from, p))].listing());
+            }
+            let options: smallvec::SmallVec<[Choice; 32]> = (listed.iter())
                 .map(|&c| Choice {
                     value: Value::Card(c),
                     mv: None,
                 })
                 .collect();
-            let mut at = start;
-            let parts: smallvec::SmallVec<[Request; 4]> = (asked.iter().zip(&ends))
-                .skip(answers.len())
-                .map(|(&player, &end)| {
-                    let options = &options[at - start..end - start];
-                    at = end;
+            let mut at = 0;
+            let parts: smallvec::SmallVec<[Request; 4]> = (rest.iter().zip(sizes))
+                .map(|(&player, &n)| {
+                    let options = &options[at..at + n];
+                    at += n;
                     Request {
                         data: f.data,
                         player,
@@ -1497,32 +1504,35 @@ impl Game {
                     }
                 })
                 .collect();
-            let rest = self.ask_together(&parts)?;
+            let answers = self.ask_together(&parts)?;
             drop(parts);
-            answers.extend(rest);
+            let mut start = 0;
+            for (&n, r) in sizes.iter().zip(&answers) {
+                let mine = &listed[start..start + n];
+                start += n;
+                picked.extend(r.iter().map(|&i| mine[i]));
+                ends.push(picked.len());
+            }
         }
         let mut start = 0;
-        for ((&p, &end), picks) in asked.iter().zip(&ends).zip(&answers) {
-            let mine = &listed[start..end];
+        for (&p, &end) in asked.iter().zip(&ends) {
+            let cards = &picked[start..end];
             start = end;
-            if picks.is_empty() {
+            if cards.is_empty() {
                 continue;
             }
             // What `move_value` does with the picks as a list: a step an
             // item, then the cards (all from a zone) moved together.
-            self.charge(sp, picks.len() as u64)?;
-            let cards: Cards = picks.iter().map(|&i| mine[i]).collect();
-            self.move_cards(&cards, own(to, p), None, false, true, f)?;
+            self.charge(sp, cards.len() as u64)?;
+            match *cards {
+                [c] => _ = self.move_card(c, own(to, p), None, false, f)?,
+                _ => _ = self.move_cards(cards, own(to, p), None, false, true, f)?,
+            }
         }
         // The picks in the spare list: a draft's statement drops them at once.
         let mut list = self.spare_list();
         if let Some(items) = Arc::get_mut(&mut list) {
-            let mut start = 0;
-            for (&end, picks) in ends.iter().zip(&answers) {
-                let mine = &listed[start..end];
-                start = end;
-                items.extend(picks.iter().map(|&i| Value::Card(mine[i])));
-            }
+            items.extend(picked.iter().map(|&c| Value::Card(c)));
         }
         Ok(self.keep_list(list))
     }

@@ -196,6 +196,22 @@ impl ZoneInst {
         self.full_piles().map(|(_, p)| p[p.len() - 1])
     }
 
+    /// The items a walk of the zone lists: its cards top first (a row of
+    /// piles lists none of its own), then its piles' tops.
+    #[inline]
+    pub fn listing(&self) -> impl Iterator<Item = ObjId> + '_ {
+        self.cards.iter().rev().copied().chain(self.tops())
+    }
+
+    /// Item `i` of [`ZoneInst::listing`], read in place.
+    #[inline]
+    pub fn item(&self, i: usize) -> Option<ObjId> {
+        match self.cards.len().checked_sub(i + 1) {
+            Some(j) => Some(self.cards[j]),
+            None => self.tops().nth(i - self.cards.len()),
+        }
+    }
+
     /// Bit `i`: pile `i` (of the first 64) is empty.
     #[inline]
     pub fn empty_bits(&self) -> u64 {

@@ -157,9 +157,19 @@ impl Random {
 /// (taking each out of a list of those left was n² for the same draws).
 fn draw_distinct(rng: &mut ChaCha8Rng, n: usize, k: usize) -> Picks {
     if n <= 64 {
-        let mut pool: Picks = (0..n).collect();
+        // Those left a bit each (no list to allocate past 4): the `r`th
+        // left is the `r`th lowest set bit.
+        let mut left = u64::MAX >> (64 - n.max(1));
         let mut out: Picks = (0..k)
-            .map(|_| pool.remove(below(rng, pool.len())))
+            .map(|j| {
+                let mut m = left;
+                for _ in 0..below(rng, n - j) {
+                    m &= m - 1;
+                }
+                let i = m.trailing_zeros();
+                left &= !(1 << i);
+                i as usize
+            })
             .collect();
         out.sort_unstable();
         return out;
@@ -212,10 +222,13 @@ mod tests {
     use rand::SeedableRng;
     use rand_chacha::ChaCha8Rng;
 
-    /// The tree draws what taking each out of a list of those left draws.
+    /// The bits and the tree draw what taking each out of a list of those
+    /// left draws.
     #[test]
     fn distinct_draws_match_the_list() {
-        for (n, k) in [(65, 1), (65, 65), (100, 37), (1000, 999), (300, 2)] {
+        let small = [(0, 0), (1, 1), (6, 2), (7, 7), (63, 5), (64, 64), (64, 3)];
+        let big = [(65, 1), (65, 65), (100, 37), (1000, 999), (300, 2)];
+        for (n, k) in small.into_iter().chain(big) {
             let (mut a, mut b) = (
                 ChaCha8Rng::seed_from_u64(n as u64),
                 ChaCha8Rng::seed_from_u64(n as u64),
