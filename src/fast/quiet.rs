@@ -45,8 +45,9 @@ pub enum Quiet {
     Sum(Box<SumCmp>),
     /// A value taken as a truth.
     Truthy(Read),
-    /// `square_kind(s) == "kind"` (true) or `!=` (false).
-    KindIs(Read, std::sync::Arc<String>, bool),
+    /// `square_kind(s) == "kind"` (true) or `!=` (false): by square,
+    /// whether its kind is that one (worked out at load, no text compared).
+    KindIs(Read, std::sync::Arc<[bool]>, bool),
     /// `any(players(), …)` (true) or `any(others(), …)` (false), the
     /// player bound as [`Base::Bound`].
     AnyPlayer(bool, Box<Quiet>),
@@ -289,14 +290,14 @@ pub enum Small {
 /// By trigger, its condition as a quiet tree, if it is one.
 pub fn conditions(data: &Data) -> Box<[Option<Quiet>]> {
     (data.triggers.iter())
-        .map(|t| t.cond.as_ref().and_then(condition))
+        .map(|t| t.cond.as_ref().and_then(|c| condition(c, data)))
         .collect()
 }
 
 /// Code that is one condition, as a quiet tree, if it is one.
-pub fn condition(code: &Code) -> Option<Quiet> {
+pub fn condition(code: &Code, data: &Data) -> Option<Quiet> {
     match &code.stmts[..] {
-        [Stmt::Return(Some(e))] => quiet(e, None),
+        [Stmt::Return(Some(e))] => quiet(e, None, data),
         _ => None,
     }
 }
@@ -304,25 +305,25 @@ pub fn condition(code: &Code) -> Option<Quiet> {
 /// Code that is one condition as a quiet tree (true), else the quiet
 /// conjuncts it starts with (false): `a and b` is false where `a` is, and
 /// nothing of `b` runs then.
-pub fn lead(code: &Code) -> Option<(Quiet, bool)> {
-    fn lead_of(e: &Expr) -> Option<Quiet> {
+pub fn lead(code: &Code, data: &Data) -> Option<(Quiet, bool)> {
+    fn lead_of(e: &Expr, data: &Data) -> Option<Quiet> {
         match e {
-            Expr::And(a, _) => quiet(a, None).or_else(|| lead_of(a)),
+            Expr::And(a, _) => quiet(a, None, data).or_else(|| lead_of(a, data)),
             _ => None,
         }
     }
     let [Stmt::Return(Some(e))] = &code.stmts[..] else {
         return None;
     };
-    match quiet(e, None) {
+    match quiet(e, None, data) {
         Some(q) => Some((q, true)),
-        None => Some((lead_of(e)?, false)),
+        None => Some((lead_of(e, data)?, false)),
     }
 }
 
 /// `e` as a tree; `bound`: the slot the innermost `any` binds.
-fn quiet(e: &Expr, bound: Option<u16>) -> Option<Quiet> {
-    let q = |e: &Expr| quiet(e, bound).map(Box::new);
+fn quiet(e: &Expr, bound: Option<u16>, data: &Data) -> Option<Quiet> {
+    let q = |e: &Expr| quiet(e, bound, data).map(Box::new);
     let read = |e: &Expr| read(e, bound);
     Some(match e {
         Expr::Not(x) => Quiet::Not(q(x)?),
@@ -335,7 +336,9 @@ fn quiet(e: &Expr, bound: Option<u16>) -> Option<Quiet> {
             (Expr::Call(Builtin::SquareKind, s, _), Expr::Str(k))
             | (Expr::Str(k), Expr::Call(Builtin::SquareKind, s, _)) => Quiet::KindIs(
                 Read::Of(base(s.first()?, bound)?),
-                k.clone(),
+                (data.board.squares.iter())
+                    .map(|sq| *sq.kind == **k)
+                    .collect(),
                 *op == BinOp::Eq,
             ),
             _ => {
@@ -349,7 +352,10 @@ fn quiet(e: &Expr, bound: Option<u16>) -> Option<Quiet> {
         }
         Expr::Any(list, slot, body) => match &**list {
             Expr::Call(b @ (Builtin::Players | Builtin::Others), args, _) if args.is_empty() => {
-                Quiet::AnyPlayer(*b == Builtin::Players, Box::new(quiet(body, Some(*slot))?))
+                Quiet::AnyPlayer(
+                    *b == Builtin::Players,
+                    Box::new(quiet(body, Some(*slot), data)?),
+                )
             }
             _ => return None,
         },
@@ -457,10 +463,7 @@ impl Quiet {
                     _ => x >= y,
                 }
             }
-            Quiet::KindIs(x, kind, eq) => {
-                let sq = square(g, x.get(g, s)?)?;
-                (*g.data.board.squares[sq].kind == **kind) == *eq
-            }
+            Quiet::KindIs(x, kinds, eq) => kinds[square(g, x.get(g, s)?)?] == *eq,
             Quiet::Truthy(x) => truthy(x.get(g, s)?),
             Quiet::AnyPlayer(..) | Quiet::Piles(..) if !LISTS => return None,
             Quiet::Piles(p) => p.holds(g, s.me, steps),

@@ -101,7 +101,7 @@ impl Tables {
                 let cond_test = m.cond.as_ref().and_then(|c| native::test(c, None, &names));
                 let lead = (m.cond.as_ref())
                     .filter(|_| cond_test.is_none())
-                    .and_then(quiet::lead);
+                    .and_then(|c| quiet::lead(c, data));
                 MoveFast {
                     cond_cmp: native::plain_cmp(cond_test.as_ref()),
                     cond_lead: lead.map(|(q, whole)| CondLead {
@@ -145,7 +145,7 @@ impl Tables {
                 .map(|ph| ph.body.only_windows())
                 .collect(),
             conditions: quiet::conditions(data),
-            end: quiet::condition(&data.end_if).map(Check::end),
+            end: quiet::condition(&data.end_if, data).map(Check::end),
         }
     }
 }
