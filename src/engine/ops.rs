@@ -11,14 +11,57 @@ use crate::lang::builtins::Builtin;
 use crate::lang::ir::{Field, Span, Special};
 use crate::value::{Args, Cards, ObjId, PlayerId, Value, ZoneRef};
 
+/// What a built-in runs with its arguments evaluated (see [`op_of`]).
+pub(crate) type Op = fn(&mut Game, Builtin, &mut Args, &mut Frame) -> Res<Value>;
+
+/// The operation of built-in `b`, chosen once where a call is compiled:
+/// the ones calls reach most (picks, `at`, `contains`, marks, modifiers,
+/// attached cards, the board's) a small function of their own, so a call
+/// pays no entry into the whole match of [`Game::call_with`]; the rest
+/// that match.
+pub(crate) fn op_of(b: Builtin) -> Op {
+    match b {
+        Builtin::Choose
+        | Builtin::ChooseOne
+        | Builtin::May
+        | Builtin::ChooseOption
+        | Builtin::Order => Game::choose_op,
+        Builtin::At => Game::at_op,
+        Builtin::Contains => Game::contains_op,
+        Builtin::Mark | Builtin::Unmark => Game::mark_op,
+        Builtin::Modify => Game::modify_op,
+        Builtin::Attached => Game::attached_op,
+        Builtin::Roll
+        | Builtin::Piece
+        | Builtin::Advance
+        | Builtin::PlacePiece
+        | Builtin::Squares
+        | Builtin::NextSquare
+        | Builtin::SquareKind
+        | Builtin::SquareName
+        | Builtin::SquareCard
+        | Builtin::SquareGet
+        | Builtin::SquareSet
+        | Builtin::BoardSections
+        | Builtin::ShowBoard => Game::board_call,
+        _ => Game::call_with,
+    }
+}
+
 impl Game {
-    pub fn call(&mut self, b: Builtin, mut a: Args, f: &mut Frame) -> Res<Value> {
-        let r = self.call_with(b, &mut a, f);
+    pub fn call(&mut self, b: Builtin, a: Args, f: &mut Frame) -> Res<Value> {
+        self.call_op(Game::call_with, b, a, f)
+    }
+
+    /// A call of built-in `b` by its operation `op` (see [`op_of`]).
+    #[inline(always)]
+    pub(crate) fn call_op(&mut self, op: Op, b: Builtin, mut a: Args, f: &mut Frame) -> Res<Value> {
+        let r = op(self, b, &mut a, f);
         release(a);
         r
     }
 
-    fn call_with(&mut self, b: Builtin, a: &mut Args, f: &mut Frame) -> Res<Value> {
+    pub(crate) fn call_with(&mut self, b: Builtin, a: &mut Args, f: &mut Frame) -> Res<Value> {
         let sp = f.span;
         Ok(match b {
             Builtin::Roll
@@ -85,26 +128,8 @@ impl Game {
                 Value::None => Value::None,
                 v => self.item_at(v, 0, sp)?,
             },
-            Builtin::At => {
-                let i = self.index(&a[1], sp)?;
-                self.item_at(&a[0], i, sp)?
-            }
-            Builtin::Contains if matches!(a[0], Value::None) => Value::Bool(false),
-            Builtin::Contains => {
-                self.visit(&a[0], sp)?;
-                let items = self.items(&a[0], sp)?;
-                // Lists in the list compared with a list: their items paid for.
-                if let Value::List(y) = &a[1] {
-                    let mut n = 0;
-                    let hit = (items.iter()).any(|x| match x {
-                        Value::List(x) => self.equal_counting(x, y, &mut n),
-                        _ => false,
-                    });
-                    self.charge_passed(sp, n)?;
-                    return Ok(Value::Bool(hit));
-                }
-                Value::Bool(items.iter().any(|x| self.equal(x, &a[1])))
-            }
+            Builtin::At => return self.at_op(b, a, f),
+            Builtin::Contains => return self.contains_op(b, a, f),
             Builtin::Pile | Builtin::PileCount => {
                 let z = self.zone_arg(&a[0], f)?;
                 let d = self.def_arg(&a[1], f)?;
@@ -136,17 +161,7 @@ impl Game {
             | Builtin::ChooseOne
             | Builtin::May
             | Builtin::ChooseOption
-            | Builtin::Order => {
-                let who = match a.first() {
-                    Some(Value::Player(p)) if b != Builtin::May || a.len() == 2 => {
-                        let p = *p;
-                        a.remove(0);
-                        p
-                    }
-                    _ => f.me,
-                };
-                self.choose_builtin(b, who, std::mem::take(a), f, false)?
-            }
+            | Builtin::Order => return self.choose_op(b, a, f),
             Builtin::ChooseEach => self.choose_each(a, f)?,
             Builtin::Reveal | Builtin::Look => {
                 let cards = self.cards_walked(&a[0], f)?;
@@ -282,70 +297,9 @@ impl Game {
                 }
                 Value::None
             }
-            Builtin::Attached => {
-                let Value::Card(h) = a[0] else {
-                    return Ok(Value::list(Vec::new()));
-                };
-                // Every card ever attached is looked at, paid for as a move
-                // pays for the cards it passes over.
-                self.charge_passed(sp, self.st.hosted())?;
-                // Read into the spare list: mostly filtered and dropped at once.
-                let mut list = self.spare_list();
-                if let Some(v) = Arc::get_mut(&mut list) {
-                    v.extend(self.st.attached(h).into_iter().map(Value::Card));
-                }
-                self.keep_list(list)
-            }
-            Builtin::Mark | Builtin::Unmark => {
-                let tag = self.int(&a[1], sp)?;
-                let bit = crate::value::bit(tag);
-                for c in self.cards_walked(&a[0], f)? {
-                    self.set_tag(c, bit, b == Builtin::Mark);
-                }
-                Value::None
-            }
-            Builtin::Modify => {
-                let prop = self.int(&a[1], sp)? as u16;
-                let delta = self.int(&a[2], sp)?;
-                let (until, or) = match a.get(3) {
-                    None => (Until::Forever, Until::Forever),
-                    // Two ends: whichever comes first.
-                    Some(Value::List(l)) if l.len() == 2 => {
-                        (self.duration(&l[0], sp)?, self.duration(&l[1], sp)?)
-                    }
-                    Some(Value::List(_)) => {
-                        return self.err(
-                            sp,
-                            "modify: a list of durations holds two (whichever ends first)",
-                        );
-                    }
-                    Some(v) => {
-                        let u = self.duration(v, sp)?;
-                        (u, u)
-                    }
-                };
-                for u in [until, or] {
-                    if let Until::Event(e) = u {
-                        self.st.awaited |= if e < 64 { crate::value::bit(e) } else { !0 };
-                    }
-                }
-                for c in self.cards_walked(&a[0], f)? {
-                    self.st.mods.push(Modifier {
-                        obj: c,
-                        prop,
-                        delta,
-                        until,
-                        or,
-                    });
-                    self.push(Entry::Modify {
-                        def: self.named(c),
-                        prop,
-                        delta,
-                        ends: false,
-                    });
-                }
-                Value::None
-            }
+            Builtin::Attached => return self.attached_op(b, a, f),
+            Builtin::Mark | Builtin::Unmark => return self.mark_op(b, a, f),
+            Builtin::Modify => return self.modify_op(b, a, f),
             Builtin::EndTurn => {
                 // The jump skips what was still waiting for a check point.
                 self.st.pending.clear();
@@ -1240,6 +1194,118 @@ impl Game {
 
     /// The choices; `first`: only the first pick is kept (see
     /// [`Game::choose_first`]).
+    /// `choose`, `choose_one`, `may`, `choose_option`, `order`: who picks
+    /// (a player given first, else the caller), then the pick.
+    pub(crate) fn choose_op(&mut self, b: Builtin, a: &mut Args, f: &mut Frame) -> Res<Value> {
+        let who = match a.first() {
+            Some(Value::Player(p)) if b != Builtin::May || a.len() == 2 => {
+                let p = *p;
+                a.remove(0);
+                p
+            }
+            _ => f.me,
+        };
+        self.choose_builtin(b, who, std::mem::take(a), f, false)
+    }
+
+    /// `at(list, i)`.
+    pub(crate) fn at_op(&mut self, _: Builtin, a: &mut Args, f: &mut Frame) -> Res<Value> {
+        let i = self.index(&a[1], f.span)?;
+        self.item_at(&a[0], i, f.span)
+    }
+
+    /// `contains(list, x)`; of none (an unset option) false, no list read.
+    pub(crate) fn contains_op(&mut self, _: Builtin, a: &mut Args, f: &mut Frame) -> Res<Value> {
+        let sp = f.span;
+        if matches!(a[0], Value::None) {
+            return Ok(Value::Bool(false));
+        }
+        self.visit(&a[0], sp)?;
+        let items = self.items(&a[0], sp)?;
+        // Lists in the list compared with a list: their items paid for.
+        if let Value::List(y) = &a[1] {
+            let mut n = 0;
+            let hit = (items.iter()).any(|x| match x {
+                Value::List(x) => self.equal_counting(x, y, &mut n),
+                _ => false,
+            });
+            self.charge_passed(sp, n)?;
+            return Ok(Value::Bool(hit));
+        }
+        Ok(Value::Bool(items.iter().any(|x| self.equal(x, &a[1]))))
+    }
+
+    /// `attached(card)`: the cards attached to it, newest last.
+    pub(crate) fn attached_op(&mut self, _: Builtin, a: &mut Args, f: &mut Frame) -> Res<Value> {
+        let Value::Card(h) = a[0] else {
+            return Ok(Value::list(Vec::new()));
+        };
+        // Every card ever attached is looked at, paid for as a move
+        // pays for the cards it passes over.
+        self.charge_passed(f.span, self.st.hosted())?;
+        // Read into the spare list: mostly filtered and dropped at once.
+        let mut list = self.spare_list();
+        if let Some(v) = Arc::get_mut(&mut list) {
+            v.extend(self.st.attached(h).into_iter().map(Value::Card));
+        }
+        Ok(self.keep_list(list))
+    }
+
+    /// `mark(cards, tag)` and `unmark(cards, tag)`.
+    pub(crate) fn mark_op(&mut self, b: Builtin, a: &mut Args, f: &mut Frame) -> Res<Value> {
+        let tag = self.int(&a[1], f.span)?;
+        let bit = crate::value::bit(tag);
+        for c in self.cards_walked(&a[0], f)? {
+            self.set_tag(c, bit, b == Builtin::Mark);
+        }
+        Ok(Value::None)
+    }
+
+    /// `modify(cards, prop, delta, until)`: a modifier on each card.
+    pub(crate) fn modify_op(&mut self, _: Builtin, a: &mut Args, f: &mut Frame) -> Res<Value> {
+        let sp = f.span;
+        let prop = self.int(&a[1], sp)? as u16;
+        let delta = self.int(&a[2], sp)?;
+        let (until, or) = match a.get(3) {
+            None => (Until::Forever, Until::Forever),
+            // Two ends: whichever comes first.
+            Some(Value::List(l)) if l.len() == 2 => {
+                (self.duration(&l[0], sp)?, self.duration(&l[1], sp)?)
+            }
+            Some(Value::List(_)) => {
+                return self.err(
+                    sp,
+                    "modify: a list of durations holds two (whichever ends first)",
+                );
+            }
+            Some(v) => {
+                let u = self.duration(v, sp)?;
+                (u, u)
+            }
+        };
+        for u in [until, or] {
+            if let Until::Event(e) = u {
+                self.st.awaited |= if e < 64 { crate::value::bit(e) } else { !0 };
+            }
+        }
+        for c in self.cards_walked(&a[0], f)? {
+            self.st.mods.push(Modifier {
+                obj: c,
+                prop,
+                delta,
+                until,
+                or,
+            });
+            self.push(Entry::Modify {
+                def: self.named(c),
+                prop,
+                delta,
+                ends: false,
+            });
+        }
+        Ok(Value::None)
+    }
+
     fn choose_builtin(
         &mut self,
         b: Builtin,

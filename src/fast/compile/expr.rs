@@ -2,6 +2,7 @@
 //! filters, the pile tests of an end condition, and builtin calls.
 
 use super::*;
+use crate::engine::ops::op_of;
 
 impl Compiler<'_> {
     /// Code whose value is tested for truth.
@@ -959,32 +960,33 @@ impl Compiler<'_> {
             }
             // One or two operands: run straight into the argument list,
             // no loop over them and no push.
+            // The built-in's operation chosen here (see `op_of`).
             (_, [x]) => {
-                let x = self.val(x);
+                let (x, op) = (self.val(x), op_of(b));
                 Box::new(move |g, f| {
                     let x = x(g, f)?;
                     f.span = span;
-                    g.call(b, args_of([x, Value::None], 1), f)
+                    g.call_op(op, b, args_of([x, Value::None], 1), f)
                 })
             }
             (_, [x, y]) => {
-                let (x, y) = (self.val(x), self.val(y));
+                let (x, y, op) = (self.val(x), self.val(y), op_of(b));
                 Box::new(move |g, f| {
                     let x = x(g, f)?;
                     let y = y(g, f)?;
                     f.span = span;
-                    g.call(b, args_of([x, y], 2), f)
+                    g.call_op(op, b, args_of([x, y], 2), f)
                 })
             }
             _ => {
-                let args = self.vals(args);
+                let (args, op) = (self.vals(args), op_of(b));
                 Box::new(move |g, f| {
                     let mut vals = Args::new();
                     for a in args.iter() {
                         vals.push(a(g, f)?);
                     }
                     f.span = span;
-                    g.call(b, vals, f)
+                    g.call_op(op, b, vals, f)
                 })
             }
         }
