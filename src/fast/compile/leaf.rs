@@ -93,6 +93,17 @@ pub(super) enum Leaf {
 
 /// A block of leaves as one closure.
 pub(super) fn block_of(mut v: Vec<Leaf>) -> StmtFn {
+    // Code only (most blocks): one call each in a plain loop, no leaf
+    // told from another.
+    if v.len() > 1 && v.iter().all(|l| matches!(l, Leaf::Code(_))) {
+        let codes: Box<[StmtFn]> = (v.into_iter())
+            .filter_map(|l| match l {
+                Leaf::Code(c) => Some(c),
+                _ => None,
+            })
+            .collect();
+        return Box::new(move |g, f| codes.iter().try_for_each(|c| c(g, f)));
+    }
     match v.as_mut_slice() {
         [] => Box::new(|_, _| Ok(())),
         [Leaf::Code(_)] => match v.pop() {
@@ -125,6 +136,11 @@ pub(super) fn run(leaves: &[Leaf], g: &mut Game, f: &mut Frame) -> Res<()> {
     let mut rest = leaves;
     while let [l, tail @ ..] = rest {
         rest = tail;
+        // Most leaves are code: told apart first, with no jump table.
+        if let Leaf::Code(code) = l {
+            code(g, f)?;
+            continue;
+        }
         match l {
             Leaf::Move {
                 slot,
