@@ -76,7 +76,11 @@ impl Game {
         }
         let agent = self.agents.get_mut(p as usize)?;
         let picked = match (min.min(n), max.min(n)) {
-            (1, 1) => Picks::from_elem(agent.blind(n)?, 1),
+            (1, 1) => {
+                let mut one = Picks::new();
+                one.push(agent.blind(n)?);
+                one
+            }
             (min, max) => agent.blind_picks(n, min, max)?,
         };
         self.record(p, &picked);

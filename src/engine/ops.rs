@@ -1501,8 +1501,10 @@ impl Game {
         // (as `items_copied` pays) before anyone is asked.
         let order: smallvec::SmallVec<[PlayerId; 8]> =
             self.turn_order_iter(self.st.active, true).collect();
-        let mut asked: smallvec::SmallVec<[PlayerId; 8]> = smallvec::SmallVec::new();
-        let mut sizes: smallvec::SmallVec<[usize; 8]> = smallvec::SmallVec::new();
+        // Each player asked: their number of options, the end of their
+        // picks in `picked`.
+        let mut asked: smallvec::SmallVec<[(PlayerId, usize, usize); 8]> =
+            smallvec::SmallVec::new();
         for p in order {
             let z = own(from, p);
             self.charge_copy(&Value::Zone(z), sp)?;
@@ -1514,20 +1516,20 @@ impl Game {
                     zi.tops().count()
                 };
             if n > 0 && max > 0 {
-                asked.push(p);
-                sizes.push(n);
+                asked.push((p, n, 0));
             }
         }
         let max = max.max(min);
         // All players' picks as cards, read before any of them moves (a
-        // range each, up to `ends`). Agents that pick without reading answer
-        // with no options made, in turn, their picks read in the zones in
-        // place; from the first that reads, the players left are asked
-        // together with their options (nothing has changed meanwhile), their
-        // zones' cards listed in one list (a range each).
+        // range each). Agents that pick without reading answer with no
+        // options made, in turn, their picks read in their zones in place;
+        // from the first that reads, the players left are asked together
+        // with their options (nothing has changed meanwhile), their zones'
+        // cards listed in one list (a range each).
         let mut picked: smallvec::SmallVec<[ObjId; 8]> = smallvec::SmallVec::new();
-        let mut ends: smallvec::SmallVec<[usize; 8]> = smallvec::SmallVec::new();
-        for (&p, &n) in asked.iter().zip(&sizes) {
+        let mut blind = 0;
+        for k in 0..asked.len() {
+            let (p, n, _) = asked[k];
             let Some(r) = self.ask_blind(p, n, min, max) else {
                 break;
             };
@@ -1537,12 +1539,14 @@ impl Game {
                     picked.push(c);
                 }
             }
-            ends.push(picked.len());
+            asked[k].2 = picked.len();
+            blind += 1;
         }
-        if ends.len() < asked.len() {
-            let (rest, sizes) = (&asked[ends.len()..], &sizes[ends.len()..]);
+        if blind < asked.len() {
+            let players: smallvec::SmallVec<[PlayerId; 8]> = asked.iter().map(|a| a.0).collect();
+            let rest = &mut asked[blind..];
             let mut listed: smallvec::SmallVec<[ObjId; 32]> = smallvec::SmallVec::new();
-            for &p in rest {
+            for &(p, _, _) in rest.iter() {
                 listed.extend(self.st.zones[self.st.inst(own(from, p))].listing());
             }
             let options: smallvec::SmallVec<[Choice; 32]> = (listed.iter())
@@ -1552,14 +1556,14 @@ impl Game {
                 })
                 .collect();
             let mut at = 0;
-            let parts: smallvec::SmallVec<[Request; 4]> = (rest.iter().zip(sizes))
-                .map(|(&player, &n)| {
+            let parts: smallvec::SmallVec<[Request; 4]> = (rest.iter())
+                .map(|&(player, n, _)| {
                     let options = &options[at..at + n];
                     at += n;
                     Request {
                         data: f.data,
                         player,
-                        together: &asked,
+                        together: &players,
                         kind: Kind::Pick,
                         name: prompt,
                         prompt,
@@ -1573,15 +1577,15 @@ impl Game {
             let answers = self.ask_together(&parts)?;
             drop(parts);
             let mut start = 0;
-            for (&n, r) in sizes.iter().zip(&answers) {
-                let mine = &listed[start..start + n];
-                start += n;
+            for (a, r) in rest.iter_mut().zip(&answers) {
+                let mine = &listed[start..start + a.1];
+                start += a.1;
                 picked.extend(r.iter().map(|&i| mine[i]));
-                ends.push(picked.len());
+                a.2 = picked.len();
             }
         }
         let mut start = 0;
-        for (&p, &end) in asked.iter().zip(&ends) {
+        for &(p, _, end) in &asked {
             let cards = &picked[start..end];
             start = end;
             if cards.is_empty() {
