@@ -287,6 +287,8 @@ fn tiers_fail_the_same_way() {
         "let c = top(deck)\nif c.zone == deck(c.owner) and hand(c.owner) != c.zone { coins += 1 }\nif \"a\" == \"a\" and 1 != none { coins += 1 }\nlet n = none\nif c.zone == deck(n.owner) { coins += 1 }",
         "repeat 2 { if count(deck) < 1 { move_together(discard, deck); shuffle(deck) }; move(top(deck), hand, \"draw\") }\ncoins += count(5)",
         "run(me, \"play\")",
+        // Marks used as values: the compiled call's own operation.
+        "let c = top(deck)\nlet a = mark(c, \"action\")\nif c is action { coins += 1 }\nlet b = unmark(c, \"action\")\nif c is action { coins += 10 }\nlet d = mark([c, top(hand)], \"action\")\nlet e = unmark(top(hand), \"action\")\ncoins += count(deck where it is action) * 100 + count(hand where it is action) * 1000 + a",
         "coins += sum(hand, it.cost) + sum(3, it)",
         "let four = 4\ncoins += any(hand, it is resource) + 1\ncoins += sum(supply + four, it.cost)",
         "let z = \"z\"\nfor p in players() { p.coins += z }",
