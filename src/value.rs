@@ -27,7 +27,7 @@ pub fn bit(i: impl TryInto<u32>) -> u64 {
         .unwrap_or(0)
 }
 
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Default)]
 pub enum Value {
     #[default]
     None,
@@ -41,6 +41,21 @@ pub enum Value {
     /// The event being handled, by depth in the event stack.
     Event(usize),
     List(Arc<Vec<Value>>),
+}
+
+impl Clone for Value {
+    /// A string or a list shares its text or items; any other value owns
+    /// nothing and is its sixteen bytes copied, with no arm a kind.
+    #[inline(always)]
+    fn clone(&self) -> Value {
+        match self {
+            Value::Str(s) => Value::Str(Arc::clone(s)),
+            Value::List(l) => Value::List(Arc::clone(l)),
+            // SAFETY: the other kinds hold only plain data (no pointer,
+            // nothing dropped), so a bitwise copy is a clone.
+            _ => unsafe { std::ptr::read(self) },
+        }
+    }
 }
 
 impl Value {
