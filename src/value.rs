@@ -51,9 +51,14 @@ impl Clone for Value {
         match self {
             Value::Str(s) => Value::Str(Arc::clone(s)),
             Value::List(l) => Value::List(Arc::clone(l)),
-            // SAFETY: the other kinds hold only plain data (no pointer,
-            // nothing dropped), so a bitwise copy is a clone.
-            _ => unsafe { std::ptr::read(self) },
+            _ => {
+                // SAFETY: every other kind is plain (`is_plain` names each
+                // variant: one that owns memory must say so there), holding
+                // only `Copy` data with no pointer and nothing dropped, so a
+                // bitwise copy is a clone.
+                debug_assert!(self.is_plain());
+                unsafe { std::ptr::read(self) }
+            }
         }
     }
 }

@@ -1192,8 +1192,6 @@ impl Game {
         self.choose_builtin(Builtin::Choose, who, a, f, true)
     }
 
-    /// The choices; `first`: only the first pick is kept (see
-    /// [`Game::choose_first`]).
     /// `choose`, `choose_one`, `may`, `choose_option`, `order`: who picks
     /// (a player given first, else the caller), then the pick.
     pub(crate) fn choose_op(&mut self, b: Builtin, a: &mut Args, f: &mut Frame) -> Res<Value> {
@@ -1306,6 +1304,8 @@ impl Game {
         Ok(Value::None)
     }
 
+    /// The choices; `first`: only the first pick is kept (see
+    /// [`Game::choose_first`]).
     fn choose_builtin(
         &mut self,
         b: Builtin,
