@@ -309,13 +309,7 @@ impl Game {
             Value::List(l) => l.get(i).cloned(),
             Value::Zone(z) => {
                 self.check_visible(*z, span)?;
-                let zi = &self.st.zones[self.st.inst(*z)];
-                if zi.piles.is_empty() {
-                    let n = zi.cards.len();
-                    (i < n).then(|| Value::Card(zi.cards[n - 1 - i]))
-                } else {
-                    zi.tops().nth(i).map(Value::Card)
-                }
+                self.st.zones[self.st.inst(*z)].item(i).map(Value::Card)
             }
             Value::None => None,
             Value::Card(_) | Value::Player(_) | Value::Def(_) => (i == 0).then(|| v.clone()),

@@ -1508,13 +1508,7 @@ impl Game {
         for p in order {
             let z = own(from, p);
             self.charge_copy(&Value::Zone(z), sp)?;
-            let zi = &self.st.zones[self.st.inst(z)];
-            let n = zi.cards.len()
-                + if zi.piles.is_empty() {
-                    0
-                } else {
-                    zi.tops().count()
-                };
+            let n = self.st.listed(z);
             if n > 0 && max > 0 {
                 asked.push((p, n, 0));
             }
