@@ -1189,7 +1189,7 @@ impl Game {
             }
             _ => f.me,
         };
-        self.choose_builtin(Builtin::Choose, who, a, f, true)
+        self.choose_builtin(Builtin::Choose, who, a, f, true, None)
     }
 
     /// `choose`, `choose_one`, `may`, `choose_option`, `order`: who picks
@@ -1203,7 +1203,45 @@ impl Game {
             }
             _ => f.me,
         };
-        self.choose_builtin(b, who, std::mem::take(a), f, false)
+        self.choose_builtin(b, who, std::mem::take(a), f, false, None)
+    }
+
+    /// [`Game::choose_op`] of `choose`, `choose_one`, `choose_option` or
+    /// `order` whose last operand, a prompt joined by `+` (and charged as
+    /// joined), comes as its `parts`, what [`Game::show`] writes of each in
+    /// a row: the text is made only for an agent that reads it. Where the
+    /// parts are not the prompt (a player given first or not changes which
+    /// operand is), the text is made and passed as the operand it is.
+    pub(crate) fn choose_parts(
+        &mut self,
+        b: Builtin,
+        mut a: Args,
+        parts: &[Value],
+        f: &mut Frame,
+    ) -> Res<Value> {
+        let who = match a.first() {
+            Some(Value::Player(p)) => {
+                let p = *p;
+                a.remove(0);
+                p
+            }
+            _ => f.me,
+        };
+        let prompt = if b == Builtin::Choose { 3 } else { 1 };
+        if a.len() != prompt {
+            a.push(Value::text(self.joined(parts)));
+            return self.choose_builtin(b, who, a, f, false, None);
+        }
+        self.choose_builtin(b, who, a, f, false, Some(parts))
+    }
+
+    /// The text of a string joined by `+` from `parts`.
+    fn joined(&self, parts: &[Value]) -> String {
+        let mut s = String::new();
+        for p in parts {
+            self.show_into(p, &mut s);
+        }
+        s
     }
 
     /// `at(list, i)`.
@@ -1305,7 +1343,8 @@ impl Game {
     }
 
     /// The choices; `first`: only the first pick is kept (see
-    /// [`Game::choose_first`]).
+    /// [`Game::choose_first`]); `parts`: the prompt, the operand after
+    /// `a`'s, as [`Game::choose_parts`] keeps it.
     fn choose_builtin(
         &mut self,
         b: Builtin,
@@ -1313,6 +1352,7 @@ impl Game {
         a: Args,
         f: &mut Frame,
         first: bool,
+        parts: Option<&[Value]>,
     ) -> Res<Value> {
         let sp = f.span;
         // The options listed, from a zone or a list: a step each.
@@ -1329,6 +1369,7 @@ impl Game {
             match a.get(i) {
                 Some(Value::Str(s)) => std::borrow::Cow::Borrowed(s.as_str()),
                 Some(v) => g.show(v).into(),
+                None if let Some(p) = parts => g.joined(p).into(),
                 None => b.name().into(),
             }
         };

@@ -958,6 +958,11 @@ impl Compiler<'_> {
                     g.choose_each(&vals, f)
                 })
             }
+            // A pick whose prompt is joined by `+`: its parts kept.
+            (
+                Builtin::Choose | Builtin::ChooseOne | Builtin::ChooseOption | Builtin::Order,
+                [lead @ .., last @ Expr::Bin(BinOp::Add, ..)],
+            ) if !lead.is_empty() => self.prompted(b, lead, last, span),
             // One or two operands: run straight into the argument list,
             // no loop over them and no push.
             // The built-in's operation chosen here (see `op_of`).

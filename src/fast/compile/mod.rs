@@ -7,7 +7,7 @@
 //!
 //! By job: statements (`stmt`), lists grown in a local (`append`), expressions (`expr`), verbs inlined
 //! (`inline`), moves/runs/emits (`moves`), calls known at load (`known`),
-//! log lines nobody keeps (`logline`), names compared (`names`);
+//! log lines nobody keeps (`logline`), prompts joined only when read (`prompt`), names compared (`names`);
 //! what they compile to: blocks of leaves (`leaf`), move bodies run in place
 //! (`straight`), the top-card loop (`toploop`), small shapes (`shapes`),
 //! zones and cards found in place (`place`), rules hooks (`hook`).
@@ -40,6 +40,7 @@ mod moves;
 mod names;
 mod near;
 mod place;
+mod prompt;
 mod ran;
 mod shapes;
 mod stmt;
