@@ -2,7 +2,7 @@
 //! filters, the pile tests of an end condition, and builtin calls.
 
 use super::*;
-use crate::engine::ops::op_of;
+use crate::engine::ops::{Op, op_of};
 
 impl Compiler<'_> {
     /// Code whose value is tested for truth.
@@ -966,22 +966,19 @@ impl Compiler<'_> {
             // One or two operands: run straight into the argument list,
             // no loop over them and no push.
             // The built-in's operation chosen here (see `op_of`).
-            (_, [x]) => {
-                let (x, op) = (self.val(x), op_of(b));
-                Box::new(move |g, f| {
-                    let x = x(g, f)?;
-                    f.span = span;
-                    g.call_op(op, b, args_of([x, Value::None], 1), f)
-                })
-            }
+            // A local operand read in its slot (see `Operand`).
+            (_, [Expr::Local(s)]) => call1(Slot(self.slot(*s)), op_of(b), b, span),
+            (_, [x]) => call1(self.val(x), op_of(b), b, span),
             (_, [x, y]) => {
-                let (x, y, op) = (self.val(x), self.val(y), op_of(b));
-                Box::new(move |g, f| {
-                    let x = x(g, f)?;
-                    let y = y(g, f)?;
-                    f.span = span;
-                    g.call_op(op, b, args_of([x, y], 2), f)
-                })
+                let op = op_of(b);
+                match (x, y) {
+                    (Expr::Local(s), Expr::Local(t)) => {
+                        call2(Slot(self.slot(*s)), Slot(self.slot(*t)), op, b, span)
+                    }
+                    (Expr::Local(s), y) => call2(Slot(self.slot(*s)), self.val(y), op, b, span),
+                    (x, Expr::Local(t)) => call2(self.val(x), Slot(self.slot(*t)), op, b, span),
+                    (x, y) => call2(self.val(x), self.val(y), op, b, span),
+                }
             }
             _ => {
                 let (args, op) = (self.vals(args), op_of(b));
@@ -1016,6 +1013,50 @@ fn constant_list(items: &[Expr]) -> Option<Value> {
     Some(Value::list(
         items.iter().map(constant).collect::<Option<_>>()?,
     ))
+}
+
+/// An operand of a compiled call: a local read in its slot, no closure
+/// called for the commonest operand, or code run. Each call shape is made
+/// for its operands' kinds, so code operands pay nothing for the test.
+trait Operand: Send + Sync + 'static {
+    fn get(&self, g: &mut Game, f: &mut Frame) -> Res<Value>;
+}
+
+/// A local's slot.
+struct Slot(usize);
+
+impl Operand for Slot {
+    #[inline(always)]
+    fn get(&self, _: &mut Game, f: &mut Frame) -> Res<Value> {
+        Ok(f.slots[self.0].clone())
+    }
+}
+
+impl Operand for ValFn {
+    #[inline(always)]
+    fn get(&self, g: &mut Game, f: &mut Frame) -> Res<Value> {
+        self(g, f)
+    }
+}
+
+/// Built-in `b` of one operand, by its operation `op` (see `op_of`), run
+/// straight into the argument list.
+fn call1<X: Operand>(x: X, op: Op, b: Builtin, span: Span) -> ValFn {
+    Box::new(move |g, f| {
+        let x = x.get(g, f)?;
+        f.span = span;
+        g.call_op(op, b, args_of([x, Value::None], 1), f)
+    })
+}
+
+/// [`call1`] of two operands.
+fn call2<X: Operand, Y: Operand>(x: X, y: Y, op: Op, b: Builtin, span: Span) -> ValFn {
+    Box::new(move |g, f| {
+        let x = x.get(g, f)?;
+        let y = y.get(g, f)?;
+        f.span = span;
+        g.call_op(op, b, args_of([x, y], 2), f)
+    })
 }
 
 /// The argument list of a call of `n` (1 or 2) operands: `xy` moved in
