@@ -1018,7 +1018,7 @@ fn constant_list(items: &[Expr]) -> Option<Value> {
 /// An operand of a compiled call: a local read in its slot, no closure
 /// called for the commonest operand, or code run. Each call shape is made
 /// for its operands' kinds, so code operands pay nothing for the test.
-trait Operand: Send + Sync + 'static {
+pub(super) trait Operand: Send + Sync + 'static {
     fn get(&self, g: &mut Game, f: &mut Frame) -> Res<Value>;
 }
 
@@ -1036,6 +1036,33 @@ impl Operand for ValFn {
     #[inline(always)]
     fn get(&self, g: &mut Game, f: &mut Frame) -> Res<Value> {
         self(g, f)
+    }
+}
+
+/// An operand whose kind is tested where it is read: a local's slot read
+/// in place, or code run (for calls whose own work dwarfs the test).
+pub(super) enum Read {
+    Slot(usize),
+    Code(ValFn),
+}
+
+impl Operand for Read {
+    #[inline(always)]
+    fn get(&self, g: &mut Game, f: &mut Frame) -> Res<Value> {
+        match self {
+            Read::Slot(s) => Ok(f.slots[*s].clone()),
+            Read::Code(c) => c(g, f),
+        }
+    }
+}
+
+impl Compiler<'_> {
+    /// `e` as a [`Read`].
+    pub(super) fn read(&self, e: &Expr) -> Read {
+        match e {
+            Expr::Local(s) => Read::Slot(self.slot(*s)),
+            e => Read::Code(self.val(e)),
+        }
     }
 }
 

@@ -1,6 +1,7 @@
 //! Moves, runs and emits compiled with their zones and cards found in
 //! place where the code says where they are.
 
+use super::expr::{Operand, Read};
 use super::ran::Ran;
 use super::*;
 
@@ -210,14 +211,15 @@ impl Compiler<'_> {
         if rest.len() > 3 {
             return None;
         }
-        let (name, card, rest) = (*name as u16, self.val(card), self.vals(rest));
+        let (name, card) = (*name as u16, self.read(card));
+        let rest: Box<[Read]> = rest.iter().map(|e| self.read(e)).collect();
         // Whether an ability in the data may change or prevent the event.
         let would = self.data.index.listened(name, true);
         Some(Box::new(move |g, f| {
-            let card = card(g, f)?;
+            let card = card.get(g, f)?;
             let mut more = [Value::None, Value::None, Value::None];
             for (m, a) in more.iter_mut().zip(rest.iter()) {
-                *m = a(g, f)?;
+                *m = a.get(g, f)?;
             }
             f.span = span;
             let [player, amount, target] = more;
