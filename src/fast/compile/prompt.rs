@@ -1,4 +1,4 @@
-//! A prompt joined by `+` (`"pay " + n + " fear"`) as the last operand of a
+//! A prompt joined by `+` (`"discard " + n + " cards"`) as the last operand of a
 //! pick: each `+` checks and charges the string it would make, as
 //! [`Game::binop`] does, but the parts are kept, not joined, and the text
 //! is made only for an agent that reads it ([`Game::choose_parts`]): an
