@@ -11,6 +11,19 @@ use crate::lang::builtins::Builtin;
 use crate::lang::ir::{Field, Span, Special};
 use crate::value::{Args, Cards, ObjId, PlayerId, Value, ZoneRef};
 
+/// Who answers a pick: a player given as the first operand (taken off
+/// the operands), else `me`, the caller.
+#[inline]
+fn picker(a: &mut Args, me: PlayerId) -> PlayerId {
+    match a.first() {
+        Some(&Value::Player(p)) => {
+            a.remove(0);
+            p
+        }
+        _ => me,
+    }
+}
+
 /// What a built-in runs with its arguments evaluated (see [`op_of`]).
 pub(crate) type Op = fn(&mut Game, Builtin, &mut Args, &mut Frame) -> Res<Value>;
 
@@ -1181,27 +1194,18 @@ impl Game {
     /// `first(choose(..))`: `choose`'s first pick (none for none), asked
     /// and charged as `choose` is, with no list made of the picks.
     pub(crate) fn choose_first(&mut self, mut a: Args, f: &mut Frame) -> Res<Value> {
-        let who = match a.first() {
-            Some(Value::Player(p)) => {
-                let p = *p;
-                a.remove(0);
-                p
-            }
-            _ => f.me,
-        };
+        let who = picker(&mut a, f.me);
         self.choose_builtin(Builtin::Choose, who, a, f, true, None)
     }
 
     /// `choose`, `choose_one`, `may`, `choose_option`, `order`: who picks
     /// (a player given first, else the caller), then the pick.
     pub(crate) fn choose_op(&mut self, b: Builtin, a: &mut Args, f: &mut Frame) -> Res<Value> {
-        let who = match a.first() {
-            Some(Value::Player(p)) if b != Builtin::May || a.len() == 2 => {
-                let p = *p;
-                a.remove(0);
-                p
-            }
-            _ => f.me,
+        // `may(p)` alone: `p` is the prompt, not who answers.
+        let who = if b != Builtin::May || a.len() == 2 {
+            picker(a, f.me)
+        } else {
+            f.me
         };
         self.choose_builtin(b, who, std::mem::take(a), f, false, None)
     }
@@ -1219,14 +1223,7 @@ impl Game {
         parts: &[Value],
         f: &mut Frame,
     ) -> Res<Value> {
-        let who = match a.first() {
-            Some(Value::Player(p)) => {
-                let p = *p;
-                a.remove(0);
-                p
-            }
-            _ => f.me,
-        };
+        let who = picker(&mut a, f.me);
         let prompt = if b == Builtin::Choose { 3 } else { 1 };
         if a.len() != prompt {
             a.push(Value::text(self.joined(parts)));
