@@ -5,10 +5,13 @@
 //! workers) never skew a game's; it costs a thread-local add per
 //! allocation.
 
-use std::alloc::{GlobalAlloc, Layout, System};
+use mimalloc::MiMalloc;
+use std::alloc::{GlobalAlloc, Layout};
 use std::cell::Cell;
 
-/// The system allocator, counting.
+/// mimalloc, counting. Its thread-local free lists make an allocation and
+/// a free fewer instructions than glibc's (0.4–2 % of a random game); the
+/// counts come from each call's `Layout`, so budgets do not depend on it.
 struct Counting;
 
 #[global_allocator]
@@ -25,11 +28,11 @@ fn add(n: isize) {
     let _ = HELD.try_with(|h| h.set(h.get().wrapping_add(n)));
 }
 
-// SAFETY: every call is passed to the system allocator unchanged.
+// SAFETY: every call is passed to mimalloc unchanged.
 unsafe impl GlobalAlloc for Counting {
     #[inline]
     unsafe fn alloc(&self, l: Layout) -> *mut u8 {
-        let p = unsafe { System.alloc(l) };
+        let p = unsafe { MiMalloc.alloc(l) };
         if !p.is_null() {
             add(l.size() as isize);
         }
@@ -38,7 +41,7 @@ unsafe impl GlobalAlloc for Counting {
 
     #[inline]
     unsafe fn alloc_zeroed(&self, l: Layout) -> *mut u8 {
-        let p = unsafe { System.alloc_zeroed(l) };
+        let p = unsafe { MiMalloc.alloc_zeroed(l) };
         if !p.is_null() {
             add(l.size() as isize);
         }
@@ -47,13 +50,13 @@ unsafe impl GlobalAlloc for Counting {
 
     #[inline]
     unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
-        unsafe { System.dealloc(p, l) };
+        unsafe { MiMalloc.dealloc(p, l) };
         add(-(l.size() as isize));
     }
 
     #[inline]
     unsafe fn realloc(&self, p: *mut u8, l: Layout, size: usize) -> *mut u8 {
-        let q = unsafe { System.realloc(p, l, size) };
+        let q = unsafe { MiMalloc.realloc(p, l, size) };
         if !q.is_null() {
             add(size as isize - l.size() as isize);
         }
