@@ -13,6 +13,7 @@
 
 mod blind;
 mod compile;
+mod conditions;
 mod filtered;
 mod listing;
 pub(crate) mod native;

@@ -287,13 +287,6 @@ pub enum Small {
     Zone(ZoneRef),
 }
 
-/// By trigger, its condition as a quiet tree, if it is one.
-pub fn conditions(data: &Data) -> Box<[Option<Quiet>]> {
-    (data.triggers.iter())
-        .map(|t| t.cond.as_ref().and_then(|c| condition(c, data)))
-        .collect()
-}
-
 /// Code that is one condition, as a quiet tree, if it is one.
 pub fn condition(code: &Code, data: &Data) -> Option<Quiet> {
     match &code.stmts[..] {
@@ -439,15 +432,7 @@ impl Quiet {
             Quiet::Not(x) => !x.truth::<LISTS>(g, s, steps)?,
             Quiet::And(a, b) => a.truth::<LISTS>(g, s, steps)? && b.truth::<LISTS>(g, s, steps)?,
             Quiet::Or(a, b) => a.truth::<LISTS>(g, s, steps)? || b.truth::<LISTS>(g, s, steps)?,
-            Quiet::Is(x, tag, negate) => {
-                let tags = match x.get(g, s)? {
-                    Small::Card(c) => g.st.tags(c),
-                    Small::Def(d) => g.data.defs[d as usize].tags,
-                    Small::None => 0,
-                    _ => return None,
-                };
-                (tags & bit(*tag) != 0) != *negate
-            }
+            Quiet::Is(x, tag, negate) => is(g, x.get(g, s)?, *tag, *negate)?,
             Quiet::Eq(a, b, eq) => same(g, a.get(g, s)?, b.get(g, s)?) == *eq,
             Quiet::Num(n) => {
                 let [a, b] = n.nums;
@@ -542,7 +527,7 @@ impl Read {
 /// The square a value names, as the board's readers take it; None where
 /// they would fail (a game with no board, a value naming no square).
 #[inline(always)]
-fn square(g: &Game, v: Small) -> Option<usize> {
+pub(super) fn square(g: &Game, v: Small) -> Option<usize> {
     let n = int(v)?;
     usize::try_from(n)
         .ok()
@@ -637,6 +622,18 @@ pub(super) fn same(g: &Game, a: Small, b: Small) -> bool {
         (Small::Zone(x), Small::Zone(y)) => x == y,
         _ => false,
     }
+}
+
+/// `v is tag` (negated if `negate`), as [`Quiet::Is`] decides it.
+#[inline(always)]
+pub(super) fn is(g: &Game, v: Small, tag: u16, negate: bool) -> Option<bool> {
+    let tags = match v {
+        Small::Card(c) => g.st.tags(c),
+        Small::Def(d) => g.data.defs[d as usize].tags,
+        Small::None => 0,
+        _ => return None,
+    };
+    Some((tags & bit(tag) != 0) != negate)
 }
 
 /// A value's truth, as [`Value::truthy`] has it.

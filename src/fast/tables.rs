@@ -3,8 +3,9 @@
 //! declarations hold only what the data says.
 
 use super::compile::Body;
+use super::conditions::{self, Condition};
 use super::native::{self, Choose, CmpOp, FastChoose, FastRule, FastRules, Operand, Pick, Test};
-use super::quiet::{self, Quiet};
+use super::quiet;
 use super::recheck::Check;
 use crate::data::{BotRule, Data};
 use crate::lang::ir::Span;
@@ -19,8 +20,9 @@ pub struct Tables {
     pub windows: Box<[WindowFast]>,
     /// By phase: the windows it opens, when that is all its code does.
     pub phases: Box<[Option<Box<[u16]>>]>,
-    /// By trigger: its condition, when it is quiet ([`quiet`]).
-    pub conditions: Box<[Option<Quiet>]>,
+    /// By trigger: its condition, when it is quiet ([`quiet`]), made into
+    /// closures ([`conditions`]).
+    pub conditions: Box<[Option<Condition>]>,
     /// The rules' end check, when it is quiet.
     pub end: Option<Check>,
 }
@@ -144,7 +146,7 @@ impl Tables {
             phases: (data.turn.phases.iter())
                 .map(|ph| ph.body.only_windows())
                 .collect(),
-            conditions: quiet::conditions(data),
+            conditions: conditions::conditions(data),
             end: quiet::condition(&data.end_if, data).map(Check::end),
         }
     }
