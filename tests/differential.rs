@@ -955,6 +955,22 @@ fn local_sums_fail_the_same_way() {
     fail_with_verbs("sums", "", &cases);
 }
 
+/// Comparisons of code's value with a local or a constant, read where it
+/// lies by the speed tier (no copy made): the same truths, steps, spans
+/// and failures as the reference's values compared.
+#[test]
+fn compared_locals_fail_the_same_way() {
+    let cases = [
+        "let s = \"a\"\nlet n = 2\nlet c = top(deck)\nlet l = [1, c]\nif s == \"a\" { coins += 1 }\nif \"a\" != s { coins += 2 }\nif c == c and s != n { coins += 4 }\nif top(hand) == c or first(hand) != none { coins += 8 }\nif l == l and [1, c] == l { coins += 16 }\nif none == n or first(l) == n { coins += 32 }\nif top(deck) != c and count(hand) != n { coins += 64 }",
+        "let s = first([\"a\", 1])\nif s < 2 { coins += 1 }",
+        "let c = top(deck)\nif 1 > c { coins += 1 }",
+        "let c = top(deck)\nif count(hand) <= c { coins += 1 }",
+        "let l = [1, 2, 3]\nlet m = [1, 2, 3]\nwhile true { if l == m and m != none { coins += 0 } }",
+        "let s = \"x\"\nlet c = top(deck)\nwhile true { if s == \"x\" and none != c and top(deck) == c { coins += 0 } }",
+    ];
+    fail_with_verbs("compared", "", &cases);
+}
+
 /// Abilities' conditions reading the board (`square_kind(event.target) ==
 /// "land"`), decided by the speed tier without running them where they
 /// cannot fail: the same abilities fire for the same steps, and one that

@@ -124,6 +124,11 @@ impl Compiler<'_> {
                     Box::new(move |g, f| Ok(v(g, f)?.truthy()))
                 }
             },
+            // `if x`: the local tested in its slot, no copy made.
+            Expr::Local(s) => {
+                let s = self.slot(*s);
+                Box::new(move |_, f| Ok(f.slots[s].truthy()))
+            }
             _ => {
                 let v = self.val(e);
                 Box::new(move |g, f| Ok(v(g, f)?.truthy()))
@@ -131,22 +136,34 @@ impl Compiler<'_> {
         }
     }
 
-    /// `a <cmp> b` of two values made by their code.
+    /// `a <cmp> b` of two values made by their code; a local or a
+    /// constant on the right is compared where it lies (no copy made,
+    /// none dropped): `run(c, 1) == false`, `at(l, i) == c`.
     fn compared(&self, op: BinOp, cmp: CmpOp, a: &Expr, b: &Expr, span: Span) -> CondFn {
+        let t = Test { op, cmp, span };
+        match (a, b) {
+            // The local read after the code, as the reference reads it.
+            (x, Expr::Local(s)) => {
+                let (x, s) = (self.val(x), self.slot(*s));
+                return Box::new(move |g, f| {
+                    let x = x(g, f)?;
+                    t.holds(g, &x, &f.slots[s])
+                });
+            }
+            (x, y) if let Some(y) = constant(y) => {
+                let x = self.val(x);
+                return Box::new(move |g, f| {
+                    let x = x(g, f)?;
+                    t.holds(g, &x, &y)
+                });
+            }
+            _ => {}
+        }
         let (a, b) = (self.val(a), self.val(b));
-        let eq = matches!(op, BinOp::Eq | BinOp::Ne);
         Box::new(move |g, f| {
             let x = a(g, f)?;
             let y = b(g, f)?;
-            if let (Value::Int(x), Value::Int(y)) = (&x, &y) {
-                let (x, y) = (*x, *y);
-                return Ok(cmp.holds(x, y));
-            }
-            // `==` and `!=` are the values' equality, as `binop` makes it.
-            if eq {
-                return Ok(g.equal_charged(&x, &y, span)? == (op == BinOp::Eq));
-            }
-            Ok(g.binop(op, x, y, span)?.truthy())
+            t.holds(g, &x, &y)
         })
     }
 
@@ -992,6 +1009,35 @@ impl Compiler<'_> {
                 })
             }
         }
+    }
+}
+
+/// A comparison of two values, as `binop` makes it.
+#[derive(Clone, Copy)]
+struct Test {
+    op: BinOp,
+    cmp: CmpOp,
+    span: Span,
+}
+
+impl Test {
+    #[inline(always)]
+    fn holds(self, g: &mut Game, x: &Value, y: &Value) -> Res<bool> {
+        if let (Value::Int(x), Value::Int(y)) = (x, y) {
+            return Ok(self.cmp.holds(*x, *y));
+        }
+        // `==` and `!=` are the values' equality, as `binop` makes it.
+        if matches!(self.op, BinOp::Eq | BinOp::Ne) {
+            return Ok(g.equal_charged(x, y, self.span)? == (self.op == BinOp::Eq));
+        }
+        self.ordered(g, x, y)
+    }
+
+    /// `<`, `<=`, `>`, `>=` of values not both numbers.
+    #[cold]
+    #[inline(never)]
+    fn ordered(self, g: &mut Game, x: &Value, y: &Value) -> Res<bool> {
+        Ok(g.binop(self.op, x.clone(), y.clone(), self.span)?.truthy())
     }
 }
 
