@@ -177,22 +177,31 @@ impl Game {
                     } else {
                         p
                     };
-                    for &t in list {
-                        if data.triggers[t as usize].def != Some(def) {
-                            continue;
-                        }
-                        if each {
-                            for q in self.turn_order_iter(self.st.active, true) {
-                                found.push((t, Some(c), q));
-                            }
-                        } else {
-                            found.push((t, Some(c), me));
-                        }
-                    }
+                    self.found_card(&mut found, list, c, me, each);
                 }
             }
         }
         found
+    }
+
+    /// The abilities in `list` of card `c`, found listening: out of line,
+    /// so the walk over the zone's cards (most of which listen to nothing)
+    /// keeps what it reads in registers.
+    #[inline(never)]
+    fn found_card(&self, found: &mut Found, list: &[u32], c: ObjId, me: PlayerId, each: bool) {
+        let def = self.st.objs[c as usize].def;
+        for &t in list {
+            if self.data.triggers[t as usize].def != Some(def) {
+                continue;
+            }
+            if each {
+                for q in self.turn_order_iter(self.st.active, true) {
+                    found.push((t, Some(c), q));
+                }
+            } else {
+                found.push((t, Some(c), me));
+            }
+        }
     }
 
     /// The abilities found are read in place, not moved (most events find
