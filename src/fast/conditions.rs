@@ -1,7 +1,7 @@
 //! Abilities' quiet conditions ([`Quiet`]) made into closures: each event
 //! asks those of the abilities it finds, most of them one comparison or tag
 //! test of reads (`event.card == this`, `me == active`, `this.host !=
-//! none`, `this is battled`, `square_kind(event.target) == "start"`,
+//! none`, `this is <tag>`, `square_kind(event.target) == "<kind>"`,
 //! `buys > 0`) or an `and` of such. The commonest reads get code made for
 //! them, so no tree is walked and no read's kind matched at each decision;
 //! `and`, `or` and `not` call their parts' closures; any other node is
