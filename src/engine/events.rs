@@ -8,6 +8,7 @@ use super::state::{Event, Pending};
 use super::{Game, Res};
 use crate::data::schema::Controller;
 use crate::data::{Data, EventSlot};
+use crate::lang::ir::Code;
 use crate::value::{ObjId, PlayerId};
 
 /// An ability that is due: its trigger, its card, the player it belongs to.
@@ -289,7 +290,9 @@ impl Game {
     }
 
     /// Whether the ability's condition holds, and whether the tier decided
-    /// it (read only, a step and a level) rather than its code ran.
+    /// it (read only, a step and a level) rather than its code ran. Inlined
+    /// where abilities found are sorted: most conditions are decided.
+    #[inline(always)]
     fn condition(
         &mut self,
         data: &Data,
@@ -311,6 +314,18 @@ impl Game {
             self.leave();
             return Ok((holds, true));
         }
+        self.run_condition(data, c, this, me)
+    }
+
+    /// [`Game::condition`] run as code (out of line: the rare case).
+    #[inline(never)]
+    fn run_condition(
+        &mut self,
+        data: &Data,
+        c: &Code,
+        this: Option<ObjId>,
+        me: PlayerId,
+    ) -> Res<(bool, bool)> {
         Ok((self.exec_in(data, c, this, me, [], None)?.truthy(), false))
     }
 
