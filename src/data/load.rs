@@ -1018,7 +1018,7 @@ impl Loader {
             )
         };
 
-        let zones = r
+        let zones: Vec<ZoneDecl> = r
             .zones
             .iter()
             .map(|(name, z)| {
@@ -1393,7 +1393,7 @@ impl Loader {
             });
         }
 
-        let index = build_index(&triggers, self.names.events.len());
+        let index = build_index(&triggers, &zones, self.names.events.len());
         let table = super::card_table::CardTable::new(
             &defs,
             self.names.props.len(),
@@ -1755,7 +1755,7 @@ impl Loader {
     }
 }
 
-fn build_index(triggers: &[Trigger], events: usize) -> TriggerIndex {
+fn build_index(triggers: &[Trigger], zones: &[ZoneDecl], events: usize) -> TriggerIndex {
     let mut slots = vec![EventSlot::default(); events * 2];
     for (i, t) in triggers.iter().enumerate() {
         let slot = &mut slots[t.event as usize * 2 + t.would as usize];
@@ -1765,9 +1765,18 @@ fn build_index(triggers: &[Trigger], events: usize) -> TriggerIndex {
         } else if t.self_only {
             slot.self_only.push(i);
         } else if let Some(z) = t.zone {
-            match slot.zoned.iter_mut().find(|(zz, _)| *zz == z) {
-                Some((_, v)) => v.push(i),
-                None => slot.zoned.push((z, vec![i])),
+            match slot.zoned.iter_mut().find(|zz| zz.zone == z) {
+                Some(zz) => zz.list.push(i),
+                None => {
+                    let decl = &zones[z as usize];
+                    slot.zoned.push(Zoned {
+                        zone: z,
+                        list: vec![i],
+                        defs: Vec::new(),
+                        shared: decl.shared,
+                        each: decl.shared && decl.controller == Controller::Each,
+                    });
+                }
             }
         }
     }
@@ -1786,9 +1795,11 @@ fn build_index(triggers: &[Trigger], events: usize) -> TriggerIndex {
     };
     for slot in &mut slots {
         slot.any = !slot.rules.is_empty() || !slot.self_only.is_empty() || !slot.zoned.is_empty();
-        slot.zoned_defs = slot.zoned.iter().map(|(_, l)| def_bits(l)).collect();
+        for z in &mut slot.zoned {
+            z.defs = def_bits(&z.list);
+        }
         let mut defs = def_bits(&slot.self_only);
-        for z in &slot.zoned_defs {
+        for z in slot.zoned.iter().map(|z| &z.defs) {
             if z.len() > defs.len() {
                 defs.resize(z.len(), 0);
             }

@@ -219,14 +219,27 @@ pub struct EventSlot {
     pub rules: Vec<u32>,
     pub self_only: Vec<u32>,
     /// Card abilities live in a zone, grouped by that zone.
-    pub zoned: Vec<(u16, Vec<u32>)>,
+    pub zoned: Vec<Zoned>,
     /// Whether any ability waits for the event (the rules' or a card's).
     pub any: bool,
     /// Bit per card definition with an ability here (self or zoned): with no
     /// card of these in the game, only the rules' abilities can trigger.
     pub defs: Vec<u64>,
-    /// The same bits for each entry of `zoned`.
-    pub zoned_defs: Vec<Vec<u64>>,
+}
+
+/// The card abilities waiting for an event in one zone, with what finding
+/// them needs to know of the zone (read once, when the index is built).
+#[derive(Default, Clone)]
+pub struct Zoned {
+    pub zone: u16,
+    /// The abilities, in the order of the triggers.
+    pub list: Vec<u32>,
+    /// Bit per card definition with an ability in `list`.
+    pub defs: Vec<u64>,
+    /// The zone has one instance, not one per player.
+    pub shared: bool,
+    /// Shared, and a card's abilities there are each player's.
+    pub each: bool,
 }
 
 impl TriggerIndex {

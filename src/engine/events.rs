@@ -4,12 +4,11 @@
 
 use super::log::{Entry, Place, sees_card};
 use super::request::{Choice, Kind, Request};
-use super::state::{Event, Pending};
+use super::state::{Event, Obj, Pending};
 use super::{Game, Res};
-use crate::data::schema::Controller;
-use crate::data::{Data, EventSlot};
+use crate::data::{Data, EventSlot, Zoned};
 use crate::lang::ir::Code;
-use crate::value::{ObjId, PlayerId};
+use crate::value::{ObjId, PlayerId, ZoneRef};
 
 /// An ability that is due: its trigger, its card, the player it belongs to.
 type Due = (u32, Option<ObjId>, PlayerId);
@@ -28,6 +27,15 @@ enum Recheck {
     /// The tier decided it held a moment ago and nothing ran since: the
     /// answer stands, charged as asking it again is (a step and a level).
     Held,
+}
+
+/// Whether card `c`'s definition has its bit in `defs` (most cards wait
+/// for nothing: one bit says so). Tested in a walk with no call in it, so
+/// what it reads stays in registers.
+#[inline(always)]
+fn listens(objs: &[Obj], defs: &[u64], c: ObjId) -> bool {
+    let def = objs[c as usize].def;
+    (defs.get(def as usize / 64)).is_some_and(|w| w >> (def % 64) & 1 != 0)
 }
 
 impl Game {
@@ -134,55 +142,60 @@ impl Game {
                 }
             }
         }
-        for ((zone, list), defs) in slot.zoned.iter().zip(&slot.zoned_defs) {
+        for z in &slot.zoned {
             // No card of these definitions in the game: none in the zone.
-            if !self.st.made_any(defs) {
+            if !self.st.made_any(&z.defs) {
                 continue;
             }
-            let shared = self.st.shared(*zone);
-            let each = shared && data.zones[*zone as usize].controller == Controller::Each;
             // A shared zone has one instance (owner 0), visited once whoever is
-            // still in the game; a player's zone, once per player still in it,
-            // in turn order from the active player (counted round, no
-            // division a player).
+            // still in the game; a card's abilities there are its owner's or
+            // each player's.
+            if z.shared {
+                let inst = self.st.inst(ZoneRef {
+                    zone: z.zone,
+                    owner: 0,
+                });
+                self.found_at(&mut found, z, inst, None);
+                continue;
+            }
+            // A player's zone, once per player still in it, in turn order from
+            // the active player (counted round, no division a player); a card's
+            // abilities there are that player's.
             let (n, active) = (self.st.nplayers as usize, self.st.active as usize);
             let active = if active < n {
                 active
             } else {
                 active.checked_rem(n).unwrap_or(0)
             };
-            for i in 0..if shared { 1 } else { n } {
+            for i in 0..n {
                 let p = match active + i {
-                    _ if shared => 0,
                     q if q >= n => q - n,
                     q => q,
                 };
-                if !shared && self.st.lost[p] {
+                if self.st.lost[p] {
                     continue;
                 }
                 let p = p as PlayerId;
-                let inst = self.st.inst(crate::value::ZoneRef {
-                    zone: *zone,
+                let inst = self.st.inst(ZoneRef {
+                    zone: z.zone,
                     owner: p,
                 });
-                for &c in &self.st.zones[inst].cards {
-                    let def = self.st.objs[c as usize].def;
-                    // Most cards wait for nothing here: one bit says so.
-                    if (defs.get(def as usize / 64)).is_none_or(|w| w >> (def % 64) & 1 == 0) {
-                        continue;
-                    }
-                    // A card's abilities are those of the player whose zone holds
-                    // it; in a shared zone, its owner's or each player's.
-                    let me = if shared {
-                        self.st.objs[c as usize].owner
-                    } else {
-                        p
-                    };
-                    self.found_card(&mut found, list, c, me, each);
-                }
+                self.found_at(&mut found, z, inst, Some(p));
             }
         }
         found
+    }
+
+    /// The abilities of `z` of the cards in zone instance `inst`, whose
+    /// player is `holder` (a shared zone's: none, each card's owner).
+    #[inline(always)]
+    fn found_at(&self, found: &mut Found, z: &Zoned, inst: usize, holder: Option<PlayerId>) {
+        let objs = &self.st.objs[..];
+        let mut cards = self.st.zones[inst].cards.iter();
+        while let Some(&c) = cards.find(|&&c| listens(objs, &z.defs, c)) {
+            let me = holder.unwrap_or(objs[c as usize].owner);
+            self.found_card(found, &z.list, c, me, z.each);
+        }
     }
 
     /// The abilities in `list` of card `c`, found listening: out of line,
