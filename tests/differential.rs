@@ -971,6 +971,36 @@ fn compared_locals_fail_the_same_way() {
     fail_with_verbs("compared", "", &cases);
 }
 
+/// Picks with a prompt written out (the prompt passed where it lies, not
+/// as an operand), `may` of a prompt alone or after who answers, and a
+/// local list indexed or counted in its slot by the speed tier: the same
+/// requests, prompts, values, steps and failures as the reference's.
+#[test]
+fn picked_locals_fail_the_same_way() {
+    let cases = [
+        "let l = [3, 4, 5]\nlet i = 1\ncoins += at(l, i) + at(l, 2) + count(l)\nif empty(l) { coins += 100 }\nif at(l, 7) == none { coins += 1000 }",
+        "let l = [1]\nlet i = \"x\"\ncoins += at(l, i)",
+        "let c = 5\nlet i = 0\ncoins += at(c, i)",
+        "let c = \"abc\"\ncoins += at(c, 0)",
+        "let c = top(deck)\nlet l = []\ncoins += count(l) + count(c)\nif at(c, 0) == c and at(c, 1) == none { coins += 10 }",
+        "let z = hand\nlet n = 0\nwhile n < count(z) { n += 1 }\ncoins += n + count(z)",
+        "let l = [1, 2]\nlet n = 0\nwhile n < count(l) and at(l, n) > 0 { n += 1 }\ncoins += n",
+        "let s = \"abc\"\ncoins += count(s)",
+        "let l = [1, 2]\nwhile true { if at(l, 1) == 2 and count(l) == 2 { coins += 0 } }",
+        "let l = hand\nlet c = choose_one(l, \"pick one\")\ncoins += 1",
+        "let c = choose_one(hand where it.cost >= 0, \"pick one\")\ncoins += 1",
+        "let c = choose_one([], \"pick none\")\nif c == none { coins += 1 }",
+        "let c = choose(hand, 1, 1, \"pick\")\ncoins += 1",
+        "let c = choose(me, hand, 0, 1, \"pick\")\ncoins += 1",
+        "let c = order(hand, \"order them\")\ncoins += 1",
+        "let c = choose_option([\"a\", \"b\"], \"which\")\ncoins += 1",
+        "if may(\"go?\") { coins += 1 }",
+        "let p = me\nif may(p, \"go?\") { coins += 1 }",
+        "let c = choose_one(5, \"pick\")\ncoins += 1",
+    ];
+    fail_with_verbs("picked", "", &cases);
+}
+
 /// Abilities' conditions reading the board (`square_kind(event.target) ==
 /// "land"`), decided by the speed tier without running them where they
 /// cannot fail: the same abilities fire for the same steps, and one that

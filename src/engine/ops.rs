@@ -1210,9 +1210,10 @@ impl Game {
         self.choose_builtin(b, who, std::mem::take(a), f, false, None)
     }
 
-    /// [`Game::choose_op`] of `choose`, `choose_one`, `choose_option` or
-    /// `order` whose last operand, a prompt joined by `+` (and charged as
-    /// joined), comes as its `parts`, what [`Game::show`] writes of each in
+    /// [`Game::choose_op`] of `choose`, `choose_one`, `choose_option`,
+    /// `order` or `may` whose last operand, a prompt joined by `+` (and
+    /// charged as joined) or a string written out, comes as its `parts`,
+    /// what [`Game::show`] writes of each in
     /// a row: the text is made only for an agent that reads it. Where the
     /// parts are not the prompt (a player given first or not changes which
     /// operand is), the text is made and passed as the operand it is.
@@ -1224,7 +1225,12 @@ impl Game {
         f: &mut Frame,
     ) -> Res<Value> {
         let who = picker(&mut a, f.me);
-        let prompt = if b == Builtin::Choose { 3 } else { 1 };
+        let prompt = match b {
+            Builtin::Choose => 3,
+            // `may(p, prompt)`: who answers taken off, none left before it.
+            Builtin::May => 0,
+            _ => 1,
+        };
         if a.len() != prompt {
             a.push(Value::text(self.joined(parts)));
             return self.choose_builtin(b, who, a, f, false, None);
@@ -1366,6 +1372,8 @@ impl Game {
             match a.get(i) {
                 Some(Value::Str(s)) => std::borrow::Cow::Borrowed(s.as_str()),
                 Some(v) => g.show(v).into(),
+                // A prompt of one string part is that string (no copy).
+                None if let Some([Value::Str(s)]) = parts => std::borrow::Cow::Borrowed(s.as_str()),
                 None if let Some(p) = parts => g.joined(p).into(),
                 None => b.name().into(),
             }

@@ -887,6 +887,19 @@ impl Compiler<'_> {
                     })
                 })
             }
+            // Of a local: counted in its slot, no copy made and dropped.
+            (Builtin::Count | Builtin::Empty, [Expr::Local(s)]) => {
+                let (s, count) = (self.slot(*s), b == Builtin::Count);
+                Box::new(move |g, f| {
+                    f.span = span;
+                    let n = g.count(&f.slots[s], span)?;
+                    Ok(if count {
+                        Value::Int(n as i64)
+                    } else {
+                        Value::Bool(n == 0)
+                    })
+                })
+            }
             (Builtin::Count | Builtin::Empty, [x]) => {
                 let (x, count) = (self.val(x), b == Builtin::Count);
                 Box::new(move |g, f| {
@@ -929,6 +942,19 @@ impl Compiler<'_> {
                     let zone = zone(g, f)?;
                     f.span = span;
                     g.move_value(&cards, &zone, cause, false, together, f)
+                })
+            }
+            // A local list indexed by a local or a number: the item read
+            // where the list lies, no copy of it made and dropped.
+            (Builtin::At, [Expr::Local(l), i @ (Expr::Local(_) | Expr::Int(_))]) => {
+                let (l, i) = (self.slot(*l), self.read_int(i));
+                Box::new(move |g, f| {
+                    f.span = span;
+                    let i = match i {
+                        Ok(s) => g.index(&f.slots[s], span)?,
+                        Err(i) => usize::try_from(i).unwrap_or(usize::MAX),
+                    };
+                    g.item_at(&f.slots[l], i, span)
                 })
             }
             // A list written out and indexed (a table by level): its items
@@ -980,6 +1006,15 @@ impl Compiler<'_> {
                 Builtin::Choose | Builtin::ChooseOne | Builtin::ChooseOption | Builtin::Order,
                 [lead @ .., last @ Expr::Bin(BinOp::Add, ..)],
             ) if !lead.is_empty() => self.prompted(b, lead, last, span),
+            // A pick whose prompt is a string written out: the prompt read
+            // where it lies, not copied into the operands.
+            (
+                Builtin::Choose | Builtin::ChooseOne | Builtin::ChooseOption | Builtin::Order,
+                [lead @ .., Expr::Str(text)],
+            ) if !lead.is_empty() => self.picked(b, lead, text, span),
+            (Builtin::May, [lead @ .., Expr::Str(text)]) if lead.len() <= 1 => {
+                self.picked(b, lead, text, span)
+            }
             // One or two operands: run straight into the argument list,
             // no loop over them and no push.
             // The built-in's operation chosen here (see `op_of`).
@@ -1069,7 +1104,7 @@ pub(super) trait Operand: Send + Sync + 'static {
 }
 
 /// A local's slot.
-struct Slot(usize);
+pub(super) struct Slot(pub(super) usize);
 
 impl Operand for Slot {
     #[inline(always)]
@@ -1103,6 +1138,15 @@ impl Operand for Read {
 }
 
 impl Compiler<'_> {
+    /// A local's slot, or a number written out (`e` one of the two).
+    fn read_int(&self, e: &Expr) -> Result<usize, i64> {
+        match e {
+            Expr::Local(s) => Ok(self.slot(*s)),
+            Expr::Int(i) => Err(*i),
+            _ => unreachable!("a local or a number"),
+        }
+    }
+
     /// `e` as a [`Read`].
     pub(super) fn read(&self, e: &Expr) -> Read {
         match e {

@@ -155,10 +155,13 @@ impl Compiler<'_> {
             Expr::Local(s) => Ok(self.slot(*s)),
             other => Err(self.val(other)),
         };
+        // `me` runs it as the running player, read from the frame; a
+        // local target is read in its slot.
+        let who = |w: &Expr| (!matches!(w, Expr::Me)).then(|| self.val(w));
         let (who, target) = match rest {
             [] => (None, None),
-            [w] => (Some(self.val(w)), None),
-            [w, t] => (Some(self.val(w)), Some(self.val(t))),
+            [w] => (who(w), None),
+            [w, t] => (who(w), Some(self.read(t))),
             _ => return None,
         };
         Some(Box::new(move |g, f| {
@@ -177,7 +180,7 @@ impl Compiler<'_> {
                 None => None,
             };
             let target = match &target {
-                Some(t) => t(g, f)?,
+                Some(t) => t.get(g, f)?,
                 None => Value::None,
             };
             f.span = span;

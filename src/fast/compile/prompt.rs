@@ -4,8 +4,10 @@
 //! is made only for an agent that reads it ([`Game::choose_parts`]): an
 //! agent that picks without reading makes no string to drop.
 
+use super::expr::{Operand, Slot};
 use super::*;
 use smallvec::SmallVec;
+use std::sync::Arc;
 
 impl Compiler<'_> {
     /// `b(lead.., last)`, `last` a chain of `+` (`a + b + c`, read from the
@@ -61,4 +63,48 @@ impl Compiler<'_> {
             g.choose_parts(b, a, &parts, f)
         })
     }
+
+    /// `b(lead.., "text")`: a pick whose prompt is a string written out,
+    /// passed as the one part of a joined prompt ([`Game::choose_parts`]):
+    /// read where it lies, never copied into the operands and dropped.
+    /// The one operand before it (the options, or who answers `may`) a
+    /// local read in its slot.
+    pub(super) fn picked(
+        &self,
+        b: Builtin,
+        lead: &[Expr],
+        text: &Arc<String>,
+        span: Span,
+    ) -> ValFn {
+        let parts = [Value::Str(text.clone())];
+        match lead {
+            [] => Box::new(move |g, f| {
+                f.span = span;
+                g.choose_parts(b, Args::new(), &parts, f)
+            }),
+            [Expr::Local(s)] => pick1(Slot(self.slot(*s)), b, parts, span),
+            [x] => pick1(self.val(x), b, parts, span),
+            _ => {
+                let lead = self.vals(lead);
+                Box::new(move |g, f| {
+                    let mut a = Args::new();
+                    for x in lead.iter() {
+                        a.push(x(g, f)?);
+                    }
+                    f.span = span;
+                    g.choose_parts(b, a, &parts, f)
+                })
+            }
+        }
+    }
+}
+
+/// [`Compiler::picked`] of one operand before the prompt.
+fn pick1<X: Operand>(x: X, b: Builtin, parts: [Value; 1], span: Span) -> ValFn {
+    Box::new(move |g, f| {
+        let x = x.get(g, f)?;
+        f.span = span;
+        let a = Args::from_buf_and_len([x, Value::None, Value::None, Value::None], 1);
+        g.choose_parts(b, a, &parts, f)
+    })
 }

@@ -571,6 +571,14 @@ impl Compiler<'_> {
                         g.int(&n, span)
                     })));
                 }
+                // A local counted in its slot, no copy made and dropped.
+                if let Expr::Local(s) = args[0] {
+                    let s = self.slot(s);
+                    return Some(Num::Code(Box::new(move |g, f| {
+                        f.span = span;
+                        Ok(g.count(&f.slots[s], span)? as i64)
+                    })));
+                }
                 let x = self.val(&args[0]);
                 Num::Code(Box::new(move |g, f| {
                     let v = x(g, f)?;
