@@ -52,8 +52,12 @@ fn table(root: &Path, tops: &[&str], keep: fn(&Path) -> bool, whole: bool) -> St
             .map(|c| c.as_os_str().to_string_lossy().into_owned())
             .collect();
         let name = name.join("/");
-        let abs = root.join(f);
-        table.push_str(&format!("    ({name:?}, include_bytes!({abs:?})),\n"));
+        // Named from the manifest dir at compile time, not as an absolute
+        // path: a target dir shared by two checkouts may reuse this output.
+        let from_root = format!("/{name}");
+        table.push_str(&format!(
+            "    ({name:?}, include_bytes!(concat!(env!(\"CARGO_MANIFEST_DIR\"), {from_root:?}))),\n"
+        ));
     }
     table.push(']');
     table
