@@ -104,12 +104,33 @@ impl Hosted {
     /// The cards listed under `h`, in no order: those attached to it now,
     /// and any that have left it since.
     #[inline]
-    pub fn under(&self, h: ObjId) -> impl Iterator<Item = ObjId> + '_ {
-        let first = self.under.get(h as usize).copied().unwrap_or(NONE);
-        std::iter::successors((first != NONE).then_some(first), |&c| {
-            let n = self.next[c as usize];
-            (n != NONE).then_some(n)
-        })
+    pub fn under(&self, h: ObjId) -> Under<'_> {
+        Under {
+            next: &self.next,
+            at: self.under.get(h as usize).copied().unwrap_or(NONE),
+        }
+    }
+}
+
+/// The cards listed under a host ([`Hosted::under`]): the list followed
+/// link by link to its end, the card [`NONE`] (no `Option` made and taken
+/// apart a card, as `successors` did).
+pub struct Under<'a> {
+    next: &'a [ObjId],
+    at: ObjId,
+}
+
+impl Iterator for Under<'_> {
+    type Item = ObjId;
+
+    #[inline(always)]
+    fn next(&mut self) -> Option<ObjId> {
+        let c = self.at;
+        if c == NONE {
+            return None;
+        }
+        self.at = self.next[c as usize];
+        Some(c)
     }
 }
 

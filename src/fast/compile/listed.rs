@@ -50,10 +50,10 @@ impl Listed {
                 let n = self.n;
                 // SAFETY: the first `n` are written (`push`, `extend_rev`),
                 // `n` <= INLINE.
-                unsafe {
+                let cards = unsafe {
                     std::slice::from_raw_parts_mut(self.inline.as_mut_ptr().cast::<ObjId>(), n)
-                }
-                .sort_unstable()
+                };
+                sort_few(cards)
             }
             false => self.spill.sort_unstable(),
         }
@@ -102,4 +102,25 @@ fn written(inline: &[MaybeUninit<ObjId>; Listed::INLINE], n: usize) -> &[ObjId] 
     // (`push`, `extend_rev`), and `n` <= INLINE; `MaybeUninit<u32>` has
     // `u32`'s layout.
     unsafe { std::slice::from_raw_parts(inline.as_ptr().cast(), n.min(Listed::INLINE)) }
+}
+
+/// Sorts `cards` by id: a few (a host's attached cards, mostly two or
+/// three) by insertion in place; more by the library's sort. Ids are
+/// distinct, so both give the one order. Out of line: the filters it is
+/// called from are inlined into many callers (inlined, it grew their code
+/// and cost games that attach nothing).
+#[inline(never)]
+pub(super) fn sort_few(cards: &mut [ObjId]) {
+    if cards.len() > 8 {
+        return cards.sort_unstable();
+    }
+    for i in 1..cards.len() {
+        let c = cards[i];
+        let mut j = i;
+        while j > 0 && cards[j - 1] > c {
+            cards[j] = cards[j - 1];
+            j -= 1;
+        }
+        cards[j] = c;
+    }
 }
