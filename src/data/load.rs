@@ -1772,6 +1772,7 @@ fn build_index(triggers: &[Trigger], zones: &[ZoneDecl], events: usize) -> Trigg
                     slot.zoned.push(Zoned {
                         zone: z,
                         list: vec![i],
+                        span: Vec::new(),
                         defs: Vec::new(),
                         shared: decl.shared,
                         each: decl.shared && decl.controller == Controller::Each,
@@ -1797,6 +1798,19 @@ fn build_index(triggers: &[Trigger], zones: &[ZoneDecl], events: usize) -> Trigg
         slot.any = !slot.rules.is_empty() || !slot.self_only.is_empty() || !slot.zoned.is_empty();
         for z in &mut slot.zoned {
             z.defs = def_bits(&z.list);
+            // Grouped by definition (a stable sort keeps the triggers' order
+            // within a group), each group's span by definition.
+            let def = |t: u32| triggers[t as usize].def.unwrap_or(0) as usize;
+            z.list.sort_by_key(|&t| def(t));
+            let top = z.list.iter().map(|&t| def(t) + 1).max().unwrap_or(0);
+            z.span = vec![(0, 0); top];
+            for (i, &t) in z.list.iter().enumerate() {
+                let s = &mut z.span[def(t)];
+                if s.1 == 0 {
+                    s.0 = i as u32;
+                }
+                s.1 = i as u32 + 1;
+            }
         }
         let mut defs = def_bits(&slot.self_only);
         for z in slot.zoned.iter().map(|z| &z.defs) {

@@ -232,8 +232,12 @@ pub struct EventSlot {
 #[derive(Default, Clone)]
 pub struct Zoned {
     pub zone: u16,
-    /// The abilities, in the order of the triggers.
+    /// The abilities, grouped by card definition (in the order of the
+    /// triggers within a definition's group).
     pub list: Vec<u32>,
+    /// By card definition, its group of `list` (start, end): a card found
+    /// listening reads its abilities with no walk over the others'.
+    pub span: Vec<(u32, u32)>,
     /// Bit per card definition with an ability in `list`.
     pub defs: Vec<u64>,
     /// The zone has one instance, not one per player.

@@ -194,21 +194,19 @@ impl Game {
         let mut cards = self.st.zones[inst].cards.iter();
         while let Some(&c) = cards.find(|&&c| listens(objs, &z.defs, c)) {
             let me = holder.unwrap_or(objs[c as usize].owner);
-            self.found_card(found, &z.list, c, me, z.each);
+            self.found_card(found, z, c, me);
         }
     }
 
-    /// The abilities in `list` of card `c`, found listening: out of line,
-    /// so the walk over the zone's cards (most of which listen to nothing)
-    /// keeps what it reads in registers.
+    /// The abilities of `z` of card `c`, found listening (its definition's
+    /// group of the list): out of line, so the walk over the zone's cards
+    /// (most of which listen to nothing) keeps what it reads in registers.
     #[inline(never)]
-    fn found_card(&self, found: &mut Found, list: &[u32], c: ObjId, me: PlayerId, each: bool) {
+    fn found_card(&self, found: &mut Found, z: &Zoned, c: ObjId, me: PlayerId) {
         let def = self.st.objs[c as usize].def;
-        for &t in list {
-            if self.data.triggers[t as usize].def != Some(def) {
-                continue;
-            }
-            if each {
+        let (from, to) = z.span[def as usize];
+        for &t in &z.list[from as usize..to as usize] {
+            if z.each {
                 for q in self.turn_order_iter(self.st.active, true) {
                     found.push((t, Some(c), q));
                 }
