@@ -57,10 +57,11 @@ impl Game {
         self.dispatch_in(&data, ev)
     }
 
-    /// [`Game::dispatch`] for a caller that holds the game data.
+    /// [`Game::dispatch`] for a caller that holds the game data: an event
+    /// only one ability of the rules' waits for takes a path of its own
+    /// (none of the finding's frame), any other one finds its abilities.
+    #[inline]
     pub(crate) fn dispatch_in(&mut self, data: &Data, ev: Event) -> Res<Event> {
-        // One ability of the rules' and no card's: handled as one found
-        // would be, with no list of found ones made.
         let Some(slot) = data.index.slot(ev.name, ev.would) else {
             return Ok(ev);
         };
@@ -68,10 +69,24 @@ impl Game {
             && slot.self_only.is_empty()
             && slot.zoned.is_empty()
         {
-            let me = ev.player.unwrap_or(self.st.active);
-            let (r, ev) = self.with_event(ev, |g| g.handle_one(data, (t, None, me)));
-            return r.map(|_| ev);
+            return self.dispatch_rule(data, t, ev);
         }
+        self.dispatch_found(data, slot, ev)
+    }
+
+    /// One ability of the rules' and no card's: handled as one found
+    /// would be, with no list of found ones made.
+    #[inline(never)]
+    fn dispatch_rule(&mut self, data: &Data, t: u32, ev: Event) -> Res<Event> {
+        let me = ev.player.unwrap_or(self.st.active);
+        let (r, ev) = self.with_event(ev, |g| g.handle_one(data, (t, None, me)));
+        r.map(|_| ev)
+    }
+
+    /// The abilities waiting for `ev` in its slot, found (inlined: no
+    /// frame of its own) and handled.
+    #[inline(never)]
+    fn dispatch_found(&mut self, data: &Data, slot: &EventSlot, ev: Event) -> Res<Event> {
         let found = self.found_in(slot, &ev);
         if found.is_empty() {
             return Ok(ev);
@@ -122,6 +137,7 @@ impl Game {
     }
 
     /// [`Game::find_abilities`] in the event's slot of the index.
+    #[inline(always)]
     fn found_in(&self, slot: &EventSlot, ev: &Event) -> Found {
         let data = &self.data;
         let mut found = Found::new();
