@@ -38,10 +38,10 @@ impl Game {
         let (m, p, mv) = (pl.q.m, pl.p, pl.mv);
         let code = &mv.body;
         let (native, n) = (&pl.q.body.0, pl.q.body.1);
-        let has_it = code.slots > 0 && n > 0;
+        let has_it = pl.q.has_it;
         // A straight body on `it`, run in place where nothing sees it.
         let straight = match native {
-            Body::Straight(s, _) if has_it && s.slot == 0 => Some(s),
+            Body::Straight(s, _) if pl.q.straight => Some(s),
             _ => None,
         };
         loop {
@@ -155,7 +155,7 @@ impl Game {
         if (mv.cond.is_some() && q.cond_cmp.is_none())
             || data.end_always
             || !s.still(self, 1)
-            || s.moves_into(np.zone)
+            || q.into_pick
         {
             return Ok(Taken::Stop);
         }

@@ -78,6 +78,12 @@ pub struct QuickMove {
     /// The move's body compiled, and its frame's size: a window opened
     /// finds it here, not through the code's first-run cell.
     pub body: (Body, usize),
+    /// Whether the body binds `it` (its frame has slots), and whether it
+    /// runs in place on `it` ([`Body::Straight`] on slot 0), and if so
+    /// whether it may move the card into the pick's zone: found once.
+    pub has_it: bool,
+    pub straight: bool,
+    pub into_pick: bool,
 }
 
 /// One bot in one quick window.
@@ -166,13 +172,24 @@ fn rule(r: &BotRule, names: &[String]) -> RuleFast {
 
 /// A window's one move `m`, when its pick is native.
 fn quick_move(data: &Data, m: u16, mf: &MoveFast) -> Option<QuickMove> {
+    let code = &data.moves[m as usize].body;
+    let body = super::compile::compile(data, code);
+    let np = mf.pick.clone()?;
+    let has_it = code.slots > 0 && body.1 > 0;
+    let (straight, into_pick) = match &body.0 {
+        Body::Straight(s, _) if has_it && s.slot == 0 => (true, s.moves_into(np.zone)),
+        _ => (false, false),
+    };
     Some(QuickMove {
         m,
         pick: data.moves[m as usize].pick.as_ref()?.span,
-        np: mf.pick.clone()?,
+        np,
         cond_test: mf.cond_test.clone(),
         cond_cmp: mf.cond_cmp,
-        body: super::compile::compile(data, &data.moves[m as usize].body),
+        body,
+        has_it,
+        straight,
+        into_pick,
     })
 }
 
