@@ -77,6 +77,32 @@ impl Compiler<'_> {
                     Ok(Value::Player(ps[i]))
                 })
             }
+            // `first(random_pick(defs(tag), 1))`: one draw from the tag's
+            // definitions, with the charges and the draw of the two calls,
+            // and no list made for either.
+            (Builtin::First, [Expr::Call(Builtin::RandomPick, r, pick_at)])
+                if let [Expr::Call(Builtin::Defs, t, defs_at), Expr::Int(1)] = r.as_slice()
+                    && let [Expr::Int(tag)] = t.as_slice() =>
+            {
+                let (tag, pick_at, defs_at) = (*tag, *pick_at, *defs_at);
+                Box::new(move |g, f| {
+                    let data = f.data;
+                    let defs = usize::try_from(tag)
+                        .ok()
+                        .and_then(|t| data.defs_by_tag.get(t))
+                        .map_or(&[][..], |d| &d[..]);
+                    g.st.scanned += defs.len() as u64;
+                    g.charge_passed(defs_at, defs.len())?;
+                    f.span = span;
+                    if defs.is_empty() {
+                        // random_pick of nothing: its (empty) charge, no draw.
+                        g.charge(pick_at, 0)?;
+                        return Ok(Value::None);
+                    }
+                    let i = g.st.below(defs.len());
+                    Ok(Value::Def(defs[i]))
+                })
+            }
             // `contains(x, @card)` of none (an unset option): no list read.
             (Builtin::Contains, [x, Expr::Def(d)]) => {
                 let (x, d) = (self.val(x), *d);
