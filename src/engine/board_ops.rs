@@ -237,8 +237,7 @@ impl Game {
         let mut ev = Event::new(e);
         ev.player = Some(p);
         ev.target = Value::Int(square as i64);
-        self.dispatch_in(f.data, ev)?;
-        Ok(())
+        self.dispatch_done(f.data, ev)
     }
 
     /// The square n steps ahead of s on the track (s must be on it).

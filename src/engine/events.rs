@@ -74,6 +74,29 @@ impl Game {
         self.dispatch_found(data, slot, ev)
     }
 
+    /// [`Game::dispatch_in`] for a caller that drops the event it gets back:
+    /// the rules-only path drops it where it is handled, never copied back.
+    #[inline]
+    pub(crate) fn dispatch_done(&mut self, data: &Data, ev: Event) -> Res<()> {
+        let Some(slot) = data.index.slot(ev.name, ev.would) else {
+            return Ok(());
+        };
+        if let [t] = slot.rules[..]
+            && slot.self_only.is_empty()
+            && slot.zoned.is_empty()
+        {
+            return self.rule_done(data, t, ev);
+        }
+        self.dispatch_found(data, slot, ev).map(drop)
+    }
+
+    /// [`Game::dispatch_rule`] with the event dropped once handled.
+    #[inline(never)]
+    fn rule_done(&mut self, data: &Data, t: u32, ev: Event) -> Res<()> {
+        let me = ev.player.unwrap_or(self.st.active);
+        self.with_event(ev, |g| g.handle_one(data, (t, None, me))).0
+    }
+
     /// One ability of the rules' and no card's: handled as one found
     /// would be, with no list of found ones made.
     #[inline(never)]
