@@ -227,6 +227,18 @@ pub struct EventSlot {
     pub defs: Vec<u64>,
 }
 
+impl EventSlot {
+    /// The one ability of the rules' that waits here when no card's can: its
+    /// event is handled with no finding.
+    #[inline]
+    pub fn only_rule(&self) -> Option<u32> {
+        match self.rules[..] {
+            [t] if self.self_only.is_empty() && self.zoned.is_empty() => Some(t),
+            _ => None,
+        }
+    }
+}
+
 /// The card abilities waiting for an event in one zone, with what finding
 /// them needs to know of the zone (read once, when the index is built).
 #[derive(Default, Clone)]

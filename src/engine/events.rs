@@ -65,10 +65,7 @@ impl Game {
         let Some(slot) = data.index.slot(ev.name, ev.would) else {
             return Ok(ev);
         };
-        if let [t] = slot.rules[..]
-            && slot.self_only.is_empty()
-            && slot.zoned.is_empty()
-        {
+        if let Some(t) = slot.only_rule() {
             return self.dispatch_rule(data, t, ev);
         }
         self.dispatch_found(data, slot, ev)
@@ -81,10 +78,7 @@ impl Game {
         let Some(slot) = data.index.slot(ev.name, ev.would) else {
             return Ok(());
         };
-        if let [t] = slot.rules[..]
-            && slot.self_only.is_empty()
-            && slot.zoned.is_empty()
-        {
+        if let Some(t) = slot.only_rule() {
             return self.rule_done(data, t, ev);
         }
         self.dispatch_found(data, slot, ev).map(drop)
