@@ -172,9 +172,10 @@ fn rule(r: &BotRule, names: &[String]) -> RuleFast {
 
 /// A window's one move `m`, when its pick is native.
 fn quick_move(data: &Data, m: u16, mf: &MoveFast) -> Option<QuickMove> {
+    let pick = data.moves[m as usize].pick.as_ref()?.span;
+    let np = mf.pick.clone()?;
     let code = &data.moves[m as usize].body;
     let body = super::compile::compile(data, code);
-    let np = mf.pick.clone()?;
     let has_it = code.slots > 0 && body.1 > 0;
     let (straight, into_pick) = match &body.0 {
         Body::Straight(s, _) if has_it && s.slot == 0 => (true, s.moves_into(np.zone)),
@@ -182,7 +183,7 @@ fn quick_move(data: &Data, m: u16, mf: &MoveFast) -> Option<QuickMove> {
     };
     Some(QuickMove {
         m,
-        pick: data.moves[m as usize].pick.as_ref()?.span,
+        pick,
         np,
         cond_test: mf.cond_test.clone(),
         cond_cmp: mf.cond_cmp,
