@@ -3,9 +3,8 @@
 //! 6-square loop, two pieces, one die.
 
 mod common;
-use common::fuda;
+use common::{folder, fuda, write};
 
-use std::path::Path;
 use std::process::Output;
 
 const RULES: &str = r#"
@@ -68,17 +67,8 @@ const CARDS: &str = r#"
   name: Token
 "#;
 
-fn write(dir: &Path, rel: &str, text: &str) {
-    let p = dir.join(rel);
-    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-    std::fs::write(p, text).unwrap();
-}
-
 fn game(rules: &str) -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    write(dir.path(), "rules/hop.yaml", rules);
-    write(dir.path(), "cards/hop/cards.yaml", CARDS);
-    dir
+    folder(&[("rules/hop.yaml", rules), ("cards/hop/cards.yaml", CARDS)])
 }
 
 fn text(out: &Output) -> String {

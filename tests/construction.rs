@@ -6,7 +6,7 @@
 //! `listed(card)` builds the deck at setup.
 
 mod common;
-use common::fuda;
+use common::{folder, fuda};
 
 use std::process::Output;
 
@@ -46,16 +46,10 @@ const CARDS: &str = r#"
 "#;
 
 fn dir_with(cards: &str) -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    for (rel, text) in [
+    folder(&[
         ("rules/lists.yaml", RULES),
         ("cards/lists/cards.yaml", cards),
-    ] {
-        let p = dir.path().join(rel);
-        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-        std::fs::write(p, text).unwrap();
-    }
-    dir
+    ])
 }
 
 fn all_text(o: &Output) -> String {

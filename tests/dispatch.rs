@@ -3,8 +3,9 @@
 //! takes a path of its own for an event only the rules hear; a slot that
 //! also holds cards' abilities must not take it.
 
-use std::path::Path;
-use std::process::Command;
+mod common;
+
+use common::{folder, fuda};
 
 const RULES: &str = r#"
 name: heard
@@ -62,33 +63,21 @@ const ECHO: &str = r#"
       do: me.life += 100
 "#;
 
-fn write(dir: &Path, rel: &str, text: &str) {
-    let p = dir.join(rel);
-    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-    std::fs::write(p, text).unwrap();
-}
-
-/// With the cards Spark and `card`, plays `decisions` (P1 picks which of its abilities resolves first) from
-/// the zones given and checks `expect` (the scenario runner fails on an
-/// expectation that does not hold, or on a question left unanswered).
+/// With the cards Spark and `card`, plays `decisions` (P1 picks which of
+/// its abilities resolves first) from the zones given and checks `expect`
+/// (the scenario runner fails on an expectation that does not hold, or on
+/// a question left unanswered).
 fn scenario(card: &str, zones: &str, decisions: &str, expect: &str) {
-    let dir = tempfile::tempdir().unwrap();
-    write(dir.path(), "rules/heard.yaml", RULES);
-    write(
-        dir.path(),
-        "cards/heard/cards.yaml",
-        &format!("{SPARK}{card}"),
-    );
     let text = format!(
         "description: one event, heard by the rules and by cards\ngame: heard\n\
          zones:\n  p1: {zones}\ndecisions: {decisions}\nexpect:\n  - \"{expect}\"\n"
     );
-    write(dir.path(), "scenario.yaml", &text);
-    let out = Command::new(env!("CARGO_BIN_EXE_fuda"))
-        .args(["scenario", "scenario.yaml", "--data", "."])
-        .current_dir(dir.path())
-        .output()
-        .unwrap();
+    let dir = folder(&[
+        ("rules/heard.yaml", RULES),
+        ("cards/heard/cards.yaml", &format!("{SPARK}{card}")),
+        ("scenario.yaml", &text),
+    ]);
+    let out = fuda(dir.path(), &["scenario", "scenario.yaml"]);
     assert!(
         out.status.success(),
         "{}\n{}",

@@ -4,7 +4,7 @@
 //! random and replay agents, and watched by an agent that looks at its view.
 
 mod common;
-use common::fuda;
+use common::{folder, fuda};
 
 use std::collections::HashMap;
 use std::process::Output;
@@ -78,17 +78,11 @@ fn data_dir() -> tempfile::TempDir {
 }
 
 fn data_with(rules: &str, cards: &str) -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    for (rel, text) in [
+    folder(&[
         ("rules/draft.yaml", rules),
         ("cards/draft/cards.yaml", cards),
         ("scenario.yaml", SCENARIO),
-    ] {
-        let p = dir.path().join(rel);
-        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-        std::fs::write(p, text).unwrap();
-    }
-    dir
+    ])
 }
 
 fn stdout(o: &Output) -> String {

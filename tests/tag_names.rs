@@ -4,7 +4,7 @@
 //! is an error with a suggestion, at the call.
 
 mod common;
-use common::fuda;
+use common::{folder, fuda};
 
 const RULES: &str = r#"
 name: tagged
@@ -49,16 +49,10 @@ const CARDS: &str = r#"
 "#;
 
 fn data_with(rules: &str) -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    for (rel, text) in [
+    folder(&[
         ("rules/tagged.yaml", rules),
         ("cards/tagged/cards.yaml", CARDS),
-    ] {
-        let p = dir.path().join(rel);
-        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-        std::fs::write(p, text).unwrap();
-    }
-    dir
+    ])
 }
 
 #[test]
