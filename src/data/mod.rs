@@ -317,6 +317,16 @@ macro_rules! codes_of {
 mod probe;
 
 impl Data {
+    /// The definitions with tag number `tag` (`defs(tag)`); none for a
+    /// number that names no tag.
+    #[inline]
+    pub fn tagged(&self, tag: i64) -> &[DefId] {
+        usize::try_from(tag)
+            .ok()
+            .and_then(|t| self.defs_by_tag.get(t))
+            .map_or(&[], |d| &d[..])
+    }
+
     /// Every piece of code the game holds: the rules', the moves', the
     /// triggers', the cards' effects and the bots'.
     pub fn codes(&self) -> impl Iterator<Item = &Code> {

@@ -347,10 +347,7 @@ impl Game {
             Builtin::Defs => {
                 let tag = self.int(&a[0], sp)?;
                 let data = Arc::clone(&self.data);
-                let defs = usize::try_from(tag)
-                    .ok()
-                    .and_then(|t| data.defs_by_tag.get(t))
-                    .map_or(&[][..], |d| &d[..]);
+                let defs = data.tagged(tag);
                 self.st.scanned += defs.len() as u64;
                 self.charge_passed(sp, defs.len())?;
                 Value::list(defs.iter().map(|&d| Value::Def(d)).collect())

@@ -87,10 +87,7 @@ impl Compiler<'_> {
                 let (tag, pick_at, defs_at) = (*tag, *pick_at, *defs_at);
                 Box::new(move |g, f| {
                     let data = f.data;
-                    let defs = usize::try_from(tag)
-                        .ok()
-                        .and_then(|t| data.defs_by_tag.get(t))
-                        .map_or(&[][..], |d| &d[..]);
+                    let defs = data.tagged(tag);
                     g.st.scanned += defs.len() as u64;
                     g.charge_passed(defs_at, defs.len())?;
                     f.span = span;
