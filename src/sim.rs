@@ -131,10 +131,13 @@ pub fn simulate(
     jobs: usize,
     progress: bool,
 ) -> Result<Summary, String> {
-    let bar = if progress && std::io::IsTerminal::is_terminal(&std::io::stderr()) {
-        indicatif::ProgressBar::new(games)
-    } else {
-        indicatif::ProgressBar::hidden()
+    // No bar at all when none is shown: a hidden one still takes a lock and reads the clock per game.
+    let bar = (progress && std::io::IsTerminal::is_terminal(&std::io::stderr()))
+        .then(|| indicatif::ProgressBar::new(games));
+    let tick = || {
+        if let Some(b) = &bar {
+            b.inc(1)
+        }
     };
     let start = Instant::now();
     let searched = crate::search::searched();
@@ -146,7 +149,7 @@ pub fn simulate(
     let tally = if jobs == 1 {
         (0..games).fold(Tally::new(cfg), |t, i| {
             let t = t.add(data, cfg, i);
-            bar.inc(1);
+            tick();
             t
         })
     } else {
@@ -158,14 +161,16 @@ pub fn simulate(
                     || Tally::new(cfg),
                     |t, i| {
                         let t = t.add(data, cfg, i);
-                        bar.inc(1);
+                        tick();
                         t
                     },
                 )
                 .reduce(|| Tally::new(cfg), Tally::merge)
         })
     };
-    bar.finish_and_clear();
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
     let secs = start.elapsed().as_secs_f64();
     // Other simulations in the process may search meanwhile: a rate, not a count to test.
     let (playouts, nanos) = crate::search::searched();

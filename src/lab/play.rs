@@ -126,7 +126,8 @@ pub fn run(
         })
         .collect();
     let planned = plan.len() as u64;
-    let bar = if progress && std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+    // No bar at all when none is shown: a hidden one still takes a lock and reads the clock per game.
+    let bar = (progress && std::io::IsTerminal::is_terminal(&std::io::stderr())).then(|| {
         let b = indicatif::ProgressBar::new(planned);
         if let Ok(style) = indicatif::ProgressStyle::with_template(
             "{bar:40} {pos}/{len} games  {per_sec}  ETA {eta}",
@@ -134,9 +135,7 @@ pub fn run(
             b.set_style(style);
         }
         b
-    } else {
-        indicatif::ProgressBar::hidden()
-    };
+    });
     let stop = stop_flag();
     stop.store(false, Ordering::SeqCst);
     let start = std::time::Instant::now();
@@ -153,7 +152,9 @@ pub fn run(
             return None;
         }
         let out = play_one(game, variants, &blanks[v][s], v, s, i, seed, cards);
-        bar.inc(1);
+        if let Some(b) = &bar {
+            b.inc(1);
+        }
         Some((out, (v, i, n)))
     };
     let done: Vec<_> = if jobs == 1 {
@@ -167,7 +168,9 @@ pub fn run(
             .map_err(|e| format!("cannot start {jobs} threads: {e}"))?;
         pool.install(|| plan.par_iter().map_init(|| None, one).collect())
     };
-    bar.finish_and_clear();
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
     let stopped = stop.load(Ordering::SeqCst);
     let mut rows = Rows::default();
     let mut errors: Vec<ErrorGroup> = Vec::new();
