@@ -814,24 +814,50 @@ impl State {
         debug_assert!(!l.piles);
         let first = self.objs.len() as ObjId;
         self.version += defs.len() as u64;
+        self.note_made_each(defs);
         let mut seen = 0;
-        self.objs.reserve(defs.len());
-        for &def in defs {
-            self.note_made(def);
+        self.objs.extend(defs.iter().map(|&def| {
             let tags = data.defs[def as usize].tags;
             seen |= tags;
-            self.objs.push(Obj {
+            Obj {
                 def,
                 owner: z.owner,
                 zone: inst as u32,
                 tags,
                 host: None,
                 seen: 0,
-            });
-        }
+            }
+        }));
         self.tags_seen |= seen;
         let ids = first..first + defs.len() as ObjId;
         self.zones[inst].cards.extend(ids);
+    }
+
+    /// [`State::note_made`] of each definition in order, `made` grown once
+    /// and the quiet mark cleared once: a setup makes a whole library.
+    fn note_made_each(&mut self, defs: &[DefId]) {
+        let Some(&top) = defs.iter().max() else {
+            return;
+        };
+        let words = top as usize / 64 + 1;
+        if words > self.made.len() {
+            self.made.resize(words, 0);
+        }
+        let mut fresh = false;
+        for &def in defs {
+            let (w, bit) = (def as usize / 64, 1u64 << (def % 64));
+            let m = &mut self.made[w];
+            if *m & bit == 0 {
+                fresh = true;
+                if *m == 0 {
+                    self.made_words.push(w as u32);
+                }
+                *m |= bit;
+            }
+        }
+        if fresh {
+            self.quiet.set(0);
+        }
     }
 
     #[inline(always)]
