@@ -843,18 +843,7 @@ impl State {
         if words > self.made.len() {
             self.made.resize(words, 0);
         }
-        let mut fresh = false;
-        for &def in defs {
-            let (w, bit) = (def as usize / 64, 1u64 << (def % 64));
-            let m = &mut self.made[w];
-            if *m & bit == 0 {
-                fresh = true;
-                if *m == 0 {
-                    self.made_words.push(w as u32);
-                }
-                *m |= bit;
-            }
-        }
+        let fresh = defs.iter().fold(false, |f, &def| self.set_made(def) | f);
         if fresh {
             self.quiet.set(0);
         }
@@ -866,13 +855,25 @@ impl State {
         if w >= self.made.len() {
             self.made.resize(w + 1, 0);
         }
-        if self.made[w] & (1 << (def % 64)) == 0 {
+        if self.set_made(def) {
             self.quiet.set(0);
-            if self.made[w] == 0 {
-                self.made_words.push(w as u32);
-            }
         }
-        self.made[w] |= 1 << (def % 64);
+    }
+
+    /// Sets `def`'s made-bit (its word already in `made`), the word noted
+    /// when it was empty: true if the bit is new.
+    #[inline(always)]
+    fn set_made(&mut self, def: DefId) -> bool {
+        let (w, bit) = (def as usize / 64, 1u64 << (def % 64));
+        let m = &mut self.made[w];
+        if *m & bit != 0 {
+            return false;
+        }
+        if *m == 0 {
+            self.made_words.push(w as u32);
+        }
+        *m |= bit;
+        true
     }
 
     /// Whether a card of any definition in the bit set was made: the words
