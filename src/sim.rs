@@ -122,6 +122,21 @@ impl Tally {
     }
 }
 
+/// A bar of `len` games on stderr with an ETA, if `shown` and stderr is a
+/// terminal; else none at all: a hidden bar still adds to an atomic the
+/// threads share and reads the clock every game.
+pub(crate) fn progress_bar(shown: bool, len: u64) -> Option<indicatif::ProgressBar> {
+    (shown && std::io::IsTerminal::is_terminal(&std::io::stderr())).then(|| {
+        let b = indicatif::ProgressBar::new(len);
+        if let Ok(style) = indicatif::ProgressStyle::with_template(
+            "{bar:40} {pos}/{len} games  {per_sec}  ETA {eta}",
+        ) {
+            b.set_style(style);
+        }
+        b
+    })
+}
+
 /// Plays `games` games with seeds `cfg.seed`, `cfg.seed + 1`, … on `jobs`
 /// threads (0: one per CPU). `progress` shows a bar on stderr if it is a terminal.
 pub fn simulate(
@@ -131,9 +146,7 @@ pub fn simulate(
     jobs: usize,
     progress: bool,
 ) -> Result<Summary, String> {
-    // No bar at all when none is shown: a hidden one still takes a lock and reads the clock per game.
-    let bar = (progress && std::io::IsTerminal::is_terminal(&std::io::stderr()))
-        .then(|| indicatif::ProgressBar::new(games));
+    let bar = progress_bar(progress, games);
     let tick = || {
         if let Some(b) = &bar {
             b.inc(1)

@@ -126,16 +126,7 @@ pub fn run(
         })
         .collect();
     let planned = plan.len() as u64;
-    // No bar at all when none is shown: a hidden one still takes a lock and reads the clock per game.
-    let bar = (progress && std::io::IsTerminal::is_terminal(&std::io::stderr())).then(|| {
-        let b = indicatif::ProgressBar::new(planned);
-        if let Ok(style) = indicatif::ProgressStyle::with_template(
-            "{bar:40} {pos}/{len} games  {per_sec}  ETA {eta}",
-        ) {
-            b.set_style(style);
-        }
-        b
-    });
+    let bar = crate::sim::progress_bar(progress, planned);
     let stop = stop_flag();
     stop.store(false, Ordering::SeqCst);
     let start = std::time::Instant::now();
