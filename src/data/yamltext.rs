@@ -3,6 +3,8 @@
 //! a key given twice in one block mapping (the reader keeps the last one
 //! silently, or points at the mapping's first line).
 
+use std::collections::HashMap;
+use std::collections::hash_map::Entry;
 use std::path::Path;
 
 use super::diag::{DataError, Sources};
@@ -115,8 +117,9 @@ pub struct Duplicate {
 /// indentation; flow mappings (`{a: 1}`) and block scalars (`|`) are skipped.
 pub fn duplicate_keys(text: &str) -> Vec<Duplicate> {
     let mut out = Vec::new();
-    // Open mappings: their column and the keys seen so far.
-    let mut open: Vec<(usize, Vec<(String, usize)>)> = Vec::new();
+    // Open mappings: their column and the keys seen so far (hashed: a mod's
+    // mapping of 100,000 keys must not cost 100,000² comparisons).
+    let mut open: Vec<(usize, HashMap<&str, usize>)> = Vec::new();
     // Inside a block scalar: the column of the key that opened it.
     let mut scalar: Option<usize> = None;
     let mut offset = 0;
@@ -158,22 +161,24 @@ pub fn duplicate_keys(text: &str) -> Vec<Duplicate> {
         };
         if item {
             open.retain(|(c, _)| *c < col);
-            open.push((col, Vec::new()));
+            open.push((col, HashMap::new()));
         } else {
             open.retain(|(c, _)| *c <= col);
             if open.last().is_none_or(|(c, _)| *c < col) {
-                open.push((col, Vec::new()));
+                open.push((col, HashMap::new()));
             }
         }
         let at = start + (body.len() - r.len());
         let keys = &mut open.last_mut().expect("pushed above").1;
-        match keys.iter().find(|(k, _)| *k == key) {
-            Some((_, first)) => out.push(Duplicate {
+        match keys.entry(key) {
+            Entry::Occupied(first) => out.push(Duplicate {
                 key: key.to_string(),
                 at,
-                first: *first,
+                first: *first.get(),
             }),
-            None => keys.push((key.to_string(), at)),
+            Entry::Vacant(v) => {
+                v.insert(at);
+            }
         }
         let v = value.trim_start();
         if v.starts_with('|') || v.starts_with('>') {
