@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use super::locate::find_word;
+use super::locate::{find_word, first_words};
 use super::{Data, DataError};
 use crate::lang::names::find;
 use crate::suggest::{did_you_mean, suggest};
@@ -128,18 +128,22 @@ pub fn resolve(raw: &RawConstruction, tags: &[String], text: &str) -> (Construct
     (c, errs)
 }
 
-/// A card's `list:` with its ids resolved; `at` is where the card starts in `text`.
+/// A card's `list:` with its ids resolved; the card is `text[at..end]`.
 pub fn resolve_list(
     raw: &BTreeMap<String, u32>,
     defs: &[String],
     text: &str,
-    at: usize,
+    (at, end): (usize, usize),
 ) -> (Vec<Listed>, Vec<Found>) {
-    let from = find_word(text, "list", at).map_or(at, |w| w.1);
     let mut out = Vec::new();
     let mut errs = Vec::new();
+    if raw.is_empty() {
+        return (out, errs);
+    }
+    let from = find_word(&text[..end.min(text.len())], "list", at).map_or(at, |w| w.1);
+    let places = first_words(text, from, end, raw.len(), |w| raw.contains_key(w));
     for (id, &n) in raw {
-        let (a, b) = find_word(text, id, from).unwrap_or((from, from));
+        let (a, b) = places.get(id.as_str()).copied().unwrap_or((from, from));
         match find(defs, id) {
             Some(def) => out.push(Listed {
                 def,

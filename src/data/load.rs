@@ -1,7 +1,7 @@
 //! Reads a game's rules and cards from a data directory and compiles them.
 //! Every problem found is collected, so `fuda check` reports them all at once.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -16,7 +16,9 @@ use super::unsaved::Unsaved;
 use super::yamlread;
 use super::*;
 use crate::data::confine::plain_name;
-use crate::data::locate::{code_origin, find_key, find_word, line_origin, scalar_at};
+use crate::data::locate::{
+    code_origin, find_key, find_word, key_lines, line_of, line_origin, scalar_at,
+};
 use crate::lang::compile::{CompileError, Context, compile_code, compile_expr};
 use crate::lang::ir::{Code, Expr, Span, Stmt};
 use crate::lang::names::find;
@@ -460,8 +462,15 @@ impl Loader {
             return;
         };
         let from = find_word(self.sources.text(mf), "replace", 0).map_or(0, |w| w.0);
+        // Ids looked up by hash: a mod of thousands of cards must not cost
+        // millions of comparisons.
+        let mut index: HashMap<String, usize> = HashMap::new();
+        for (i, c) in cards.iter().enumerate() {
+            index.entry(c.raw.id.clone()).or_insert(i);
+        }
+        let mine_ids: HashSet<&str> = mine.iter().map(|c| c.raw.id.as_str()).collect();
         for id in &replace {
-            if !cards.iter().any(|c| &c.raw.id == id) {
+            if !index.contains_key(id) {
                 let help = did_you_mean(suggest(id, cards.iter().map(|c| c.raw.id.as_str())));
                 self.err_at(
                     mf,
@@ -470,7 +479,7 @@ impl Loader {
                     format!("the mod replaces `{id}`, which is no card of {game}"),
                     help,
                 );
-            } else if !mine.iter().any(|c| &c.raw.id == id) {
+            } else if !mine_ids.contains(id.as_str()) {
                 self.err_at(
                     mf,
                     id,
@@ -482,9 +491,11 @@ impl Loader {
         }
         // The mod's own ids, with their files: two of one id is an error
         // at the second (one would silently be dropped).
-        let mut own: Vec<(String, u32)> = Vec::new();
+        drop(mine_ids);
+        let replace: HashSet<String> = replace.into_iter().collect();
+        let mut own: HashMap<String, u32> = HashMap::new();
         for c in mine {
-            if let Some((_, first)) = own.iter().find(|(id, _)| *id == c.raw.id) {
+            if let Some(first) = own.get(&c.raw.id) {
                 let id = c.raw.id.clone();
                 let first = self.sources.path(*first).to_string();
                 self.err_at(
@@ -498,8 +509,8 @@ impl Loader {
                 );
                 continue;
             }
-            own.push((c.raw.id.clone(), c.file));
-            match cards.iter().position(|b| b.raw.id == c.raw.id) {
+            own.insert(c.raw.id.clone(), c.file);
+            match index.get(&c.raw.id).copied() {
                 Some(i) if replace.contains(&c.raw.id) => {
                     self.report.push(format!("replaces card {}", c.raw.id));
                     cards[i] = c;
@@ -518,6 +529,7 @@ impl Loader {
                 }
                 None => {
                     self.report.push(format!("adds card {}", c.raw.id));
+                    index.insert(c.raw.id.clone(), cards.len());
                     cards.push(c);
                 }
             }
@@ -558,9 +570,26 @@ impl Loader {
                 self.errs.extend(es);
                 Vec::new()
             });
+            // Each card's `id:` line, searched from the last card's; once a
+            // search fails (it went to the file's end: a spelling it does not
+            // know), the file's `id:` lines are indexed in one pass instead.
+            let text = self.sources.text(file);
+            let mut lines = None;
             let mut from = 0;
             for raw in cards {
-                let at = find_key(self.sources.text(file), "id", &raw.id, from).unwrap_or(from);
+                let found = match &lines {
+                    None => find_key(text, "id", &raw.id, from),
+                    Some(_) => None,
+                };
+                let at = found
+                    .or_else(|| {
+                        line_of(
+                            lines.get_or_insert_with(|| key_lines(text, "id")),
+                            &raw.id,
+                            from,
+                        )
+                    })
+                    .unwrap_or(from);
                 from = at + 1;
                 out.push(CardSrc { raw, file, at });
             }
@@ -1365,11 +1394,14 @@ impl Loader {
                     triggers.push(t);
                 }
             }
+            // The card ends where the file's next card starts (if on a later line).
+            let next = cards.get(i + 1).filter(|n| n.file == file && n.at > at);
+            let end = next.map_or(usize::MAX, |n| n.at);
             let (list, found) = super::construction::resolve_list(
                 &c.raw.list,
                 &self.names.defs,
                 self.sources.text(file),
-                at,
+                (at, end),
             );
             for (a, b, m, h) in found {
                 let e = self.sources.error(file, a as u32, b as u32, m, h);

@@ -3,6 +3,8 @@
 //! at the exact text. serde_norway gives no spans for values, so we search the
 //! source, starting from a hint such as the card's own `id:` line.
 
+use std::collections::HashMap;
+
 use crate::lang::compile::Origin;
 
 /// Byte offset of a 1-based line and column.
@@ -43,12 +45,127 @@ pub fn find_key(text: &str, key: &str, value: &str, from: usize) -> Option<usize
     while let Some((a, b)) = find_word(text, value, start) {
         let line_start = text[..a].rfind('\n').map(|i| i + 1).unwrap_or(0);
         let prefix = text[line_start..a].trim_start_matches([' ', '-']);
-        if prefix.starts_with(key) && prefix[key.len()..].trim_start().starts_with(':') {
+        if prefix.starts_with(key) && prefix[key.len()..].trim_start().starts_with(':')
+            || keyed(&text[line_start..a], key)
+        {
             return Some(line_start);
         }
         start = b;
     }
     None
+}
+
+/// Whether `before`, a line's text up to a value, ends with `key:` as a
+/// key: at the line's start (after spaces and list dashes) or in a flow
+/// mapping (after `{` or `,`), the key and the value plain or quoted.
+fn keyed(before: &str, key: &str) -> bool {
+    let Some(b) = before
+        .trim_end_matches(['"', '\''])
+        .trim_end_matches(' ')
+        .strip_suffix(':')
+    else {
+        return false;
+    };
+    let b = b.trim_end_matches(' ');
+    let (b, quote) = match b.strip_suffix(['"', '\'']) {
+        Some(inner) => (inner, b.chars().next_back()),
+        None => (b, None),
+    };
+    let Some(lead) = b.strip_suffix(key) else {
+        return false;
+    };
+    let lead = match quote {
+        Some(q) => match lead.strip_suffix(q) {
+            Some(l) => l,
+            None => return false,
+        },
+        None => lead,
+    };
+    let lead = lead.trim_end_matches(' ');
+    lead.trim_start_matches([' ', '-']).is_empty() || lead.ends_with(['{', ','])
+}
+
+/// Every `key: value` entry of `text`, by value, in file order: where the
+/// value starts and where its line starts. One pass over the text, so
+/// placing each of a file's thousands of cards costs what reading the file
+/// once costs, where a search per card from the last one found would go to
+/// the end of the file for every card spelt as the search does not expect.
+pub fn key_lines<'t>(text: &'t str, key: &str) -> HashMap<&'t str, Vec<(usize, usize)>> {
+    let mut out: HashMap<&str, Vec<(usize, usize)>> = HashMap::new();
+    let (mut line_start, mut seen) = (0, 0);
+    let mut start = 0;
+    while let Some((k, b)) = find_word(text, key, start) {
+        start = b;
+        if let Some(i) = text[seen..k].rfind('\n') {
+            line_start = seen + i + 1;
+        }
+        seen = k;
+        let rest = &text[b..];
+        let rest = rest.strip_prefix(['"', '\'']).unwrap_or(rest);
+        let Some(v) = rest.trim_start_matches(' ').strip_prefix(':') else {
+            continue;
+        };
+        let v = v.trim_start_matches(' ');
+        let value = match v.strip_prefix(['"', '\'']) {
+            Some(inner) => inner.find(['"', '\'', '\n']).map(|e| &inner[..e]),
+            None => {
+                let end = v.find([',', '}', ']', '\n', '\r']).unwrap_or(v.len());
+                let v = &v[..end];
+                Some(v.find(" #").map_or(v, |c| &v[..c]).trim_end())
+            }
+        };
+        let Some(value) = value.filter(|v| !v.is_empty()) else {
+            continue;
+        };
+        let a = value.as_ptr() as usize - text.as_ptr() as usize;
+        if keyed(&text[line_start..a], key) {
+            out.entry(value).or_default().push((a, line_start));
+        }
+    }
+    out
+}
+
+/// The first place in `text[from..end]` of each word `wanted` takes, words
+/// split at spaces and YAML's punctuation; the scan stops once `n` are
+/// found. One pass however many words are asked for.
+pub fn first_words(
+    text: &str,
+    from: usize,
+    end: usize,
+    n: usize,
+    wanted: impl Fn(&str) -> bool,
+) -> HashMap<&str, (usize, usize)> {
+    let split = |b: u8| b" \t\r\n:,{}[]\"'#".contains(&b);
+    let (bytes, end) = (text.as_bytes(), end.min(text.len()));
+    let mut out = HashMap::new();
+    let mut i = from.min(end);
+    while i < end && out.len() < n {
+        while i < end && split(bytes[i]) {
+            i += 1;
+        }
+        let s = i;
+        while i < end && !split(bytes[i]) {
+            i += 1;
+        }
+        // Split only at ASCII bytes: `s..i` are char boundaries.
+        let w = &text[s..i];
+        if s < i && wanted(w) {
+            out.entry(w).or_insert((s, i));
+        }
+    }
+    out
+}
+
+/// The line of the first entry of `lines` ([`key_lines`]) for `value` whose
+/// value is at or after `from`.
+pub fn line_of(
+    lines: &HashMap<&str, Vec<(usize, usize)>>,
+    value: &str,
+    from: usize,
+) -> Option<usize> {
+    let at = lines.get(value)?;
+    at.get(at.partition_point(|&(a, _)| a < from))
+        .map(|&(_, line)| line)
 }
 
 /// Maps a code string back into its file, searching from `from`: through
@@ -289,5 +406,34 @@ mod tests {
     #[test]
     fn finds_whole_words_only() {
         assert_eq!(find_word("village vilage", "vilage", 0), Some((8, 14)));
+    }
+
+    #[test]
+    fn finds_keys_in_block_flow_and_quoted_spellings() {
+        let text =
+            "- id: a\n  name: A\n- {name: B, id: b}\n- {\"id\": 'c', x: 1}\n- id: d # note\n";
+        let lines = key_lines(text, "id");
+        let line = |v: &str| line_of(&lines, v, 0).map(|at| &text[at..at + 3]);
+        assert_eq!(line("a"), Some("- i"));
+        assert_eq!(line("b"), Some("- {"));
+        assert_eq!(line("c"), Some("- {"));
+        assert_eq!(line("d"), Some("- i"));
+        assert_eq!(line("A"), None, "a value of another key");
+        // A second card of one id is found past the first's value.
+        let twice = "- id: a\n- id: a\n";
+        assert_eq!(line_of(&key_lines(twice, "id"), "a", 1), Some(0));
+        assert_eq!(line_of(&key_lines(twice, "id"), "a", 7), Some(8));
+        // find_key takes the flow spelling too.
+        assert_eq!(find_key(text, "id", "b", 0), Some(18));
+    }
+
+    #[test]
+    fn first_words_stops_at_the_end_given() {
+        let text = "list: {a-b: 2, c: 1}\n- id: next\n  list: {c: 3}\n";
+        let end = text.find("- id").unwrap();
+        let found = first_words(text, 5, end, 3, |w| ["a-b", "c", "next"].contains(&w));
+        assert_eq!(found.get("a-b"), Some(&(7, 10)));
+        assert_eq!(found.get("c"), Some(&(15, 16)));
+        assert_eq!(found.get("next"), None, "past the card's end");
     }
 }
