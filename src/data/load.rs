@@ -17,7 +17,8 @@ use super::yamlread;
 use super::*;
 use crate::data::confine::plain_name;
 use crate::data::locate::{
-    code_origin, find_key, find_word, key_lines, line_of, line_origin, scalar_at,
+    code_origin, find_key, find_word, first_words, key_lines, line_of, line_origin, scalar_at,
+    spaced_keys,
 };
 use crate::lang::compile::{CompileError, Context, compile_code, compile_expr};
 use crate::lang::ir::{Code, Expr, Span, Stmt};
@@ -188,6 +189,10 @@ struct Loader {
     /// Whether Rhai snippets that card text can say are compiled as card
     /// text (`data::lower`); `FUDA_LOWER_RHAI=0` runs every one in Rhai.
     lower_rhai: bool,
+    /// Where each ` name:` first sits in a rules file ([`spaced_keys`]),
+    /// made once a file: placing each of thousands of verbs or moves by a
+    /// search from the file's start cost thousands of scans of it.
+    key_places: HashMap<u32, HashMap<String, usize>>,
 }
 
 /// A card as read, with where it came from.
@@ -215,6 +220,7 @@ impl Loader {
             unsaved: Unsaved::default(),
             memo: Memo::default(),
             lower_rhai: std::env::var_os("FUDA_LOWER_RHAI").is_none_or(|v| v != "0"),
+            key_places: HashMap::new(),
         }
     }
 
@@ -447,6 +453,15 @@ impl Loader {
     }
 
     /// A source's text, shared (kept while errors are added).
+    /// Where ` name:` first occurs in file `rf`, else 0.
+    fn key_at(&mut self, rf: u32, name: &str) -> usize {
+        if !self.key_places.contains_key(&rf) {
+            let places = spaced_keys(&self.text_of(rf));
+            self.key_places.insert(rf, places);
+        }
+        self.key_places[&rf].get(name).copied().unwrap_or(0)
+    }
+
     fn text_of(&self, file: u32) -> std::sync::Arc<String> {
         (self.sources.files.get(file as usize))
             .map(|(_, t)| t.clone())
@@ -469,7 +484,16 @@ impl Loader {
             index.entry(c.raw.id.clone()).or_insert(i);
         }
         let mine_ids: HashSet<&str> = mine.iter().map(|c| c.raw.id.as_str()).collect();
+        // Where each named id is, found in one pass (errors point at them).
+        let wanted: HashSet<&str> = replace.iter().map(String::as_str).collect();
+        let text = self.sources.text(mf);
+        let places: HashMap<String, usize> =
+            first_words(text, from, usize::MAX, wanted.len(), |w| wanted.contains(w))
+                .into_iter()
+                .map(|(w, (a, _))| (w.to_string(), a))
+                .collect();
         for id in &replace {
+            let from = places.get(id).copied().unwrap_or(from);
             if !index.contains_key(id) {
                 let help = did_you_mean(suggest(id, cards.iter().map(|c| c.raw.id.as_str())));
                 self.err_at(
@@ -1088,9 +1112,7 @@ impl Loader {
             .iter()
             .map(|(name, v)| {
                 let rf = self.owner(&["verbs", name]);
-                let rtext = self.text_of(rf);
-                let from = find_key(&rtext, name, "", 0)
-                    .unwrap_or_else(|| rtext.find(&format!(" {name}:")).unwrap_or(0));
+                let from = self.key_at(rf, name);
                 self.code(
                     rf,
                     from,
@@ -1109,7 +1131,7 @@ impl Loader {
             .iter()
             .map(|(name, m)| {
                 let rf = self.owner(&["moves", name]);
-                let from = self.text_of(rf).find(&format!(" {name}:")).unwrap_or(0);
+                let from = self.key_at(rf, name);
                 let pick = m.pick.as_ref().map(|p| self.code(rf, from, p, &none, true));
                 let cond = m.cond.as_ref().map(|c| self.code(rf, from, c, &none, true));
                 MoveDecl {
@@ -1127,7 +1149,7 @@ impl Loader {
             .iter()
             .map(|(name, w)| {
                 let rf = self.owner(&["windows", name]);
-                let from = self.text_of(rf).find(&format!(" {name}:")).unwrap_or(0);
+                let from = self.key_at(rf, name);
                 let moves = w
                     .moves
                     .iter()
@@ -1259,7 +1281,7 @@ impl Loader {
             .iter()
             .map(|(name, rules)| {
                 let rf = self.owner(&["bots", name]);
-                let from = self.text_of(rf).find(&format!(" {name}:")).unwrap_or(0);
+                let from = self.key_at(rf, name);
                 let rules = rules
                     .iter()
                     .map(|b| {

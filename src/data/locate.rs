@@ -125,6 +125,26 @@ pub fn key_lines<'t>(text: &'t str, key: &str) -> HashMap<&'t str, Vec<(usize, u
     out
 }
 
+/// Where each `name` first follows a space and precedes a colon (` name:`,
+/// as `text.find(" name:")` finds it), for every name, in one pass.
+pub fn spaced_keys(text: &str) -> HashMap<String, usize> {
+    let bytes = text.as_bytes();
+    let mut out = HashMap::new();
+    for (p, _) in text.match_indices(' ') {
+        let rest = &bytes[p + 1..];
+        let len = rest
+            .iter()
+            .position(|b| b" :\n\r".contains(b))
+            .unwrap_or(rest.len());
+        if len > 0 && rest.get(len) == Some(&b':') {
+            // Ended at an ASCII byte: a char boundary.
+            let name = &text[p + 1..p + 1 + len];
+            out.entry(name.to_string()).or_insert(p);
+        }
+    }
+    out
+}
+
 /// The first place in `text[from..end]` of each word `wanted` takes, words
 /// split at spaces and YAML's punctuation; the scan stops once `n` are
 /// found. One pass however many words are asked for.
@@ -425,6 +445,20 @@ mod tests {
         assert_eq!(line_of(&key_lines(twice, "id"), "a", 7), Some(8));
         // find_key takes the flow spelling too.
         assert_eq!(find_key(text, "id", "b", 0), Some(18));
+    }
+
+    #[test]
+    fn spaced_keys_are_where_find_finds_them() {
+        let text = "verbs:\n  foobar: {do: x}\n  foo:\n    do: y\n  - { foo: 1}\n";
+        let keys = spaced_keys(text);
+        for name in ["foobar", "foo", "do"] {
+            assert_eq!(
+                keys.get(name).copied(),
+                text.find(&format!(" {name}:")),
+                "{name}"
+            );
+        }
+        assert_eq!(keys.get("verbs"), None, "not after a space");
     }
 
     #[test]
