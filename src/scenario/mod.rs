@@ -14,7 +14,7 @@ use std::sync::{Arc, Mutex};
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use crate::data::locate::{find_key, find_word};
+use crate::data::locate::find_word;
 use crate::data::source::Source;
 use crate::data::{Data, DataError, DataErrors, Sources, yamltext};
 use crate::engine::agent::{Script, Scripted};
@@ -404,12 +404,7 @@ pub fn run_with(
     let zones_at = text.find("\nzones:").unwrap_or(0);
     let (mut placed, mut attaches) = (Vec::new(), Vec::new());
     for (key, val) in &raw.zones {
-        let key_at = find_key(&text, key, "", zones_at).unwrap_or_else(|| {
-            text[zones_at..]
-                .find(key.as_str())
-                .map(|i| zones_at + i)
-                .unwrap_or(0)
-        });
+        let key_at = (text[zones_at..].find(key.as_str())).map_or(0, |i| zones_at + i);
         if let Some(p) = player_key(key, raw.players) {
             let serde_norway::Value::Mapping(m) = val else {
                 errors.push(err_at(
@@ -718,9 +713,8 @@ fn seats(
                 let known = crate::search::names(data);
                 let help = did_you_mean(suggest(name, known.iter().map(|s| s.as_str())))
                     .or_else(|| Some(format!("agents: {}", known.join(", "))));
-                let from = find_key(text, key, "", at).unwrap_or(at);
                 let msg = format!("unknown agent \"{name}\"");
-                errors.push(err_at(sources, fid, name, from, msg, help));
+                errors.push(err_at(sources, fid, name, at, msg, help));
             }
         }
     }
