@@ -51,6 +51,12 @@ pub const MAX_TURNS: u32 = 10_000;
 /// Errors shown of one file; the rest are counted.
 pub const MAX_ERRORS_PER_FILE: usize = 50;
 
+/// Characters of a name "did you mean" compares: an edit distance costs
+/// the product of two names' lengths, so two names of half a megabyte (a
+/// file holds them) would take hours and terabytes; no real name is
+/// longer, and past it no suggestion is made.
+pub const MAX_SUGGEST_CHARS: usize = 256;
+
 /// Iterations a `while` loop may run before it is reported as endless.
 pub const MAX_LOOP: u32 = 100_000;
 

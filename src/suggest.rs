@@ -7,6 +7,8 @@
 //! rather than `rover`), then the nearest by edit distance, a swap of two
 //! neighbours counting as one edit.
 
+use crate::limits::MAX_SUGGEST_CHARS;
+
 /// The best candidate of one kind, if any is close enough.
 pub fn suggest<'a, I>(name: &str, candidates: I) -> Option<String>
 where
@@ -23,6 +25,9 @@ where
     I: IntoIterator<Item = &'a str>,
 {
     let len = name.chars().count();
+    if len > MAX_SUGGEST_CHARS {
+        return None;
+    }
     // A suggestion that changes every character of the name is no suggestion.
     let limit = ((len / 3).max(1) + 1).min(len.saturating_sub(1));
     kinds
@@ -31,8 +36,17 @@ where
         .flat_map(|(k, cands)| cands.into_iter().map(move |c| (k, c)))
         .filter(|(_, c)| *c != name)
         .filter_map(|(k, c)| {
-            let d = distance(name, c);
             let contained = contains(c, name) || contains(name, c);
+            // The distance is at least the difference of the lengths.
+            let clen = c.chars().count();
+            if !contained && (clen > MAX_SUGGEST_CHARS || clen.abs_diff(len) > limit) {
+                return None;
+            }
+            let d = if clen > MAX_SUGGEST_CHARS {
+                usize::MAX
+            } else {
+                distance(name, c)
+            };
             (contained || d <= limit).then_some(((k, !contained, d), c))
         })
         .min_by_key(|(key, _)| *key)
@@ -50,20 +64,21 @@ fn contains(whole: &str, part: &str) -> bool {
 pub fn distance(a: &str, b: &str) -> usize {
     let a: Vec<char> = a.chars().collect();
     let b: Vec<char> = b.chars().collect();
-    let mut rows = vec![(0..=b.len()).collect::<Vec<usize>>()];
+    // Three rows (the one before the last is read by a swap), not a table.
+    let mut before: Vec<usize> = Vec::new();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
     for i in 1..=a.len() {
         let mut cur = vec![i; b.len() + 1];
         for j in 1..=b.len() {
             let cost = usize::from(a[i - 1] != b[j - 1]);
-            let prev = &rows[i - 1];
             cur[j] = (prev[j - 1] + cost).min(prev[j] + 1).min(cur[j - 1] + 1);
             if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
-                cur[j] = cur[j].min(rows[i - 2][j - 2] + 1);
+                cur[j] = cur[j].min(before[j - 2] + 1);
             }
         }
-        rows.push(cur);
+        before = std::mem::replace(&mut prev, cur);
     }
-    rows[a.len()][b.len()]
+    prev[b.len()]
 }
 
 /// " — did you mean `x`?" or nothing.
@@ -82,6 +97,24 @@ mod tests {
             Some("village".into())
         );
         assert_eq!(suggest("xyz", ["village", "smithy"]), None);
+    }
+
+    #[test]
+    fn names_past_the_limit_are_not_measured() {
+        let (long, near) = (
+            "x".repeat(MAX_SUGGEST_CHARS + 1),
+            "x".repeat(MAX_SUGGEST_CHARS),
+        );
+        assert_eq!(suggest(&long, [near.as_str()]), None);
+        assert_eq!(
+            suggest(&near[1..], [long.as_str()]),
+            Some(long.clone()),
+            "contained"
+        );
+        assert_eq!(
+            suggest("cost", [long.as_str(), "cots"]),
+            Some("cots".into())
+        );
     }
 
     #[test]
