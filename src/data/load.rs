@@ -452,16 +452,14 @@ impl Loader {
         })
     }
 
-    /// A source's text, shared (kept while errors are added).
     /// Where ` name:` first occurs in file `rf`, else 0.
     fn key_at(&mut self, rf: u32, name: &str) -> usize {
-        if !self.key_places.contains_key(&rf) {
-            let places = spaced_keys(&self.text_of(rf));
-            self.key_places.insert(rf, places);
-        }
-        self.key_places[&rf].get(name).copied().unwrap_or(0)
+        let sources = &self.sources;
+        let places = (self.key_places.entry(rf)).or_insert_with(|| spaced_keys(sources.text(rf)));
+        places.get(name).copied().unwrap_or(0)
     }
 
+    /// A source's text, shared (kept while errors are added).
     fn text_of(&self, file: u32) -> std::sync::Arc<String> {
         (self.sources.files.get(file as usize))
             .map(|(_, t)| t.clone())
@@ -483,7 +481,7 @@ impl Loader {
         for (i, c) in cards.iter().enumerate() {
             index.entry(c.raw.id.clone()).or_insert(i);
         }
-        let mine_ids: HashSet<&str> = mine.iter().map(|c| c.raw.id.as_str()).collect();
+        let mine_ids: HashSet<String> = mine.iter().map(|c| c.raw.id.clone()).collect();
         // Where each named id is, found in one pass (errors point at them).
         let wanted: HashSet<&str> = replace.iter().map(String::as_str).collect();
         let text = self.sources.text(mf);
@@ -503,7 +501,7 @@ impl Loader {
                     format!("the mod replaces `{id}`, which is no card of {game}"),
                     help,
                 );
-            } else if !mine_ids.contains(id.as_str()) {
+            } else if !mine_ids.contains(id) {
                 self.err_at(
                     mf,
                     id,
@@ -515,8 +513,6 @@ impl Loader {
         }
         // The mod's own ids, with their files: two of one id is an error
         // at the second (one would silently be dropped).
-        drop(mine_ids);
-        let replace: HashSet<String> = replace.into_iter().collect();
         let mut own: HashMap<String, u32> = HashMap::new();
         for c in mine {
             if let Some(first) = own.get(&c.raw.id) {
@@ -535,7 +531,7 @@ impl Loader {
             }
             own.insert(c.raw.id.clone(), c.file);
             match index.get(&c.raw.id).copied() {
-                Some(i) if replace.contains(&c.raw.id) => {
+                Some(i) if wanted.contains(c.raw.id.as_str()) => {
                     self.report.push(format!("replaces card {}", c.raw.id));
                     cards[i] = c;
                 }
@@ -601,10 +597,9 @@ impl Loader {
             let mut lines = None;
             let mut from = 0;
             for raw in cards {
-                let found = match &lines {
-                    None => find_key(text, "id", &raw.id, from),
-                    Some(_) => None,
-                };
+                let found = (lines.is_none())
+                    .then(|| find_key(text, "id", &raw.id, from))
+                    .flatten();
                 let at = found
                     .or_else(|| {
                         line_of(
