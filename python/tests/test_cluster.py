@@ -14,6 +14,9 @@ import fuda
 import fuda.cluster
 from test_sim import fuda_bin
 
+# One xdist worker runs this file's tests: one local cluster, started once.
+pytestmark = pytest.mark.xdist_group("ray")
+
 @pytest.fixture(scope="module")
 def local_ray():
     # Ray gives a starting node 30 s: on a loaded machine, try again (a guard, not a speed test).
